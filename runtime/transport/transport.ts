@@ -1,0 +1,44 @@
+/**
+ * The contract between the JSON-RPC layer and a transport (stdio, in-memory, Streamable HTTP, legacy HTTP+SSE).
+ * Transports move frames; they never interpret JSON-RPC beyond what routing needs. Parsing (and the -32700
+ * answer to unparseable input) happens once, in the jsonrpc layer.
+ */
+
+/** A verified bearer-token identity, filled in by HTTP transports and visible to every handler. */
+export interface AuthInfo {
+  readonly token: string;
+  readonly clientId?: string;
+  readonly scopes: readonly string[];
+  /** Seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/** What a transport knows about an incoming frame beyond its bytes. */
+export interface IncomingContext {
+  readonly authInfo?: AuthInfo;
+  /** Allow-listed request headers (lower-case names), for HTTP transports. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Aborted when the carrier of this message goes away (e.g. an HTTP response stream is closed). */
+  readonly signal?: AbortSignal;
+}
+
+/** Routing hints for outgoing frames. */
+export interface OutgoingOptions {
+  /** The request this message answers or relates to (so HTTP can put it on that request's stream). */
+  readonly relatedRequestId?: string | number;
+}
+
+/** Where a transport delivers what it receives. Provided by the session when it starts the transport. */
+export interface TransportSink {
+  /** A frame: raw text (stdio, HTTP bodies) or an already-parsed value (in-memory). */
+  receive(frame: string | object, context?: IncomingContext): void;
+  /** The transport is gone; `error` says why when it did not close cleanly. */
+  closed(error?: Error): void;
+}
+
+export interface Transport {
+  start(sink: TransportSink): Promise<void>;
+  send(message: object, options?: OutgoingOptions): Promise<void>;
+  close(): Promise<void>;
+}
