@@ -126,6 +126,11 @@ export interface IrConstraints {
 
 export interface IrTypeDecl {
   readonly name: string;
+  /**
+   * How the declaration is written in TypeScript: an `interface` (always an object type) or a type `alias`.
+   * Absent: emitters pick `interface` for an open object type, `alias` for everything else.
+   */
+  readonly form?: "interface" | "alias";
   /** The full, flattened type (inherited props included, child overrides parent). */
   readonly type: IrType;
   /** Declared heritage, kept so the TypeScript emitter can print faithful `extends` clauses. */

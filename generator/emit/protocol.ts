@@ -1,0 +1,109 @@
+/**
+ * `IrModel` of a protocol revision → the unformatted files of `generated/protocol/<revision>/`:
+ * types.ts, schemas.ts, methods.ts, constants.ts, index.ts and ir.json.
+ */
+import type { IrMethod, IrModel } from "../ir/model.ts";
+import { dependencyOrder } from "../ir/walk.ts";
+import { stableJson, tsHeader, headerLine, type GeneratedFile } from "./generated-file.ts";
+import { emitDoc, emitTypeDeclaration, emitTypeExpression } from "./ts-types.ts";
+import { createZodContext, emitZodDeclaration, emitZodExpression, emitZodPrelude } from "./zod.ts";
+
+export interface ProtocolEmitOptions {
+  /** Import specifier of runtime/protocol/method-type.ts as seen from the output directory. */
+  readonly runtimeImport: string;
+}
+
+export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions): GeneratedFile[] {
+  const header = tsHeader(model.source.path, model.source.sha256);
+  return [
+    { path: "types.ts", content: header + emitTypesFile(model) },
+    { path: "schemas.ts", content: header + emitSchemasFile(model) },
+    { path: "methods.ts", content: header + emitMethodsFile(model, options) },
+    { path: "constants.ts", content: header + emitConstantsFile(model) },
+    { path: "index.ts", content: header + emitIndexFile() },
+    { path: "ir.json", content: stableJson({ $generated: headerLine(model.source.path, model.source.sha256).slice(3), ...model }) },
+  ];
+}
+
+export function emitTypesFile(model: IrModel): string {
+  return model.types.map((decl) => emitTypeDeclaration(decl)).join("\n");
+}
+
+/** Names whose generated schema is a plain zod object (open or closed object with declared properties, not lazy). */
+function objectSchemaNames(model: IrModel, recursive: ReadonlySet<string>): Set<string> {
+  return new Set(
+    model.types
+      .filter((t) => t.type.kind === "object" && t.type.props.length > 0 && !recursive.has(t.name))
+      .map((t) => t.name),
+  );
+}
+
+export function emitSchemasFile(model: IrModel): string {
+  const { order, recursive } = dependencyOrder(model.types);
+  const objects = objectSchemaNames(model, recursive);
+  const ctx = createZodContext(undefined, (name) => objects.has(name));
+  const typeRef = (name: string) => `T.${name}`;
+  const body = order.map((decl) => emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef }));
+  return [
+    'import { z } from "zod";\nimport type * as T from "./types.ts";\n',
+    emitZodPrelude(ctx),
+    ...body,
+  ].join("\n");
+}
+
+export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions): string {
+  const ctx = createZodContext((name) => `S.${name}Schema`);
+  const typeOptions = { ref: (name: string) => `T.${name}` };
+  const entries = model.methods.map((m) => emitMethodEntry(m, ctx, typeOptions));
+  const usesRequests = model.methods.some((m) => m.kind === "request");
+  const usesNotifications = model.methods.some((m) => m.kind === "notification");
+  const runtimeNames = [usesNotifications ? "ProtocolNotificationType" : "", usesRequests ? "ProtocolRequestType" : ""]
+    .filter(Boolean)
+    .join(", ");
+  const prelude = emitZodPrelude(ctx);
+  return [
+    `import { z } from "zod";`,
+    runtimeNames ? `import { ${runtimeNames} } from ${JSON.stringify(options.runtimeImport)};` : "",
+    `import * as S from "./schemas.ts";`,
+    `import type * as T from "./types.ts";\n`,
+    prelude,
+    `/** Every JSON-RPC method of revision ${model.revision}, keyed by method string. */`,
+    `export const methods = {\n${entries.join("")}} as const;\n`,
+  ].join("\n");
+}
+
+function emitMethodEntry(m: IrMethod, ctx: ReturnType<typeof createZodContext>, typeOptions: { ref: (n: string) => string }): string {
+  const method = JSON.stringify(m.method);
+  const paramsType = m.params ? emitTypeExpression(m.params, typeOptions) : "undefined";
+  const paramsSchema = m.params ? emitZodExpression(m.params, ctx) : "z.undefined()";
+  const gate = m.capability ? `, ${JSON.stringify(m.capability)}` : "";
+  const doc = emitDoc({ text: `\`${m.method}\` (${m.typeName}).`, ...(m.doc?.deprecated !== undefined ? { deprecated: m.doc.deprecated } : {}) });
+  if (m.kind === "request") {
+    const resultType = emitTypeExpression(m.result!, typeOptions);
+    const resultSchema = emitZodExpression(m.result!, ctx);
+    return (
+      `${doc}${method}: new ProtocolRequestType<${method}, ${paramsType}, ${resultType}>(` +
+      `${method}, "${m.direction}", ${paramsSchema}, ${resultSchema}, ${m.paramsOptional}, "${m.delivery}"${gate}),\n`
+    );
+  }
+  return (
+    `${doc}${method}: new ProtocolNotificationType<${method}, ${paramsType}>(` +
+    `${method}, "${m.direction}", ${paramsSchema}, ${m.paramsOptional}${gate}),\n`
+  );
+}
+
+export function emitConstantsFile(model: IrModel): string {
+  const constants = model.constants.map((c) => `${emitDoc(c.doc)}export const ${c.name} = ${JSON.stringify(c.value)};\n`);
+  const revision = `/** The revision these bindings were generated for (the generator's \`--revision\`). */\nexport const PROTOCOL_REVISION = ${JSON.stringify(model.revision)};\n`;
+  return [...constants, revision].join("\n");
+}
+
+export function emitIndexFile(): string {
+  return [
+    'export type * from "./types.ts";',
+    'export * from "./schemas.ts";',
+    'export * from "./constants.ts";',
+    'export { methods } from "./methods.ts";',
+    "",
+  ].join("\n");
+}

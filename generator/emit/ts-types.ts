@@ -1,0 +1,97 @@
+/**
+ * IR types → TypeScript source text. Pure functions, no formatting concerns (prettier runs later), reused by the
+ * protocol emitter and the manifest emitter.
+ */
+import type { IrDoc, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+
+export interface TypeEmitOptions {
+  /** How a `ref` is printed (default: the bare name, e.g. to qualify it as `T.Name`). */
+  readonly ref?: (name: string) => string;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A property key as written in an object type or object literal: bare when it is an identifier, quoted otherwise. */
+export function propertyKey(name: string): string {
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+/** A JSDoc block (with trailing newline), or "" when there is nothing to say. */
+export function emitDoc(doc: IrDoc | undefined, extraLines: readonly string[] = []): string {
+  const lines: string[] = [];
+  if (doc?.text) lines.push(...doc.text.split("\n"));
+  const tags = [...(doc?.tags ?? []).map((t) => `@${t.name}${t.text ? ` ${t.text}` : ""}`)];
+  if (doc?.deprecated !== undefined) tags.push(`@deprecated${doc.deprecated ? ` ${doc.deprecated}` : ""}`);
+  tags.push(...extraLines);
+  if (tags.length > 0 && lines.length > 0) lines.push("");
+  for (const tag of tags) lines.push(...tag.split("\n"));
+  if (lines.length === 0) return "";
+  const safe = lines.map((line) => line.replace(/\*\//g, "*\\/"));
+  if (safe.length === 1) return `/** ${safe[0]} */\n`;
+  return `/**\n${safe.map((line) => (line ? ` * ${line}` : " *")).join("\n")}\n */\n`;
+}
+
+export function emitTypeExpression(type: IrType, options: TypeEmitOptions = {}): string {
+  const ref = options.ref ?? ((name: string) => name);
+  const expr = (t: IrType): string => emitTypeExpression(t, options);
+  switch (type.kind) {
+    case "primitive":
+      return type.name === "integer" ? "number" : type.name;
+    case "literal":
+      return JSON.stringify(type.value);
+    case "ref":
+      return ref(type.name);
+    case "array":
+      return `${wrap(type.element, expr(type.element))}[]`;
+    case "tuple": {
+      const items = type.elements.map(expr);
+      if (type.rest) items.push(`...${wrap(type.rest, expr(type.rest))}[]`);
+      return `[${items.join(", ")}]`;
+    }
+    case "object":
+      return emitObjectType(type, options);
+    case "union": {
+      const literals = (type.openLiterals ?? []).map((v) => JSON.stringify(v));
+      const items = [...literals, ...type.items.map(expr)];
+      return items.length === 0 ? "never" : items.join(" | ");
+    }
+    case "intersection":
+      return type.items.map((t) => (t.kind === "union" ? `(${expr(t)})` : expr(t))).join(" & ");
+  }
+}
+
+/** Parenthesize unions/intersections used as array elements. */
+function wrap(type: IrType, text: string): string {
+  return type.kind === "union" || type.kind === "intersection" ? `(${text})` : text;
+}
+
+export function emitObjectType(type: IrObjectType, options: TypeEmitOptions = {}): string {
+  const members = objectMembers(type, options);
+  return members.length === 0 ? "{}" : `{\n${members.join("\n")}\n}`;
+}
+
+function objectMembers(type: IrObjectType, options: TypeEmitOptions): string[] {
+  const members = type.props.map((p) => emitProperty(p, options));
+  if (type.index) members.push(`[key: string]: ${emitTypeExpression(type.index, options)};`);
+  return members;
+}
+
+function emitProperty(prop: IrProp, options: TypeEmitOptions): string {
+  const optional = prop.optional ? "?" : "";
+  return `${emitDoc(prop.doc)}${propertyKey(prop.name)}${optional}: ${emitTypeExpression(prop.type, options)};`;
+}
+
+/**
+ * `export interface X { … }` for object declarations, `export type X = …;` for the rest. Interfaces are printed
+ * flattened (every inherited property written out, no `extends`): the spec overrides inherited properties with types
+ * that are only compatible through its `any`s, and a flat interface reads on its own.
+ */
+export function emitTypeDeclaration(decl: IrTypeDecl, options: TypeEmitOptions = {}): string {
+  const form = decl.form ?? (decl.type.kind === "object" && !decl.type.closed ? "interface" : "alias");
+  const doc = emitDoc(decl.doc);
+  if (form === "interface" && decl.type.kind === "object") {
+    const members = objectMembers(decl.type, options);
+    return `${doc}export interface ${decl.name} {${members.length ? `\n${members.join("\n")}\n` : ""}}\n`;
+  }
+  return `${doc}export type ${decl.name} = ${emitTypeExpression(decl.type, options)};\n`;
+}

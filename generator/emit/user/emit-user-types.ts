@@ -1,0 +1,109 @@
+/**
+ * `UserModel` → the unformatted bodies of `types.ts`, `schemas.ts` and `definitions.ts` of a manifest's output.
+ * Types and validators come from the shared IR printers (`emit/ts-types.ts`, `emit/zod.ts`), exactly as for the
+ * protocol bindings. A tool schema whose keywords zod cannot express gets a JSON Schema check of the original
+ * schema (`jsonSchemaCheck`, see `json-schema.ts`) refined onto its root validator.
+ */
+import { dependencyOrder } from "../../ir/walk.ts";
+import type { UserModel, UserSchema } from "../../manifest/user-model.ts";
+import { emitDoc, emitTypeDeclaration } from "../ts-types.ts";
+import { createZodContext, emitZodDeclaration, emitZodPrelude } from "../zod.ts";
+
+/** Every tool schema of the model, with the tool it belongs to. */
+export function toolSchemas(model: UserModel): UserSchema[] {
+  return model.tools.flatMap((t) => (t.output ? [t.input, t.output] : [t.input]));
+}
+
+/** Names of the validators that need the JSON Schema check (their zod part is then declared as `<Name>Shape`). */
+function checkedRoots(model: UserModel): Set<string> {
+  return new Set(toolSchemas(model).filter((s) => s.enforcedByJsonSchema.length > 0).map((s) => s.typeName));
+}
+
+export function needsJsonSchemaCheck(model: UserModel): boolean {
+  return checkedRoots(model).size > 0;
+}
+
+/** The const holding a tool schema's original JSON (in definitions.ts). */
+export function jsonSchemaConst(typeName: string): string {
+  return `${typeName}JsonSchema`;
+}
+
+export function emitUserTypesFile(model: UserModel): string {
+  return model.types.map((decl) => emitTypeDeclaration(decl)).join("\n");
+}
+
+export function emitUserSchemasFile(model: UserModel): string {
+  const checked = checkedRoots(model);
+  const ctx = createZodContext((name) => (checked.has(name) ? `${name}Shape` : `${name}Schema`));
+  const { order, recursive } = dependencyOrder(model.types);
+  const typeRef = (name: string) => `T.${name}`;
+  const body = order.map((decl) => emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef }));
+  const refinements = toolSchemas(model)
+    .filter((s) => checked.has(s.typeName))
+    .map(
+      (s) =>
+        emitDoc({
+          text:
+            `Validates {@link T.${s.typeName}} completely: the zod shape plus the original JSON Schema for ` +
+            `${s.enforcedByJsonSchema.map((k) => `\`${k}\``).join(", ")}.`,
+        }) +
+        `export const ${s.typeName}Schema = ${s.typeName}Shape.superRefine(jsonSchemaCheck(D.${jsonSchemaConst(s.typeName)}));\n`,
+    );
+  const imports = [
+    'import { z } from "zod";',
+    ...(checked.size > 0 ? ['import * as D from "./definitions.ts";', 'import { jsonSchemaCheck } from "./json-schema.ts";'] : []),
+    'import type * as T from "./types.ts";\n',
+  ];
+  return [imports.join("\n"), emitZodPrelude(ctx), ...body, ...refinements].join("\n");
+}
+
+/** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
+export function emitUserDefinitionsFile(model: UserModel): string {
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  const schemaConsts = toolSchemas(model).map(
+    (s) => `/** \`${s.typeName}\` as the manifest declares it, served unchanged. */\nexport const ${jsonSchemaConst(s.typeName)}: JsonObject = ${json(s.json)};\n`,
+  );
+  const tools = model.tools.map((t) => {
+    const fields = [
+      `name: ${json(t.name)}`,
+      ...(t.title !== undefined ? [`title: ${json(t.title)}`] : []),
+      ...(t.description !== undefined ? [`description: ${json(t.description)}`] : []),
+      `inputSchema: ${jsonSchemaConst(t.input.typeName)}`,
+      ...(t.output ? [`outputSchema: ${jsonSchemaConst(t.output.typeName)}`] : []),
+      ...(t.annotations ? [`annotations: ${json(t.annotations)}`] : []),
+      ...(t.icons ? [`icons: ${json(t.icons)}`] : []),
+    ];
+    return `{ ${fields.join(", ")} }`;
+  });
+  const { revisions, instructions, ...info } = model.server;
+  const serverOptions = [
+    `info: ${json(info)}`,
+    ...(instructions !== undefined ? [`instructions: ${json(instructions)}`] : []),
+    ...(revisions ? [`revisions: ${json(revisions)}`] : []),
+    `capabilities: ${wireCapabilities(model)}`,
+  ];
+  return [
+    `import type { JsonObject, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ServerOptions, ToolDefinition } from ${json(model.runtimeImport)};\n`,
+    `/** Server info, instructions, revisions and capability switches from the manifest. */\nexport const serverOptions: ServerOptions = { ${serverOptions.join(", ")} };\n`,
+    ...schemaConsts,
+    `/** \`tools/list\`, in manifest order. */\nexport const toolDefinitions: readonly ToolDefinition[] = [${tools.join(",\n")}];\n`,
+    `/** \`resources/list\`, in manifest order. */\nexport const resourceDefinitions: readonly ResourceDefinition[] = ${json(model.resources.map((r) => r.descriptor))};\n`,
+    `/** \`resources/templates/list\`, in manifest order. */\nexport const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};\n`,
+    `/** \`prompts/list\`, in manifest order. */\nexport const promptDefinitions: readonly PromptDefinition[] = ${json(model.prompts.map((p) => p.descriptor))};\n`,
+  ].join("\n");
+}
+
+/**
+ * The manifest's capability switches as a capabilities object merged over the ones the runtime derives from the
+ * registrations. `logging: undefined` removes the runtime's default logging capability.
+ */
+function wireCapabilities(model: UserModel): string {
+  const c = model.capabilities;
+  const declared = {
+    ...(c.tools ? { tools: { listChanged: c.tools.listChanged } } : {}),
+    ...(c.resources ? { resources: { listChanged: c.resources.listChanged, subscribe: c.resources.subscribe } } : {}),
+    ...(c.prompts ? { prompts: { listChanged: c.prompts.listChanged } } : {}),
+    ...(c.completions ? { completions: {} } : {}),
+  };
+  return `{ ...${JSON.stringify(declared)}, logging: ${c.logging ? "{}" : "undefined"} }`;
+}

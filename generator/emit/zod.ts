@@ -1,0 +1,197 @@
+/**
+ * IR types → zod v4 source text. Pure functions shared by the protocol and manifest emitters.
+ *
+ * Choices (see README "Protocol bindings"):
+ * - Open objects keep unknown keys (`z.looseObject`) but infer only the declared keys, through the `openObject`
+ *   helper: TypeScript object types are open too, and an index signature in the inferred type would make spec
+ *   interfaces unassignable to it. Closed objects (`closed: true`) use `z.strictObject`.
+ * - Optional properties use `.exactOptional()`, matching `exactOptionalPropertyTypes` (`x?: T`, not `T | undefined`).
+ * - Recursive declarations are `z.lazy` with an explicit `z.ZodType<T>` annotation.
+ * The helpers an expression needs are recorded in `ZodEmitContext.helpers`; emit them once with `emitZodPrelude`.
+ */
+import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+import { GeneratorError } from "../ir/errors.ts";
+import { emitDoc, propertyKey } from "./ts-types.ts";
+
+export type ZodHelper = "openObject" | "objectValue";
+
+export interface ZodEmitContext {
+  /** The expression naming the schema of a declaration (e.g. `CallToolRequestSchema` or `S.CallToolRequestSchema`). */
+  readonly ref: (name: string) => string;
+  /**
+   * Whether the schema of a named declaration is a zod object (usable in `z.discriminatedUnion`). Unions marked with a
+   * `discriminator` use `z.discriminatedUnion` only when every member passes; default: never.
+   */
+  readonly isObjectSchema?: (name: string) => boolean;
+  /** Filled with the helpers the emitted code uses. */
+  readonly helpers: Set<ZodHelper>;
+}
+
+export function createZodContext(
+  ref: (name: string) => string = (name) => `${name}Schema`,
+  isObjectSchema?: (name: string) => boolean,
+): ZodEmitContext {
+  return { ref, helpers: new Set(), ...(isObjectSchema ? { isObjectSchema } : {}) };
+}
+
+const HELPERS: Record<ZodHelper, string> = {
+  openObject:
+    "/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */\n" +
+    "const openObject = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape) as unknown as z.ZodObject<S, z.core.$strip>;\n",
+  objectValue:
+    "/** TypeScript's `object`: any non-null object. */\n" +
+    'const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);\n',
+};
+
+/** The helper declarations used by expressions emitted with `ctx`, in a fixed order. */
+export function emitZodPrelude(ctx: ZodEmitContext): string {
+  return (Object.keys(HELPERS) as ZodHelper[])
+    .filter((h) => ctx.helpers.has(h))
+    .map((h) => HELPERS[h])
+    .join("");
+}
+
+/** Regex text for RFC 6570 URI templates: literals and balanced `{…}` expressions. */
+const URI_TEMPLATE = String.raw`^(?:[^{}\s]|\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\*)?)*\})*$`;
+
+/** `@format` values with a zod check; other formats are annotations only (as in JSON Schema 2020-12). */
+const FORMATS: Readonly<Record<string, string>> = {
+  uri: "z.url()",
+  byte: "z.base64()",
+  email: "z.email()",
+  uuid: "z.uuid()",
+  "date-time": "z.iso.datetime({ offset: true })",
+  date: "z.iso.date()",
+  time: "z.iso.time()",
+  ipv4: "z.ipv4()",
+  ipv6: "z.ipv6()",
+  "uri-template": `z.string().regex(new RegExp(${JSON.stringify(URI_TEMPLATE)}))`,
+};
+
+export function emitZodExpression(type: IrType, ctx: ZodEmitContext, constraints?: IrConstraints): string {
+  const base = emitBase(type, ctx, constraints);
+  const nullable = constraints?.nullable && !acceptsNull(type);
+  return nullable ? `${base}.nullable()` : base;
+}
+
+function acceptsNull(type: IrType): boolean {
+  if (type.kind === "primitive") return type.name === "null" || type.name === "unknown";
+  return type.kind === "union" && type.items.some(acceptsNull);
+}
+
+function emitBase(type: IrType, ctx: ZodEmitContext, c: IrConstraints | undefined): string {
+  const expr = (t: IrType) => emitZodExpression(t, ctx);
+  switch (type.kind) {
+    case "primitive":
+      return emitPrimitive(type.name, ctx, c);
+    case "literal":
+      return `z.literal(${JSON.stringify(type.value)})`;
+    case "ref":
+      return ctx.ref(type.name);
+    case "array":
+      return `z.array(${expr(type.element)})${countChecks({ ...type.constraints, ...c }, "Items")}`;
+    case "tuple": {
+      const items = `[${type.elements.map(expr).join(", ")}]`;
+      return `z.tuple(${items}${type.rest ? `, ${expr(type.rest)}` : ""})`;
+    }
+    case "object":
+      return emitObject(type, ctx);
+    case "union":
+      if (type.discriminator !== undefined && type.items.every((t) => t.kind === "ref" && ctx.isObjectSchema?.(t.name))) {
+        return `z.discriminatedUnion(${JSON.stringify(type.discriminator)}, [${type.items.map(expr).join(", ")}])`;
+      }
+      return emitUnion(type.items, ctx, c);
+    case "intersection":
+      return type.items.map(expr).reduce((left, right) => `z.intersection(${left}, ${right})`);
+  }
+}
+
+function emitPrimitive(name: string, ctx: ZodEmitContext, c: IrConstraints | undefined): string {
+  switch (name) {
+    case "string": {
+      const format = c?.format === undefined ? undefined : FORMATS[c.format];
+      const pattern = c?.pattern === undefined ? "" : `.regex(new RegExp(${JSON.stringify(c.pattern)}, "u"))`;
+      return `${format ?? "z.string()"}${countChecks(c, "Length")}${pattern}`;
+    }
+    case "number":
+    case "integer":
+      return `${name === "integer" ? "z.int()" : "z.number()"}${numberChecks(c)}`;
+    case "boolean":
+      return "z.boolean()";
+    case "null":
+      return "z.null()";
+    case "unknown":
+      return "z.unknown()";
+    case "object":
+      ctx.helpers.add("objectValue");
+      return "objectValue";
+    default:
+      throw new GeneratorError(`unknown primitive ${name}`);
+  }
+}
+
+function numberChecks(c: IrConstraints | undefined): string {
+  if (!c) return "";
+  const checks: string[] = [];
+  if (c.minimum !== undefined) checks.push(`.gte(${c.minimum})`);
+  if (c.maximum !== undefined) checks.push(`.lte(${c.maximum})`);
+  if (c.exclusiveMinimum !== undefined) checks.push(`.gt(${c.exclusiveMinimum})`);
+  if (c.exclusiveMaximum !== undefined) checks.push(`.lt(${c.exclusiveMaximum})`);
+  if (c.multipleOf !== undefined) checks.push(`.multipleOf(${c.multipleOf})`);
+  return checks.join("");
+}
+
+function countChecks(c: IrConstraints | undefined, unit: "Items" | "Length"): string {
+  const min = c?.[`min${unit}`];
+  const max = c?.[`max${unit}`];
+  return `${min === undefined ? "" : `.min(${min})`}${max === undefined ? "" : `.max(${max})`}`;
+}
+
+/** Constraints on a union (e.g. `@minimum` on `number | null`) apply to the members they fit. */
+function emitUnion(items: readonly IrType[], ctx: ZodEmitContext, c: IrConstraints | undefined): string {
+  const member = (t: IrType) => emitZodExpression(t, ctx, t.kind === "primitive" || t.kind === "array" ? c : undefined);
+  if (items.length === 1) return member(items[0]!);
+  const nonNull = items.filter((t) => !(t.kind === "primitive" && t.name === "null"));
+  if (nonNull.length === 1 && items.length === 2) return `${member(nonNull[0]!)}.nullable()`;
+  if (items.every((t) => t.kind === "literal" && typeof t.value === "string")) {
+    return `z.enum([${items.map((t) => (t.kind === "literal" ? JSON.stringify(t.value) : "")).join(", ")}])`;
+  }
+  return `z.union([${items.map(member).join(", ")}])`;
+}
+
+function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
+  const shape = `{${type.props.map((p) => emitShapeEntry(p, ctx)).join("")}}`;
+  const index = type.index ? emitZodExpression(type.index, ctx) : undefined;
+  if (type.closed) return index ? `z.strictObject(${shape}).catchall(${index})` : `z.strictObject(${shape})`;
+  if (index) return type.props.length === 0 ? `z.record(z.string(), ${index})` : `z.object(${shape}).catchall(${index})`;
+  if (type.props.length === 0) return "(z.looseObject({}) as z.ZodType<{}>)";
+  ctx.helpers.add("openObject");
+  return `openObject(${shape})`;
+}
+
+function emitShapeEntry(prop: IrProp, ctx: ZodEmitContext): string {
+  const value = emitZodExpression(prop.type, ctx, prop.constraints);
+  const deprecated = prop.doc?.deprecated !== undefined ? emitDoc({ text: "", deprecated: prop.doc.deprecated }) : "";
+  return `${deprecated}${propertyKey(prop.name)}: ${value}${prop.optional ? ".exactOptional()" : ""},\n`;
+}
+
+export interface ZodDeclarationOptions {
+  /** Emit `z.lazy` with a `z.ZodType<…>` annotation (the declaration is on a reference cycle). */
+  readonly recursive: boolean;
+  /** How to name the declared TypeScript type in the annotation (e.g. `T.JSONValue`). */
+  readonly typeRef: (name: string) => string;
+}
+
+/** `export const XSchema = …;` with a short JSDoc pointing at the type (and its deprecation). */
+export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, options: ZodDeclarationOptions): string {
+  const doc = emitDoc({
+    text: `Validates {@link ${options.typeRef(decl.name)}}.`,
+    ...(decl.doc?.deprecated !== undefined ? { deprecated: decl.doc.deprecated } : {}),
+  });
+  const expr = emitZodExpression(decl.type, ctx);
+  const name = ctx.ref(decl.name);
+  if (options.recursive) {
+    return `${doc}export const ${name}: z.ZodType<${options.typeRef(decl.name)}> = z.lazy(() => ${expr});\n`;
+  }
+  return `${doc}export const ${name} = ${expr};\n`;
+}

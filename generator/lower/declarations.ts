@@ -1,0 +1,170 @@
+/**
+ * schema.ts statements → IR declarations and constants. Interfaces are flattened (inherited properties included,
+ * child overrides parent, `Omit<Base, "k">` heritage resolved), so every consumer sees the full shape; the plain-name
+ * heritage is kept in `extends` for faithful TypeScript output.
+ */
+import {
+  Node,
+  SyntaxKind,
+  type ExpressionWithTypeArguments,
+  type InterfaceDeclaration,
+  type SourceFile,
+} from "ts-morph";
+import type { IrConst, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+import { GeneratorError } from "../ir/errors.ts";
+import { lowerJsDoc } from "./jsdoc.ts";
+import { locationOf, lowerMembers, lowerTypeNode, type TypeContext } from "./types.ts";
+
+export interface LoweredDeclarations {
+  readonly types: IrTypeDecl[];
+  readonly constants: IrConst[];
+}
+
+export function lowerDeclarations(source: SourceFile, file: string): LoweredDeclarations {
+  const constants = lowerConstants(source, file);
+  const interfaces = new Map<string, InterfaceDeclaration>();
+  const declarations = new Set<string>();
+  for (const statement of source.getStatements()) {
+    const name = Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement)
+      ? statement.getName()
+      : undefined;
+    if (name === undefined) continue;
+    if (declarations.has(name)) {
+      throw new GeneratorError(`duplicate declaration ${name}`, { file, line: statement.getStartLineNumber() });
+    }
+    declarations.add(name);
+    if (Node.isInterfaceDeclaration(statement)) interfaces.set(name, statement);
+  }
+  const ctx: TypeContext = { file, declarations, constants: new Map(constants.map((c) => [c.name, c.value])) };
+  const flattener = new Flattener(ctx, interfaces);
+  const types: IrTypeDecl[] = [];
+  for (const statement of source.getStatements()) {
+    const location = { file, line: statement.getStartLineNumber() };
+    if (Node.isVariableStatement(statement)) continue; // handled by lowerConstants
+    if (!Node.isInterfaceDeclaration(statement) && !Node.isTypeAliasDeclaration(statement)) {
+      throw new GeneratorError(`unsupported top-level statement (${statement.getKindName()})`, location);
+    }
+    if (!statement.isExported()) throw new GeneratorError("declaration is not exported", location);
+    if (statement.getTypeParameters().length > 0) throw new GeneratorError("type parameters are not supported", location);
+    const { doc, category, internal } = lowerJsDoc(statement, location);
+    const common = {
+      name: statement.getName(),
+      ...(doc ? { doc } : {}),
+      ...(category !== undefined ? { category } : {}),
+      internal,
+      location,
+    };
+    if (Node.isInterfaceDeclaration(statement)) {
+      const heritage = statement.getExtends().filter((h) => h.getTypeArguments().length === 0);
+      types.push({ ...common, form: "interface", type: flattener.flatten(statement), extends: heritage.map((h) => h.getExpression().getText()) });
+    } else {
+      types.push({ ...common, form: "alias", type: lowerTypeNode(statement.getTypeNodeOrThrow(), ctx), extends: [] });
+    }
+  }
+  return { types, constants };
+}
+
+function lowerConstants(source: SourceFile, file: string): IrConst[] {
+  const constants: IrConst[] = [];
+  for (const statement of source.getVariableStatements()) {
+    const location = { file, line: statement.getStartLineNumber() };
+    if (!statement.isExported()) throw new GeneratorError("constant is not exported", location);
+    const { doc } = lowerJsDoc(statement, location);
+    for (const declaration of statement.getDeclarations()) {
+      const value = literalValue(declaration.getInitializer());
+      if (value === undefined || declaration.getTypeNode()) {
+        throw new GeneratorError(`constant ${declaration.getName()} must be initialised with a plain literal`, location);
+      }
+      constants.push({ name: declaration.getName(), value, ...(doc ? { doc } : {}) });
+    }
+  }
+  return constants;
+}
+
+function literalValue(node: Node | undefined): string | number | boolean | undefined {
+  if (!node) return undefined;
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isNumericLiteral(node)) return node.getLiteralValue();
+  if (Node.isTrueLiteral(node)) return true;
+  if (Node.isFalseLiteral(node)) return false;
+  if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.MinusToken) {
+    const operand = node.getOperand();
+    if (Node.isNumericLiteral(operand)) return -operand.getLiteralValue();
+  }
+  return undefined;
+}
+
+/** Memoised interface flattening; detects heritage cycles. */
+class Flattener {
+  private readonly done = new Map<string, IrObjectType>();
+  private readonly active = new Set<string>();
+
+  constructor(
+    private readonly ctx: TypeContext,
+    private readonly interfaces: ReadonlyMap<string, InterfaceDeclaration>,
+  ) {}
+
+  flatten(decl: InterfaceDeclaration): IrObjectType {
+    const name = decl.getName();
+    const cached = this.done.get(name);
+    if (cached) return cached;
+    if (this.active.has(name)) throw new GeneratorError(`circular heritage through ${name}`, locationOf(decl, this.ctx));
+    this.active.add(name);
+    const inherited = new Map<string, IrProp>();
+    let index: IrType | undefined;
+    for (const heritage of decl.getExtends()) {
+      const parent = this.heritageObject(heritage);
+      for (const prop of parent.props) {
+        inherited.delete(prop.name); // a later parent wins, keeping one entry per name
+        inherited.set(prop.name, prop);
+      }
+      if (parent.index) index = parent.index;
+    }
+    const own = lowerMembers(decl, this.ctx);
+    for (const prop of own.props) inherited.delete(prop.name);
+    const finalIndex = own.index ?? index;
+    const result: IrObjectType = {
+      kind: "object",
+      props: [...inherited.values(), ...own.props],
+      ...(finalIndex ? { index: finalIndex } : {}),
+    };
+    this.active.delete(name);
+    this.done.set(name, result);
+    return result;
+  }
+
+  /** `Base` or `Omit<Base, "a" | "b">`, resolved to the base's flattened object. */
+  private heritageObject(heritage: ExpressionWithTypeArguments): IrObjectType {
+    const name = heritage.getExpression().getText();
+    const args = heritage.getTypeArguments();
+    if (args.length === 0) return this.objectOf(name, heritage);
+    if (name !== "Omit" || args.length !== 2) {
+      throw new GeneratorError(`unsupported heritage \`${heritage.getText()}\``, locationOf(heritage, this.ctx));
+    }
+    const base = lowerTypeNode(args[0]!, this.ctx);
+    const omitted = lowerTypeNode(args[1]!, this.ctx);
+    const keys = omitted.kind === "union" ? omitted.items : [omitted];
+    const names = keys.map((k) => {
+      if (k.kind !== "literal" || typeof k.value !== "string") {
+        throw new GeneratorError("Omit<> keys must be string literals", locationOf(heritage, this.ctx));
+      }
+      return k.value;
+    });
+    if (base.kind !== "ref") throw new GeneratorError("Omit<> needs a named base", locationOf(heritage, this.ctx));
+    const object = this.objectOf(base.name, heritage);
+    return { ...object, props: object.props.filter((p) => !names.includes(p.name)) };
+  }
+
+  /** The flattened object behind a name: an interface, or an alias that is (a chain of aliases to) an object type. */
+  private objectOf(name: string, at: Node): IrObjectType {
+    const iface = this.interfaces.get(name);
+    if (iface) return this.flatten(iface);
+    const alias = at.getSourceFile().getTypeAlias(name);
+    if (alias) {
+      const type = lowerTypeNode(alias.getTypeNodeOrThrow(), this.ctx);
+      if (type.kind === "object") return type;
+      if (type.kind === "ref") return this.objectOf(type.name, alias);
+    }
+    throw new GeneratorError(`cannot extend ${name}: not an object type declared in this file`, locationOf(at, this.ctx));
+  }
+}

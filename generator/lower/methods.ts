@@ -1,0 +1,169 @@
+/**
+ * IR declarations → IR methods. Method strings come from the `method` literals, directions from the direction unions,
+ * results from response envelopes / naming / the quirks table, capability gates from the capabilities declarations.
+ * A request that cannot be paired with a result is an error at the request's location.
+ */
+import type { IrCapabilityGate, IrMethod, IrObjectType, IrType, IrTypeDecl } from "../ir/model.ts";
+import { GeneratorError } from "../ir/errors.ts";
+import {
+  CAPABILITY_DECLARATIONS,
+  CAPABILITY_QUIRKS,
+  DIRECTION_UNIONS,
+  RESULT_NAMING,
+  RESULT_QUIRKS,
+  gateSide,
+} from "./quirks.ts";
+
+interface Sighting {
+  readonly decl: IrTypeDecl;
+  readonly senders: Set<"client" | "server">;
+  readonly kind: IrMethod["kind"];
+  readonly delivery: IrMethod["delivery"];
+}
+
+export function lowerMethods(types: readonly IrTypeDecl[]): IrMethod[] {
+  const byName = new Map(types.map((t) => [t.name, t]));
+  const sightings = new Map<string, Sighting>();
+  for (const [unionName, role] of Object.entries(DIRECTION_UNIONS)) {
+    const union = byName.get(unionName);
+    if (!union) continue;
+    for (const member of unionMembers(union, byName)) {
+      const method = methodLiteral(member);
+      const seen = sightings.get(method);
+      if (seen && (seen.decl !== member || seen.kind !== role.kind || seen.delivery !== role.delivery)) {
+        throw new GeneratorError(
+          `method "${method}" is declared by both ${seen.decl.name} and ${member.name} (or with conflicting roles)`,
+          member.location,
+        );
+      }
+      const sighting = seen ?? { decl: member, senders: new Set(), kind: role.kind, delivery: role.delivery };
+      sighting.senders.add(role.sender);
+      sightings.set(method, sighting);
+    }
+  }
+  const methods = [...sightings.entries()].map(([method, s]) => buildMethod(method, s, byName));
+  return methods.sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
+}
+
+function buildMethod(method: string, s: Sighting, byName: ReadonlyMap<string, IrTypeDecl>): IrMethod {
+  const direction = s.senders.size === 2 ? "both" : s.senders.has("client") ? "clientToServer" : "serverToClient";
+  const params = objectOf(s.decl).props.find((p) => p.name === "params");
+  const paired = s.kind === "request" ? pairResult(s.decl, byName) : undefined;
+  const capability = capabilityGate(method, s.kind, direction, byName);
+  return {
+    method,
+    kind: s.kind,
+    typeName: s.decl.name,
+    direction,
+    delivery: s.delivery,
+    ...(params ? { params: params.type } : {}),
+    paramsOptional: params ? params.optional : true,
+    ...(paired ? { result: paired.result, resultSource: paired.source } : {}),
+    ...(capability ? { capability } : {}),
+    ...(s.decl.doc ? { doc: s.decl.doc } : {}),
+  };
+}
+
+/** Members of a direction union, following nested union aliases. */
+function unionMembers(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>): IrTypeDecl[] {
+  const items = decl.type.kind === "union" ? decl.type.items : [decl.type];
+  return items.flatMap((item) => {
+    if (item.kind !== "ref") throw new GeneratorError(`${decl.name} must be a union of named message types`, decl.location);
+    const target = byName.get(item.name);
+    if (!target) throw new GeneratorError(`${decl.name} names an undeclared type ${item.name}`, decl.location);
+    return target.form === "alias" && target.type.kind === "union" ? unionMembers(target, byName) : [target];
+  });
+}
+
+function objectOf(decl: IrTypeDecl): IrObjectType {
+  if (decl.type.kind !== "object") throw new GeneratorError(`message type ${decl.name} is not an object type`, decl.location);
+  return decl.type;
+}
+
+function methodLiteral(decl: IrTypeDecl): string {
+  const prop = objectOf(decl).props.find((p) => p.name === "method");
+  if (!prop || prop.optional || prop.type.kind !== "literal" || typeof prop.type.value !== "string") {
+    throw new GeneratorError(`message type ${decl.name} needs a required string-literal \`method\``, decl.location);
+  }
+  return prop.type.value;
+}
+
+function pairResult(
+  request: IrTypeDecl,
+  byName: ReadonlyMap<string, IrTypeDecl>,
+): { result: IrType; source: NonNullable<IrMethod["resultSource"]> } {
+  const { requestSuffix, envelopeSuffix, resultSuffix } = RESULT_NAMING;
+  const base = request.name.endsWith(requestSuffix) ? request.name.slice(0, -requestSuffix.length) : undefined;
+  const envelope = base !== undefined ? byName.get(base + envelopeSuffix) : undefined;
+  if (envelope) {
+    const result = objectOf(envelope).props.find((p) => p.name === "result");
+    if (!result || result.optional) {
+      throw new GeneratorError(`${envelope.name} needs a required \`result\` property`, envelope.location);
+    }
+    return { result: result.type, source: "response-envelope" };
+  }
+  const quirk = RESULT_QUIRKS[request.name];
+  if (quirk !== undefined) {
+    if (!byName.has(quirk)) {
+      throw new GeneratorError(`RESULT_QUIRKS pairs ${request.name} with ${quirk}, which is not declared`, request.location);
+    }
+    return { result: { kind: "ref", name: quirk }, source: "pairing-table" };
+  }
+  const named = base !== undefined ? byName.get(base + resultSuffix) : undefined;
+  if (named) return { result: { kind: "ref", name: named.name }, source: "naming" };
+  throw new GeneratorError(
+    `cannot pair request ${request.name} with a result: no ${base ?? request.name}${envelopeSuffix}, ` +
+      `no ${base ?? request.name}${resultSuffix}, and no entry in RESULT_QUIRKS (generator/lower/quirks.ts)`,
+    request.location,
+  );
+}
+
+/**
+ * The gate for `prefix/rest` is the capability `prefix` of the gating side, narrowed to `prefix.sub` when `sub` (the
+ * next method segment, camel-cased) is a property of it. Notifications drop their `notifications/` segment first and
+ * must match the narrowed form (e.g. `notifications/tools/list_changed` → `tools.listChanged`).
+ */
+function capabilityGate(
+  method: string,
+  kind: IrMethod["kind"],
+  direction: IrMethod["direction"],
+  byName: ReadonlyMap<string, IrTypeDecl>,
+): IrCapabilityGate | undefined {
+  const quirk = CAPABILITY_QUIRKS[method];
+  if (quirk) return capabilityPathExists(quirk, byName) ? quirk : undefined;
+  const side = gateSide(kind, direction);
+  if (!side) return undefined;
+  const segments = method.split("/");
+  if (kind === "notification") segments.shift();
+  const [head, next] = segments;
+  if (head === undefined) return undefined;
+  const top = capabilityProps(side, [], byName)?.find((p) => p.name === head);
+  if (!top) return undefined;
+  const sub = next === undefined ? undefined : camelCase(next);
+  const narrowed = sub !== undefined && capabilityProps(side, [head], byName)?.some((p) => p.name === sub);
+  if (narrowed) return { side, path: [head, sub] };
+  return kind === "request" ? { side, path: [head] } : undefined;
+}
+
+function capabilityPathExists(gate: IrCapabilityGate, byName: ReadonlyMap<string, IrTypeDecl>): boolean {
+  const parent = capabilityProps(gate.side, gate.path.slice(0, -1), byName);
+  return parent?.some((p) => p.name === gate.path.at(-1)) ?? false;
+}
+
+/** Properties of the object at `path` inside a side's capabilities declaration, or undefined if there is none. */
+function capabilityProps(side: "client" | "server", path: readonly string[], byName: ReadonlyMap<string, IrTypeDecl>) {
+  let type: IrType | undefined = byName.get(CAPABILITY_DECLARATIONS[side])?.type;
+  for (const segment of path) {
+    type = resolveObject(type, byName)?.props.find((p) => p.name === segment)?.type;
+  }
+  return resolveObject(type, byName)?.props;
+}
+
+function resolveObject(type: IrType | undefined, byName: ReadonlyMap<string, IrTypeDecl>): IrObjectType | undefined {
+  for (let i = 0; type?.kind === "ref" && i < 16; i++) type = byName.get(type.name)?.type;
+  return type?.kind === "object" ? type : undefined;
+}
+
+function camelCase(segment: string): string {
+  return segment.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}

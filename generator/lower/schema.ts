@@ -1,0 +1,45 @@
+/**
+ * Entry point of the reader: MCP `schema.ts` text → validated `IrModel`. The only module (with its helpers in this
+ * folder) that touches ts-morph; nothing from ts-morph leaves it.
+ */
+import { createHash } from "node:crypto";
+import { Project, ScriptTarget } from "ts-morph";
+import type { IrModel } from "../ir/model.ts";
+import { validateModel } from "../ir/validate.ts";
+import { lowerDeclarations } from "./declarations.ts";
+import { lowerMethods } from "./methods.ts";
+import { markDiscriminators } from "./discriminators.ts";
+
+export interface SchemaInput {
+  /** The schema.ts source text. */
+  readonly text: string;
+  /** Machine-independent display path used in locations, headers and ir.json. */
+  readonly displayPath: string;
+  /** Revision name, as given by the user (never read from the schema). */
+  readonly revision: string;
+}
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export function lowerSchema(input: SchemaInput): IrModel {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { target: ScriptTarget.ES2022 },
+  });
+  const source = project.createSourceFile("/schema.ts", input.text);
+  const lowered = lowerDeclarations(source, input.displayPath);
+  const types = markDiscriminators(lowered.types);
+  const constants = lowered.constants;
+  const model: IrModel = {
+    revision: input.revision,
+    source: { path: input.displayPath, sha256: sha256(input.text) },
+    types,
+    methods: lowerMethods(types),
+    constants,
+  };
+  validateModel(model);
+  return model;
+}

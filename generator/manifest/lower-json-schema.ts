@@ -1,0 +1,330 @@
+/**
+ * JSON Schema (2020-12, draft-07) → IR. In: one schema as the user wrote it and a root type name. Out: named
+ * `IrTypeDecl`s (the root plus one per `$defs`/`definitions` entry), warnings, and the list of keywords the IR
+ * cannot carry exactly.
+ *
+ * The IR type is always the schema's exact type or a wider one, never narrower: a valid value always fits the
+ * type. Keywords the type cannot express (bounds, formats, `oneOf` exclusivity, `if`/`then`/`else`, …) are listed
+ * in `enforcedByJsonSchema`; the emitters then attach a JSON Schema check of the original schema to the zod
+ * validator, so no validation is ever dropped. Keywords that *widen* the type also produce a warning.
+ */
+import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+import { SchemaProblem, type ManifestPath } from "./errors.ts";
+import { pascalName } from "./names.ts";
+
+export interface LoweredSchema {
+  /** The root declaration first, then `$defs` declarations in the order they are first needed. */
+  readonly decls: readonly IrTypeDecl[];
+  readonly warnings: readonly { path: ManifestPath; message: string }[];
+  /** Keywords (sorted, unique) whose checks only the JSON Schema validator performs. Empty: zod alone is exact. */
+  readonly enforcedByJsonSchema: readonly string[];
+}
+
+type Json = unknown;
+type SchemaObject = Record<string, Json>;
+
+/** Pure annotations: no effect on validation. */
+const ANNOTATIONS = new Set([
+  "$schema", "$id", "$comment", "$anchor", "$defs", "definitions", "title", "description", "default", "examples",
+  "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "enumNames",
+  "$vocabulary", "$dynamicAnchor",
+]);
+/** Keywords the IR type captures exactly. */
+const STRUCTURAL = new Set([
+  "type", "properties", "required", "additionalProperties", "items", "prefixItems", "enum", "const", "anyOf",
+  "oneOf", "allOf", "$ref", "nullable",
+]);
+/** Constraints recorded in `IrConstraints` (documentation) and enforced by the JSON Schema check. */
+const CONSTRAINTS = new Set([
+  "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+  "pattern", "minItems", "maxItems",
+]);
+/** Keywords that make the type wider than the schema (the type ignores them; the JSON Schema check does not). */
+const WIDENING = new Set([
+  "if", "then", "else", "not", "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas",
+  "dependencies", "unevaluatedProperties", "unevaluatedItems", "contains", "minContains", "maxContains",
+  "uniqueItems", "minProperties", "maxProperties", "additionalItems", "$dynamicRef",
+]);
+const UNKNOWN: IrType = { kind: "primitive", name: "unknown" };
+const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
+
+class Lowering {
+  readonly decls: IrTypeDecl[] = [];
+  readonly warnings: { path: ManifestPath; message: string }[] = [];
+  readonly enforced = new Set<string>();
+  private readonly declByPointer = new Map<string, string>();
+  private readonly inlineStack = new Set<string>();
+
+  constructor(
+    private readonly root: SchemaObject,
+    private readonly rootName: string,
+    private readonly rootPath: ManifestPath,
+    private readonly takenNames: Set<string>,
+  ) {}
+
+  run(): void {
+    this.declByPointer.set("#", this.rootName);
+    this.claim(this.rootName, this.rootPath);
+    const rootDecl = this.declare(this.rootName, this.root, this.rootPath);
+    this.decls.unshift(rootDecl);
+  }
+
+  private claim(name: string, path: ManifestPath): void {
+    if (this.takenNames.has(name)) throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
+    this.takenNames.add(name);
+  }
+
+  private declare(name: string, schema: SchemaObject, path: ManifestPath): IrTypeDecl {
+    const description = typeof schema["description"] === "string" ? schema["description"] : undefined;
+    const type = this.lower(schema, path);
+    return { name, type, extends: [], internal: false, ...(description ? { doc: { text: description } } : {}) };
+  }
+
+  lower(schema: Json, path: ManifestPath): IrType {
+    if (schema === true) return { kind: "primitive", name: "unknown" };
+    if (schema === false) {
+      this.widen("false", path, "the `false` schema (no value is valid) is typed unknown");
+      return { kind: "primitive", name: "unknown" };
+    }
+    if (!isObject(schema)) throw new SchemaProblem(path, "a JSON Schema must be an object or a boolean");
+    for (const key of Object.keys(schema)) this.classify(key, path);
+    // With enum/const the literals give the type; `type` beside them is then only checked by JSON Schema.
+    if (schema["type"] !== undefined && (schema["enum"] !== undefined || schema["const"] !== undefined)) this.enforced.add("type");
+
+    const parts: IrType[] = [];
+    if (schema["$ref"] !== undefined) parts.push(this.lowerRef(schema["$ref"], [...path, "$ref"]));
+    if (schema["const"] !== undefined) parts.push(this.literal(schema["const"], [...path, "const"]));
+    else if (schema["enum"] !== undefined) parts.push(this.lowerEnum(schema["enum"], [...path, "enum"]));
+    else parts.push(...this.lowerTyped(schema, path));
+    for (const key of ["anyOf", "oneOf"] as const) {
+      if (schema[key] !== undefined) parts.push(union(this.subschemas(schema[key], [...path, key]).map(([s, p]) => this.lower(s, p))));
+    }
+    if (schema["allOf"] !== undefined) {
+      for (const [s, p] of this.subschemas(schema["allOf"], [...path, "allOf"])) parts.push(this.lower(s, p));
+    }
+    const meaningful = parts.filter((p) => !(p.kind === "primitive" && p.name === "unknown"));
+    let type: IrType = meaningful.length === 0 ? { kind: "primitive", name: "unknown" } : meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", items: meaningful };
+    if (schema["nullable"] === true) type = union([type, { kind: "primitive", name: "null" }]);
+    return type;
+  }
+
+  private classify(key: string, path: ManifestPath): void {
+    if (ANNOTATIONS.has(key) || STRUCTURAL.has(key) || key.startsWith("x-")) {
+      if (key === "oneOf") this.enforced.add("oneOf"); // exclusivity: zod unions accept any match
+      return;
+    }
+    if (CONSTRAINTS.has(key)) return void this.enforced.add(key);
+    if (WIDENING.has(key)) return this.widen(key, [...path, key], `\`${key}\` cannot be typed; the type is wider, validation is kept`);
+    this.warnings.push({ path: [...path, key], message: `unknown keyword \`${key}\` ignored (as JSON Schema does)` });
+  }
+
+  private widen(keyword: string, path: ManifestPath, message: string): void {
+    this.enforced.add(keyword);
+    this.warnings.push({ path, message });
+  }
+
+  /** The `type` keyword (or the type implied by object/array keywords), one IR type per listed type. */
+  private lowerTyped(schema: SchemaObject, path: ManifestPath): IrType[] {
+    const declared = schema["type"];
+    let names: string[];
+    if (declared === undefined) {
+      if (["properties", "required", "additionalProperties", "patternProperties"].some((k) => k in schema)) names = ["object"];
+      else if (["items", "prefixItems"].some((k) => k in schema)) names = ["array"];
+      else return [];
+    } else {
+      names = typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.map(String) : [];
+      if (names.length === 0 || names.some((n) => !TYPE_NAMES.has(n))) {
+        throw new SchemaProblem([...path, "type"], `invalid type ${JSON.stringify(declared)}: use ${[...TYPE_NAMES].join(", ")} or an array of them`);
+      }
+    }
+    const items = names.map((name): IrType => {
+      if (name === "object") return this.lowerObject(schema, path);
+      if (name === "array") return this.lowerArray(schema, path);
+      return { kind: "primitive", name: name as "string" | "number" | "integer" | "boolean" | "null" };
+    });
+    return [union(items)];
+  }
+
+  private lowerObject(schema: SchemaObject, path: ManifestPath): IrObjectType {
+    const properties = schema["properties"] ?? {};
+    if (!isObject(properties)) throw new SchemaProblem([...path, "properties"], "`properties` must be an object");
+    const required = schema["required"] ?? [];
+    if (!Array.isArray(required) || required.some((r) => typeof r !== "string")) {
+      throw new SchemaProblem([...path, "required"], "`required` must be an array of property names");
+    }
+    const props: IrProp[] = Object.entries(properties).map(([name, sub]) => {
+      const subPath = [...path, "properties", name];
+      const type = this.lower(sub, subPath);
+      const constraints = isObject(sub) ? constraintsOf(sub) : undefined;
+      const doc = isObject(sub) && typeof sub["description"] === "string" ? { text: sub["description"] } : undefined;
+      return { name, type, optional: !required.includes(name), ...(doc ? { doc } : {}), ...(constraints ? { constraints } : {}) };
+    });
+    // Required names without a property schema are still required keys (of any value).
+    for (const name of required as string[]) {
+      if (!(name in properties)) props.push({ name, type: { kind: "primitive", name: "unknown" }, optional: false });
+    }
+    const additional = schema["additionalProperties"];
+    const patterns = schema["patternProperties"];
+    if (patterns !== undefined) {
+      // Keys matching a pattern may hold any of the pattern schemas' types: an index of their union (widened).
+      const patternTypes = this.subschemaRecord(patterns, [...path, "patternProperties"]).map(([s, p]) => this.lower(s, p));
+      const extra = additional === undefined || additional === true ? [] : additional === false ? [] : [this.lower(additional, [...path, "additionalProperties"])];
+      const open = additional === undefined || additional === true;
+      return { kind: "object", props, index: open ? UNKNOWN : union([...patternTypes, ...extra]) };
+    }
+    if (additional === false) return { kind: "object", props, closed: true };
+    // JSON Schema objects are open unless they say otherwise: say so explicitly in the IR.
+    if (additional === undefined || additional === true) return { kind: "object", props, index: UNKNOWN };
+    return { kind: "object", props, index: this.lower(additional, [...path, "additionalProperties"]) };
+  }
+
+  private lowerArray(schema: SchemaObject, path: ManifestPath): IrType {
+    const constraints = arrayConstraints(schema);
+    const extra = constraints ? { constraints } : {};
+    const prefix = schema["prefixItems"] ?? (Array.isArray(schema["items"]) ? schema["items"] : undefined);
+    if (prefix !== undefined) {
+      const key = schema["prefixItems"] !== undefined ? "prefixItems" : "items";
+      const elements = this.subschemas(prefix, [...path, key]).map(([s, p]) => this.lower(s, p));
+      const restSchema = key === "prefixItems" ? schema["items"] : schema["additionalItems"];
+      if (restSchema === false) return { kind: "tuple", elements };
+      const rest = restSchema === undefined || restSchema === true ? { kind: "primitive" as const, name: "unknown" as const } : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
+      // Open tuples: JSON Schema allows fewer items than the prefix, so only a closed, minItems-covered tuple is exact.
+      this.widen(key, [...path, key], "an open or partial tuple is typed as an array of its item types");
+      return { kind: "array", element: union([...elements, rest]), ...extra };
+    }
+    const items = schema["items"];
+    const element = items === undefined ? { kind: "primitive" as const, name: "unknown" as const } : this.lower(items, [...path, "items"]);
+    return { kind: "array", element, ...extra };
+  }
+
+  private lowerEnum(values: Json, path: ManifestPath): IrType {
+    if (!Array.isArray(values) || values.length === 0) throw new SchemaProblem(path, "`enum` must be a non-empty array");
+    return union(values.map((v, i) => this.literal(v, [...path, i])));
+  }
+
+  private literal(value: Json, path: ManifestPath): IrType {
+    if (value === null) return { kind: "primitive", name: "null" };
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return { kind: "literal", value };
+    this.widen("const", path, "an object or array constant is typed unknown");
+    return { kind: "primitive", name: "unknown" };
+  }
+
+  private lowerRef(ref: Json, path: ManifestPath): IrType {
+    if (typeof ref !== "string") throw new SchemaProblem(path, "`$ref` must be a string");
+    const pointer = this.resolveAnchor(ref, path);
+    const known = this.declByPointer.get(pointer);
+    if (known) return { kind: "ref", name: known };
+    const target = resolvePointer(this.root, pointer);
+    if (target === undefined) throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}`);
+    const segments = pointerSegments(pointer);
+    const isDef = segments.length >= 2 && (segments[segments.length - 2] === "$defs" || segments[segments.length - 2] === "definitions");
+    const targetPath = [...this.rootPath, ...segments];
+    if (isDef) {
+      const name = this.rootName + segments.filter((s) => s !== "$defs" && s !== "definitions").map(pascalName).join("");
+      this.claim(name, targetPath);
+      this.declByPointer.set(pointer, name);
+      if (!isObject(target) && typeof target !== "boolean") throw new SchemaProblem(targetPath, "a JSON Schema must be an object or a boolean");
+      this.decls.push(this.declare(name, isObject(target) ? target : {}, targetPath));
+      return { kind: "ref", name };
+    }
+    if (this.inlineStack.has(pointer)) throw new SchemaProblem(path, `recursive $ref ${JSON.stringify(ref)} must point into $defs`);
+    this.inlineStack.add(pointer);
+    const type = this.lower(target, targetPath);
+    this.inlineStack.delete(pointer);
+    return type;
+  }
+
+  /** `#name` (an `$anchor`) → the JSON pointer of the schema that declares it. Remote references are errors. */
+  private resolveAnchor(ref: string, path: ManifestPath): string {
+    if (ref === "#" || ref.startsWith("#/")) return ref;
+    if (ref.startsWith("#")) {
+      const found = findAnchor(this.root, ref.slice(1), "#");
+      if (found) return found;
+      throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}: no $anchor ${JSON.stringify(ref.slice(1))}`);
+    }
+    throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}: only local references (#/…, #anchor) are supported; mcp-gen never fetches schemas`);
+  }
+
+  private subschemas(value: Json, path: ManifestPath): [Json, ManifestPath][] {
+    if (!Array.isArray(value) || value.length === 0) throw new SchemaProblem(path, "must be a non-empty array of schemas");
+    return value.map((s, i) => [s, [...path, i]]);
+  }
+
+  private subschemaRecord(value: Json, path: ManifestPath): [Json, ManifestPath][] {
+    if (!isObject(value)) throw new SchemaProblem(path, "must be an object of schemas");
+    return Object.entries(value).map(([k, s]) => [s, [...path, k]]);
+  }
+}
+
+/**
+ * Lowers one schema. `takenNames` is shared by every schema of a manifest so generated names stay unique.
+ * Throws `SchemaProblem` with the path of the offending keyword.
+ */
+export function lowerJsonSchema(schema: Json, rootName: string, rootPath: ManifestPath, takenNames: Set<string>): LoweredSchema {
+  if (!isObject(schema)) throw new SchemaProblem(rootPath, "a JSON Schema must be an object");
+  const lowering = new Lowering(schema, rootName, rootPath, takenNames);
+  lowering.run();
+  return { decls: lowering.decls, warnings: lowering.warnings, enforcedByJsonSchema: [...lowering.enforced].sort() };
+}
+
+function isObject(value: Json): value is SchemaObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function union(items: IrType[]): IrType {
+  const unique: IrType[] = [];
+  for (const item of items.flatMap((i) => (i.kind === "union" && !i.discriminator ? i.items : [i]))) {
+    if (!unique.some((u) => JSON.stringify(u) === JSON.stringify(item))) unique.push(item);
+  }
+  if (unique.some((u) => u.kind === "primitive" && u.name === "unknown")) return { kind: "primitive", name: "unknown" };
+  return unique.length === 1 ? unique[0]! : { kind: "union", items: unique };
+}
+
+function constraintsOf(schema: SchemaObject): IrConstraints | undefined {
+  const out: Record<string, unknown> = {};
+  for (const key of ["format", "pattern"]) if (typeof schema[key] === "string") out[key] = schema[key];
+  for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"]) {
+    if (typeof schema[key] === "number") out[key] = schema[key];
+  }
+  return Object.keys(out).length > 0 ? (out as IrConstraints) : undefined;
+}
+
+function arrayConstraints(schema: SchemaObject): IrConstraints | undefined {
+  const out: { minItems?: number; maxItems?: number } = {};
+  if (typeof schema["minItems"] === "number") out.minItems = schema["minItems"];
+  if (typeof schema["maxItems"] === "number") out.maxItems = schema["maxItems"];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function pointerSegments(pointer: string): string[] {
+  if (pointer === "#") return [];
+  return pointer.slice(2).split("/").map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function resolvePointer(root: SchemaObject, pointer: string): Json {
+  let node: Json = root;
+  for (const segment of pointerSegments(pointer)) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
+    else return undefined;
+  }
+  return node;
+}
+
+function findAnchor(node: Json, anchor: string, pointer: string): string | undefined {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) {
+      const found = findAnchor(item, anchor, `${pointer}/${i}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isObject(node)) return undefined;
+  if (node["$anchor"] === anchor) return pointer;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
+    const found = findAnchor(value, anchor, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    if (found) return found;
+  }
+  return undefined;
+}

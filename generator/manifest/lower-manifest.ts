@@ -1,0 +1,189 @@
+/**
+ * Validated manifest → `UserModel`. Derives every generated name, lowers every JSON Schema into the shared IR,
+ * parses RFC 6570 templates (with the `uri-template` package) into typed variables, and rejects what cannot be
+ * generated: duplicate names, names that collide once turned into identifiers, bad templates, bad schemas.
+ */
+import uriTemplate from "uri-template";
+import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
+import { SchemaProblem, type ManifestPath } from "./errors.ts";
+import { lowerJsonSchema } from "./lower-json-schema.ts";
+import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
+import { pascalName } from "./names.ts";
+import type {
+  UserCapabilities, UserModel, UserPrompt, UserResource, UserResourceTemplate, UserSchema, UserTemplateVariable,
+  UserTool, UserWarning,
+} from "./user-model.ts";
+
+const DEFAULT_RUNTIME_IMPORT = "mcp-gen/runtime";
+const STRING: IrType = { kind: "primitive", name: "string" };
+
+interface Collected {
+  readonly types: IrTypeDecl[];
+  readonly warnings: UserWarning[];
+  readonly takenNames: Set<string>;
+}
+
+/** Throws `SchemaProblem` (path + reason) for the first problem found, in manifest order. */
+export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
+  const acc: Collected = { types: [], warnings: [], takenNames: new Set() };
+  checkUnique((manifest.tools ?? []).map((t) => t.name), "tools", "tool name");
+  checkUnique((manifest.tools ?? []).map((t) => pascalName(t.name)), "tools", "tool name (as an identifier)");
+  const tools = (manifest.tools ?? []).map((tool, i) => lowerTool(tool, ["tools", i], acc));
+
+  const resources = (manifest.resources ?? []).map((r): UserResource => {
+    const { uri, name, ...rest } = r;
+    return { uri, name, identifier: pascalName(name), descriptor: { uri, name, ...rest } };
+  });
+  checkUnique(resources.map((r) => r.uri), "resources", "resource uri", "uri");
+
+  const declaredTemplates = manifest.resourceTemplates ?? [];
+  checkUnique(declaredTemplates.map((t) => t.uriTemplate), "resourceTemplates", "uriTemplate", "uriTemplate");
+  checkUnique(declaredTemplates.map((t) => t.name), "resourceTemplates", "resource template name");
+  checkUnique(declaredTemplates.map((t) => pascalName(t.name)), "resourceTemplates", "resource template name (as an identifier)");
+  const resourceTemplates = declaredTemplates.map((t, i) => lowerTemplate(t, ["resourceTemplates", i], acc));
+
+  const declaredPrompts = manifest.prompts ?? [];
+  checkUnique(declaredPrompts.map((p) => p.name), "prompts", "prompt name");
+  checkUnique(declaredPrompts.map((p) => pascalName(p.name)), "prompts", "prompt name (as an identifier)");
+  const prompts = declaredPrompts.map((p, i) => lowerPrompt(p, ["prompts", i], acc));
+
+  const hasCompletion = resourceTemplates.some((t) => t.variables.some((v) => v.completion)) || prompts.some((p) => p.arguments.some((a) => a.completion));
+  const caps = manifest.capabilities ?? {};
+  const capabilities: UserCapabilities = {
+    ...(tools.length > 0 || caps.tools ? { tools: { listChanged: caps.tools?.listChanged ?? false } } : {}),
+    ...(resources.length + resourceTemplates.length > 0 || caps.resources
+      ? { resources: { listChanged: caps.resources?.listChanged ?? false, subscribe: caps.resources?.subscribe ?? false } }
+      : {}),
+    ...(prompts.length > 0 || caps.prompts ? { prompts: { listChanged: caps.prompts?.listChanged ?? false } } : {}),
+    logging: caps.logging ?? false,
+    completions: caps.completions ?? hasCompletion,
+  };
+  const { $schema: _ignored, server } = manifest;
+  void _ignored;
+  return {
+    source,
+    server,
+    capabilities,
+    types: acc.types,
+    tools,
+    resources,
+    resourceTemplates,
+    prompts,
+    warnings: acc.warnings,
+    runtimeImport: manifest.generate?.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+  };
+}
+
+function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): UserTool {
+  const identifier = pascalName(tool.name);
+  const input = lowerSchema(tool.inputSchema ?? { type: "object" }, `${identifier}Input`, [...path, "inputSchema"], acc);
+  const output = tool.outputSchema ? lowerSchema(tool.outputSchema, `${identifier}Output`, [...path, "outputSchema"], acc) : undefined;
+  return {
+    name: tool.name,
+    identifier,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    input,
+    ...(output ? { output } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.icons ? { icons: tool.icons } : {}),
+    scopes: tool.scopes ?? [],
+  };
+}
+
+/** Tool schemas must describe objects (MCP: `inputSchema.type` / `outputSchema.type` is `"object"`). */
+function lowerSchema(json: Record<string, unknown>, name: string, path: ManifestPath, acc: Collected): UserSchema {
+  if (json["type"] !== "object") throw new SchemaProblem([...path, "type"], 'a tool schema must have "type": "object"');
+  const lowered = lowerJsonSchema(json, name, path, acc.takenNames);
+  acc.types.push(...lowered.decls);
+  acc.warnings.push(...lowered.warnings);
+  return { typeName: name, json, enforcedByJsonSchema: lowered.enforcedByJsonSchema };
+}
+
+function lowerTemplate(t: ManifestResourceTemplate, path: ManifestPath, acc: Collected): UserResourceTemplate {
+  let parts;
+  try {
+    parts = uriTemplate.parse(t.uriTemplate).ast.parts;
+  } catch (error) {
+    throw new SchemaProblem([...path, "uriTemplate"], `invalid RFC 6570 URI template: ${firstLine(error)}`);
+  }
+  const variables: UserTemplateVariable[] = [];
+  for (const part of parts) {
+    if (part.type !== "expression") continue;
+    for (const v of part.variables) {
+      if (variables.some((seen) => seen.name === v.name)) continue;
+      const declared = t.variables?.[v.name];
+      variables.push({
+        name: v.name,
+        explode: v.modifier?.type === "explode",
+        // Query forms (`{?a}`, `{&a}`) may be left out of a URI; every other expression is part of its shape.
+        optional: part.operator === "?" || part.operator === "&",
+        ...(declared?.description !== undefined ? { description: declared.description } : {}),
+        completion: declared?.completion ?? false,
+      });
+    }
+  }
+  for (const declared of Object.keys(t.variables ?? {})) {
+    if (!variables.some((v) => v.name === declared)) {
+      throw new SchemaProblem([...path, "variables", declared], `variable ${declared} does not appear in the uriTemplate`);
+    }
+  }
+  const identifier = pascalName(t.name);
+  const variablesTypeName = `${identifier}Variables`;
+  const props: IrProp[] = variables.map((v) => ({
+    name: v.name,
+    // The runtime's matcher yields one (decoded) string per variable it finds.
+    type: STRING,
+    optional: v.optional,
+    ...(v.description !== undefined ? { doc: { text: v.description } } : {}),
+  }));
+  declare(acc, variablesTypeName, { kind: "object", props }, path);
+  const { variables: _vars, ...descriptor } = t;
+  void _vars;
+  return { uriTemplate: t.uriTemplate, name: t.name, identifier, variables, variablesTypeName, descriptor };
+}
+
+function lowerPrompt(p: ManifestPrompt, path: ManifestPath, acc: Collected): UserPrompt {
+  const args = (p.arguments ?? []).map((a) => ({
+    name: a.name,
+    required: a.required ?? false,
+    ...(a.description !== undefined ? { description: a.description } : {}),
+    completion: a.completion ?? false,
+  }));
+  checkUnique(args.map((a) => a.name), [...path, "arguments"], "argument name");
+  const identifier = pascalName(p.name);
+  const argumentsTypeName = `${identifier}Arguments`;
+  const props: IrProp[] = args.map((a) => ({
+    name: a.name,
+    type: STRING, // MCP prompt arguments are strings on the wire
+    optional: !a.required,
+    ...(a.description !== undefined ? { doc: { text: a.description } } : {}),
+  }));
+  declare(acc, argumentsTypeName, { kind: "object", props }, path);
+  const descriptor = {
+    ...p,
+    ...(p.arguments ? { arguments: p.arguments.map(({ completion: _c, ...rest }) => rest) } : {}),
+  };
+  return { name: p.name, identifier, arguments: args, argumentsTypeName, descriptor };
+}
+
+function declare(acc: Collected, name: string, type: IrType, path: ManifestPath): void {
+  if (acc.takenNames.has(name)) throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
+  acc.takenNames.add(name);
+  acc.types.push({ name, type, extends: [], internal: false });
+}
+
+function checkUnique(values: readonly string[], listPath: string | ManifestPath, what: string, field = "name"): void {
+  const seen = new Map<string, number>();
+  values.forEach((value, i) => {
+    const first = seen.get(value);
+    const base = typeof listPath === "string" ? [listPath] : listPath;
+    if (first !== undefined) throw new SchemaProblem([...base, i, field], `duplicate ${what} ${JSON.stringify(value)} (first at ${base.join(".")}[${first}])`);
+    seen.set(value, i);
+  });
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
+}

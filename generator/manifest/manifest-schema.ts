@@ -1,0 +1,153 @@
+/**
+ * The manifest format (`mcp.yaml` / `mcp.json`), as a zod schema. This is the single definition: the loader
+ * parses with it (good error paths), and the JSON Schema published for editors (`mcp-manifest.schema.json`) is
+ * derived from it by `npm run generate:manifest-schema` (a test fails when the published file is stale).
+ *
+ * JSON Schemas inside the manifest (`inputSchema`, `outputSchema`) are kept as plain JSON objects here; they are
+ * checked and lowered to the IR by `lower-json-schema.ts`, which reports errors with the same path style.
+ */
+import { z } from "zod";
+
+/** A JSON Schema object as written by the user: any JSON object. */
+const JsonSchemaObject = z
+  .record(z.string(), z.unknown())
+  .describe("A JSON Schema (2020-12 by default; draft-07 when `$schema` says so). Served to clients exactly as written.");
+
+const Icon = z.strictObject({
+  src: z.string().min(1).describe("URL (https: or data:) of the icon."),
+  mimeType: z.string().exactOptional(),
+  sizes: z.array(z.string()).exactOptional().describe('Sizes such as "48x48" or "any".'),
+  theme: z.enum(["light", "dark"]).exactOptional(),
+});
+
+const Annotations = z.strictObject({
+  audience: z.array(z.enum(["user", "assistant"])).exactOptional(),
+  priority: z.number().min(0).max(1).exactOptional(),
+  lastModified: z.string().exactOptional(),
+});
+
+const ToolAnnotations = z.strictObject({
+  title: z.string().exactOptional(),
+  readOnlyHint: z.boolean().exactOptional(),
+  destructiveHint: z.boolean().exactOptional(),
+  idempotentHint: z.boolean().exactOptional(),
+  openWorldHint: z.boolean().exactOptional(),
+});
+
+/** MCP 2025-11-25 tool name rule: 1–128 characters of `[A-Za-z0-9_.-]`. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+const Tool = z.strictObject({
+  name: z.string().regex(TOOL_NAME_PATTERN, "invalid tool name: use 1-128 characters of A-Z a-z 0-9 _ . -"),
+  title: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  inputSchema: JsonSchemaObject.exactOptional().describe('Defaults to `{ "type": "object" }` (no arguments).'),
+  outputSchema: JsonSchemaObject.exactOptional().describe("When present, handlers must return matching structuredContent."),
+  annotations: ToolAnnotations.exactOptional(),
+  icons: z.array(Icon).exactOptional(),
+  scopes: z
+    .array(z.string().min(1))
+    .exactOptional()
+    .describe("OAuth scopes a caller's token must carry to call this tool (enforced by the HTTP auth layer)."),
+});
+
+const Resource = z.strictObject({
+  uri: z.string().min(1),
+  name: z.string().min(1),
+  title: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  mimeType: z.string().exactOptional(),
+  size: z.number().int().nonnegative().exactOptional(),
+  annotations: Annotations.exactOptional(),
+  icons: z.array(Icon).exactOptional(),
+});
+
+const TemplateVariable = z.strictObject({
+  description: z.string().exactOptional(),
+  completion: z.boolean().exactOptional().describe("The handler interface gets a completion method for this variable."),
+});
+
+const ResourceTemplate = z.strictObject({
+  uriTemplate: z.string().min(1).describe("An RFC 6570 URI template; its variables become typed parameters."),
+  name: z.string().min(1),
+  title: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  mimeType: z.string().exactOptional(),
+  annotations: Annotations.exactOptional(),
+  icons: z.array(Icon).exactOptional(),
+  variables: z.record(z.string(), TemplateVariable).exactOptional(),
+});
+
+const PromptArgument = z.strictObject({
+  name: z.string().min(1),
+  title: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  required: z.boolean().exactOptional(),
+  completion: z.boolean().exactOptional().describe("The handler interface gets a completion method for this argument."),
+});
+
+const Prompt = z.strictObject({
+  name: z.string().min(1),
+  title: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  arguments: z.array(PromptArgument).exactOptional(),
+  icons: z.array(Icon).exactOptional(),
+});
+
+const Server = z.strictObject({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  title: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  websiteUrl: z.string().exactOptional(),
+  instructions: z.string().exactOptional(),
+  icons: z.array(Icon).exactOptional(),
+  revisions: z
+    .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a protocol revision looks like 2025-11-25"))
+    .min(1)
+    .exactOptional()
+    .describe("Protocol revisions the server speaks. Default: every revision the runtime knows."),
+});
+
+const Capabilities = z.strictObject({
+  tools: z.strictObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+  resources: z.strictObject({ listChanged: z.boolean().exactOptional(), subscribe: z.boolean().exactOptional() }).exactOptional(),
+  prompts: z.strictObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+  logging: z.boolean().exactOptional(),
+  completions: z.boolean().exactOptional().describe("Default: true when any template variable or prompt argument has completion."),
+});
+
+const Generate = z.strictObject({
+  out: z.string().min(1).exactOptional().describe("Output folder, relative to the manifest. Default: ./generated"),
+  runtimeImport: z
+    .string()
+    .min(1)
+    .exactOptional()
+    .describe('Module specifier generated code imports the runtime from. Default: "mcp-gen/runtime".'),
+});
+
+export const ManifestSchema = z
+  .strictObject({
+    $schema: z.string().exactOptional(),
+    server: Server,
+    capabilities: Capabilities.exactOptional(),
+    tools: z.array(Tool).exactOptional(),
+    resources: z.array(Resource).exactOptional(),
+    resourceTemplates: z.array(ResourceTemplate).exactOptional(),
+    prompts: z.array(Prompt).exactOptional(),
+    generate: Generate.exactOptional(),
+  })
+  .describe("mcp-gen manifest: the tools, resources, resource templates and prompts of one MCP server.");
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type ManifestTool = z.infer<typeof Tool>;
+export type ManifestResource = z.infer<typeof Resource>;
+export type ManifestResourceTemplate = z.infer<typeof ResourceTemplate>;
+export type ManifestPrompt = z.infer<typeof Prompt>;
+export type ManifestIcon = z.infer<typeof Icon>;
+
+/** The JSON Schema published for editors, derived from `ManifestSchema`. */
+export function manifestJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(ManifestSchema, { target: "draft-2020-12", io: "input" });
+  return { ...schema, title: "mcp-gen manifest" };
+}

@@ -1,0 +1,123 @@
+/**
+ * The model of one user manifest, produced by `lowerManifest` and consumed by the emitters in
+ * `generator/emit/user/`. Its types are the shared IR (`IrTypeDecl`/`IrType` from `generator/ir/model.ts`),
+ * so user tool types and MCP protocol types go through the same TypeScript and zod printers.
+ *
+ * Like the IR it is plain data: names already derived, every decision taken, nothing about files or templates.
+ */
+import type { IrSource, IrTypeDecl } from "../ir/model.ts";
+import type { ManifestPath } from "./errors.ts";
+import type { ManifestIcon } from "./manifest-schema.ts";
+
+export interface UserModel {
+  /** Display path of the manifest (relative, `/`-separated) and the sha256 of its bytes. */
+  readonly source: IrSource;
+  readonly server: UserServerInfo;
+  readonly capabilities: UserCapabilities;
+  /** Every named type, in manifest order: per tool Input, its `$defs`, Output, its `$defs`; then templates, prompts. */
+  readonly types: readonly IrTypeDecl[];
+  readonly tools: readonly UserTool[];
+  readonly resources: readonly UserResource[];
+  readonly resourceTemplates: readonly UserResourceTemplate[];
+  readonly prompts: readonly UserPrompt[];
+  readonly warnings: readonly UserWarning[];
+  /** Module specifier the generated files import the runtime from. */
+  readonly runtimeImport: string;
+}
+
+export interface UserWarning {
+  readonly path: ManifestPath;
+  readonly message: string;
+}
+
+export interface UserServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly websiteUrl?: string;
+  readonly instructions?: string;
+  readonly icons?: readonly ManifestIcon[];
+  /** Undefined: every revision the runtime knows. */
+  readonly revisions?: readonly string[];
+}
+
+/** Resolved capability switches (defaults applied). Only kinds the manifest declares appear. */
+export interface UserCapabilities {
+  readonly tools?: { readonly listChanged: boolean };
+  readonly resources?: { readonly listChanged: boolean; readonly subscribe: boolean };
+  readonly prompts?: { readonly listChanged: boolean };
+  readonly logging: boolean;
+  readonly completions: boolean;
+}
+
+/** A schema as the user wrote it, plus the name of its lowered type and how it is validated. */
+export interface UserSchema {
+  /** The declaration in `UserModel.types` (e.g. `GetForecastInput`). */
+  readonly typeName: string;
+  /** The original JSON, served unchanged in `tools/list`. */
+  readonly json: Readonly<Record<string, unknown>>;
+  /**
+   * Keywords only a JSON Schema validator checks (see `lower-json-schema.ts`). Non-empty: the zod validator
+   * also runs the original schema through the JSON Schema validator.
+   */
+  readonly enforcedByJsonSchema: readonly string[];
+}
+
+export interface UserTool {
+  readonly name: string;
+  /** PascalCase stem of every generated name for this tool (`get_forecast` → `GetForecast`). */
+  readonly identifier: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly input: UserSchema;
+  readonly output?: UserSchema;
+  readonly annotations?: Readonly<Record<string, unknown>>;
+  readonly icons?: readonly ManifestIcon[];
+  /** Required OAuth scopes (empty: none). */
+  readonly scopes: readonly string[];
+}
+
+export interface UserResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly identifier: string;
+  /** The `resources/list` entry, as the manifest declares it (without manifest-only fields). */
+  readonly descriptor: Readonly<Record<string, unknown>>;
+}
+
+export interface UserTemplateVariable {
+  readonly name: string;
+  /** `{list*}` / `{?a*}`: the explode modifier. */
+  readonly explode: boolean;
+  /** In a query expression (`{?a}`, `{&a}`): a URI may leave it out. */
+  readonly optional: boolean;
+  readonly description?: string;
+  readonly completion: boolean;
+}
+
+export interface UserResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly identifier: string;
+  readonly variables: readonly UserTemplateVariable[];
+  /** Declaration of the variables object type (`<Identifier>Variables`). */
+  readonly variablesTypeName: string;
+  readonly descriptor: Readonly<Record<string, unknown>>;
+}
+
+export interface UserPromptArgument {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description?: string;
+  readonly completion: boolean;
+}
+
+export interface UserPrompt {
+  readonly name: string;
+  readonly identifier: string;
+  readonly arguments: readonly UserPromptArgument[];
+  /** Declaration of the arguments object type (`<Identifier>Arguments`). */
+  readonly argumentsTypeName: string;
+  readonly descriptor: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm run generate`: regenerates generated/protocol/<revision>/ for every revision directory under ../shared/spec
+ * that holds a schema.ts, generated/protocol/revisions.ts, and the fidelity files test/protocol/fidelity/<rev>.ts.
+ * `npm run generate:check` (`--check`) writes nothing and exits 1 naming every stale, missing or extra file.
+ */
+import { readdir, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { emitFidelityFile } from "../emit/fidelity.ts";
+import { formatTypeScript, type GeneratedFile } from "../emit/generated-file.ts";
+import { emitRevisionsFile } from "../emit/revisions.ts";
+import { REPO_ROOT, generateProtocol, posixRelative, writeGeneratedFiles } from "../pipeline/protocol.ts";
+
+export const SPEC_ROOT = path.resolve(REPO_ROOT, "../shared/spec");
+export const PROTOCOL_OUT = path.join(REPO_ROOT, "generated/protocol");
+export const FIDELITY_OUT = path.join(REPO_ROOT, "test/protocol/fidelity");
+
+export async function specRevisions(specRoot = SPEC_ROOT): Promise<string[]> {
+  const entries = await readdir(specRoot, { withFileTypes: true });
+  return entries
+    .filter((e) => e.isDirectory() && existsSync(path.join(specRoot, e.name, "schema.ts")))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** Every file `npm run generate` owns, with paths relative to the repository root. */
+export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]> {
+  const revisions = await specRevisions(specRoot);
+  const all: GeneratedFile[] = [];
+  const jobs = revisions.map(async (revision) => {
+    const outDir = path.join(PROTOCOL_OUT, revision);
+    const schemaPath = path.join(specRoot, revision, "schema.ts");
+    const { model, files } = await generateProtocol({ schemaPath, revision, outDir });
+    const fidelity = emitFidelityFile(model, {
+      generated: posixRelative(FIDELITY_OUT, outDir),
+      spec: posixRelative(FIDELITY_OUT, schemaPath),
+    });
+    return [
+      ...files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content })),
+      { path: posixRelative(REPO_ROOT, path.join(FIDELITY_OUT, `${revision}.ts`)), content: await formatTypeScript(fidelity) },
+    ];
+  });
+  for (const files of await Promise.all(jobs)) all.push(...files);
+  all.push({
+    path: posixRelative(REPO_ROOT, path.join(PROTOCOL_OUT, "revisions.ts")),
+    content: await formatTypeScript(emitRevisionsFile(revisions)),
+  });
+  return all;
+}
+
+/** Files present on disk in the generated areas that generation would not produce. */
+async function extraFiles(expected: ReadonlySet<string>): Promise<string[]> {
+  const found: string[] = [];
+  for (const root of [PROTOCOL_OUT, FIDELITY_OUT]) {
+    if (!existsSync(root)) continue;
+    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const rel = posixRelative(REPO_ROOT, path.join(entry.parentPath, entry.name));
+      if (!expected.has(rel)) found.push(rel);
+    }
+  }
+  return found.sort();
+}
+
+/** Stale (differing), missing and extra files, as repository-relative paths. */
+export async function checkGenerated(files: readonly GeneratedFile[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const file of files) {
+    const target = path.join(REPO_ROOT, file.path);
+    if (!existsSync(target)) problems.push(`missing: ${file.path}`);
+    else if ((await readFile(target, "utf8")) !== file.content) problems.push(`stale: ${file.path}`);
+  }
+  for (const extra of await extraFiles(new Set(files.map((f) => f.path)))) problems.push(`extra: ${extra}`);
+  return problems;
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes("--check");
+  const files = await generateAll();
+  if (check) {
+    const problems = await checkGenerated(files);
+    if (problems.length > 0) {
+      process.stderr.write(`generated files are out of date (run npm run generate):\n${problems.map((p) => `  ${p}\n`).join("")}`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(`generate:check: ${files.length} generated files are up to date\n`);
+    return;
+  }
+  const expected = new Set(files.map((f) => f.path));
+  for (const extra of await extraFiles(expected)) await rm(path.join(REPO_ROOT, extra));
+  await writeGeneratedFiles(REPO_ROOT, files);
+  process.stdout.write(`generate: wrote ${files.length} files\n`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  await main();
+}

@@ -1,0 +1,111 @@
+/**
+ * The MCP server as an OAuth 2.1 resource server: read the bearer token, verify it with a pluggable
+ * `verifyToken`, answer 401/403 with a `WWW-Authenticate` challenge that points at the Protected Resource
+ * Metadata (RFC 9728), and check scopes (globally and per tool).
+ */
+import type { AuthInfo } from "../transport/transport.ts";
+import type { ProtectedResourceMetadata } from "./metadata.ts";
+
+export type { AuthInfo };
+
+/** What a verifier may look at besides the token. */
+export interface TokenRequest {
+  header(name: string): string | undefined;
+}
+
+/**
+ * Verify a bearer token. Return its identity, or undefined (or throw) when it is invalid, expired or
+ * issued for another audience; the server then answers 401.
+ */
+export type VerifyToken = (token: string, request: TokenRequest) => Promise<AuthInfo | undefined> | AuthInfo | undefined;
+
+export interface BearerAuthOptions {
+  readonly verifyToken: VerifyToken;
+  /**
+   * This server's metadata document (RFC 9728). `resource` is the canonical URL of the MCP endpoint (the
+   * audience tokens must be issued for); `authorization_servers` lists at least one issuer.
+   */
+  readonly resourceMetadata: ProtectedResourceMetadata;
+  /** Scopes every request needs. */
+  readonly requiredScopes?: readonly string[];
+  /** Extra scopes per tool name, from the manifest; a `tools/call` without them gets 403 insufficient_scope. */
+  readonly toolScopes?: Readonly<Record<string, readonly string[]>>;
+  /** Does a granted scope cover a required one? Default: equality. Supply this for scope hierarchies. */
+  readonly scopeCovers?: (granted: string, required: string) => boolean;
+}
+
+export interface Challenge {
+  readonly error?: "invalid_request" | "invalid_token" | "insufficient_scope";
+  readonly description?: string;
+  readonly scope?: readonly string[];
+}
+
+function quoted(value: string): string {
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** `Bearer resource_metadata="…", scope="…", error="…", error_description="…"` (RFC 6750 §3, RFC 9728 §5.1). */
+export function wwwAuthenticate(metadataUrl: string, challenge: Challenge = {}): string {
+  const parts = [`resource_metadata=${quoted(metadataUrl)}`];
+  if (challenge.scope && challenge.scope.length > 0) parts.push(`scope=${quoted(challenge.scope.join(" "))}`);
+  if (challenge.error) parts.push(`error=${quoted(challenge.error)}`);
+  if (challenge.description) parts.push(`error_description=${quoted(challenge.description)}`);
+  return `Bearer ${parts.join(", ")}`;
+}
+
+/** The token from `Authorization: Bearer …`, undefined when absent, "" when the header is malformed. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
+  return match?.[1] ?? "";
+}
+
+export type AuthOutcome =
+  | { readonly ok: true; readonly authInfo: AuthInfo }
+  | { readonly ok: false; readonly status: 401 | 403; readonly challenge: Challenge };
+
+/** Authenticate one HTTP request. */
+export async function authenticate(request: TokenRequest, options: BearerAuthOptions): Promise<AuthOutcome> {
+  const token = bearerToken(request.header("authorization"));
+  const required = options.requiredScopes ?? [];
+  const scopeHint = required.length > 0 ? { scope: required } : {};
+  if (token === undefined) return { ok: false, status: 401, challenge: scopeHint };
+  if (token === "")
+    return { ok: false, status: 401, challenge: { error: "invalid_request", description: "malformed Authorization header" } };
+  let authInfo: AuthInfo | undefined;
+  try {
+    authInfo = await options.verifyToken(token, request);
+  } catch (error) {
+    const description = error instanceof Error ? error.message : "token verification failed";
+    return { ok: false, status: 401, challenge: { error: "invalid_token", description } };
+  }
+  if (!authInfo) return { ok: false, status: 401, challenge: { error: "invalid_token", description: "invalid token" } };
+  if (authInfo.expiresAt !== undefined && authInfo.expiresAt * 1000 <= Date.now())
+    return { ok: false, status: 401, challenge: { error: "invalid_token", description: "token expired" } };
+  const missing = missingScopes(authInfo, required, options.scopeCovers);
+  if (missing.length > 0)
+    return { ok: false, status: 403, challenge: { error: "insufficient_scope", scope: required, description: "insufficient scope" } };
+  return { ok: true, authInfo };
+}
+
+export function missingScopes(
+  authInfo: AuthInfo,
+  required: readonly string[],
+  covers: (granted: string, required: string) => boolean = (g, r) => g === r,
+): string[] {
+  return required.filter((scope) => !authInfo.scopes.some((granted) => covers(granted, scope)));
+}
+
+/** The scopes a `tools/call` of `toolName` needs beyond what the token has, or [] when it may proceed. */
+export function toolScopeChallenge(
+  authInfo: AuthInfo,
+  toolName: string,
+  options: BearerAuthOptions,
+): Challenge | undefined {
+  const needed = options.toolScopes?.[toolName];
+  if (!needed || needed.length === 0) return undefined;
+  if (missingScopes(authInfo, needed, options.scopeCovers).length === 0) return undefined;
+  // Name every scope this operation needs in one challenge, so the client re-authorizes once.
+  const scope = [...new Set([...(options.requiredScopes ?? []), ...needed])];
+  return { error: "insufficient_scope", scope, description: `tool '${toolName}' needs scope ${needed.join(" ")}` };
+}

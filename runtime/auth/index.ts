@@ -1,0 +1,3 @@
+export * from "./bearer.ts";
+export * from "./metadata.ts";
+export * from "./jwt.ts";

@@ -1,0 +1,225 @@
+/**
+ * The MCP client: one client for servers of every revision. `connect` negotiates the revision (see negotiate.ts);
+ * afterwards every request is checked against the negotiated method table (direction, server capability),
+ * carries the per-request `_meta` in the stateless era, and has its result validated by the table's schema.
+ * Multi round-trip results are fulfilled with the registered handlers and retried transparently.
+ */
+import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION, type IncomingRequest, type RequestOptions } from "../jsonrpc/engine.ts";
+import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import type { CapabilitiesObject, Implementation } from "../protocol/types.ts";
+import { describeGate, hasCapability, mergeCapabilities } from "../session/capabilities.ts";
+import { MetaKey, withMeta, type LogLevel } from "../session/meta.ts";
+import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
+import { selectProfiles } from "../session/registry.ts";
+import { InvalidMessageError, parseParams, parseResult } from "../session/validation.ts";
+import type { Transport } from "../transport/transport.ts";
+import { handlerCapabilities, handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
+import { fulfilInputRequests } from "./input-rounds.ts";
+import { negotiate, statelessMeta, type Negotiated } from "./negotiate.ts";
+
+export interface ClientOptions {
+  readonly info: Implementation;
+  /** Acceptable revisions (default: every generated revision); the newest mutually supported one is used. */
+  readonly revisions?: readonly string[];
+  /** Extra capabilities merged over those implied by `handlers`. */
+  readonly capabilities?: CapabilitiesObject;
+  readonly handlers?: ClientHandlers;
+  /** Default per-request timeout (60 000 ms). */
+  readonly requestTimeoutMs?: number;
+  /** How long the `server/discover` probe waits before assuming a handshake-era server (default 5000 ms). */
+  readonly probeTimeoutMs?: number;
+  /** Most multi round-trip rounds for one call before giving up (default 8). */
+  readonly maxInputRounds?: number;
+  /** Stateless era: sent as `_meta["io.modelcontextprotocol/logLevel"]` on every request (no logs otherwise). */
+  readonly logLevel?: LogLevel;
+  /** Every server notification after validation (progress and cancellation are handled internally). */
+  readonly onNotification?: (method: string, params: unknown) => void;
+  readonly onDiagnostic?: (message: string) => void;
+  /** Called when the connection closes; `error` says why when it was not `close()`. */
+  readonly onClose?: (error?: Error) => void;
+}
+
+export interface CallOptions extends RequestOptions {
+  /** Extra `_meta` for this request. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+export class McpClient {
+  private engine: JsonRpcEngine | undefined;
+  private negotiated: Negotiated | undefined;
+  private readonly acceptable: RevisionProfile[];
+  private readonly listeners = new Map<string, Set<(params: unknown) => void>>();
+  readonly capabilities: Record<string, unknown>;
+
+  constructor(readonly options: ClientOptions) {
+    this.acceptable = selectProfiles(options.revisions);
+    this.capabilities = mergeCapabilities(handlerCapabilities(options.handlers ?? {}), options.capabilities);
+  }
+
+  /** Starts the transport and negotiates a revision. Rejects (and closes) when no revision fits. */
+  async connect(transport: Transport, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    if (this.engine) throw new ProtocolUsageError("McpClient.connect may be called once");
+    const diagnose = this.options.onDiagnostic;
+    const engine = new JsonRpcEngine(
+      transport,
+      {
+        onRequest: (request) => this.onServerRequest(request),
+        onNotification: (method, params) => this.onNotification(method, params),
+        ...(diagnose ? { onDiagnostic: diagnose } : {}),
+        onClose: (error) => this.options.onClose?.(error),
+      },
+      { defaultTimeoutMs: this.options.requestTimeoutMs ?? 60_000 },
+    );
+    this.engine = engine;
+    await engine.start();
+    try {
+      this.negotiated = await negotiate({
+        engine,
+        profiles: this.acceptable,
+        capabilities: this.capabilities,
+        info: this.options.info,
+        probeTimeoutMs: this.options.probeTimeoutMs ?? 5000,
+        requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
+        signal: options.signal,
+      });
+    } catch (error) {
+      await engine.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The negotiated revision. */
+  get revision(): string {
+    return this.session().profile.revision;
+  }
+  get era(): Era {
+    return this.session().profile.era;
+  }
+  get serverCapabilities(): CapabilitiesObject {
+    return this.session().serverCapabilities;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.session().serverInfo;
+  }
+  get instructions(): string | undefined {
+    return this.session().instructions;
+  }
+
+  /** Listens to one server notification method; returns a function that stops listening. */
+  on(method: string, listener: (params: unknown) => void): () => void {
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /**
+   * Sends any client→server request of the negotiated revision and returns its validated (complete) result.
+   * Throws `ProtocolUsageError` before sending when the method does not exist in the revision or needs a server
+   * capability that was not declared, `RpcError` for an error response, `InvalidMessageError` for a malformed result.
+   */
+  async request(method: string, params?: Readonly<Record<string, unknown>>, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const { profile, serverCapabilities } = this.session();
+    const rp = profile.requests.get(method);
+    if (!rp || rp.token.direction === "serverToClient") {
+      throw new ProtocolUsageError(`${method} is not a client request in revision ${profile.revision}`);
+    }
+    const gate = rp.token.capability;
+    if (gate?.side === "server" && !hasCapability(serverCapabilities, gate.path)) {
+      throw new ProtocolUsageError(`cannot send ${method}: the server did not declare the ${describeGate(gate)}`);
+    }
+    const original = options.meta ? withMeta(params, options.meta) : params;
+    let current: unknown = original;
+    const maxRounds = this.options.maxInputRounds ?? 8;
+    for (let round = 0; ; round++) {
+      const wire = profile.era === "stateless" ? withMeta(current, this.meta(profile)) : (current ?? (rp.token.paramsOptional ? undefined : {}));
+      const raw = (await this.engine!.request(method, wire, options)) as Record<string, unknown> | undefined;
+      const resultType = raw?.["resultType"];
+      if (profile.era === "stateless" && resultType === "input_required" && rp.inputRequired && profile.inputRequiredResult) {
+        if (round >= maxRounds) throw new ProtocolUsageError(`${method}: the server still requires input after ${maxRounds} rounds`);
+        const asked = parseResult(profile.inputRequiredResult, raw, `${method} input_required result`) as InputRequired;
+        current = await this.answer(profile, method, original, asked, options.signal);
+        continue;
+      }
+      return this.checkResult(rp, profile, raw, method);
+    }
+  }
+
+  /** Closes the connection (for stdio: closes the server's stdin, then escalates to signals). */
+  async close(): Promise<void> {
+    await this.engine?.close();
+  }
+
+  // ---- internals ----------------------------------------------------------------------------------------
+
+  private session(): Negotiated {
+    if (!this.negotiated) throw new ProtocolUsageError("the client is not connected (call connect first)");
+    return this.negotiated;
+  }
+
+  private meta(profile: RevisionProfile): Record<string, unknown> {
+    const meta = statelessMeta(profile.revision, this.capabilities, this.options.info);
+    if (this.options.logLevel !== undefined) meta[MetaKey.logLevel] = this.options.logLevel;
+    return meta;
+  }
+
+  private checkResult(rp: RequestProfile, profile: RevisionProfile, raw: unknown, method: string): Record<string, unknown> {
+    if (profile.era === "stateless") {
+      const resultType = (raw as Record<string, unknown> | undefined)?.["resultType"];
+      if (resultType !== undefined && resultType !== "complete") {
+        throw new InvalidMessageError(`${method} result`, [{ path: ["resultType"], message: `unknown resultType ${JSON.stringify(resultType)}` }]);
+      }
+      if (resultType === undefined && raw && typeof raw === "object") raw = { ...raw, resultType: "complete" };
+    }
+    return parseResult(rp.completeResult, raw, `${method} result`) as Record<string, unknown>;
+  }
+
+  private async answer(profile: RevisionProfile, method: string, original: unknown, asked: InputRequired, signal: AbortSignal | undefined) {
+    const context: ClientRequestContext = { signal: signal ?? new AbortController().signal, revision: profile.revision, era: profile.era };
+    const inputResponses = await fulfilInputRequests(profile, this.options.handlers ?? {}, this.capabilities, asked.inputRequests ?? {}, context, method);
+    const retry: Record<string, unknown> = { ...(original as Record<string, unknown> | undefined), inputResponses };
+    if (asked.requestState !== undefined) retry["requestState"] = asked.requestState;
+    return retry;
+  }
+
+  private async onServerRequest(request: IncomingRequest): Promise<unknown> {
+    const profile = this.negotiated?.profile ?? this.acceptable.find((p) => p.era === "handshake");
+    if (request.method === "ping") return {};
+    const rp = profile?.requests.get(request.method);
+    const handler = handlerFor(this.options.handlers ?? {}, request.method);
+    if (!profile || profile.era !== "handshake" || !rp || rp.token.direction === "clientToServer" || !handler) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    }
+    const gate = rp.token.capability;
+    if (gate?.side === "client" && !hasCapability(this.capabilities, gate.path)) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method} (the client did not declare ${describeGate(gate)})`);
+    }
+    const params = parseParams(rp.token.params, request.params ?? {}, request.method);
+    return handler(params, { signal: request.signal, revision: profile.revision, era: profile.era });
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    const p = (params ?? {}) as Record<string, unknown>;
+    if (method === PROGRESS_NOTIFICATION) {
+      this.engine?.deliverProgress(p["progressToken"], p as unknown as { progress: number });
+      return;
+    }
+    if (method === CANCELLED_NOTIFICATION) {
+      const id = p["requestId"] as JsonRpcId | undefined;
+      if (id !== undefined) this.engine?.cancelIncoming(id, p["reason"] as string | undefined);
+    }
+    const token = this.negotiated?.profile.methods[method];
+    if (token?.kind === "notification" && !token.params.safeParse(params ?? {}).success) {
+      this.options.onDiagnostic?.(`ignored an invalid ${method} notification`);
+      return;
+    }
+    this.options.onNotification?.(method, params);
+    for (const listener of this.listeners.get(method) ?? []) listener(params);
+  }
+}
+
+interface InputRequired {
+  readonly inputRequests?: Readonly<Record<string, { method: string; params?: unknown }>>;
+  readonly requestState?: string;
+}

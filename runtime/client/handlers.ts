@@ -1,0 +1,54 @@
+/**
+ * Client-side handlers for what a server asks of the client: sampling, roots, elicitation. The same handlers serve
+ * both eras: JSON-RPC requests from the server (handshake era) and `inputRequests` of an `InputRequiredResult`
+ * (stateless era).
+ */
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  ListRootsResult,
+} from "../protocol/types.ts";
+import type { Era } from "../session/profiles.ts";
+
+export type Awaitable<T> = T | Promise<T>;
+
+export interface ClientRequestContext {
+  /** Aborted when the server cancels (handshake era) or the originating call is aborted (stateless era). */
+  readonly signal: AbortSignal;
+  readonly revision: string;
+  readonly era: Era;
+}
+
+export interface ClientHandlers {
+  readonly elicitation?: (params: ElicitParams, context: ClientRequestContext) => Awaitable<ElicitResult>;
+  readonly sampling?: (params: CreateMessageParams, context: ClientRequestContext) => Awaitable<CreateMessageResult>;
+  readonly roots?: (context: ClientRequestContext) => Awaitable<ListRootsResult>;
+}
+
+/** The handler for a server→client method, if one is registered. */
+export function handlerFor(
+  handlers: ClientHandlers,
+  method: string,
+): ((params: unknown, context: ClientRequestContext) => Awaitable<unknown>) | undefined {
+  switch (method) {
+    case "elicitation/create":
+      return handlers.elicitation && ((p, c) => handlers.elicitation!(p as ElicitParams, c));
+    case "sampling/createMessage":
+      return handlers.sampling && ((p, c) => handlers.sampling!(p as CreateMessageParams, c));
+    case "roots/list":
+      return handlers.roots && ((_p, c) => handlers.roots!(c));
+    default:
+      return undefined;
+  }
+}
+
+/** Capabilities implied by the registered handlers. */
+export function handlerCapabilities(handlers: ClientHandlers): Record<string, unknown> {
+  const caps: Record<string, unknown> = {};
+  if (handlers.elicitation) caps["elicitation"] = { form: {} };
+  if (handlers.sampling) caps["sampling"] = {};
+  if (handlers.roots) caps["roots"] = { listChanged: true };
+  return caps;
+}

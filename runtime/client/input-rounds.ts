@@ -1,0 +1,28 @@
+/** Stateless era: answers the `inputRequests` of an `InputRequiredResult` with the client's handlers. */
+import { ProtocolUsageError } from "../jsonrpc/errors.ts";
+import { describeGate, hasCapability, type Capabilities } from "../session/capabilities.ts";
+import type { RevisionProfile } from "../session/profiles.ts";
+import { parseParams, parseResult } from "../session/validation.ts";
+import { handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
+
+export async function fulfilInputRequests(
+  profile: RevisionProfile,
+  handlers: ClientHandlers,
+  capabilities: Capabilities,
+  requests: Readonly<Record<string, { method: string; params?: unknown }>>,
+  context: ClientRequestContext,
+  forMethod: string,
+): Promise<Record<string, unknown>> {
+  const entries = Object.entries(requests).map(async ([key, request]) => {
+    const token = profile.embedded.get(request.method);
+    const handler = handlerFor(handlers, request.method);
+    if (!token || !handler) throw new ProtocolUsageError(`${forMethod}: the server asked for ${request.method}, which this client cannot answer`);
+    if (token.capability && !hasCapability(capabilities, token.capability.path)) {
+      throw new ProtocolUsageError(`${forMethod}: the server asked for ${request.method} without the ${describeGate(token.capability)}`);
+    }
+    const params = parseParams(token.params, request.params ?? {}, request.method);
+    const answer = await handler(params, context);
+    return [key, parseResult(token.result, answer, `${request.method} answer from the client handler`)] as const;
+  });
+  return Object.fromEntries(await Promise.all(entries));
+}

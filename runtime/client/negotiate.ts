@@ -1,0 +1,143 @@
+/**
+ * Picking the revision with a server (basic/versioning.mdx, basic/transports/stdio.mdx#backward-compatibility):
+ * when a stateless revision is acceptable, probe with `server/discover`; a `DiscoverResult` or a recognized modern
+ * error (-32022 with `data.supported`) means a stateless server; any other error or silence means a handshake-era
+ * server, which gets `initialize` with the newest acceptable handshake revision.
+ */
+import type { JsonRpcEngine } from "../jsonrpc/engine.ts";
+import { ErrorCode, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import type { CapabilitiesObject, Implementation } from "../protocol/types.ts";
+import { MetaKey, withMeta } from "../session/meta.ts";
+import type { RevisionProfile } from "../session/profiles.ts";
+import { parseResult } from "../session/validation.ts";
+
+export interface Negotiated {
+  readonly profile: RevisionProfile;
+  readonly serverCapabilities: CapabilitiesObject;
+  readonly serverInfo: Implementation | undefined;
+  readonly instructions: string | undefined;
+  /** Stateless era: the versions `server/discover` listed. */
+  readonly supportedVersions: readonly string[] | undefined;
+}
+
+export interface NegotiationInput {
+  readonly engine: JsonRpcEngine;
+  /** Acceptable revisions, newest first. */
+  readonly profiles: readonly RevisionProfile[];
+  readonly capabilities: CapabilitiesObject;
+  readonly info: Implementation;
+  readonly probeTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+export class NegotiationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "NegotiationError";
+  }
+}
+
+/** The `_meta` every stateless-era request carries. */
+export function statelessMeta(revision: string, capabilities: CapabilitiesObject, info: Implementation): Record<string, unknown> {
+  return { [MetaKey.protocolVersion]: revision, [MetaKey.clientCapabilities]: capabilities, [MetaKey.clientInfo]: info };
+}
+
+export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
+  const stateless = input.profiles.filter((p) => p.era === "stateless");
+  const handshake = input.profiles.filter((p) => p.era === "handshake");
+  let serverVersions: readonly string[] | undefined;
+  const first = stateless[0];
+  if (first) {
+    const outcome = await probe(input, first, input.probeTimeoutMs);
+    if (outcome.kind === "modern") return outcome.negotiated;
+    if (outcome.kind === "unsupported") {
+      serverVersions = outcome.supported;
+      const retry = stateless.find((p) => outcome.supported.includes(p.revision));
+      if (retry) {
+        const again = await probe(input, retry, input.requestTimeoutMs);
+        if (again.kind === "modern") return again.negotiated;
+        throw new NegotiationError(`server/discover with ${retry.revision} failed after the server listed it as supported`);
+      }
+    }
+  }
+  const usable = serverVersions ? handshake.filter((p) => serverVersions!.includes(p.revision)) : handshake;
+  const best = usable[0];
+  if (!best) {
+    const theirs = serverVersions ? ` (the server supports ${serverVersions.join(", ")})` : "";
+    throw new NegotiationError(`no mutually supported protocol revision; this client accepts ${input.profiles.map((p) => p.revision).join(", ")}${theirs}`);
+  }
+  return initialize(input, best, handshake);
+}
+
+type ProbeOutcome =
+  | { readonly kind: "modern"; readonly negotiated: Negotiated }
+  | { readonly kind: "unsupported"; readonly supported: readonly string[] }
+  | { readonly kind: "legacy" };
+
+async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutMs: number): Promise<ProbeOutcome> {
+  const rp = profile.requests.get("server/discover");
+  if (!rp) return { kind: "legacy" };
+  const params = withMeta({}, statelessMeta(profile.revision, input.capabilities, input.info));
+  let raw: unknown;
+  try {
+    raw = await input.engine.request("server/discover", params, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
+  } catch (error) {
+    if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion) {
+      const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+      if (Array.isArray(supported)) return { kind: "unsupported", supported: supported.filter((v): v is string => typeof v === "string") };
+    }
+    if (error instanceof RpcError || error instanceof RequestTimeoutError) return { kind: "legacy" };
+    throw error;
+  }
+  const result = parseResult(rp.completeResult, raw, "server/discover result") as {
+    supportedVersions: string[];
+    capabilities: CapabilitiesObject;
+    instructions?: string;
+    _meta?: Record<string, unknown>;
+  };
+  if (!result.supportedVersions.includes(profile.revision)) {
+    return { kind: "unsupported", supported: result.supportedVersions };
+  }
+  return {
+    kind: "modern",
+    negotiated: {
+      profile,
+      serverCapabilities: result.capabilities,
+      serverInfo: result._meta?.[MetaKey.serverInfo] as Implementation | undefined,
+      instructions: result.instructions,
+      supportedVersions: result.supportedVersions,
+    },
+  };
+}
+
+async function initialize(input: NegotiationInput, best: RevisionProfile, acceptable: readonly RevisionProfile[]): Promise<Negotiated> {
+  const rp = best.requests.get("initialize");
+  if (!rp) throw new NegotiationError(`revision ${best.revision} has no initialize`);
+  const raw = await input.engine.request(
+    "initialize",
+    { protocolVersion: best.revision, capabilities: input.capabilities, clientInfo: input.info },
+    { timeoutMs: input.requestTimeoutMs, ...(input.signal ? { signal: input.signal } : {}) },
+  );
+  const answer = parseResult(rp.token.result, raw, "initialize result") as { protocolVersion: string };
+  const profile = acceptable.find((p) => p.revision === answer.protocolVersion);
+  if (!profile) {
+    throw new NegotiationError(
+      `the server chose protocol version ${answer.protocolVersion}, which this client does not accept (${acceptable.map((p) => p.revision).join(", ")})`,
+    );
+  }
+  const token = profile.requests.get("initialize")?.token ?? rp.token;
+  const result = parseResult(token.result, raw, "initialize result") as {
+    capabilities: CapabilitiesObject;
+    serverInfo: Implementation;
+    instructions?: string;
+  };
+  await input.engine.notify("notifications/initialized", undefined);
+  return {
+    profile,
+    serverCapabilities: result.capabilities,
+    serverInfo: result.serverInfo,
+    instructions: result.instructions,
+    supportedVersions: undefined,
+  };
+}

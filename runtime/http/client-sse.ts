@@ -1,0 +1,72 @@
+/** Reading an SSE response body with `eventsource-parser`, remembering the last event id and `retry`. */
+import { createParser } from "eventsource-parser";
+
+export interface SseCursor {
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+}
+
+export interface SseHandlers {
+  onMessage(data: string, event: string | undefined): void;
+}
+
+/** Consume `body` until it ends; resolves normally on end, rejects on a network error (cursor stays valid). */
+export async function readSse(body: ReadableStream<Uint8Array>, cursor: SseCursor, handlers: SseHandlers): Promise<void> {
+  const parser = createParser({
+    onEvent: (event) => {
+      if (event.id !== undefined) cursor.lastEventId = event.id;
+      // A priming event (id, empty data) only moves the cursor.
+      if (event.data === "") return;
+      handlers.onMessage(event.data, event.event);
+    },
+    onRetry: (ms) => {
+      cursor.retryMs = ms;
+    },
+  });
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** The parameters of a `WWW-Authenticate: Bearer k="v", …` challenge (lower-case keys). */
+export function parseBearerChallenge(header: string | null): Record<string, string> | undefined {
+  if (!header || !/^\s*Bearer\b/i.test(header)) return undefined;
+  const params: Record<string, string> = {};
+  const re = /([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g;
+  for (const match of header.slice(header.search(/Bearer/i) + 6).matchAll(re))
+    params[match[1]!.toLowerCase()] = (match[2] ?? match[3] ?? "").replace(/\\(.)/g, "$1");
+  return params;
+}
+
+/** An HTTP answer that is not a JSON-RPC message: the status, headers and body text. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly headers: Headers,
+  ) {
+    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`);
+  }
+
+  /** The bearer challenge of a 401/403, e.g. `{ resource_metadata, scope, error }`. */
+  get challenge(): Record<string, string> | undefined {
+    return parseBearerChallenge(this.headers.get("www-authenticate"));
+  }
+}
+
+export const delay = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });

@@ -1,0 +1,341 @@
+/**
+ * The client side of Streamable HTTP for every revision, as a `Transport` for the client session.
+ * Handshake era: session id, `MCP-Protocol-Version`, the GET stream, resumption with `Last-Event-ID` after the
+ * server's `retry`, and a new session after 404. Stateless era: `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` mirrored
+ * from the body, tools with invalid `x-mcp-header` dropped from `tools/list`, and cancellation by closing the
+ * response stream. Falls back to the legacy HTTP+SSE transport when an old server refuses the first POST.
+ */
+import type { OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
+import { delay, HttpError, readSse, type SseCursor } from "./client-sse.ts";
+import { LegacySseClient } from "./legacy-client.ts";
+import { encodeHeaderValue, headerParamsOf, paramHeadersFor, type HeaderParam } from "./mcp-headers.ts";
+
+export { HttpError };
+
+export interface HttpClientOptions {
+  readonly fetch?: typeof fetch;
+  /** Extra headers on every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A static bearer token, or a provider called before every request (return undefined for none). */
+  readonly token?: string | (() => Promise<string | undefined> | string | undefined);
+  /** Reconnection of SSE streams: first delay (when the server sent no `retry`), cap, and attempts. */
+  readonly reconnect?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number; readonly maxAttempts?: number };
+  /** Try the 2024-11-05 HTTP+SSE transport when the first POST is refused with 400/404/405 (default true). */
+  readonly legacyFallback?: boolean;
+  /** Open the GET stream for server-initiated messages after initialization (default true). */
+  readonly openGetStream?: boolean;
+}
+
+type Message = Record<string, unknown>;
+type Id = string | number;
+const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const MODERN_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);
+
+function metaVersion(message: Message): string | undefined {
+  const params = message["params"];
+  const meta = isObject(params) ? params["_meta"] : undefined;
+  const version = isObject(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
+  return typeof version === "string" ? version : undefined;
+}
+
+export class StreamableHttpClientTransport implements Transport {
+  private sink: TransportSink | undefined;
+  private readonly url: URL;
+  private readonly fetchFn: typeof fetch;
+  private readonly life = new AbortController();
+  private readonly inFlight = new Map<Id, AbortController>();
+  private readonly toolParams = new Map<string, readonly HeaderParam[]>();
+  private readonly pendingToolLists = new Set<Id>();
+  private readonly swallowed = new Map<Id, (message: Message) => void>();
+  private initializeRequest: Message | undefined;
+  private legacy: LegacySseClient | undefined;
+  private getStreamOpen = false;
+  private reinitCounter = 0;
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+
+  constructor(url: string | URL, private readonly options: HttpClientOptions = {}) {
+    this.url = new URL(url);
+    this.fetchFn = options.fetch ?? fetch;
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
+
+  async send(message: object, _options?: OutgoingOptions): Promise<void> {
+    if (this.life.signal.aborted) throw new Error("transport closed");
+    if (this.legacy) return this.legacy.send(message);
+    const m = message as Message;
+    const modern = metaVersion(m);
+    if (modern !== undefined && m["method"] === "notifications/cancelled") {
+      // Stateless era over HTTP: closing the request's stream is the cancellation.
+      const params = m["params"];
+      const id = isObject(params) ? params["requestId"] : undefined;
+      if (typeof id === "string" || typeof id === "number") this.inFlight.get(id)?.abort();
+      return;
+    }
+    if (m["method"] === "initialize") this.initializeRequest = m;
+    if (m["method"] === "tools/list" && modern !== undefined && this.isId(m["id"])) this.pendingToolLists.add(m["id"]);
+    await this.post(m, true);
+  }
+
+  async close(): Promise<void> {
+    if (this.life.signal.aborted) return;
+    this.life.abort();
+    await this.legacy?.close();
+    this.sink?.closed();
+  }
+
+  /** End the session on the server (DELETE), then close. */
+  async terminateSession(): Promise<void> {
+    if (this.sessionId !== undefined && !this.legacy) {
+      const response = await this.fetchFn(this.url, { method: "DELETE", headers: await this.headers(undefined) }).catch(() => undefined);
+      await response?.body?.cancel();
+      this.sessionId = undefined;
+    }
+    await this.close();
+  }
+
+  private isId(v: unknown): v is Id {
+    return typeof v === "string" || typeof v === "number";
+  }
+
+  private async headers(message: Message | undefined): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { ...this.options.headers };
+    const token = typeof this.options.token === "function" ? await this.options.token() : this.options.token;
+    if (token) headers["authorization"] = `Bearer ${token}`;
+    const modern = message ? metaVersion(message) : undefined;
+    if (modern !== undefined && message) {
+      headers["mcp-protocol-version"] = modern;
+      const method = message["method"];
+      if (typeof method === "string") {
+        headers["mcp-method"] = method;
+        const params = isObject(message["params"]) ? message["params"] : {};
+        const field = NAME_FIELD[method];
+        const name = field !== undefined ? params[field] : undefined;
+        if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
+        const toolParams = method === "tools/call" && typeof name === "string" ? this.toolParams.get(name) : undefined;
+        if (toolParams) Object.assign(headers, paramHeadersFor(toolParams, params["arguments"]));
+      }
+      return headers;
+    }
+    if (this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
+    if (this.protocolVersion !== undefined) headers["mcp-protocol-version"] = this.protocolVersion;
+    return headers;
+  }
+
+  private async post(message: Message, mayRecover: boolean): Promise<void> {
+    const id = "method" in message && this.isId(message["id"]) ? message["id"] : undefined;
+    const modern = metaVersion(message) !== undefined;
+    const controller = new AbortController();
+    const abortWithLife = () => controller.abort();
+    this.life.signal.addEventListener("abort", abortWithLife, { once: true });
+    const release = () => {
+      this.life.signal.removeEventListener("abort", abortWithLife);
+      if (id !== undefined && this.inFlight.get(id) === controller) this.inFlight.delete(id);
+    };
+    if (id !== undefined) this.inFlight.set(id, controller);
+    let response: Response;
+    try {
+      const headers = await this.headers(message);
+      headers["content-type"] = "application/json";
+      headers["accept"] = "application/json, text/event-stream";
+      response = await this.fetchFn(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const sessionId = response.headers.get("mcp-session-id");
+    if (sessionId !== null && !modern) this.sessionId = sessionId;
+    if (response.status === 202) {
+      release();
+      await response.body?.cancel();
+      if (message["method"] === "notifications/initialized") this.openGetStream();
+      return;
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok) {
+      release();
+      const text = await response.text();
+      if (response.status === 404 && mayRecover && this.sessionId !== undefined && message["method"] !== "initialize" && !modern) {
+        await this.newSession();
+        return this.post(message, false);
+      }
+      const body = this.jsonRpcBody(text, type);
+      // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
+      if (body && id !== undefined && body["id"] === id && "error" in body) return this.deliver(body);
+      if (message["method"] === "initialize" && [400, 404, 405].includes(response.status) && this.options.legacyFallback !== false && !this.isModernError(body)) {
+        return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
+      }
+      throw new HttpError(response.status, text, response.headers);
+    }
+    if (type.includes("text/event-stream") && response.body) {
+      void this.consumeStream(response.body, id, modern, controller).finally(release);
+      return;
+    }
+    release();
+    const text = await response.text();
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    for (const item of Array.isArray(body) ? body : [body]) if (isObject(item)) this.deliver(item);
+  }
+
+  private jsonRpcBody(text: string, type: string): Message | undefined {
+    if (!type.includes("application/json")) return undefined;
+    try {
+      const body: unknown = JSON.parse(text);
+      return isObject(body) && body["jsonrpc"] === "2.0" ? body : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private isModernError(body: Message | undefined): boolean {
+    const error = body?.["error"];
+    return isObject(error) && typeof error["code"] === "number" && MODERN_ERRORS.has(error["code"]);
+  }
+
+  /** Read a POST's SSE stream; if it breaks before the response, resume with GET + Last-Event-ID (handshake era). */
+  private async consumeStream(body: ReadableStream<Uint8Array>, id: Id | undefined, modern: boolean, controller: AbortController): Promise<void> {
+    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
+    let answered = false;
+    const onMessage = (data: string) => {
+      const parsed = this.parse(data);
+      if (!parsed) return;
+      if (id !== undefined && parsed["id"] === id && !("method" in parsed)) answered = true;
+      this.deliver(parsed);
+    };
+    let stream: ReadableStream<Uint8Array> | undefined = body;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (stream) await readSse(stream, cursor, { onMessage });
+      } catch {
+        // network error: fall through to resumption
+      }
+      if (answered || id === undefined || controller.signal.aborted || this.life.signal.aborted) return;
+      const max = this.options.reconnect?.maxAttempts ?? 5;
+      if (modern || cursor.lastEventId === undefined || attempt >= max) {
+        this.deliver({ jsonrpc: "2.0", id, error: { code: -32000, message: "Connection closed: the HTTP stream ended before the response" } });
+        return;
+      }
+      await delay(this.retryDelay(cursor, attempt), this.life.signal);
+      stream = await this.resume(cursor.lastEventId);
+    }
+  }
+
+  private retryDelay(cursor: SseCursor, attempt: number): number {
+    if (cursor.retryMs !== undefined) return cursor.retryMs;
+    const initial = this.options.reconnect?.initialDelayMs ?? 1000;
+    return Math.min(initial * 1.5 ** attempt, this.options.reconnect?.maxDelayMs ?? 30_000);
+  }
+
+  /** GET with Last-Event-ID; undefined when the server does not resume. */
+  private async resume(lastEventId: string | undefined): Promise<ReadableStream<Uint8Array> | undefined> {
+    const headers = await this.headers(undefined);
+    headers["accept"] = "text/event-stream";
+    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+    try {
+      const response = await this.fetchFn(this.url, { method: "GET", headers, signal: this.life.signal });
+      if (response.ok && (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body) return response.body;
+      await response.body?.cancel();
+      if (response.status === 405 || response.status === 404) return undefined;
+    } catch {
+      // retried by the caller
+    }
+    return undefined;
+  }
+
+  /** The standalone GET stream for server-initiated messages, kept open with reconnects. */
+  private openGetStream(): void {
+    if (this.options.openGetStream === false || this.getStreamOpen || this.sessionId === undefined) return;
+    this.getStreamOpen = true;
+    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
+    const run = async () => {
+      for (let attempt = 0; !this.life.signal.aborted; ) {
+        const headers = await this.headers(undefined);
+        headers["accept"] = "text/event-stream";
+        if (cursor.lastEventId !== undefined) headers["last-event-id"] = cursor.lastEventId;
+        let response: Response;
+        try {
+          response = await this.fetchFn(this.url, { method: "GET", headers, signal: this.life.signal });
+        } catch {
+          if (++attempt > (this.options.reconnect?.maxAttempts ?? 5)) return;
+          await delay(this.retryDelay(cursor, attempt), this.life.signal);
+          continue;
+        }
+        if (!response.ok || !response.body) {
+          await response.body?.cancel();
+          return; // 405: the server offers no GET stream; 404: the session is gone (the next POST recovers)
+        }
+        attempt = 0;
+        await readSse(response.body, cursor, { onMessage: (data) => { const m = this.parse(data); if (m) this.deliver(m); } }).catch(() => undefined);
+        await delay(this.retryDelay(cursor, attempt), this.life.signal);
+      }
+    };
+    void run().finally(() => (this.getStreamOpen = false));
+  }
+
+  /** 404 on a session: start a new one by replaying the initialize request, then continue. */
+  private async newSession(): Promise<void> {
+    this.sessionId = undefined;
+    const init = this.initializeRequest;
+    if (!init) throw new Error("session expired and no initialize request to replay");
+    const id = `mcp-gen-reinit-${++this.reinitCounter}`;
+    const answered = new Promise<Message>((resolve) => this.swallowed.set(id, resolve));
+    await this.post({ ...init, id }, false);
+    const result = await answered;
+    if ("error" in result) throw new Error("re-initialization failed");
+    await this.post({ jsonrpc: "2.0", method: "notifications/initialized" }, false);
+  }
+
+  private parse(data: string): Message | undefined {
+    try {
+      const value: unknown = JSON.parse(data);
+      return isObject(value) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private deliver(message: Message): void {
+    const id = message["id"];
+    if (!("method" in message) && this.isId(id)) {
+      const swallow = this.swallowed.get(id);
+      if (swallow) {
+        this.swallowed.delete(id);
+        swallow(message);
+        return;
+      }
+      const result = message["result"];
+      if (isObject(result) && typeof result["protocolVersion"] === "string" && this.initializeRequest?.["id"] === id)
+        this.protocolVersion = result["protocolVersion"];
+      if (this.pendingToolLists.delete(id) && isObject(result) && Array.isArray(result["tools"]))
+        message = { ...message, result: { ...result, tools: this.acceptTools(result["tools"]) } };
+    }
+    this.sink?.receive(message);
+  }
+
+  /** Record each tool's `x-mcp-header` annotations; tools whose annotations are invalid are dropped. */
+  private acceptTools(tools: unknown[]): unknown[] {
+    return tools.filter((tool) => {
+      if (!isObject(tool) || typeof tool["name"] !== "string") return true;
+      const result = headerParamsOf(tool["inputSchema"]);
+      if (!result.ok) return false;
+      this.toolParams.set(tool["name"], result.params);
+      return true;
+    });
+  }
+
+  private async fallBackToLegacy(message: Message, original: HttpError): Promise<void> {
+    const legacy = new LegacySseClient(this.url, this.fetchFn, () => this.headers(undefined), this.life.signal);
+    try {
+      await legacy.connect((m) => this.deliver(m as Message), (error) => void this.close().then(() => error));
+    } catch {
+      throw original;
+    }
+    this.legacy = legacy;
+    await legacy.send(message);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * One HTTP POST that carries requests, and the answer it is waiting for. The answer is decided lazily: if the
+ * first thing the server sends for it is the final response, the POST gets plain JSON (cheapest); if a
+ * notification or a server request comes first, the POST turns into an SSE stream (mode "auto").
+ */
+import { SSE_HEADERS, SseStream } from "./sse.ts";
+import type { EventStore } from "./event-store.ts";
+import { jsonResponse, type HttpResponseOut } from "./types.ts";
+
+export type ResponseMode = "auto" | "sse" | "json";
+export type RequestId = string | number;
+
+export interface ExchangeOptions {
+  readonly streamId: string;
+  readonly mode: ResponseMode;
+  readonly batch: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Resumability (handshake era only): events get ids, and a priming event opens the stream. */
+  readonly eventStore?: EventStore | undefined;
+  readonly priming?: boolean;
+  readonly retryMs?: number | undefined;
+  readonly keepAliveMs?: number;
+  /** Maps a final JSON-RPC response to the HTTP status of a plain-JSON answer (stateless era). */
+  readonly statusOf?: (response: object) => number;
+}
+
+export class Exchange {
+  readonly outstanding = new Set<RequestId>();
+  readonly done: Promise<HttpResponseOut>;
+  private resolve!: (out: HttpResponseOut) => void;
+  private decided = false;
+  private stream: SseStream | undefined;
+  private readonly heldResponses: object[] = [];
+  /** Set when the client went away; later messages are only stored for replay. */
+  detached = false;
+  onFinished: (() => void) | undefined;
+
+  constructor(private readonly options: ExchangeOptions) {
+    this.done = new Promise((resolve) => (this.resolve = resolve));
+    if (options.mode === "sse") this.openStream();
+  }
+
+  get streamId(): string {
+    return this.options.streamId;
+  }
+
+  get finished(): boolean {
+    return this.outstanding.size === 0;
+  }
+
+  /** A message for this POST: a response to one of its requests, or a related notification/request. */
+  async deliver(message: object, answers?: RequestId): Promise<void> {
+    if (answers !== undefined) this.outstanding.delete(answers);
+    if (!this.decided && this.options.mode !== "sse") {
+      const plainJson = answers !== undefined || this.options.mode === "json";
+      if (plainJson) {
+        if (answers !== undefined) this.heldResponses.push(message);
+        if (this.finished) this.answerWithJson();
+        return;
+      }
+      this.openStream();
+      for (const held of this.heldResponses.splice(0)) await this.write(held);
+    }
+    await this.write(message);
+    if (this.finished) this.finish();
+  }
+
+  /** Attach a resumed stream (GET with Last-Event-ID) that continues this exchange. */
+  resume(stream: SseStream): void {
+    this.stream = stream;
+    this.detached = false;
+    stream.onClose(() => this.streamClosed(stream));
+    if (this.finished) this.finish();
+  }
+
+  /** End without a response: the session or transport is closing. An undecided POST gets 404 (session gone). */
+  abort(): void {
+    if (!this.decided) {
+      this.decided = true;
+      this.resolve(jsonResponse(404, { jsonrpc: "2.0", error: { code: -32000, message: "Session terminated" } }));
+    }
+    this.stream?.end();
+    this.finishListeners();
+  }
+
+  private answerWithJson(): void {
+    this.decided = true;
+    const body = this.options.batch ? this.heldResponses : this.heldResponses[0];
+    const status = !this.options.batch && body && this.options.statusOf ? this.options.statusOf(body) : 200;
+    this.resolve(jsonResponse(status, body, { ...this.options.headers }));
+    this.finishListeners();
+  }
+
+  private openStream(): void {
+    this.decided = true;
+    const stream = new SseStream();
+    this.stream = stream;
+    stream.onClose(() => this.streamClosed(stream));
+    const { eventStore, priming, retryMs, keepAliveMs } = this.options;
+    if (eventStore && priming) {
+      const id = eventStore.storeEvent(this.streamId, undefined);
+      if (typeof id === "string") stream.send({ id, data: "", ...(retryMs !== undefined ? { retryMs } : {}) });
+    }
+    if (keepAliveMs) stream.startKeepAlive(keepAliveMs);
+    this.resolve({ status: 200, headers: { ...SSE_HEADERS, ...this.options.headers }, body: stream });
+  }
+
+  private async write(message: object): Promise<void> {
+    const store = this.options.eventStore;
+    const id = store ? await store.storeEvent(this.streamId, message) : undefined;
+    if (!this.stream?.open) return;
+    this.stream.send({ ...(id !== undefined ? { id } : {}), event: "message", data: JSON.stringify(message) });
+  }
+
+  private streamClosed(stream: SseStream): void {
+    if (stream !== this.stream) return;
+    this.stream = undefined;
+    if (!this.finished) this.detached = true;
+  }
+
+  private finish(): void {
+    this.stream?.end();
+    this.finishListeners();
+  }
+
+  private finishListeners(): void {
+    const listener = this.onFinished;
+    this.onFinished = undefined;
+    listener?.();
+  }
+}

@@ -1,0 +1,348 @@
+/**
+ * The MCP endpoint over HTTP, for every revision: Streamable HTTP with sessions (2025-03-26 … 2025-11-25),
+ * stateless Streamable HTTP (2026-07-28 on, and handshake-era servers run without sessions), the legacy
+ * HTTP+SSE endpoints (2024-11-05), guard rails and bearer auth. It works on the small model in types.ts; see
+ * web.ts and node.ts for the `Request → Response` and `node:http` edges.
+ */
+import { randomBytes } from "node:crypto";
+import type { AuthInfo, IncomingContext, Transport } from "../transport/transport.ts";
+import { authenticate, toolScopeChallenge, wwwAuthenticate, type BearerAuthOptions, type Challenge } from "../auth/bearer.ts";
+import { metadataDocument, metadataPath, metadataUrl } from "../auth/metadata.ts";
+import { InMemoryEventStore, type EventStore } from "./event-store.ts";
+import type { ResponseMode, RequestId } from "./exchange.ts";
+import { accepts, checkHostAndOrigin, isJsonContentType, type HostGuardOptions } from "./guards.ts";
+import { LegacySseTransport } from "./legacy-sse.ts";
+import { checkModernRequest, modernStatusOf, type HeaderParamsLookup } from "./modern.ts";
+import { RequestTransport } from "./request-transport.ts";
+import { SessionTransport } from "./session-transport.ts";
+import { BodyTooLargeError, emptyResponse, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
+
+/** What the HTTP layer needs from an MCP server: start a server-side session on a transport. */
+export interface SessionHost {
+  connect(transport: Transport): Promise<unknown> | unknown;
+}
+
+export interface McpHttpOptions extends HostGuardOptions {
+  /** The MCP endpoint path. Default "/mcp". `null`: every path not claimed by another route. */
+  readonly path?: string | null;
+  /** Handshake era: mint `Mcp-Session-Id`s (default true). `false` serves every POST statelessly. */
+  readonly sessions?: boolean;
+  /** "auto" (default): plain JSON unless something is sent before the response; "sse"; "json". */
+  readonly responseMode?: ResponseMode;
+  /** Default 4 MiB; larger bodies get 413. */
+  readonly maxBodyBytes?: number;
+  /** Resumability store per session (default: in memory, bounded); `false` disables event ids. */
+  readonly eventStore?: false | (() => EventStore);
+  /** Sent as the SSE `retry` field with the priming event. */
+  readonly retryMs?: number;
+  /** Sessions idle (no open stream, nothing in flight) this long are closed. Default 15 minutes. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** Default 10,000; beyond it new sessions get 503. */
+  readonly maxSessions?: number;
+  /** SSE keep-alive comment interval. Default 25 s; 0 disables. */
+  readonly keepAliveMs?: number;
+  /** Request headers (lower-case) copied into every handler's context. Default: user-agent, x-request-id, traceparent, tracestate. */
+  readonly forwardHeaders?: readonly string[];
+  /** Bearer auth as an OAuth resource server. */
+  readonly auth?: BearerAuthOptions;
+  /** Legacy HTTP+SSE endpoints (default on, at /sse and /messages); `false` disables them. */
+  readonly legacySse?: false | { readonly ssePath: string; readonly messagesPath: string };
+  /** Stateless era: a tool's `x-mcp-header` annotations, to check `Mcp-Param-*` headers. */
+  readonly headerParams?: HeaderParamsLookup;
+  /** Stateless-era versions this server speaks; others get -32022. Default: left to the server. */
+  readonly modernVersions?: readonly string[];
+  readonly onError?: (error: unknown) => void;
+}
+
+const HANDSHAKE_VERSIONS = new Set(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]);
+const DEFAULT_FORWARD = ["user-agent", "x-request-id", "traceparent", "tracestate"];
+
+export function rpcError(status: number, code: number, message: string, id?: RequestId | null, data?: unknown): HttpResponseOut {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return jsonResponse(status, id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
+}
+
+/** A session id: 32 bytes from the CSPRNG, base64url (visible ASCII only). */
+export function mintSessionId(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+type Message = Record<string, unknown>;
+const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is RequestId => typeof v === "string" || (typeof v === "number" && Number.isInteger(v));
+
+function validShape(m: unknown): m is Message {
+  if (!isObject(m) || m["jsonrpc"] !== "2.0") return false;
+  if (typeof m["method"] === "string") return m["id"] === undefined || isId(m["id"]);
+  return (isId(m["id"]) || m["id"] === null) && ("result" in m || "error" in m);
+}
+
+export class McpHttpHandler {
+  private readonly sessions = new Map<string, SessionTransport>();
+  private readonly legacy = new Map<string, LegacySseTransport>();
+  private readonly sweeper: ReturnType<typeof setInterval>;
+  private readonly forward: readonly string[];
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly options: McpHttpOptions = {},
+  ) {
+    this.forward = options.forwardHeaders ?? DEFAULT_FORWARD;
+    const idle = options.sessionIdleTimeoutMs ?? 15 * 60_000;
+    this.sweeper = setInterval(() => this.sweep(idle), Math.min(Math.max(idle / 2, 10), 60_000));
+    this.sweeper.unref?.();
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size + this.legacy.size;
+  }
+
+  /** Close every session and stop the idle sweeper. */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.values(), ...this.legacy.values()].map((s) => s.close()));
+  }
+
+  async handle(request: HttpRequestIn): Promise<HttpResponseOut> {
+    try {
+      return await this.route(request);
+    } catch (error) {
+      this.options.onError?.(error);
+      return rpcError(500, -32603, "Internal error", null);
+    }
+  }
+
+  private async route(request: HttpRequestIn): Promise<HttpResponseOut> {
+    const refused = checkHostAndOrigin(request, this.options);
+    if (refused) return rpcError(403, -32000, `Forbidden: ${refused}`);
+    const auth = this.options.auth;
+    if (auth && request.method === "GET" && request.path === metadataPath(auth.resourceMetadata.resource))
+      return jsonResponse(200, metadataDocument(auth.resourceMetadata), { "access-control-allow-origin": "*" });
+    const legacy = this.options.legacySse ?? { ssePath: "/sse", messagesPath: "/messages" };
+    const mcpPath = this.options.path === undefined ? "/mcp" : this.options.path;
+    const isLegacy = legacy !== false && (request.path === legacy.ssePath || request.path === legacy.messagesPath);
+    if (!isLegacy && mcpPath !== null && request.path !== mcpPath) return rpcError(404, -32000, "Not found");
+
+    let authInfo: AuthInfo | undefined;
+    if (auth) {
+      const outcome = await authenticate(request, auth);
+      if (!outcome.ok) return this.challenge(outcome.status, outcome.challenge);
+      authInfo = outcome.authInfo;
+    }
+    if (isLegacy) {
+      if (request.method === "GET" && request.path === legacy.ssePath) return this.openLegacy(request, legacy.messagesPath);
+      if (request.method === "POST" && request.path === legacy.messagesPath) return this.postLegacy(request, authInfo);
+      return emptyResponse(405, { allow: request.path === legacy.ssePath ? "GET" : "POST" });
+    }
+    switch (request.method) {
+      case "POST":
+        return this.post(request, authInfo);
+      case "GET":
+        return this.get(request, authInfo);
+      case "DELETE":
+        return this.delete(request, authInfo);
+      default:
+        return emptyResponse(405, { allow: "GET, POST, DELETE" });
+    }
+  }
+
+  private challenge(status: 401 | 403, challenge: Challenge): HttpResponseOut {
+    const url = metadataUrl(this.options.auth!.resourceMetadata.resource);
+    const body = { error: challenge.error ?? "invalid_token", error_description: challenge.description ?? "authorization required" };
+    return jsonResponse(status, body, { "www-authenticate": wwwAuthenticate(url, challenge) });
+  }
+
+  private context(request: HttpRequestIn, authInfo: AuthInfo | undefined): IncomingContext {
+    const headers: Record<string, string> = {};
+    for (const name of this.forward) {
+      const value = request.header(name);
+      if (value !== undefined) headers[name] = value;
+    }
+    return authInfo ? { authInfo, headers } : { headers };
+  }
+
+  private async readMessage(request: HttpRequestIn): Promise<{ body: unknown } | { error: HttpResponseOut }> {
+    if (!isJsonContentType(request.header("content-type")))
+      return { error: rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json") };
+    let text: string;
+    try {
+      text = await request.readBody(this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return { error: rpcError(413, -32000, `Payload Too Large: ${error.message}`) };
+      throw error;
+    }
+    try {
+      return { body: JSON.parse(text) };
+    } catch {
+      return { error: rpcError(400, -32700, "Parse error: the body is not valid JSON", null) };
+    }
+  }
+
+  private async post(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+    const accept = request.header("accept");
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream"))
+      return rpcError(406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
+    const read = await this.readMessage(request);
+    if ("error" in read) return read.error;
+    const body = read.body;
+    const batch = Array.isArray(body);
+    const messages: unknown[] = batch ? body : [body];
+    if (messages.length === 0 || !messages.every(validShape))
+      return rpcError(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message", null);
+    const valid = messages as Message[];
+    const first = valid[0]!;
+    if (!batch && this.isModern(first, request)) return this.postModern(request, first, authInfo);
+    if (!batch && first["method"] === "initialize" && this.options.sessions !== false)
+      return this.initialize(request, first, authInfo);
+    const version = request.header("mcp-protocol-version");
+    if (version !== undefined && !HANDSHAKE_VERSIONS.has(version))
+      return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+    if (this.options.sessions === false) {
+      if (batch) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
+      return this.serveStateless(request, first, authInfo, false);
+    }
+    const session = this.findSession(request, authInfo);
+    if (!(session instanceof SessionTransport)) return session;
+    if (batch) {
+      if (session.protocolVersion !== "2025-03-26") return rpcError(400, -32600, "Invalid Request: batches are only allowed in 2025-03-26", null);
+      if (valid.some((m) => m["method"] === "initialize")) return rpcError(400, -32600, "Invalid Request: initialize must not be batched", null);
+    }
+    const scope = this.toolScopeFailure(valid, authInfo);
+    if (scope) return scope;
+    const requests: (Message & { id: RequestId })[] = [];
+    const others: Message[] = [];
+    for (const m of valid) {
+      const id = m["id"];
+      if (typeof m["method"] === "string" && isId(id)) requests.push({ ...m, id });
+      else others.push(m);
+    }
+    if (requests.some((m) => session.hasInFlight(m.id)))
+      return rpcError(400, -32600, "Invalid Request: a request with this id is already in flight", null);
+    const answer = session.post(requests, others, batch, this.context(request, authInfo), this.options.responseMode ?? "auto");
+    return answer ?? emptyResponse(202);
+  }
+
+  private isModern(message: Message, request: HttpRequestIn): boolean {
+    if (message["method"] === "initialize") return false;
+    const params = message["params"];
+    const meta = isObject(params) ? params["_meta"] : undefined;
+    if (isObject(meta) && typeof meta["io.modelcontextprotocol/protocolVersion"] === "string") return true;
+    const header = request.header("mcp-protocol-version");
+    return header !== undefined && !HANDSHAKE_VERSIONS.has(header);
+  }
+
+  private async initialize(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+    if (this.sessionCount >= (this.options.maxSessions ?? 10_000))
+      return rpcError(503, -32000, "Service Unavailable: too many sessions", isId(message["id"]) ? message["id"] : null);
+    const store = this.options.eventStore === false ? undefined : (this.options.eventStore ?? (() => new InMemoryEventStore()))();
+    const session = new SessionTransport(mintSessionId(), {
+      eventStore: store,
+      retryMs: this.options.retryMs,
+      keepAliveMs: this.options.keepAliveMs ?? 25_000,
+      onClosed: (s) => this.sessions.delete(s.sessionId),
+    });
+    session.principal = principalOf(authInfo);
+    this.sessions.set(session.sessionId, session);
+    await this.host.connect(session);
+    const id = message["id"] as RequestId;
+    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto")!;
+  }
+
+  private findSession(request: HttpRequestIn, authInfo: AuthInfo | undefined): SessionTransport | HttpResponseOut {
+    const id = request.header("mcp-session-id");
+    if (id === undefined) return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    const session = this.sessions.get(id);
+    // A session bound to one principal is invisible to another (no session hijacking with a stolen id).
+    if (!session || session.isClosed || (session.principal !== undefined && session.principal !== principalOf(authInfo)))
+      return rpcError(404, -32001, "Session not found");
+    return session;
+  }
+
+  private async get(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+    if (this.options.sessions === false || request.header("mcp-session-id") === undefined)
+      return emptyResponse(405, { allow: "POST" });
+    if (!accepts(request.header("accept"), "text/event-stream"))
+      return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
+    const session = this.findSession(request, authInfo);
+    if (!(session instanceof SessionTransport)) return session;
+    return session.listen(request.header("last-event-id"));
+  }
+
+  private async delete(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+    if (this.options.sessions === false || request.header("mcp-session-id") === undefined)
+      return emptyResponse(405, { allow: "POST" });
+    const session = this.findSession(request, authInfo);
+    if (!(session instanceof SessionTransport)) return session;
+    await session.close();
+    return emptyResponse(200);
+  }
+
+  private async postModern(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+    const failure = checkModernRequest(request, message, this.options.headerParams, this.options.modernVersions);
+    if (failure) return failure;
+    const scope = this.toolScopeFailure([message], authInfo);
+    if (scope) return scope;
+    return this.serveStateless(request, message, authInfo, true);
+  }
+
+  private async serveStateless(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined, modern: boolean): Promise<HttpResponseOut> {
+    if (!modern && typeof message["method"] !== "string") return emptyResponse(202); // a response with nobody waiting
+    const id = typeof message["method"] === "string" && isId(message["id"]) ? message["id"] : undefined;
+    const transport = new RequestTransport(message, id, {
+      mode: this.options.responseMode ?? "auto",
+      keepAliveMs: this.options.keepAliveMs ?? 25_000,
+      signal: request.signal,
+      cancelOnClose: modern,
+      ...(modern ? { statusOf: modernStatusOf } : {}),
+    });
+    await this.host.connect(transport);
+    return transport.run(this.context(request, authInfo));
+  }
+
+  private toolScopeFailure(messages: readonly Message[], authInfo: AuthInfo | undefined): HttpResponseOut | undefined {
+    const auth = this.options.auth;
+    if (!auth?.toolScopes || !authInfo) return undefined;
+    for (const m of messages) {
+      const params = m["params"];
+      if (m["method"] !== "tools/call" || !isObject(params) || typeof params["name"] !== "string") continue;
+      const challenge = toolScopeChallenge(authInfo, params["name"], auth);
+      if (challenge) return this.challenge(403, challenge);
+    }
+    return undefined;
+  }
+
+  private async openLegacy(request: HttpRequestIn, messagesPath: string): Promise<HttpResponseOut> {
+    if (!accepts(request.header("accept"), "text/event-stream"))
+      return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
+    if (this.sessionCount >= (this.options.maxSessions ?? 10_000)) return rpcError(503, -32000, "Service Unavailable: too many sessions");
+    const id = mintSessionId();
+    const transport = new LegacySseTransport(id, `${messagesPath}?sessionId=${id}`, this.options.keepAliveMs ?? 25_000, (t) =>
+      this.legacy.delete(t.sessionId),
+    );
+    this.legacy.set(id, transport);
+    await this.host.connect(transport);
+    return transport.response();
+  }
+
+  private async postLegacy(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+    const id = new URLSearchParams(request.search).get("sessionId");
+    const transport = id === null ? undefined : this.legacy.get(id);
+    if (!transport) return rpcError(404, -32001, "Session not found");
+    const read = await this.readMessage(request);
+    if ("error" in read) return read.error;
+    if (!validShape(read.body)) return rpcError(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message", null);
+    transport.receive(read.body, this.context(request, authInfo));
+    return { status: 202, headers: { "content-type": "text/plain" }, body: "Accepted" };
+  }
+
+  private sweep(idleMs: number): void {
+    const cutoff = Date.now() - idleMs;
+    for (const session of this.sessions.values()) if (!session.busy && session.lastActive < cutoff) void session.close();
+  }
+}
+
+function principalOf(authInfo: AuthInfo | undefined): string | undefined {
+  if (!authInfo) return undefined;
+  const sub = authInfo.claims?.["sub"];
+  return typeof sub === "string" ? `sub:${sub}` : authInfo.clientId !== undefined ? `client:${authInfo.clientId}` : undefined;
+}

@@ -1,0 +1,44 @@
+/**
+ * The small HTTP model the MCP handler works on. Two edges translate to it: web-standard `Request`/`Response`
+ * (web.ts) and `node:http` (node.ts), so the Node path never pays for building `Request`/`Response` objects.
+ */
+import type { SseStream } from "./sse.ts";
+
+export interface HttpRequestIn {
+  readonly method: string;
+  /** The URL path, without query. */
+  readonly path: string;
+  /** The query string including `?`, or "". */
+  readonly search: string;
+  /** A header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The body as UTF-8 text; rejects with `BodyTooLargeError` beyond `limit` bytes. */
+  readBody(limit: number): Promise<string>;
+  /** Aborted when the client goes away before the response is complete. */
+  readonly signal: AbortSignal;
+  /** `http:` or `https:` as the client sees it (used to build absolute URLs such as the metadata URL). */
+  readonly protocol: string;
+}
+
+export interface HttpResponseOut {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A complete body, or an SSE stream that the edge pipes until it ends. */
+  readonly body?: string | SseStream;
+}
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body exceeds ${limit} bytes`);
+  }
+}
+
+export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
+
+export function jsonResponse(status: number, value: unknown, headers?: Record<string, string>): HttpResponseOut {
+  return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: JSON.stringify(value) };
+}
+
+export function emptyResponse(status: number, headers: Record<string, string> = {}): HttpResponseOut {
+  return { status, headers };
+}

@@ -1,0 +1,68 @@
+/** The web-standard edge: `(request: Request) => Promise<Response>` for Node, Bun, Deno and workers. */
+import type { McpHttpHandler } from "./handler.ts";
+import { SseStream } from "./sse.ts";
+import { BodyTooLargeError, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
+
+async function readLimited(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new BodyTooLargeError(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new BodyTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export function fromWebRequest(request: Request): HttpRequestIn {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    path: url.pathname,
+    search: url.search,
+    protocol: url.protocol,
+    header: (name) => request.headers.get(name) ?? undefined,
+    readBody: (limit) => readLimited(request, limit),
+    signal: request.signal,
+  };
+}
+
+const encoder = new TextEncoder();
+
+export function toWebResponse(out: HttpResponseOut): Response {
+  const body = out.body;
+  if (!(body instanceof SseStream)) return new Response(body === "" ? null : (body ?? null), { status: out.status, headers: out.headers });
+  const readable = new ReadableStream<Uint8Array>({
+    start(controller) {
+      body.attach({
+        write: (chunk) => controller.enqueue(encoder.encode(chunk)),
+        end: () => {
+          try {
+            controller.close();
+          } catch {
+            // already closed by a cancel
+          }
+          body.peerClosed();
+        },
+      });
+    },
+    cancel() {
+      body.peerClosed();
+    },
+  });
+  return new Response(readable, { status: out.status, headers: out.headers });
+}
+
+/** A fetch-style handler for an `McpHttpHandler`. */
+export function toFetchHandler(handler: McpHttpHandler): (request: Request) => Promise<Response> {
+  return async (request) => toWebResponse(await handler.handle(fromWebRequest(request)));
+}

@@ -1,0 +1,345 @@
+/**
+ * The JSON-RPC 2.0 engine: parses frames once, correlates responses with requests, runs incoming requests with an
+ * AbortSignal each, and implements MCP's request utilities that live below the lifecycle: timeouts (optionally reset
+ * by progress), `notifications/cancelled` in both directions and progress tokens. It knows nothing about revisions;
+ * the session layer above decides what is valid when.
+ */
+import type { IncomingContext, Transport, TransportSink } from "../transport/transport.ts";
+import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "./errors.ts";
+import { classify, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "./messages.ts";
+
+export const CANCELLED_NOTIFICATION = "notifications/cancelled";
+export const PROGRESS_NOTIFICATION = "notifications/progress";
+
+export interface IncomingRequest {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: unknown;
+  /** Aborted when the peer cancels, the carrier (e.g. an HTTP stream) goes away, or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly context: IncomingContext | undefined;
+}
+
+export interface EngineHandlers {
+  /** Returns the result, or throws (an `RpcError` becomes that error; anything else becomes -32603). */
+  onRequest(request: IncomingRequest): unknown;
+  onNotification(method: string, params: unknown, context: IncomingContext | undefined): void;
+  /** Whether an incoming JSON array (a batch) is acceptable right now. Default: never. */
+  acceptsBatch?(): boolean;
+  /** Turns a non-`RpcError` thrown by `onRequest` into the error sent to the peer (default: -32603). */
+  toRpcError?(error: unknown, request: IncomingRequest): RpcError;
+  /** Diagnostics that are not the peer's fault to hear about (late responses, unreadable error responses). */
+  onDiagnostic?(message: string): void;
+  onClose?(error?: Error): void;
+}
+
+export interface ProgressUpdate {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface RequestOptions {
+  /** Aborting cancels the request: the peer gets `notifications/cancelled` and the promise rejects. */
+  readonly signal?: AbortSignal;
+  /** Milliseconds without a response before the request is cancelled (default: the engine's). 0 = none. */
+  readonly timeoutMs?: number;
+  /** Asks for progress (adds `_meta.progressToken`) and receives each `notifications/progress`. */
+  readonly onProgress?: (update: ProgressUpdate) => void;
+  /** Restart the timeout on every progress notification. */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Hard cap in milliseconds, progress or not. */
+  readonly maxTotalTimeoutMs?: number;
+  /** The incoming request this one is made on behalf of (routing hint for HTTP). */
+  readonly relatedRequestId?: JsonRpcId;
+}
+
+export interface EngineOptions {
+  readonly defaultTimeoutMs?: number;
+}
+
+interface Pending {
+  readonly id: number;
+  readonly method: string;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly options: RequestOptions | undefined;
+  readonly startedAt: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+interface Incoming {
+  readonly controller: AbortController;
+  cancelled: boolean;
+}
+
+export class JsonRpcEngine {
+  private nextId = 1;
+  private readonly pending = new Map<JsonRpcId, Pending>();
+  private readonly incoming = new Map<JsonRpcId, Incoming>();
+  private isClosed = false;
+  private readonly defaultTimeoutMs: number;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly handlers: EngineHandlers,
+    options: EngineOptions = {},
+  ) {
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
+  }
+
+  start(): Promise<void> {
+    const sink: TransportSink = {
+      receive: (frame, context) => this.receive(frame, context),
+      closed: (error) => this.onTransportClosed(error),
+    };
+    return this.transport.start(sink);
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Number of requests this side sent that still wait for a response. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
+    if (this.isClosed) return Promise.reject(new ConnectionClosedError());
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
+    const id = this.nextId++;
+    if (options?.onProgress) params = withProgressToken(params, id);
+    const message: JsonRpcRequest =
+      params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+    return new Promise<unknown>((resolve, reject) => {
+      const entry: Pending = {
+        id, method, resolve, reject, options, startedAt: Date.now(), timer: undefined, onAbort: undefined,
+      };
+      this.pending.set(id, entry);
+      this.armTimer(entry);
+      if (signal) {
+        entry.onAbort = () => this.abandon(entry, new RequestCancelledError(method, signal.reason), signal.reason);
+        signal.addEventListener("abort", entry.onAbort, { once: true });
+      }
+      const sendOptions = options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
+      this.transport.send(message, sendOptions).catch((error: unknown) => {
+        if (this.pending.get(id) === entry) this.settle(entry, undefined, asError(error));
+      });
+    });
+  }
+
+  notify(method: string, params?: unknown, relatedRequestId?: JsonRpcId): Promise<void> {
+    if (this.isClosed) return Promise.reject(new ConnectionClosedError());
+    const message = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    return this.transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+  }
+
+  /** The peer cancelled one of its requests: abort the handler and send no response. Unknown ids are ignored. */
+  cancelIncoming(id: JsonRpcId, reason?: string): void {
+    const entry = this.incoming.get(id);
+    if (!entry) return;
+    entry.cancelled = true;
+    entry.controller.abort(new RequestCancelledError(String(id), reason));
+  }
+
+  /** Routes a `notifications/progress` to the request that asked for it. Returns false for unknown tokens. */
+  deliverProgress(token: unknown, update: ProgressUpdate): boolean {
+    if (typeof token !== "number" && typeof token !== "string") return false;
+    const entry = this.pending.get(token);
+    const onProgress = entry?.options?.onProgress;
+    if (!entry || !onProgress) return false;
+    if (entry.options?.resetTimeoutOnProgress) this.armTimer(entry);
+    try {
+      onProgress(update);
+    } catch (error) {
+      this.handlers.onDiagnostic?.(`progress callback threw: ${asError(error).message}`);
+    }
+    return true;
+  }
+
+  /** Closes the transport; pending requests fail with `ConnectionClosedError`. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    await this.transport.close();
+    this.onTransportClosed();
+  }
+
+  // ---- incoming -------------------------------------------------------------------------------------------
+
+  private receive(frame: string | object, context: IncomingContext | undefined): void {
+    let value: unknown = frame;
+    if (typeof frame === "string") {
+      try {
+        value = JSON.parse(frame);
+      } catch (error) {
+        this.sendError(null, new RpcError(ErrorCode.ParseError, `Parse error: ${asError(error).message}`));
+        return;
+      }
+    }
+    if (!Array.isArray(value)) {
+      const reply = this.processOne(value, context);
+      if (reply !== undefined) reply.then((m) => m && this.sendReply(m), (e) => this.diagnose(e));
+      return;
+    }
+    if (value.length === 0 || !(this.handlers.acceptsBatch?.() ?? false)) {
+      const reason = value.length === 0 ? "an empty batch is invalid" : "batches are not accepted here";
+      this.sendError(null, new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${reason}`));
+      return;
+    }
+    const replies: Promise<JsonRpcMessage | undefined>[] = [];
+    for (const item of value) {
+      const reply = this.processOne(item, context);
+      if (reply) replies.push(reply);
+    }
+    if (replies.length === 0) return;
+    void Promise.all(replies).then((all) => {
+      const answered = all.filter((m): m is JsonRpcMessage => m !== undefined);
+      if (answered.length > 0 && !this.isClosed) this.transport.send(answered).catch((e) => this.diagnose(e));
+    });
+  }
+
+  /** Handles one decoded message; returns the reply to send, if the message calls for one. */
+  private processOne(value: unknown, context: IncomingContext | undefined): Promise<JsonRpcMessage | undefined> | undefined {
+    const c = classify(value);
+    switch (c.kind) {
+      case "request":
+        return this.runRequest(c.message, context);
+      case "notification":
+        try {
+          this.handlers.onNotification(c.message.method, c.message.params, context);
+        } catch (error) {
+          this.handlers.onDiagnostic?.(`notification ${c.message.method} handler threw: ${asError(error).message}`);
+        }
+        return undefined;
+      case "response":
+        this.onResponse(c.message);
+        return undefined;
+      case "invalid":
+        return Promise.resolve(failure(c.id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${c.reason}`)));
+    }
+  }
+
+  private async runRequest(message: JsonRpcRequest, context: IncomingContext | undefined): Promise<JsonRpcMessage | undefined> {
+    const { id, method } = message;
+    if (this.incoming.has(id)) {
+      return failure(id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`));
+    }
+    const entry: Incoming = { controller: new AbortController(), cancelled: false };
+    const carrier = context?.signal;
+    const onCarrierGone = carrier ? () => this.cancelIncoming(id, "the request's carrier closed") : undefined;
+    if (carrier && onCarrierGone) {
+      if (carrier.aborted) return undefined;
+      carrier.addEventListener("abort", onCarrierGone, { once: true });
+    }
+    this.incoming.set(id, entry);
+    const request: IncomingRequest = { id, method, params: message.params, signal: entry.controller.signal, context };
+    let reply: JsonRpcMessage;
+    try {
+      const result = await this.handlers.onRequest(request);
+      reply = { jsonrpc: "2.0", id, result: result ?? {} };
+    } catch (error) {
+      reply = failure(id, this.toRpcError(error, request));
+    } finally {
+      this.incoming.delete(id);
+      if (carrier && onCarrierGone) carrier.removeEventListener("abort", onCarrierGone);
+    }
+    return entry.cancelled || this.isClosed ? undefined : reply;
+  }
+
+  private toRpcError(error: unknown, request: IncomingRequest): RpcError {
+    if (error instanceof RpcError) return error;
+    if (this.handlers.toRpcError) return this.handlers.toRpcError(error, request);
+    return new RpcError(ErrorCode.InternalError, `Internal error: ${asError(error).message}`);
+  }
+
+  private onResponse(message: { readonly id: JsonRpcId | null; readonly result?: unknown; readonly error?: RpcErrorLike }): void {
+    const entry = message.id === null ? undefined : this.pending.get(message.id);
+    if (!entry) {
+      const what = message.error ? `error ${message.error.code} "${message.error.message}"` : "result";
+      this.handlers.onDiagnostic?.(`dropped a response (${what}) for unknown or finished request id ${JSON.stringify(message.id)}`);
+      return;
+    }
+    if (message.error) this.settle(entry, undefined, RpcError.from(message.error));
+    else this.settle(entry, message.result, undefined);
+  }
+
+  // ---- outgoing bookkeeping -------------------------------------------------------------------------------
+
+  private armTimer(entry: Pending): void {
+    if (entry.timer) clearTimeout(entry.timer);
+    const timeout = entry.options?.timeoutMs ?? this.defaultTimeoutMs;
+    const cap = entry.options?.maxTotalTimeoutMs;
+    let wait = timeout > 0 ? timeout : Infinity;
+    if (cap !== undefined) wait = Math.min(wait, cap - (Date.now() - entry.startedAt));
+    if (wait === Infinity) return;
+    entry.timer = setTimeout(() => {
+      const elapsed = Date.now() - entry.startedAt;
+      this.abandon(entry, new RequestTimeoutError(entry.method, elapsed), `timed out after ${elapsed} ms`);
+    }, Math.max(0, wait));
+  }
+
+  /** Gives up on a request locally and tells the peer to stop working on it. */
+  private abandon(entry: Pending, error: Error, reason: unknown): void {
+    if (this.pending.get(entry.id) !== entry) return;
+    this.settle(entry, undefined, error);
+    if (this.isClosed) return;
+    const params = { requestId: entry.id, reason: typeof reason === "string" ? reason : String(reason ?? "cancelled") };
+    this.notify(CANCELLED_NOTIFICATION, params, entry.options?.relatedRequestId).catch((e) => this.diagnose(e));
+  }
+
+  private settle(entry: Pending, result: unknown, error: Error | undefined): void {
+    this.pending.delete(entry.id);
+    if (entry.timer) clearTimeout(entry.timer);
+    if (entry.onAbort) entry.options?.signal?.removeEventListener("abort", entry.onAbort);
+    if (error) entry.reject(error);
+    else entry.resolve(result);
+  }
+
+  private onTransportClosed(error?: Error): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    const failure = new ConnectionClosedError(error);
+    for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
+    for (const entry of this.incoming.values()) entry.controller.abort(failure);
+    this.incoming.clear();
+    this.handlers.onClose?.(error);
+  }
+
+  private sendReply(message: JsonRpcMessage): void {
+    if (this.isClosed) return;
+    const id = "id" in message ? message.id : null;
+    const options = id === null ? undefined : { relatedRequestId: id };
+    this.transport.send(message, options).catch((e) => this.diagnose(e));
+  }
+
+  private sendError(id: JsonRpcId | null, error: RpcError): void {
+    this.sendReply(failure(id, error));
+  }
+
+  private diagnose(error: unknown): void {
+    this.handlers.onDiagnostic?.(asError(error).message);
+  }
+}
+
+interface RpcErrorLike {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+function failure(id: JsonRpcId | null, error: RpcError): JsonRpcFailure {
+  return { jsonrpc: "2.0", id, error: error.toJSON() };
+}
+
+function withProgressToken(params: unknown, token: JsonRpcId): Record<string, unknown> {
+  const base = (params ?? {}) as Record<string, unknown>;
+  const meta = (base["_meta"] ?? {}) as Record<string, unknown>;
+  return { ...base, _meta: { ...meta, progressToken: token } };
+}
+
+export function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

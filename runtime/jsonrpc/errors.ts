@@ -1,0 +1,80 @@
+/**
+ * Error codes and error classes. `RpcError` is what travels on the wire (a JSON-RPC error object);
+ * the other classes are local failures of a request this side sent.
+ */
+import type { JsonRpcErrorObject } from "./messages.ts";
+
+/** JSON-RPC 2.0 codes plus the MCP-defined ones (basic/index.mdx#error-codes). */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** 2026-07-28: an HTTP header disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: `data.requiredCapabilities` lists what the client did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: `data.supported` and `data.requested`. */
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** An error received from, or to be sent to, the peer as a JSON-RPC error object. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  static from(error: JsonRpcErrorObject): RpcError {
+    return new RpcError(error.code, error.message, error.data);
+  }
+}
+
+/** The connection went away before the response arrived. */
+export class ConnectionClosedError extends Error {
+  constructor(reason?: Error) {
+    super(reason ? `connection closed: ${reason.message}` : "connection closed", reason ? { cause: reason } : undefined);
+    this.name = "ConnectionClosedError";
+  }
+}
+
+/** No response arrived within the request's timeout (the request was cancelled at the peer). */
+export class RequestTimeoutError extends Error {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`request ${method} timed out after ${timeoutMs} ms`);
+    this.name = "RequestTimeoutError";
+  }
+}
+
+/** The caller aborted the request (the peer was told with `notifications/cancelled`). */
+export class RequestCancelledError extends Error {
+  constructor(
+    readonly method: string,
+    reason?: unknown,
+  ) {
+    super(`request ${method} was cancelled${typeof reason === "string" ? `: ${reason}` : ""}`);
+    this.name = "RequestCancelledError";
+  }
+}
+
+/** A local rule stops a message before it is sent (e.g. a capability the peer did not declare). */
+export class ProtocolUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProtocolUsageError";
+  }
+}

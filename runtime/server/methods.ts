@@ -1,0 +1,125 @@
+/**
+ * What the server does for each client→server method. Params arrive validated against the revision's table;
+ * results are era-neutral (the session adds `resultType`, caching hints and `_meta` where the revision has them).
+ */
+import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import type { CallToolResult, CompleteParams, SubscriptionFilter } from "../protocol/types.ts";
+import type { RevisionProfile } from "../session/profiles.ts";
+import { formatIssues } from "../session/validation.ts";
+import type { RequestContext } from "./context.ts";
+import { InputRequiredSignal } from "./mrtr.ts";
+import { paginate } from "./pagination.ts";
+import type { Completer, McpServer } from "./server.ts";
+import type { ServerSession } from "./session.ts";
+
+export interface MethodEnv {
+  readonly server: McpServer;
+  readonly session: ServerSession;
+  readonly profile: RevisionProfile;
+  readonly context: RequestContext;
+  readonly requestId: JsonRpcId;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+type Result = Record<string, unknown>;
+type MethodImpl = (env: MethodEnv) => Result | Promise<Result>;
+
+const MAX_COMPLETIONS = 100;
+
+function pageSize(env: MethodEnv): number {
+  return env.server.options.pageSize ?? 100;
+}
+
+function listOf<T>(env: MethodEnv, items: readonly T[], key: string): Result {
+  const { page, nextCursor } = paginate(items, env.params["cursor"], pageSize(env));
+  return nextCursor === undefined ? { [key]: page } : { [key]: page, nextCursor };
+}
+
+async function callTool(env: MethodEnv): Promise<Result> {
+  const name = env.params["name"] as string;
+  const tool = env.server.tools.get(name);
+  if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  let args: unknown = env.params["arguments"] ?? {};
+  if (tool.validator) {
+    const parsed = tool.validator.safeParse(args);
+    if (!parsed.success) return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
+    args = parsed.data;
+  }
+  try {
+    return (await tool.handler(args, env.context)) as CallToolResult as Result;
+  } catch (error) {
+    if (error instanceof RpcError || error instanceof InputRequiredSignal) throw error;
+    return toolError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function toolError(text: string): Result {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+async function readResource(env: MethodEnv): Promise<Result> {
+  const uri = env.params["uri"] as string;
+  const exact = env.server.resources.get(uri);
+  if (exact) return (await exact.handler(uri, env.context)) as Result;
+  for (const template of env.server.templates.values()) {
+    const variables = template.match(uri);
+    if (variables) return (await template.handler(uri, variables, env.context)) as Result;
+  }
+  // -32002 is the documented "resource not found" code of the handshake era; the stateless era forbids it.
+  const code = env.profile.era === "handshake" ? -32002 : ErrorCode.InvalidParams;
+  throw new RpcError(code, `Resource not found: ${uri}`, { uri });
+}
+
+async function getPrompt(env: MethodEnv): Promise<Result> {
+  const name = env.params["name"] as string;
+  const prompt = env.server.prompts.get(name);
+  if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+  let args: unknown = env.params["arguments"] ?? {};
+  for (const arg of prompt.definition.arguments ?? []) {
+    if (arg.required && (args as Record<string, unknown>)[arg.name] === undefined) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: prompt ${name} needs argument "${arg.name}"`);
+    }
+  }
+  if (prompt.validator) {
+    const parsed = prompt.validator.safeParse(args);
+    if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${formatIssues(parsed.error.issues, "params.arguments")}`);
+    args = parsed.data;
+  }
+  return (await prompt.handler(args, env.context)) as Result;
+}
+
+async function complete(env: MethodEnv): Promise<Result> {
+  const params = env.params as unknown as CompleteParams;
+  let completer: Completer | undefined;
+  if (params.ref.type === "ref/prompt") completer = env.server.prompts.get(params.ref.name ?? "")?.complete[params.argument.name];
+  else if (params.ref.type === "ref/resource") completer = env.server.templates.get(params.ref.uri ?? "")?.complete[params.argument.name];
+  const values = completer
+    ? await completer(params.argument.value, { arguments: params.context?.arguments ?? {}, request: env.context })
+    : [];
+  const total = values.length;
+  return { completion: { values: values.slice(0, MAX_COMPLETIONS), total, hasMore: total > MAX_COMPLETIONS } };
+}
+
+export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
+  ping: () => ({}),
+  "server/discover": (env) => {
+    const result: Result = { supportedVersions: [...env.server.revisions], capabilities: env.server.capabilities() };
+    if (env.server.options.instructions !== undefined) result["instructions"] = env.server.options.instructions;
+    return result;
+  },
+  "tools/list": (env) => listOf(env, [...env.server.tools.values()].map((t) => t.definition), "tools"),
+  "tools/call": callTool,
+  "resources/list": (env) => listOf(env, [...env.server.resources.values()].map((r) => r.definition), "resources"),
+  "resources/templates/list": (env) =>
+    listOf(env, [...env.server.templates.values()].map((t) => t.definition), "resourceTemplates"),
+  "resources/read": readResource,
+  "resources/subscribe": (env) => (env.session.subscribe(env.params["uri"] as string), {}),
+  "resources/unsubscribe": (env) => (env.session.unsubscribe(env.params["uri"] as string), {}),
+  "prompts/list": (env) => listOf(env, [...env.server.prompts.values()].map((p) => p.definition), "prompts"),
+  "prompts/get": getPrompt,
+  "completion/complete": complete,
+  "logging/setLevel": (env) => (env.session.setLogLevel(env.params["level"]), {}),
+  "subscriptions/listen": (env) =>
+    env.session.listen(env.requestId, env.params["notifications"] as SubscriptionFilter, env.context.signal, env.profile),
+};

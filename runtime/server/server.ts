@@ -1,0 +1,199 @@
+/**
+ * The server definition: what the server offers (tools, resources, resource templates, prompts, completions) and
+ * how it is configured. It holds no connection state; `connect` starts a `ServerSession` per connection (stdio
+ * process, HTTP session, or a single stateless HTTP request), all sharing this definition.
+ */
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import type {
+  CallToolResult,
+  CapabilitiesObject,
+  GetPromptResult,
+  Implementation,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from "../protocol/types.ts";
+import { mergeCapabilities } from "../session/capabilities.ts";
+import { SUPPORTED_REVISIONS } from "../session/registry.ts";
+import type { Validator } from "../session/validation.ts";
+import type { Transport } from "../transport/transport.ts";
+import type { RequestContext } from "./context.ts";
+import { RequestStateSealer } from "./request-state.ts";
+import { ServerSession } from "./session.ts";
+import { matchUriTemplate } from "./uri-template.ts";
+
+export type Awaitable<T> = T | Promise<T>;
+
+export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
+export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;
+export type ResourceTemplateHandler = (
+  uri: string,
+  variables: Readonly<Record<string, string>>,
+  context: RequestContext,
+) => Awaitable<ReadResourceResult>;
+export type PromptHandler<Args> = (args: Args, context: RequestContext) => Awaitable<GetPromptResult>;
+/** Completes one argument: receives the partial value and the other arguments already filled in. */
+export type Completer = (
+  value: string,
+  context: { readonly arguments: Readonly<Record<string, string>>; readonly request: RequestContext },
+) => Awaitable<readonly string[]>;
+
+export interface ToolOptions<Args> {
+  /** Validates and types `arguments`; a failure becomes an `isError` result naming the path (the model can retry). */
+  readonly arguments?: Validator<Args>;
+}
+
+export interface PromptOptions<Args> {
+  readonly arguments?: Validator<Args>;
+  /** Completers by argument name (`completion/complete` with a `ref/prompt`). */
+  readonly complete?: Readonly<Record<string, Completer>>;
+}
+
+export interface ResourceTemplateOptions {
+  /** Completers by template variable (`completion/complete` with a `ref/resource`). */
+  readonly complete?: Readonly<Record<string, Completer>>;
+  /** Extracts the variables from a URI, or returns undefined when it does not match. Default: RFC 6570 level 1-2 matching. */
+  readonly match?: (uri: string) => Record<string, string> | undefined;
+}
+
+export interface ServerOptions {
+  readonly info: Implementation;
+  readonly instructions?: string;
+  /** Revisions served (default: every generated revision). */
+  readonly revisions?: readonly string[];
+  /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`, `extensions`). */
+  readonly capabilities?: CapabilitiesObject;
+  /** Page size for list results (default 100; 0 = no pagination). */
+  readonly pageSize?: number;
+  /** HMAC key for multi round-trip `requestState` (default: random per process; set it when several processes serve). */
+  readonly requestStateKey?: string | Uint8Array;
+  /** How long a `requestState` stays valid (default 10 minutes). */
+  readonly requestStateTtlMs?: number;
+  /** Caching hints for cacheable results that do not set their own (stateless era). Default ttl 0. */
+  readonly cache?: { readonly ttlMs?: number; readonly scope?: "public" | "private" };
+  /** Default timeout for server→client requests (handshake era). */
+  readonly requestTimeoutMs?: number;
+  /** Diagnostics (protocol violations by peers, handler crashes); default: none. Never written to stdout. */
+  readonly onDiagnostic?: (message: string) => void;
+  /** Client notifications the runtime does not consume itself (e.g. `notifications/roots/list_changed`). */
+  readonly onClientNotification?: (method: string, params: unknown, session: ServerSession) => void;
+}
+
+export interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly handler: ToolHandler<unknown>;
+  readonly validator: Validator<unknown> | undefined;
+}
+export interface RegisteredResource {
+  readonly definition: ResourceDefinition;
+  readonly handler: ResourceHandler;
+}
+export interface RegisteredTemplate {
+  readonly definition: ResourceTemplateDefinition;
+  readonly handler: ResourceTemplateHandler;
+  readonly match: (uri: string) => Record<string, string> | undefined;
+  readonly complete: Readonly<Record<string, Completer>>;
+}
+export interface RegisteredPrompt {
+  readonly definition: PromptDefinition;
+  readonly handler: PromptHandler<unknown>;
+  readonly validator: Validator<unknown> | undefined;
+  readonly complete: Readonly<Record<string, Completer>>;
+}
+
+export class McpServer {
+  readonly tools = new Map<string, RegisteredTool>();
+  readonly resources = new Map<string, RegisteredResource>();
+  readonly templates = new Map<string, RegisteredTemplate>();
+  readonly prompts = new Map<string, RegisteredPrompt>();
+  readonly revisions: readonly string[];
+  readonly sealer: RequestStateSealer;
+  private readonly live = new Set<ServerSession>();
+
+  constructor(readonly options: ServerOptions) {
+    this.revisions = options.revisions ?? SUPPORTED_REVISIONS;
+    this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
+  }
+
+  tool<Args = Readonly<Record<string, unknown>>>(definition: ToolDefinition, handler: ToolHandler<Args>, options: ToolOptions<Args> = {}): this {
+    if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is already registered`);
+    this.tools.set(definition.name, { definition, handler: handler as ToolHandler<unknown>, validator: options.arguments });
+    this.changed("tools");
+    return this;
+  }
+
+  resource(definition: ResourceDefinition, handler: ResourceHandler): this {
+    if (this.resources.has(definition.uri)) throw new Error(`resource "${definition.uri}" is already registered`);
+    this.resources.set(definition.uri, { definition, handler });
+    this.changed("resources");
+    return this;
+  }
+
+  resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
+    if (this.templates.has(definition.uriTemplate)) throw new Error(`resource template "${definition.uriTemplate}" is already registered`);
+    const match = options.match ?? ((uri: string) => matchUriTemplate(definition.uriTemplate, uri));
+    this.templates.set(definition.uriTemplate, { definition, handler, match, complete: options.complete ?? {} });
+    this.changed("resources");
+    return this;
+  }
+
+  prompt<Args = Readonly<Record<string, string>>>(definition: PromptDefinition, handler: PromptHandler<Args>, options: PromptOptions<Args> = {}): this {
+    if (this.prompts.has(definition.name)) throw new Error(`prompt "${definition.name}" is already registered`);
+    this.prompts.set(definition.name, {
+      definition,
+      handler: handler as PromptHandler<unknown>,
+      validator: options.arguments,
+      complete: options.complete ?? {},
+    });
+    this.changed("prompts");
+    return this;
+  }
+
+  removeTool(name: string): boolean {
+    const removed = this.tools.delete(name);
+    if (removed) this.changed("tools");
+    return removed;
+  }
+
+  /** Capabilities derived from what is registered, merged with `options.capabilities`. */
+  capabilities(): Record<string, unknown> {
+    const derived: Record<string, unknown> = { logging: {} };
+    if (this.tools.size > 0) derived["tools"] = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0) derived["resources"] = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0) derived["prompts"] = { listChanged: true };
+    const completable = [...this.prompts.values(), ...this.templates.values()].some((r) => Object.keys(r.complete).length > 0);
+    if (completable) derived["completions"] = {};
+    return mergeCapabilities(derived, this.options.capabilities);
+  }
+
+  /** Starts serving one connection. The session ends when the transport closes. */
+  async connect(transport: Transport): Promise<ServerSession> {
+    const session = new ServerSession(this, transport, () => this.live.delete(session));
+    this.live.add(session);
+    await session.start();
+    return session;
+  }
+
+  /** Live sessions (for broadcasting; HTTP transports may also use it for bookkeeping). */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.live;
+  }
+
+  /** Tells every interested client that a resource changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void {
+    for (const session of this.live) session.resourceUpdated(uri);
+  }
+
+  /** Ends every session's `subscriptions/listen` streams gracefully and closes the sessions. */
+  async close(): Promise<void> {
+    await Promise.all([...this.live].map((session) => session.close()));
+  }
+
+  private changed(kind: "tools" | "resources" | "prompts"): void {
+    for (const session of this.live) session.listChanged(kind);
+  }
+}
+
+export type { JsonRpcId };

@@ -1,0 +1,390 @@
+/**
+ * One connection to a client (a stdio process, an HTTP session, or a single stateless HTTP request). A session is
+ * dual-era: an `initialize` request selects the handshake era for the whole session (revision negotiated once); a
+ * request whose `_meta` names a stateless revision is served on its own, from its own `_meta`, in either case.
+ */
+import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION } from "../jsonrpc/engine.ts";
+import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
+import { describeGate, hasCapability } from "../session/capabilities.ts";
+import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../session/meta.ts";
+import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
+import { selectProfiles } from "../session/registry.ts";
+import { parseParams, parseResult } from "../session/validation.ts";
+import type { Transport } from "../transport/transport.ts";
+import { createContext, type InputChannel } from "./context.ts";
+import { SERVER_METHODS } from "./methods.ts";
+import { InputRounds } from "./mrtr.ts";
+import { principalOf } from "./request-state.ts";
+import type { McpServer } from "./server.ts";
+
+interface HandshakeState {
+  readonly profile: RevisionProfile;
+  readonly clientCapabilities: CapabilitiesObject;
+  readonly clientInfo: Implementation | undefined;
+  initialized: boolean;
+  logLevel: LogLevel | undefined;
+  readonly subscriptions: Set<string>;
+}
+
+interface Listen {
+  readonly filter: SubscriptionFilter;
+  readonly profile: RevisionProfile;
+  readonly end: () => void;
+}
+
+type Result = Record<string, unknown>;
+
+export class ServerSession {
+  private readonly engine: JsonRpcEngine;
+  private readonly handshakeProfiles: RevisionProfile[];
+  private readonly statelessProfiles = new Map<string, RevisionProfile>();
+  private readonly handshakeByRevision = new Map<string, RevisionProfile>();
+  private handshake: HandshakeState | undefined;
+  private readonly listens = new Map<JsonRpcId, Listen>();
+
+  constructor(
+    readonly server: McpServer,
+    transport: Transport,
+    private readonly onEnd: () => void,
+  ) {
+    const profiles = selectProfiles(server.revisions);
+    this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
+    for (const p of profiles) (p.era === "handshake" ? this.handshakeByRevision : this.statelessProfiles).set(p.revision, p);
+    const diagnose = server.options.onDiagnostic;
+    this.engine = new JsonRpcEngine(
+      transport,
+      {
+        onRequest: (request) => this.onRequest(request),
+        onNotification: (method, params) => this.onNotification(method, params),
+        acceptsBatch: () => this.handshake?.profile.acceptsBatches ?? false,
+        toRpcError: (error, request) => {
+          diagnose?.(`handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          return new RpcError(ErrorCode.InternalError, "Internal error");
+        },
+        ...(diagnose ? { onDiagnostic: diagnose } : {}),
+        onClose: () => this.ended(),
+      },
+      server.options.requestTimeoutMs === undefined ? {} : { defaultTimeoutMs: server.options.requestTimeoutMs },
+    );
+  }
+
+  start(): Promise<void> {
+    return this.engine.start();
+  }
+
+  /** The handshake-era revision negotiated by `initialize`; undefined until then and for stateless use. */
+  get revision(): string | undefined {
+    return this.handshake?.profile.revision;
+  }
+
+  get era(): Era | undefined {
+    return this.handshake ? "handshake" : this.listens.size > 0 ? "stateless" : undefined;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.handshake?.clientInfo;
+  }
+
+  get clientCapabilities(): CapabilitiesObject | undefined {
+    return this.handshake?.clientCapabilities;
+  }
+
+  get closed(): boolean {
+    return this.engine.closed;
+  }
+
+  /** Ends `subscriptions/listen` streams with their graceful result, then closes the transport. */
+  async close(): Promise<void> {
+    if (this.engine.closed) return;
+    if (this.listens.size > 0) {
+      for (const listen of this.listens.values()) listen.end();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await this.engine.close();
+  }
+
+  /** Handshake era: checks the client is alive. */
+  async ping(timeoutMs?: number): Promise<void> {
+    if (!this.handshake) throw new ProtocolUsageError("ping needs a handshake-era session");
+    await this.engine.request("ping", undefined, timeoutMs === undefined ? undefined : { timeoutMs });
+  }
+
+  // ---- called by the server definition ------------------------------------------------------------------
+
+  listChanged(kind: "tools" | "resources" | "prompts"): void {
+    const method = `notifications/${kind}/list_changed`;
+    if (this.handshake?.initialized) this.sendGated(this.handshake.profile, method, {});
+    const flag = `${kind}ListChanged` as "toolsListChanged" | "resourcesListChanged" | "promptsListChanged";
+    for (const [id, listen] of this.listens) {
+      if (listen.filter[flag]) this.sendGated(listen.profile, method, { _meta: { [MetaKey.subscriptionId]: id } }, id);
+    }
+  }
+
+  resourceUpdated(uri: string): void {
+    const method = "notifications/resources/updated";
+    if (this.handshake?.subscriptions.has(uri)) this.sendGated(this.handshake.profile, method, { uri });
+    for (const [id, listen] of this.listens) {
+      if (listen.filter.resourceSubscriptions?.includes(uri)) {
+        this.sendGated(listen.profile, method, { uri, _meta: { [MetaKey.subscriptionId]: id } }, id);
+      }
+    }
+  }
+
+  // ---- called by method implementations ------------------------------------------------------------------
+
+  subscribe(uri: string): void {
+    this.handshake?.subscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.handshake?.subscriptions.delete(uri);
+  }
+
+  setLogLevel(level: unknown): void {
+    if (this.handshake && logLevelRank(level) >= 0) this.handshake.logLevel = level as LogLevel;
+  }
+
+  /** Opens a `subscriptions/listen` stream; resolves (graceful end) when the session closes. */
+  listen(id: JsonRpcId, requested: SubscriptionFilter, signal: AbortSignal, profile?: RevisionProfile): Promise<Result> {
+    const caps = this.server.capabilities();
+    const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
+    if (requested.toolsListChanged && hasCapability(caps, ["tools", "listChanged"])) agreed.toolsListChanged = true;
+    if (requested.promptsListChanged && hasCapability(caps, ["prompts", "listChanged"])) agreed.promptsListChanged = true;
+    if (requested.resourcesListChanged && hasCapability(caps, ["resources", "listChanged"])) agreed.resourcesListChanged = true;
+    if (requested.resourceSubscriptions && hasCapability(caps, ["resources", "subscribe"])) {
+      agreed.resourceSubscriptions = [...requested.resourceSubscriptions];
+    }
+    const meta = { [MetaKey.subscriptionId]: id };
+    const listenProfile = profile ?? this.latestStateless();
+    this.engine
+      .notify("notifications/subscriptions/acknowledged", { _meta: meta, notifications: agreed }, id)
+      .catch(() => undefined);
+    return new Promise<Result>((resolve) => {
+      const finish = () => {
+        this.listens.delete(id);
+        resolve({ _meta: meta });
+      };
+      this.listens.set(id, { filter: agreed, profile: listenProfile, end: finish });
+      signal.addEventListener("abort", () => this.listens.delete(id), { once: true });
+    });
+  }
+
+  // ---- incoming -----------------------------------------------------------------------------------------
+
+  private onRequest(request: IncomingRequest): Promise<Result> | Result {
+    const { method, params } = request;
+    if (method === "initialize" && !this.handshake) return this.initialize(request);
+    const requested = metaOf(params)?.[MetaKey.protocolVersion];
+    if (typeof requested === "string" && (!this.handshake || this.statelessProfiles.has(requested))) {
+      return this.serveStateless(request, requested);
+    }
+    if (this.handshake) return this.serveHandshake(request, this.handshake);
+    if (method === "ping") return {};
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: _meta["${MetaKey.protocolVersion}"] is required (or open a session with initialize); supported versions: ${this.server.revisions.join(", ")}`,
+    );
+  }
+
+  private initialize(request: IncomingRequest): Result {
+    const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const newest = this.handshakeProfiles[0];
+    if (!newest) {
+      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version; this server speaks ${this.server.revisions.join(", ")} without initialize`, {
+        supported: [...this.server.revisions],
+        requested: typeof requested === "string" ? requested : "",
+      });
+    }
+    const profile = (typeof requested === "string" && this.handshakeByRevision.get(requested)) || newest;
+    const token = profile.requests.get("initialize")?.token;
+    if (!token) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize");
+    const params = parseParams(token.params, request.params, "initialize") as { capabilities?: CapabilitiesObject; clientInfo?: Implementation };
+    this.handshake = {
+      profile,
+      clientCapabilities: params.capabilities ?? {},
+      clientInfo: params.clientInfo,
+      initialized: false,
+      logLevel: undefined,
+      subscriptions: new Set(),
+    };
+    const result: Result = { protocolVersion: profile.revision, capabilities: this.server.capabilities(), serverInfo: this.server.options.info };
+    if (this.server.options.instructions !== undefined) result["instructions"] = this.server.options.instructions;
+    return result;
+  }
+
+  private async serveHandshake(request: IncomingRequest, state: HandshakeState): Promise<Result> {
+    if (request.method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
+    const { params } = this.admit(state.profile, request);
+    const input = this.handshakeInput(request, state);
+    const context = this.context(request, state.profile, params, state.clientCapabilities, state.clientInfo, state.logLevel, input);
+    const env = { server: this.server, session: this, profile: state.profile, context, requestId: request.id, params };
+    return SERVER_METHODS[request.method]!(env);
+  }
+
+  private async serveStateless(request: IncomingRequest, version: string): Promise<Result> {
+    const profile = this.statelessProfiles.get(version);
+    if (!profile) {
+      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+        supported: [...this.server.revisions],
+        requested: version,
+      });
+    }
+    const { rp, params } = this.admit(profile, request);
+    const meta = metaOf(params) ?? {};
+    const clientCapabilities = (meta[MetaKey.clientCapabilities] ?? {}) as CapabilitiesObject;
+    const clientInfo = meta[MetaKey.clientInfo] as Implementation | undefined;
+    const logLevel = logLevelRank(meta[MetaKey.logLevel]) >= 0 ? (meta[MetaKey.logLevel] as LogLevel) : undefined;
+    const binding = { method: request.method, params, principal: principalOf(request.context?.authInfo) };
+    let answers: Record<string, unknown> = {};
+    if (rp.inputRequired) {
+      const state = params["requestState"];
+      if (typeof state === "string") answers = { ...this.server.sealer.open(binding, state).answers };
+      Object.assign(answers, params["inputResponses"] ?? {});
+    }
+    const rounds = new InputRounds(profile, clientCapabilities, answers, rp.inputRequired);
+    const context = this.context(request, profile, params, clientCapabilities, clientInfo, logLevel, rounds);
+    const env = { server: this.server, session: this, profile, context, requestId: request.id, params };
+    let result: Result;
+    try {
+      result = await SERVER_METHODS[request.method]!(env);
+    } catch (error) {
+      if (rounds.missingCount === 0) throw error;
+      result = {};
+    }
+    if (rounds.missingCount > 0) {
+      await new Promise((resolve) => setImmediate(resolve)); // let concurrent asks of the same round register
+      const requestState = this.server.sealer.seal(binding, { answers: rounds.answers });
+      return { resultType: "input_required", inputRequests: rounds.missing, requestState };
+    }
+    return this.completeResult(rp, result, context.authInfo !== undefined);
+  }
+
+  /** Finds the method, validates params and checks the server capability gate. */
+  private admit(profile: RevisionProfile, request: IncomingRequest): { rp: RequestProfile; params: Result } {
+    const rp = profile.requests.get(request.method);
+    if (!rp || rp.token.direction === "serverToClient" || !SERVER_METHODS[request.method]) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    }
+    const gate = rp.token.capability;
+    if (gate?.side === "server" && !hasCapability(this.server.capabilities(), gate.path)) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method} (this server does not declare ${describeGate(gate)})`);
+    }
+    const params = parseParams(rp.token.params, request.params ?? {}, request.method) as Result;
+    return { rp, params };
+  }
+
+  private completeResult(rp: RequestProfile, result: Result, authenticated: boolean): Result {
+    const out: Result = { ...result };
+    if (rp.hasResultType && out["resultType"] === undefined) out["resultType"] = "complete";
+    if (rp.cacheable) {
+      const cache = this.server.options.cache;
+      if (out["ttlMs"] === undefined) out["ttlMs"] = cache?.ttlMs ?? 0;
+      if (out["cacheScope"] === undefined) out["cacheScope"] = cache?.scope ?? (authenticated ? "private" : "public");
+    }
+    const meta = out["_meta"] as MetaObject | undefined;
+    out["_meta"] = { ...meta, [MetaKey.serverInfo]: this.server.options.info };
+    return out;
+  }
+
+  private context(
+    request: IncomingRequest,
+    profile: RevisionProfile,
+    params: Result,
+    clientCapabilities: CapabilitiesObject,
+    clientInfo: Implementation | undefined,
+    logLevel: LogLevel | undefined,
+    input: InputChannel,
+  ) {
+    const meta = metaOf(params);
+    const token = meta?.[MetaKey.progressToken];
+    let lastProgress = -Infinity;
+    const signal = request.signal;
+    return createContext({
+      requestId: request.id,
+      method: request.method,
+      signal,
+      revision: profile.revision,
+      era: profile.era,
+      clientInfo,
+      clientCapabilities,
+      authInfo: request.context?.authInfo,
+      headers: request.context?.headers,
+      meta,
+      progress: (progress, total, message) => {
+        if ((typeof token !== "string" && typeof token !== "number") || signal.aborted || progress <= lastProgress) return Promise.resolve();
+        lastProgress = progress;
+        const p: Result = { progressToken: token, progress };
+        if (total !== undefined) p["total"] = total;
+        if (message !== undefined) p["message"] = message;
+        return this.engine.notify(PROGRESS_NOTIFICATION, p, request.id);
+      },
+      log: (level, data, logger) => {
+        const threshold = profile.era === "stateless" ? logLevel : (this.handshake?.logLevel ?? LOG_LEVELS[0]);
+        if (threshold === undefined || logLevelRank(level) < logLevelRank(threshold) || signal.aborted) return Promise.resolve();
+        const p: Result = logger === undefined ? { level, data } : { level, logger, data };
+        return this.sendGated(profile, "notifications/message", p, request.id);
+      },
+      input,
+    });
+  }
+
+  /** Handshake era: `elicit`/`createMessage`/`listRoots` are requests to the client, gated by its capabilities. */
+  private handshakeInput(request: IncomingRequest, state: HandshakeState): InputChannel {
+    return {
+      ask: async (method, params) => {
+        const token = state.profile.requests.get(method)?.token;
+        if (!token || token.direction === "clientToServer") throw new ProtocolUsageError(`${method} does not exist in revision ${state.profile.revision}`);
+        if (token.capability && !hasCapability(state.clientCapabilities, token.capability.path)) {
+          throw new ProtocolUsageError(`cannot send ${method}: the client did not declare the ${describeGate(token.capability)}`);
+        }
+        const result = await this.engine.request(method, params, { signal: request.signal, relatedRequestId: request.id });
+        return parseResult(token.result, result, `${method} result`);
+      },
+    };
+  }
+
+  private sendGated(profile: RevisionProfile, method: string, params: Result, related?: JsonRpcId): Promise<void> {
+    const token = profile.methods[method];
+    if (!token || this.engine.closed) return Promise.resolve();
+    const gate = token.capability;
+    const caps = gate?.side === "client" ? this.handshake?.clientCapabilities : this.server.capabilities();
+    if (gate && !hasCapability(caps, gate.path)) return Promise.resolve();
+    return this.engine.notify(method, params, related).catch(() => undefined);
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    const profile = this.handshake?.profile ?? this.latestStateless();
+    const token = profile?.methods[method];
+    if (token && token.kind === "notification") {
+      const parsed = token.params.safeParse(params ?? {});
+      if (!parsed.success) {
+        this.server.options.onDiagnostic?.(`ignored an invalid ${method} notification`);
+        return;
+      }
+    }
+    const p = (params ?? {}) as Result;
+    if (method === CANCELLED_NOTIFICATION) {
+      const id = p["requestId"];
+      if (typeof id === "string" || typeof id === "number") this.engine.cancelIncoming(id, p["reason"] as string | undefined);
+    } else if (method === PROGRESS_NOTIFICATION) {
+      this.engine.deliverProgress(p["progressToken"], p as unknown as { progress: number });
+    } else if (method === "notifications/initialized") {
+      if (this.handshake) this.handshake.initialized = true;
+    } else {
+      this.server.options.onClientNotification?.(method, params, this);
+    }
+  }
+
+  private latestStateless(): RevisionProfile {
+    const first = this.statelessProfiles.values().next().value ?? this.handshakeProfiles[0];
+    if (!first) throw new Error("no revisions configured");
+    return first;
+  }
+
+  private ended(): void {
+    this.listens.clear();
+    this.onEnd();
+  }
+}

@@ -1,0 +1,42 @@
+/** Capability objects and the gates of method tokens. */
+import type { CapabilityGate } from "../protocol/method-type.ts";
+
+export type Capabilities = Readonly<Record<string, unknown>>;
+
+/** Whether `capabilities` declares the flag at `path` (present and not `false`/`null`). */
+export function hasCapability(capabilities: Capabilities | undefined, path: readonly string[]): boolean {
+  let node: unknown = capabilities;
+  for (const key of path) {
+    if (typeof node !== "object" || node === null) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node !== undefined && node !== null && node !== false;
+}
+
+/** The capability object that declares exactly the gate's path, e.g. `{ elicitation: {} }`. */
+export function capabilityFor(gate: CapabilityGate): Record<string, unknown> {
+  let node: Record<string, unknown> = {};
+  for (let i = gate.path.length - 1; i >= 0; i--) node = { [gate.path[i] as string]: node };
+  return node;
+}
+
+export function describeGate(gate: CapabilityGate): string {
+  return `${gate.side} capability ${gate.path.join(".")}`;
+}
+
+/** Deep-merges capability objects (later wins for non-object values). */
+export function mergeCapabilities(...parts: Array<Capabilities | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const part of parts) {
+    if (!part) continue;
+    for (const [key, value] of Object.entries(part)) {
+      const prev = out[key];
+      out[key] = isPlainObject(prev) && isPlainObject(value) ? mergeCapabilities(prev, value) : value;
+    }
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

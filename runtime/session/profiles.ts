@@ -1,0 +1,89 @@
+/**
+ * What the runtime needs to know about one revision, derived from its generated bindings (never from the revision
+ * string): the method table, the era (a table with `initialize` is the handshake era, one with `server/discover`
+ * the stateless era), whether batches exist, and per request method whether its result carries `resultType`,
+ * caching hints, or may be an `InputRequiredResult`.
+ */
+import type { z } from "zod";
+import type { AnyMethodType, AnyRequestType, MethodTable } from "../protocol/method-type.ts";
+import { objectKeys, unionMembers } from "./schema-shape.ts";
+
+export type Era = "handshake" | "stateless";
+
+/** The part of a generated `generated/protocol/<rev>/index.ts` module the runtime reads. */
+export interface RevisionBindings {
+  readonly methods: MethodTable;
+  readonly [name: string]: unknown;
+}
+
+export interface RequestProfile {
+  readonly token: AnyRequestType;
+  /** The result schema declares `resultType` (the runtime fills in `"complete"`). */
+  readonly hasResultType: boolean;
+  /** The result schema declares `ttlMs`/`cacheScope` (caching hints are required). */
+  readonly cacheable: boolean;
+  /** The result may be an `InputRequiredResult` (multi round-trip). */
+  readonly inputRequired: boolean;
+  /** The schema of a complete (final) result: the result schema without its `InputRequiredResult` member. */
+  readonly completeResult: z.ZodType;
+}
+
+export interface RevisionProfile {
+  readonly revision: string;
+  readonly era: Era;
+  readonly methods: MethodTable;
+  readonly acceptsBatches: boolean;
+  /** Requests that travel as JSON-RPC messages, by method. */
+  readonly requests: ReadonlyMap<string, RequestProfile>;
+  /** Requests only ever carried inside an `InputRequiredResult` (stateless era), by method. */
+  readonly embedded: ReadonlyMap<string, AnyRequestType>;
+  /** The `InputRequiredResult` schema, when the revision has one. */
+  readonly inputRequiredResult: z.ZodType | undefined;
+}
+
+export function profileOf(revision: string, bindings: RevisionBindings): RevisionProfile {
+  const { methods } = bindings;
+  const era: Era | undefined = "initialize" in methods ? "handshake" : "server/discover" in methods ? "stateless" : undefined;
+  if (!era) throw new Error(`revision ${revision}: its method table has neither initialize nor server/discover`);
+  const inputRequiredResult = findSchema(bindings, "InputRequiredResult");
+  const inputRequiredKeys = inputRequiredResult ? objectKeys(inputRequiredResult) : undefined;
+  const requests = new Map<string, RequestProfile>();
+  const embedded = new Map<string, AnyRequestType>();
+  for (const token of Object.values(methods) as AnyMethodType[]) {
+    if (token.kind !== "request") continue;
+    if (token.delivery === "embedded") {
+      embedded.set(token.method, token);
+      continue;
+    }
+    const members = unionMembers(token.result);
+    const isInputRequired = (m: z.ZodType) => m === inputRequiredResult || (inputRequiredKeys !== undefined && sameKeys(objectKeys(m), inputRequiredKeys));
+    const completeMembers = members.filter((m) => !isInputRequired(m));
+    const keys = new Set(completeMembers.flatMap((m) => [...objectKeys(m)]));
+    requests.set(token.method, {
+      token,
+      hasResultType: keys.has("resultType"),
+      cacheable: keys.has("ttlMs") && keys.has("cacheScope"),
+      inputRequired: completeMembers.length < members.length,
+      completeResult: completeMembers.length === 1 ? (completeMembers[0] as z.ZodType) : token.result,
+    });
+  }
+  const acceptsBatches = findSchema(bindings, "JSONRPCBatchRequest") !== undefined;
+  return { revision, era, methods, acceptsBatches, requests, embedded, inputRequiredResult };
+}
+
+function findSchema(bindings: RevisionBindings, typeName: string): z.ZodType | undefined {
+  const direct = bindings[`${typeName}Schema`];
+  if (direct) return direct as z.ZodType;
+  const schemas = bindings["schemas"];
+  if (typeof schemas === "object" && schemas !== null) {
+    const nested = (schemas as Record<string, unknown>)[`${typeName}Schema`];
+    if (nested) return nested as z.ZodType;
+  }
+  return undefined;
+}
+
+function sameKeys(a: Set<string>, b: Set<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const k of a) if (!b.has(k)) return false;
+  return true;
+}

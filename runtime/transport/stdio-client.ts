@@ -1,0 +1,116 @@
+/**
+ * The client side of stdio: spawns the server, speaks newline-delimited JSON-RPC on its stdin/stdout, and shuts it
+ * down as the spec describes (close stdin, wait, SIGTERM, wait, SIGKILL).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { once } from "node:events";
+import { LineWriter, readLines } from "./streams.ts";
+import type { Transport, TransportSink } from "./transport.ts";
+
+/** Environment variables passed to the server when `env` is not given (others could leak secrets). */
+export const DEFAULT_INHERITED_ENV: readonly string[] = process.platform === "win32"
+  ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE"]
+  : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+
+export interface StdioClientTransportOptions {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** The server's whole environment. Default: the variables in `DEFAULT_INHERITED_ENV`, plus `extraEnv`. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly extraEnv?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** `inherit` (default) forwards the server's stderr to ours; `pipe` hands it to `onStderr`; `ignore` drops it. */
+  readonly stderr?: "inherit" | "pipe" | "ignore";
+  readonly onStderr?: (text: string) => void;
+  /** How long to wait after closing stdin, and again after SIGTERM, before escalating. Default 2000 ms. */
+  readonly shutdownGraceMs?: number;
+}
+
+export class StdioClientTransport implements Transport {
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private writer: LineWriter | undefined;
+  private sink: TransportSink | undefined;
+  private closing = false;
+  private exited: Promise<void> | undefined;
+
+  constructor(private readonly options: StdioClientTransportOptions) {}
+
+  /** The server's process id once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.child) throw new Error("StdioClientTransport already started");
+    const o = this.options;
+    const child = spawn(o.command, [...(o.args ?? [])], {
+      env: { ...(o.env ?? inheritedEnv()), ...o.extraEnv },
+      ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+      stdio: ["pipe", "pipe", o.stderr === "pipe" ? "pipe" : (o.stderr ?? "inherit")],
+      windowsHide: true,
+    }) as ChildProcessWithoutNullStreams;
+    this.child = child;
+    this.sink = sink;
+    this.exited = new Promise((resolve) => child.once("close", () => resolve()));
+    try {
+      await once(child, "spawn");
+    } catch (error) {
+      this.sink = undefined;
+      throw new Error(`cannot start MCP server "${o.command}": ${(error as Error).message}`, { cause: error });
+    }
+    this.writer = new LineWriter(child.stdin);
+    child.stdin.on("error", () => undefined); // EPIPE after the server died; reported through "exit".
+    if (child.stderr && o.onStderr) child.stderr.on("data", (chunk: Buffer) => o.onStderr?.(chunk.toString("utf8")));
+    readLines(child.stdout, (line) => this.sink?.receive(line), () => undefined);
+    child.once("exit", (code, signal) => {
+      const why = signal ? `signal ${signal}` : `exit code ${code}`;
+      this.finish(this.closing ? undefined : new Error(`MCP server process exited (${why})`));
+    });
+  }
+
+  send(message: object): Promise<void> {
+    if (!this.writer) return Promise.reject(new Error("StdioClientTransport not started"));
+    return this.writer.write(message);
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) return this.exited;
+    this.closing = true;
+    const grace = this.options.shutdownGraceMs ?? 2000;
+    child.stdin.end();
+    if (!(await exitsWithin(this.exited, grace))) {
+      child.kill("SIGTERM");
+      if (!(await exitsWithin(this.exited, grace))) {
+        child.kill("SIGKILL");
+        await this.exited;
+      }
+    }
+    this.finish();
+  }
+
+  private finish(error?: Error): void {
+    const sink = this.sink;
+    if (!sink) return;
+    this.sink = undefined;
+    sink.closed(error);
+  }
+}
+
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of DEFAULT_INHERITED_ENV) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
+
+async function exitsWithin(exited: Promise<void> | undefined, ms: number): Promise<boolean> {
+  if (!exited) return true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const result = await Promise.race([exited.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  return result;
+}

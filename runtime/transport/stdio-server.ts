@@ -1,0 +1,53 @@
+/**
+ * The server side of stdio: newline-delimited JSON-RPC on stdin/stdout. Nothing else may be written to stdout;
+ * diagnostics go to stderr. The transport reports `closed` when stdin ends, which is the client's shutdown signal.
+ */
+import type { Readable, Writable } from "node:stream";
+import { LineWriter, readLines } from "./streams.ts";
+import type { Transport, TransportSink } from "./transport.ts";
+
+export interface StdioServerTransportOptions {
+  readonly input?: Readable;
+  readonly output?: Writable;
+}
+
+export class StdioServerTransport implements Transport {
+  private readonly input: Readable;
+  private readonly writer: LineWriter;
+  private detach: (() => void) | undefined;
+  private sink: TransportSink | undefined;
+
+  constructor(options: StdioServerTransportOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.writer = new LineWriter(options.output ?? process.stdout);
+  }
+
+  start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+    this.detach = readLines(
+      this.input,
+      (line) => sink.receive(line),
+      (error) => this.finish(error),
+    );
+    this.input.resume();
+    return Promise.resolve();
+  }
+
+  send(message: object): Promise<void> {
+    return this.writer.write(message);
+  }
+
+  close(): Promise<void> {
+    this.finish();
+    return Promise.resolve();
+  }
+
+  private finish(error?: Error): void {
+    const sink = this.sink;
+    if (!sink) return;
+    this.sink = undefined;
+    this.detach?.();
+    this.input.pause();
+    sink.closed(error);
+  }
+}

@@ -1,0 +1,76 @@
+/** Newline-delimited JSON over Node streams: shared by the stdio server and client transports. */
+import type { Readable, Writable } from "node:stream";
+import { ConnectionClosedError } from "../jsonrpc/errors.ts";
+import { encodeLine, LineDecoder } from "../jsonrpc/framing.ts";
+
+/** Reads lines from `input`; `onEnd` fires once, with an error when the stream failed or ended mid-message. */
+export function readLines(input: Readable, onLine: (line: string) => void, onEnd: (error?: Error) => void): () => void {
+  const decoder = new LineDecoder();
+  let ended = false;
+  const finish = (error?: Error) => {
+    if (ended) return;
+    ended = true;
+    detach();
+    if (!error && decoder.buffered > 0) error = new Error(`stream ended inside a message (${decoder.buffered} bytes unterminated)`);
+    onEnd(error);
+  };
+  const onData = (chunk: Buffer | string) => {
+    for (const line of decoder.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk)) onLine(line);
+  };
+  const onClose = () => finish();
+  const onError = (error: Error) => finish(error);
+  const detach = () => {
+    input.off("data", onData);
+    input.off("end", onClose);
+    input.off("close", onClose);
+    input.off("error", onError);
+  };
+  input.on("data", onData);
+  input.on("end", onClose);
+  input.on("close", onClose);
+  input.on("error", onError);
+  return detach;
+}
+
+/**
+ * Writes one message per line. Writes made in the same tick are corked into one syscall, which matters when many
+ * requests are in flight.
+ */
+export class LineWriter {
+  private corked = false;
+  private failed: Error | undefined;
+  private readonly uncork = () => {
+    this.corked = false;
+    this.output.uncork();
+  };
+
+  constructor(private readonly output: Writable) {
+    output.on("error", (error: Error) => {
+      this.failed = error;
+    });
+  }
+
+  write(message: object): Promise<void> {
+    if (this.failed || this.output.destroyed || this.output.writableEnded) {
+      return Promise.reject(new ConnectionClosedError(this.failed));
+    }
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      process.nextTick(this.uncork);
+    }
+    if (this.output.write(encodeLine(message))) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error) => {
+        this.output.off("drain", onDrain);
+        this.output.off("close", onGone);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onGone = () => done(new ConnectionClosedError(this.failed));
+      this.output.once("drain", onDrain);
+      this.output.once("close", onGone);
+    });
+  }
+}
