@@ -13,7 +13,7 @@ export function headerLine(input: string, sha256: string): string {
 }
 
 export function tsHeader(input: string, sha256: string): string {
-  return `${headerLine(input, sha256)}\n// Regenerate with: npm run generate\n\n`;
+  return `${headerLine(input, sha256)}\n\n`;
 }
 
 /** Inline prettier options: a user's .prettierrc never changes generated output. */

@@ -2,7 +2,7 @@
  * `IrModel` of a protocol revision → the unformatted files of `generated/protocol/<revision>/`:
  * types.ts, schemas.ts, methods.ts, constants.ts, index.ts and ir.json.
  */
-import type { IrMethod, IrModel } from "../ir/model.ts";
+import type { IrMethod, IrModel, IrTypeDecl } from "../ir/model.ts";
 import { dependencyOrder } from "../ir/walk.ts";
 import { stableJson, tsHeader, headerLine, type GeneratedFile } from "./generated-file.ts";
 import { emitDoc, emitTypeDeclaration, emitTypeExpression } from "./ts-types.ts";
@@ -16,8 +16,8 @@ export interface ProtocolEmitOptions {
 export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions): GeneratedFile[] {
   const header = tsHeader(model.source.path, model.source.sha256);
   return [
-    { path: "types.ts", content: header + emitTypesFile(model) },
-    { path: "schemas.ts", content: header + emitSchemasFile(model) },
+    { path: "types.ts", content: header + emitTypesModule(model.types) },
+    { path: "schemas.ts", content: header + emitSchemasModule(model.types) },
     { path: "methods.ts", content: header + emitMethodsFile(model, options) },
     { path: "constants.ts", content: header + emitConstantsFile(model) },
     { path: "index.ts", content: header + emitIndexFile() },
@@ -25,27 +25,32 @@ export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions):
   ];
 }
 
-export function emitTypesFile(model: IrModel): string {
-  return model.types.map((decl) => emitTypeDeclaration(decl)).join("\n");
+/** A module declaring every type, in the given order. Reusable for any list of declarations (e.g. a manifest's). */
+export function emitTypesModule(types: readonly IrTypeDecl[]): string {
+  return types.map((decl) => emitTypeDeclaration(decl)).join("\n");
 }
 
 /** Names whose generated schema is a plain zod object (open or closed object with declared properties, not lazy). */
-function objectSchemaNames(model: IrModel, recursive: ReadonlySet<string>): Set<string> {
+function objectSchemaNames(types: readonly IrTypeDecl[], recursive: ReadonlySet<string>): Set<string> {
   return new Set(
-    model.types
+    types
       .filter((t) => t.type.kind === "object" && t.type.props.length > 0 && !recursive.has(t.name))
       .map((t) => t.name),
   );
 }
 
-export function emitSchemasFile(model: IrModel): string {
-  const { order, recursive } = dependencyOrder(model.types);
-  const objects = objectSchemaNames(model, recursive);
+/**
+ * A module with one `<Name>Schema` per declaration, in dependency order (recursive ones lazy). `typesImport` is the
+ * specifier of the module declaring the types (used for annotations of recursive schemas and doc links).
+ */
+export function emitSchemasModule(types: readonly IrTypeDecl[], typesImport = "./types.ts"): string {
+  const { order, recursive } = dependencyOrder(types);
+  const objects = objectSchemaNames(types, recursive);
   const ctx = createZodContext(undefined, (name) => objects.has(name));
   const typeRef = (name: string) => `T.${name}`;
   const body = order.map((decl) => emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef }));
   return [
-    'import { z } from "zod";\nimport type * as T from "./types.ts";\n',
+    `import { z } from "zod";\nimport type * as T from ${JSON.stringify(typesImport)};\n`,
     emitZodPrelude(ctx),
     ...body,
   ].join("\n");

@@ -149,7 +149,9 @@ function countChecks(c: IrConstraints | undefined, unit: "Items" | "Length"): st
 
 /** Constraints on a union (e.g. `@minimum` on `number | null`) apply to the members they fit. */
 function emitUnion(items: readonly IrType[], ctx: ZodEmitContext, c: IrConstraints | undefined): string {
-  const member = (t: IrType) => emitZodExpression(t, ctx, t.kind === "primitive" || t.kind === "array" ? c : undefined);
+  const memberConstraints = c ? { ...c, nullable: false } : undefined;
+  const member = (t: IrType) =>
+    emitZodExpression(t, ctx, t.kind === "primitive" || t.kind === "array" ? memberConstraints : undefined);
   if (items.length === 1) return member(items[0]!);
   const nonNull = items.filter((t) => !(t.kind === "primitive" && t.name === "null"));
   if (nonNull.length === 1 && items.length === 2) return `${member(nonNull[0]!)}.nullable()`;
@@ -188,7 +190,7 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
     text: `Validates {@link ${options.typeRef(decl.name)}}.`,
     ...(decl.doc?.deprecated !== undefined ? { deprecated: decl.doc.deprecated } : {}),
   });
-  const expr = emitZodExpression(decl.type, ctx);
+  const expr = emitZodExpression(decl.type, ctx, decl.constraints);
   const name = ctx.ref(decl.name);
   if (options.recursive) {
     return `${doc}export const ${name}: z.ZodType<${options.typeRef(decl.name)}> = z.lazy(() => ${expr});\n`;

@@ -139,6 +139,8 @@ export interface IrTypeDecl {
   readonly category?: string;
   readonly internal: boolean;
   readonly location?: IrLocation;
+  /** Validation facts for the whole declaration (e.g. a JSON Schema `{"type":"string","minLength":1}` definition). */
+  readonly constraints?: IrConstraints;
 }
 
 export type IrMessageDirection = "clientToServer" | "serverToClient" | "both";

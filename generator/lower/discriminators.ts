@@ -1,7 +1,7 @@
 /**
  * Marks unions whose members are all named object types with a required, distinct literal property of the same name
  * (e.g. content blocks by `type`, message unions by `method`). Emitters may then validate with a discriminated union.
- * A member whose property is optional (2025-11-25+ `ElicitRequestFormParams.mode`) disqualifies the union.
+ * A member whose property is optional (e.g. `ElicitRequestFormParams.mode`) disqualifies the union.
  */
 import type { IrObjectType, IrType, IrTypeDecl } from "../ir/model.ts";
 

@@ -15,7 +15,7 @@ export const DIRECTION_UNIONS: Readonly<
   ServerRequest: { sender: "server", kind: "request", delivery: "message" },
   ClientNotification: { sender: "client", kind: "notification", delivery: "message" },
   ServerNotification: { sender: "server", kind: "notification", delivery: "message" },
-  /** 2026-07-28 multi round-trip: server requests carried inside `InputRequiredResult.inputRequests`. */
+  /** Multi round-trip: server requests carried inside `InputRequiredResult.inputRequests`. */
   InputRequest: { sender: "server", kind: "request", delivery: "embedded" },
 };
 

@@ -32,13 +32,20 @@ export function parseManifest(text: string, file: string, displayPath: string): 
       doc.errors.map((e) => ({
         path: [],
         message: `syntax error: ${e.message.split("\n")[0]}`,
-        ...(e.linePos ? { position: { line: e.linePos[0].line, col: e.linePos[0].col } } : {}),
+        position: lineCounter.linePos(e.pos[0]),
       })),
     );
   }
   const parsed = ManifestSchema.safeParse(doc.toJS());
   if (!parsed.success) {
-    throw new ManifestError(file, parsed.error.issues.map((issue) => diagnostic(doc, lineCounter, issuePath(issue), issueMessage(issue))));
+    throw new ManifestError(
+      file,
+      parsed.error.issues.map((issue) => {
+        const path = issuePath(issue);
+        const missing = issue.code === "invalid_type" && !doc.hasIn(path);
+        return diagnostic(doc, lineCounter, path, missing ? `required field missing (expected ${issue.expected})` : issueMessage(issue));
+      }),
+    );
   }
   const sha256 = createHash("sha256").update(text).digest("hex");
   try {
@@ -88,6 +95,5 @@ function issuePath(issue: Issue): ManifestPath {
 
 function issueMessage(issue: Issue): string {
   if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
-  if (issue.code === "invalid_type" && issue.input === undefined) return `required field missing (expected ${issue.expected})`;
   return issue.message;
 }

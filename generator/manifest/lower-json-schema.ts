@@ -31,10 +31,10 @@ const ANNOTATIONS = new Set([
 ]);
 /** Keywords the IR type captures exactly. */
 const STRUCTURAL = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "prefixItems", "enum", "const", "anyOf",
-  "oneOf", "allOf", "$ref", "nullable",
+  "type", "properties", "required", "additionalProperties", "items", "prefixItems", "additionalItems", "enum", "const", "anyOf",
+  "oneOf", "allOf", "$ref",
 ]);
-/** Constraints recorded in `IrConstraints` (documentation) and enforced by the JSON Schema check. */
+/** Constraints: printed in zod where `zodExpresses` says zod is exact, else enforced by the JSON Schema check. */
 const CONSTRAINTS = new Set([
   "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
   "pattern", "minItems", "maxItems",
@@ -43,7 +43,7 @@ const CONSTRAINTS = new Set([
 const WIDENING = new Set([
   "if", "then", "else", "not", "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas",
   "dependencies", "unevaluatedProperties", "unevaluatedItems", "contains", "minContains", "maxContains",
-  "uniqueItems", "minProperties", "maxProperties", "additionalItems", "$dynamicRef",
+  "uniqueItems", "minProperties", "maxProperties", "$dynamicRef",
 ]);
 const UNKNOWN: IrType = { kind: "primitive", name: "unknown" };
 const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
@@ -80,7 +80,8 @@ class Lowering {
     return { name, type, extends: [], internal: false, ...(description ? { doc: { text: description } } : {}) };
   }
 
-  lower(schema: Json, path: ManifestPath): IrType {
+  /** `asProp`: the schema is a property's, so the zod printer applies `IrProp.constraints` to it. */
+  lower(schema: Json, path: ManifestPath, asProp = false): IrType {
     if (schema === true) return { kind: "primitive", name: "unknown" };
     if (schema === false) {
       this.widen("false", path, "the `false` schema (no value is valid) is typed unknown");
@@ -89,7 +90,7 @@ class Lowering {
     if (!isObject(schema)) throw new SchemaProblem(path, "a JSON Schema must be an object or a boolean");
     for (const key of Object.keys(schema)) this.classify(key, path);
     // With enum/const the literals give the type; `type` beside them is then only checked by JSON Schema.
-    if (schema["type"] !== undefined && (schema["enum"] !== undefined || schema["const"] !== undefined)) this.enforced.add("type");
+    if (schema["type"] !== undefined && !literalsFitType(schema)) this.enforced.add("type");
 
     const parts: IrType[] = [];
     if (schema["$ref"] !== undefined) parts.push(this.lowerRef(schema["$ref"], [...path, "$ref"]));
@@ -103,8 +104,10 @@ class Lowering {
       for (const [s, p] of this.subschemas(schema["allOf"], [...path, "allOf"])) parts.push(this.lower(s, p));
     }
     const meaningful = parts.filter((p) => !(p.kind === "primitive" && p.name === "unknown"));
-    let type: IrType = meaningful.length === 0 ? { kind: "primitive", name: "unknown" } : meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", items: meaningful };
-    if (schema["nullable"] === true) type = union([type, { kind: "primitive", name: "null" }]);
+    const type: IrType = meaningful.length === 0 ? { kind: "primitive", name: "unknown" } : meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", items: meaningful };
+    for (const key of CONSTRAINTS) {
+      if (schema[key] !== undefined && !zodExpresses(key, schema[key], type, asProp)) this.enforced.add(key);
+    }
     return type;
   }
 
@@ -113,9 +116,10 @@ class Lowering {
       if (key === "oneOf") this.enforced.add("oneOf"); // exclusivity: zod unions accept any match
       return;
     }
-    if (CONSTRAINTS.has(key)) return void this.enforced.add(key);
+    if (CONSTRAINTS.has(key)) return; // settled at the end of `lower`, once the type is known
     if (WIDENING.has(key)) return this.widen(key, [...path, key], `\`${key}\` cannot be typed; the type is wider, validation is kept`);
-    this.warnings.push({ path: [...path, key], message: `unknown keyword \`${key}\` ignored (as JSON Schema does)` });
+    const hint = key === "nullable" ? '; write "type": ["<type>", "null"] for a nullable value' : "";
+    this.warnings.push({ path: [...path, key], message: `unknown keyword \`${key}\` ignored (as JSON Schema does)${hint}` });
   }
 
   private widen(keyword: string, path: ManifestPath, message: string): void {
@@ -128,9 +132,13 @@ class Lowering {
     const declared = schema["type"];
     let names: string[];
     if (declared === undefined) {
-      if (["properties", "required", "additionalProperties", "patternProperties"].some((k) => k in schema)) names = ["object"];
+      if (["properties", "additionalProperties", "patternProperties"].some((k) => k in schema)) names = ["object"];
       else if (["items", "prefixItems"].some((k) => k in schema)) names = ["array"];
-      else return [];
+      else {
+        // `{ required: [...] }` alone (typical in anyOf/oneOf alternatives) says nothing about non-objects.
+        if ("required" in schema) this.widen("required", [...path, "required"], "`required` without `type`/`properties` is not typed; validation is kept");
+        return [];
+      }
     } else {
       names = typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.map(String) : [];
       if (names.length === 0 || names.some((n) => !TYPE_NAMES.has(n))) {
@@ -154,8 +162,8 @@ class Lowering {
     }
     const props: IrProp[] = Object.entries(properties).map(([name, sub]) => {
       const subPath = [...path, "properties", name];
-      const type = this.lower(sub, subPath);
-      const constraints = isObject(sub) ? constraintsOf(sub) : undefined;
+      const type = this.lower(sub, subPath, true);
+      const constraints = isObject(sub) ? propConstraints(sub, type) : undefined;
       const doc = isObject(sub) && typeof sub["description"] === "string" ? { text: sub["description"] } : undefined;
       return { name, type, optional: !required.includes(name), ...(doc ? { doc } : {}), ...(constraints ? { constraints } : {}) };
     });
@@ -186,11 +194,13 @@ class Lowering {
       const key = schema["prefixItems"] !== undefined ? "prefixItems" : "items";
       const elements = this.subschemas(prefix, [...path, key]).map(([s, p]) => this.lower(s, p));
       const restSchema = key === "prefixItems" ? schema["items"] : schema["additionalItems"];
-      if (restSchema === false) return { kind: "tuple", elements };
-      const rest = restSchema === undefined || restSchema === true ? { kind: "primitive" as const, name: "unknown" as const } : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
-      // Open tuples: JSON Schema allows fewer items than the prefix, so only a closed, minItems-covered tuple is exact.
-      this.widen(key, [...path, key], "an open or partial tuple is typed as an array of its item types");
-      return { kind: "array", element: union([...elements, rest]), ...extra };
+      // JSON Schema accepts fewer items than the prefix lists, so only a closed tuple whose minItems covers every
+      // prefix item is exactly a TypeScript tuple; anything else is an array of the item types (wider).
+      const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
+      if (restSchema === false && minItems >= elements.length) return { kind: "tuple", elements };
+      const rest = restSchema === undefined || restSchema === true ? UNKNOWN : restSchema === false ? undefined : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
+      this.widen(key, [...path, key], "a tuple that may be shorter or longer than its prefix is typed as an array of its item types");
+      return { kind: "array", element: union(rest ? [...elements, rest] : elements), ...extra };
     }
     const items = schema["items"];
     const element = items === undefined ? { kind: "primitive" as const, name: "unknown" as const } : this.lower(items, [...path, "items"]);
@@ -280,13 +290,45 @@ function union(items: IrType[]): IrType {
   return unique.length === 1 ? unique[0]! : { kind: "union", items: unique };
 }
 
-function constraintsOf(schema: SchemaObject): IrConstraints | undefined {
+const NUMBER_BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] as const;
+
+/**
+ * Whether the zod printer enforces `key` exactly for a schema lowered to `type`: number bounds and `pattern` on a
+ * property of that primitive type, `minItems`/`maxItems` on the array this schema declares. Length limits (JSON
+ * Schema counts code points, zod UTF-16 units), `multipleOf` (float precision) and formats (zod's differ) are left
+ * to the JSON Schema check so a valid value is never rejected.
+ */
+function zodExpresses(key: string, value: Json, type: IrType, asProp: boolean): boolean {
+  if (key === "minItems" || key === "maxItems") {
+    const arrays = type.kind === "union" ? type.items : [type];
+    return arrays.some((t) => t.kind === "array" && (t.constraints as Record<string, unknown> | undefined)?.[key] === value);
+  }
+  if (!asProp || type.kind !== "primitive" || typeof value !== (key === "pattern" ? "string" : "number")) return false;
+  if (key === "pattern") return type.name === "string";
+  return (NUMBER_BOUNDS as readonly string[]).includes(key) && (type.name === "number" || type.name === "integer");
+}
+
+/** The constraints of a property that `zodExpresses` (the printer reads them from `IrProp.constraints`). */
+function propConstraints(schema: SchemaObject, type: IrType): IrConstraints | undefined {
   const out: Record<string, unknown> = {};
-  for (const key of ["format", "pattern"]) if (typeof schema[key] === "string") out[key] = schema[key];
-  for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"]) {
-    if (typeof schema[key] === "number") out[key] = schema[key];
+  for (const key of [...NUMBER_BOUNDS, "pattern"]) {
+    if (schema[key] !== undefined && zodExpresses(key, schema[key], type, true)) out[key] = schema[key];
   }
   return Object.keys(out).length > 0 ? (out as IrConstraints) : undefined;
+}
+
+/** True when every `enum`/`const` value has one of the types `type` lists (then `type` adds nothing). */
+function literalsFitType(schema: SchemaObject): boolean {
+  if (schema["enum"] === undefined && schema["const"] === undefined) return true;
+  const declared = schema["type"];
+  const names = new Set(typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.map(String) : []);
+  const values = schema["const"] !== undefined ? [schema["const"]] : Array.isArray(schema["enum"]) ? schema["enum"] : [];
+  return values.every((v) => {
+    if (v === null) return names.has("null");
+    if (typeof v === "number") return names.has("number") || (names.has("integer") && Number.isInteger(v));
+    if (typeof v === "string" || typeof v === "boolean") return names.has(typeof v);
+    return false;
+  });
 }
 
 function arrayConstraints(schema: SchemaObject): IrConstraints | undefined {

@@ -48,37 +48,47 @@ export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]
   return all;
 }
 
+/** Where generated files live: every file under generated/protocol, the `.ts` files of the fidelity folder. */
+const GENERATED_AREAS = [
+  { dir: PROTOCOL_OUT, owns: (_name: string) => true },
+  { dir: FIDELITY_OUT, owns: (name: string) => name.endsWith(".ts") },
+];
+
 /** Files present on disk in the generated areas that generation would not produce. */
-async function extraFiles(expected: ReadonlySet<string>): Promise<string[]> {
+async function extraFiles(expected: ReadonlySet<string>, root: string): Promise<string[]> {
   const found: string[] = [];
-  for (const root of [PROTOCOL_OUT, FIDELITY_OUT]) {
-    if (!existsSync(root)) continue;
-    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const rel = posixRelative(REPO_ROOT, path.join(entry.parentPath, entry.name));
+  for (const area of GENERATED_AREAS) {
+    const dir = path.join(root, posixRelative(REPO_ROOT, area.dir));
+    if (!existsSync(dir)) continue;
+    for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !area.owns(entry.name)) continue;
+      const rel = posixRelative(root, path.join(entry.parentPath, entry.name));
       if (!expected.has(rel)) found.push(rel);
     }
   }
   return found.sort();
 }
 
-/** Stale (differing), missing and extra files, as repository-relative paths. */
-export async function checkGenerated(files: readonly GeneratedFile[]): Promise<string[]> {
+/** Stale (differing), missing and extra files under `root` (default: this repository), as relative paths. */
+export async function checkGenerated(files: readonly GeneratedFile[], root = REPO_ROOT): Promise<string[]> {
   const problems: string[] = [];
   for (const file of files) {
-    const target = path.join(REPO_ROOT, file.path);
+    const target = path.join(root, file.path);
     if (!existsSync(target)) problems.push(`missing: ${file.path}`);
     else if ((await readFile(target, "utf8")) !== file.content) problems.push(`stale: ${file.path}`);
   }
-  for (const extra of await extraFiles(new Set(files.map((f) => f.path)))) problems.push(`extra: ${extra}`);
+  for (const extra of await extraFiles(new Set(files.map((f) => f.path)), root)) problems.push(`extra: ${extra}`);
   return problems;
 }
 
+/** `--check [--root <dir>]`: compare instead of writing (`--root` compares a copy of the tree, for tests). */
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
+  const rootFlag = process.argv.indexOf("--root");
+  const root = rootFlag >= 0 ? path.resolve(process.argv[rootFlag + 1] ?? ".") : REPO_ROOT;
   const files = await generateAll();
   if (check) {
-    const problems = await checkGenerated(files);
+    const problems = await checkGenerated(files, root);
     if (problems.length > 0) {
       process.stderr.write(`generated files are out of date (run npm run generate):\n${problems.map((p) => `  ${p}\n`).join("")}`);
       process.exitCode = 1;
@@ -88,7 +98,7 @@ async function main(): Promise<void> {
     return;
   }
   const expected = new Set(files.map((f) => f.path));
-  for (const extra of await extraFiles(expected)) await rm(path.join(REPO_ROOT, extra));
+  for (const extra of await extraFiles(expected, REPO_ROOT)) await rm(path.join(REPO_ROOT, extra));
   await writeGeneratedFiles(REPO_ROOT, files);
   process.stdout.write(`generate: wrote ${files.length} files\n`);
 }

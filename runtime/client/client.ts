@@ -7,7 +7,24 @@
 import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION, type IncomingRequest, type RequestOptions } from "../jsonrpc/engine.ts";
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import type { CapabilitiesObject, Implementation } from "../protocol/types.ts";
+import type {
+  CallToolResult,
+  CapabilitiesObject,
+  CompleteParams,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  SubscriptionFilter,
+  ToolDefinition,
+} from "../protocol/types.ts";
 import { describeGate, hasCapability, mergeCapabilities } from "../session/capabilities.ts";
 import { MetaKey, withMeta, type LogLevel } from "../session/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
@@ -45,11 +62,29 @@ export interface CallOptions extends RequestOptions {
   readonly meta?: Readonly<Record<string, unknown>>;
 }
 
+export interface PageParams {
+  readonly cursor?: string;
+  readonly [key: string]: unknown;
+}
+
+/** An open `subscriptions/listen` stream. */
+export interface Subscription {
+  /** The listen request's id; notifications of this stream carry it as `_meta["io.modelcontextprotocol/subscriptionId"]`. */
+  readonly id: JsonRpcId;
+  /** What the server agreed to send. */
+  readonly filter: SubscriptionFilter;
+  /** Settles when the stream ends (resolves on a graceful end or `close()`, rejects when the connection drops). */
+  readonly ended: Promise<void>;
+  /** Cancels the stream. */
+  close(): void;
+}
+
 export class McpClient {
   private engine: JsonRpcEngine | undefined;
   private negotiated: Negotiated | undefined;
   private readonly acceptable: RevisionProfile[];
   private readonly listeners = new Map<string, Set<(params: unknown) => void>>();
+  private readonly metaByRevision = new Map<string, Record<string, unknown>>();
   readonly capabilities: Record<string, unknown>;
 
   constructor(readonly options: ClientOptions) {
@@ -146,6 +181,111 @@ export class McpClient {
     }
   }
 
+  // ---- typed requests ------------------------------------------------------------------------------------
+
+  /** Handshake era only (the stateless era has no ping). */
+  async ping(options?: CallOptions): Promise<void> {
+    await this.request("ping", undefined, options);
+  }
+  /** Stateless era: the server's versions, capabilities and identity. */
+  discover(options?: CallOptions): Promise<Record<string, unknown>> {
+    return this.request("server/discover", {}, options);
+  }
+  listTools(params: PageParams = {}, options?: CallOptions): Promise<ListToolsResult> {
+    return this.request("tools/list", params, options) as Promise<ListToolsResult>;
+  }
+  async listAllTools(options?: CallOptions): Promise<ToolDefinition[]> {
+    return this.collect((p) => this.listTools(p, options), (r) => r.tools);
+  }
+  callTool(name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<CallToolResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return this.request("tools/call", params, options) as Promise<CallToolResult>;
+  }
+  listResources(params: PageParams = {}, options?: CallOptions): Promise<ListResourcesResult> {
+    return this.request("resources/list", params, options) as Promise<ListResourcesResult>;
+  }
+  listAllResources(options?: CallOptions): Promise<ResourceDefinition[]> {
+    return this.collect((p) => this.listResources(p, options), (r) => r.resources);
+  }
+  listResourceTemplates(params: PageParams = {}, options?: CallOptions): Promise<ListResourceTemplatesResult> {
+    return this.request("resources/templates/list", params, options) as Promise<ListResourceTemplatesResult>;
+  }
+  listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplateDefinition[]> {
+    return this.collect((p) => this.listResourceTemplates(p, options), (r) => r.resourceTemplates);
+  }
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, options) as Promise<ReadResourceResult>;
+  }
+  /** Handshake era: `resources/subscribe`; updates arrive as `notifications/resources/updated` (see `on`). */
+  async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.request("resources/subscribe", { uri }, options);
+  }
+  async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.request("resources/unsubscribe", { uri }, options);
+  }
+  listPrompts(params: PageParams = {}, options?: CallOptions): Promise<ListPromptsResult> {
+    return this.request("prompts/list", params, options) as Promise<ListPromptsResult>;
+  }
+  listAllPrompts(options?: CallOptions): Promise<PromptDefinition[]> {
+    return this.collect((p) => this.listPrompts(p, options), (r) => r.prompts);
+  }
+  getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<GetPromptResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return this.request("prompts/get", params, options) as Promise<GetPromptResult>;
+  }
+  complete(params: CompleteParams, options?: CallOptions): Promise<CompleteResult> {
+    return this.request("completion/complete", params, options) as Promise<CompleteResult>;
+  }
+  /** Handshake era: `logging/setLevel` (the stateless era uses `ClientOptions.logLevel`). */
+  async setLogLevel(level: LogLevel, options?: CallOptions): Promise<void> {
+    await this.request("logging/setLevel", { level }, options);
+  }
+
+  /**
+   * Stateless era: opens a `subscriptions/listen` stream and resolves once the server acknowledged it. The stream's
+   * notifications reach `on(method, …)` listeners and carry `_meta["io.modelcontextprotocol/subscriptionId"]`.
+   */
+  listen(filter: SubscriptionFilter, options: { readonly signal?: AbortSignal } = {}): Promise<Subscription> {
+    const controller = new AbortController();
+    options.signal?.addEventListener("abort", () => controller.abort(options.signal?.reason), { once: true });
+    let subscriptionId: JsonRpcId | undefined;
+    return new Promise<Subscription>((resolve, reject) => {
+      const stop = this.on("notifications/subscriptions/acknowledged", (params) => {
+        const p = params as { _meta?: Record<string, unknown>; notifications: SubscriptionFilter };
+        if (subscriptionId === undefined || p._meta?.[MetaKey.subscriptionId] !== subscriptionId) return;
+        stop();
+        resolve({ id: subscriptionId, filter: p.notifications, ended, close: () => controller.abort("unsubscribed") });
+      });
+      const ended = this.request("subscriptions/listen", { notifications: filter }, {
+        timeoutMs: 0,
+        signal: controller.signal,
+        onRequestId: (id) => (subscriptionId = id),
+      }).then(
+        () => undefined,
+        (error: unknown) => {
+          stop();
+          reject(error);
+          if (!controller.signal.aborted) throw error;
+        },
+      );
+      ended.catch(() => undefined);
+    });
+  }
+
+  private async collect<R extends { nextCursor?: string }, T>(page: (p: PageParams) => Promise<R>, items: (r: R) => readonly T[]): Promise<T[]> {
+    const all: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const result = await page(cursor === undefined ? {} : { cursor });
+      all.push(...items(result));
+      cursor = result.nextCursor;
+      if (cursor !== undefined && seen.has(cursor)) throw new ProtocolUsageError(`pagination loop: cursor ${cursor} repeated`);
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined);
+    return all;
+  }
+
   /** Closes the connection (for stdio: closes the server's stdin, then escalates to signals). */
   async close(): Promise<void> {
     await this.engine?.close();
@@ -158,9 +298,14 @@ export class McpClient {
     return this.negotiated;
   }
 
+  /** The per-request `_meta` of the stateless era (built once per revision; never mutated). */
   private meta(profile: RevisionProfile): Record<string, unknown> {
-    const meta = statelessMeta(profile.revision, this.capabilities, this.options.info);
-    if (this.options.logLevel !== undefined) meta[MetaKey.logLevel] = this.options.logLevel;
+    let meta = this.metaByRevision.get(profile.revision);
+    if (!meta) {
+      meta = statelessMeta(profile.revision, this.capabilities, this.options.info);
+      if (this.options.logLevel !== undefined) meta[MetaKey.logLevel] = this.options.logLevel;
+      this.metaByRevision.set(profile.revision, meta);
+    }
     return meta;
   }
 

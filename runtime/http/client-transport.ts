@@ -146,6 +146,7 @@ export class StreamableHttpClientTransport implements Transport {
       response = await this.fetchFn(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
     } catch (error) {
       release();
+      if (controller.signal.aborted) return; // cancelled by the session, or the transport closed
       throw error;
     }
     const sessionId = response.headers.get("mcp-session-id");

@@ -222,11 +222,12 @@ export class McpHttpHandler {
     return answer ?? emptyResponse(202);
   }
 
+  /** A request of the stateless era: it names its version in `_meta` (even `initialize`, which that era lacks → 404). */
   private isModern(message: Message, request: HttpRequestIn): boolean {
-    if (message["method"] === "initialize") return false;
     const params = message["params"];
     const meta = isObject(params) ? params["_meta"] : undefined;
     if (isObject(meta) && typeof meta["io.modelcontextprotocol/protocolVersion"] === "string") return true;
+    if (message["method"] === "initialize") return false;
     const header = request.header("mcp-protocol-version");
     return header !== undefined && !HANDSHAKE_VERSIONS.has(header);
   }

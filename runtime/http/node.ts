@@ -59,7 +59,8 @@ export function fromNodeRequest(req: IncomingMessage, res: ServerResponse): Http
 export function writeNodeResponse(out: HttpResponseOut, res: ServerResponse): void {
   const body = out.body;
   if (!(body instanceof SseStream)) {
-    res.writeHead(out.status, out.headers);
+    const length = body ? Buffer.byteLength(body) : 0;
+    res.writeHead(out.status, { ...out.headers, "content-length": String(length) });
     res.end(body);
     return;
   }

@@ -30,7 +30,8 @@ export function fromWebRequest(request: Request): HttpRequestIn {
     path: url.pathname,
     search: url.search,
     protocol: url.protocol,
-    header: (name) => request.headers.get(name) ?? undefined,
+    // A Request built in-process may lack Host; its URL then says where it was sent.
+    header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
     readBody: (limit) => readLimited(request, limit),
     signal: request.signal,
   };

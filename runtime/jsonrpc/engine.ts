@@ -52,6 +52,8 @@ export interface RequestOptions {
   readonly maxTotalTimeoutMs?: number;
   /** The incoming request this one is made on behalf of (routing hint for HTTP). */
   readonly relatedRequestId?: JsonRpcId;
+  /** Called with the request's id just before it is sent (to correlate notifications that name it). */
+  readonly onRequestId?: (id: JsonRpcId) => void;
 }
 
 export interface EngineOptions {
@@ -69,15 +71,39 @@ interface Pending {
   onAbort: (() => void) | undefined;
 }
 
-interface Incoming {
-  readonly controller: AbortController;
-  cancelled: boolean;
+/** An incoming request in flight. Its AbortController is created only if someone looks at `signal`. */
+class IncomingCall implements IncomingRequest {
+  private controller: AbortController | undefined;
+  private abortedWith: { reason: unknown } | undefined;
+  /** The peer cancelled it: no response is sent. */
+  cancelled = false;
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly method: string,
+    readonly params: unknown,
+    readonly context: IncomingContext | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.abortedWith) return;
+    this.abortedWith = { reason };
+    this.controller?.abort(reason);
+  }
 }
 
 export class JsonRpcEngine {
   private nextId = 1;
   private readonly pending = new Map<JsonRpcId, Pending>();
-  private readonly incoming = new Map<JsonRpcId, Incoming>();
+  private readonly incoming = new Map<JsonRpcId, IncomingCall>();
   private isClosed = false;
   private readonly defaultTimeoutMs: number;
 
@@ -111,6 +137,7 @@ export class JsonRpcEngine {
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
     const id = this.nextId++;
+    options?.onRequestId?.(id);
     if (options?.onProgress) params = withProgressToken(params, id);
     const message: JsonRpcRequest =
       params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
@@ -142,7 +169,7 @@ export class JsonRpcEngine {
     const entry = this.incoming.get(id);
     if (!entry) return;
     entry.cancelled = true;
-    entry.controller.abort(new RequestCancelledError(String(id), reason));
+    entry.abort(new RequestCancelledError(String(id), reason));
   }
 
   /** Routes a `notifications/progress` to the request that asked for it. Returns false for unknown tokens. */
@@ -227,7 +254,7 @@ export class JsonRpcEngine {
     if (this.incoming.has(id)) {
       return failure(id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`));
     }
-    const entry: Incoming = { controller: new AbortController(), cancelled: false };
+    const entry = new IncomingCall(id, method, message.params, context);
     const carrier = context?.signal;
     const onCarrierGone = carrier ? () => this.cancelIncoming(id, "the request's carrier closed") : undefined;
     if (carrier && onCarrierGone) {
@@ -235,13 +262,12 @@ export class JsonRpcEngine {
       carrier.addEventListener("abort", onCarrierGone, { once: true });
     }
     this.incoming.set(id, entry);
-    const request: IncomingRequest = { id, method, params: message.params, signal: entry.controller.signal, context };
     let reply: JsonRpcMessage;
     try {
-      const result = await this.handlers.onRequest(request);
+      const result = await this.handlers.onRequest(entry);
       reply = { jsonrpc: "2.0", id, result: result ?? {} };
     } catch (error) {
-      reply = failure(id, this.toRpcError(error, request));
+      reply = failure(id, this.toRpcError(error, entry));
     } finally {
       this.incoming.delete(id);
       if (carrier && onCarrierGone) carrier.removeEventListener("abort", onCarrierGone);
@@ -303,7 +329,7 @@ export class JsonRpcEngine {
     this.isClosed = true;
     const failure = new ConnectionClosedError(error);
     for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
-    for (const entry of this.incoming.values()) entry.controller.abort(failure);
+    for (const entry of this.incoming.values()) entry.abort(failure);
     this.incoming.clear();
     this.handlers.onClose?.(error);
   }

@@ -3,6 +3,7 @@
  * become JSON-RPC requests to the client in the handshake era and multi round-trip input requests in the stateless
  * era (the handler is then re-run on the client's retry, and earlier answers are replayed in call order).
  */
+import type { IncomingRequest } from "../jsonrpc/engine.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type {
   CapabilitiesObject,
@@ -58,45 +59,72 @@ export interface InputChannel {
   ask(method: string, params: unknown): Promise<unknown>;
 }
 
-export interface ContextParts {
-  readonly requestId: JsonRpcId;
-  readonly method: string;
-  readonly signal: AbortSignal;
-  readonly revision: string;
-  readonly era: Era;
-  readonly clientInfo: Implementation | undefined;
-  readonly clientCapabilities: CapabilitiesObject;
-  readonly authInfo: AuthInfo | undefined;
-  readonly headers: Readonly<Record<string, string>> | undefined;
-  readonly meta: MetaObject | undefined;
-  readonly progress: (progress: number, total?: number, message?: string) => Promise<void>;
-  readonly log: (level: LogLevel, data: unknown, logger?: string) => Promise<void>;
-  readonly input: InputChannel;
+/** What a context needs from the session serving it. */
+export interface ContextHost {
+  sendProgress(context: HandlerContext, progress: number, total?: number, message?: string): Promise<void>;
+  sendLog(context: HandlerContext, level: LogLevel, data: unknown, logger?: string): Promise<void>;
 }
 
-export function createContext(parts: ContextParts): RequestContext {
-  const log = parts.log;
-  return {
-    requestId: parts.requestId,
-    method: parts.method,
-    signal: parts.signal,
-    revision: parts.revision,
-    era: parts.era,
-    clientInfo: parts.clientInfo,
-    clientCapabilities: parts.clientCapabilities,
-    authInfo: parts.authInfo,
-    headers: parts.headers,
-    meta: parts.meta,
-    reportProgress: parts.progress,
-    log: {
-      log,
-      debug: (data, logger) => log("debug", data, logger),
-      info: (data, logger) => log("info", data, logger),
-      warning: (data, logger) => log("warning", data, logger),
-      error: (data, logger) => log("error", data, logger),
-    },
-    elicit: (params) => parts.input.ask("elicitation/create", params) as Promise<ElicitResult>,
-    createMessage: (params) => parts.input.ask("sampling/createMessage", params) as Promise<CreateMessageResult>,
-    listRoots: () => parts.input.ask("roots/list", {}) as Promise<ListRootsResult>,
-  };
+/** The `RequestContext` implementation: one per request, no per-request closures. */
+export class HandlerContext implements RequestContext {
+  /** The last progress value sent (progress must increase). */
+  lastProgress = -Infinity;
+  private logger: RequestLogger | undefined;
+
+  constructor(
+    private readonly request: IncomingRequest,
+    readonly revision: string,
+    readonly era: Era,
+    readonly clientInfo: Implementation | undefined,
+    readonly clientCapabilities: CapabilitiesObject,
+    readonly meta: MetaObject | undefined,
+    /** Stateless era: the level the request asked for (no logs without one). */
+    readonly requestedLogLevel: LogLevel | undefined,
+    private readonly host: ContextHost,
+    private readonly input: InputChannel,
+  ) {}
+
+  get requestId(): JsonRpcId {
+    return this.request.id;
+  }
+  get method(): string {
+    return this.request.method;
+  }
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+  get authInfo(): AuthInfo | undefined {
+    return this.request.context?.authInfo;
+  }
+  get headers(): Readonly<Record<string, string>> | undefined {
+    return this.request.context?.headers;
+  }
+
+  reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.host.sendProgress(this, progress, total, message);
+  }
+
+  get log(): RequestLogger {
+    if (!this.logger) {
+      const log = (level: LogLevel, data: unknown, logger?: string) => this.host.sendLog(this, level, data, logger);
+      this.logger = {
+        log,
+        debug: (data, logger) => log("debug", data, logger),
+        info: (data, logger) => log("info", data, logger),
+        warning: (data, logger) => log("warning", data, logger),
+        error: (data, logger) => log("error", data, logger),
+      };
+    }
+    return this.logger;
+  }
+
+  elicit(params: ElicitParams): Promise<ElicitResult> {
+    return this.input.ask("elicitation/create", params) as Promise<ElicitResult>;
+  }
+  createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
+    return this.input.ask("sampling/createMessage", params) as Promise<CreateMessageResult>;
+  }
+  listRoots(): Promise<ListRootsResult> {
+    return this.input.ask("roots/list", {}) as Promise<ListRootsResult>;
+  }
 }

@@ -111,6 +111,7 @@ export class McpServer {
   readonly revisions: readonly string[];
   readonly sealer: RequestStateSealer;
   private readonly live = new Set<ServerSession>();
+  private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
     this.revisions = options.revisions ?? SUPPORTED_REVISIONS;
@@ -157,8 +158,12 @@ export class McpServer {
     return removed;
   }
 
-  /** Capabilities derived from what is registered, merged with `options.capabilities`. */
+  /** Capabilities derived from what is registered, merged with `options.capabilities`. Do not mutate the result. */
   capabilities(): Record<string, unknown> {
+    return (this.cachedCapabilities ??= this.deriveCapabilities());
+  }
+
+  private deriveCapabilities(): Record<string, unknown> {
     const derived: Record<string, unknown> = { logging: {} };
     if (this.tools.size > 0) derived["tools"] = { listChanged: true };
     if (this.resources.size > 0 || this.templates.size > 0) derived["resources"] = { subscribe: true, listChanged: true };
@@ -192,6 +197,7 @@ export class McpServer {
   }
 
   private changed(kind: "tools" | "resources" | "prompts"): void {
+    this.cachedCapabilities = undefined;
     for (const session of this.live) session.listChanged(kind);
   }
 }

@@ -13,7 +13,7 @@ import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.t
 import { selectProfiles } from "../session/registry.ts";
 import { parseParams, parseResult } from "../session/validation.ts";
 import type { Transport } from "../transport/transport.ts";
-import { createContext, type InputChannel } from "./context.ts";
+import { HandlerContext, type ContextHost, type InputChannel } from "./context.ts";
 import { SERVER_METHODS } from "./methods.ts";
 import { InputRounds } from "./mrtr.ts";
 import { principalOf } from "./request-state.ts";
@@ -36,19 +36,22 @@ interface Listen {
 
 type Result = Record<string, unknown>;
 
-export class ServerSession {
+export class ServerSession implements ContextHost {
   private readonly engine: JsonRpcEngine;
   private readonly handshakeProfiles: RevisionProfile[];
   private readonly statelessProfiles = new Map<string, RevisionProfile>();
   private readonly handshakeByRevision = new Map<string, RevisionProfile>();
   private handshake: HandshakeState | undefined;
   private readonly listens = new Map<JsonRpcId, Listen>();
+  /** `_meta` naming this server on stateless-era results (shared, never mutated). */
+  private readonly serverInfoMeta: MetaObject;
 
   constructor(
     readonly server: McpServer,
     transport: Transport,
     private readonly onEnd: () => void,
   ) {
+    this.serverInfoMeta = Object.freeze({ [MetaKey.serverInfo]: server.options.info });
     const profiles = selectProfiles(server.revisions);
     this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
     for (const p of profiles) (p.era === "handshake" ? this.handshakeByRevision : this.statelessProfiles).set(p.revision, p);
@@ -276,7 +279,7 @@ export class ServerSession {
   }
 
   private completeResult(rp: RequestProfile, result: Result, authenticated: boolean): Result {
-    const out: Result = { ...result };
+    const out: Result = Object.assign({}, result);
     if (rp.hasResultType && out["resultType"] === undefined) out["resultType"] = "complete";
     if (rp.cacheable) {
       const cache = this.server.options.cache;
@@ -284,7 +287,7 @@ export class ServerSession {
       if (out["cacheScope"] === undefined) out["cacheScope"] = cache?.scope ?? (authenticated ? "private" : "public");
     }
     const meta = out["_meta"] as MetaObject | undefined;
-    out["_meta"] = { ...meta, [MetaKey.serverInfo]: this.server.options.info };
+    out["_meta"] = meta === undefined ? this.serverInfoMeta : Object.assign({}, meta, this.serverInfoMeta);
     return out;
   }
 
@@ -296,38 +299,31 @@ export class ServerSession {
     clientInfo: Implementation | undefined,
     logLevel: LogLevel | undefined,
     input: InputChannel,
-  ) {
-    const meta = metaOf(params);
-    const token = meta?.[MetaKey.progressToken];
-    let lastProgress = -Infinity;
-    const signal = request.signal;
-    return createContext({
-      requestId: request.id,
-      method: request.method,
-      signal,
-      revision: profile.revision,
-      era: profile.era,
-      clientInfo,
-      clientCapabilities,
-      authInfo: request.context?.authInfo,
-      headers: request.context?.headers,
-      meta,
-      progress: (progress, total, message) => {
-        if ((typeof token !== "string" && typeof token !== "number") || signal.aborted || progress <= lastProgress) return Promise.resolve();
-        lastProgress = progress;
-        const p: Result = { progressToken: token, progress };
-        if (total !== undefined) p["total"] = total;
-        if (message !== undefined) p["message"] = message;
-        return this.engine.notify(PROGRESS_NOTIFICATION, p, request.id);
-      },
-      log: (level, data, logger) => {
-        const threshold = profile.era === "stateless" ? logLevel : (this.handshake?.logLevel ?? LOG_LEVELS[0]);
-        if (threshold === undefined || logLevelRank(level) < logLevelRank(threshold) || signal.aborted) return Promise.resolve();
-        const p: Result = logger === undefined ? { level, data } : { level, logger, data };
-        return this.sendGated(profile, "notifications/message", p, request.id);
-      },
-      input,
-    });
+  ): HandlerContext {
+    return new HandlerContext(request, profile.revision, profile.era, clientInfo, clientCapabilities, metaOf(params), logLevel, this, input);
+  }
+
+  /** `ContextHost`: progress goes out only for a progress token, increasing, while the request runs. */
+  sendProgress(context: HandlerContext, progress: number, total?: number, message?: string): Promise<void> {
+    const token = context.meta?.[MetaKey.progressToken];
+    if ((typeof token !== "string" && typeof token !== "number") || progress <= context.lastProgress || context.signal.aborted) {
+      return Promise.resolve();
+    }
+    context.lastProgress = progress;
+    const p: Result = { progressToken: token, progress };
+    if (total !== undefined) p["total"] = total;
+    if (message !== undefined) p["message"] = message;
+    return this.engine.notify(PROGRESS_NOTIFICATION, p, context.requestId);
+  }
+
+  /** `ContextHost`: logs at or above the requested level (stateless: only when the request asked). */
+  sendLog(context: HandlerContext, level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    const threshold = context.era === "stateless" ? context.requestedLogLevel : (this.handshake?.logLevel ?? LOG_LEVELS[0]);
+    if (threshold === undefined || logLevelRank(level) < logLevelRank(threshold) || context.signal.aborted) return Promise.resolve();
+    const profile = context.era === "stateless" ? this.statelessProfiles.get(context.revision) : this.handshake?.profile;
+    if (!profile) return Promise.resolve();
+    const p: Result = logger === undefined ? { level, data } : { level, logger, data };
+    return this.sendGated(profile, "notifications/message", p, context.requestId);
   }
 
   /** Handshake era: `elicit`/`createMessage`/`listRoots` are requests to the client, gated by its capabilities. */

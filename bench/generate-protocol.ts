@@ -1,0 +1,26 @@
+/**
+ * Wall time to generate the protocol bindings (read, lower, emit, format; no writes) of every revision under
+ * ../shared/spec, one after another, and for each revision. Run with `npm run bench`.
+ */
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { generateProtocol } from "../generator/pipeline/protocol.ts";
+import { PROTOCOL_OUT, SPEC_ROOT, specRevisions } from "../generator/scripts/generate-protocol.ts";
+
+const revisions = await specRevisions();
+const generate = (revision: string) =>
+  generateProtocol({ schemaPath: path.join(SPEC_ROOT, revision, "schema.ts"), revision, outDir: path.join(PROTOCOL_OUT, revision) });
+
+await generate(revisions[0]!); // warm-up: module loading, prettier plugins, JIT
+const rows: [string, number][] = [];
+const start = performance.now();
+for (const revision of revisions) {
+  const t0 = performance.now();
+  await generate(revision);
+  rows.push([revision, performance.now() - t0]);
+}
+const total = performance.now() - start;
+
+console.log("generate-protocol: wall time (ms), sequential, after one warm-up run");
+for (const [revision, ms] of rows) console.log(`  ${revision.padEnd(12)} ${ms.toFixed(0).padStart(6)}`);
+console.log(`  ${"all".padEnd(12)} ${total.toFixed(0).padStart(6)}`);

@@ -1,0 +1,88 @@
+/**
+ * Servers for the HTTP benches, each run in its own child process so its CPU and memory can be read alone:
+ * `npx tsx bench/http-servers.ts <bare|ours|v1|v2>` prints `PORT=<n>`. Besides MCP, every server answers
+ * `GET /__stats` with its CPU time and (after a GC when run with --expose-gc) its heap and RSS.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { McpServer as V1Server } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { McpServer as V2Server, createMcpHandler } from "@modelcontextprotocol/server";
+import { getRequestListener } from "@hono/node-server";
+import { McpServer } from "../runtime/index.ts";
+import { McpHttpHandler } from "../runtime/http/handler.ts";
+import { toNodeListener } from "../runtime/http/node.ts";
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+const addResult = (a: number, b: number) => ({ content: [{ type: "text" as const, text: String(a + b) }] });
+const AddArgs = z.object({ a: z.number(), b: z.number() });
+
+function stats(res: ServerResponse): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  const cpu = process.cpuUsage();
+  const mem = process.memoryUsage();
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ cpuUs: cpu.user + cpu.system, heap: mem.heapUsed, rss: mem.rss }));
+}
+
+/** The limit: a node:http server that parses the JSON-RPC body and answers like an MCP tool call would. */
+function bare(): Listener {
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; params?: { arguments?: { a: number; b: number } } };
+      const args = message.params?.arguments ?? { a: 0, b: 0 };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: addResult(args.a, args.b) });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "mcp-session-id": "bare" }).end(body);
+    });
+  };
+}
+
+function ours(): Listener {
+  const server = new McpServer({ info: { name: "bench", version: "1" } }).tool(
+    { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+    ({ a, b }) => addResult(a, b),
+    { arguments: AddArgs },
+  );
+  return toNodeListener(new McpHttpHandler(server, { eventStore: false }));
+}
+
+/** SDK v1: the documented stateful wiring (a transport and server per session), JSON responses. */
+function v1(): Listener {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  return (req, res) => {
+    const sid = req.headers["mcp-session-id"];
+    const existing = typeof sid === "string" ? transports.get(sid) : undefined;
+    if (existing) return void existing.handleRequest(req, res);
+    const server = new V1Server({ name: "bench", version: "1" });
+    server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => addResult(a, b));
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => void transports.set(id, transport),
+    });
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  };
+}
+
+/** SDK v2: createMcpHandler (2026-07-28, and stateless serving of 2025 traffic), JSON responses. */
+function v2(): Listener {
+  const handler = createMcpHandler(() => {
+    const server = new V2Server({ name: "bench", version: "1" }, { capabilities: { tools: {} } });
+    server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => addResult(a, b));
+    return server;
+  }, { responseMode: "json" });
+  return getRequestListener((request) => handler.fetch(request)) as Listener;
+}
+
+const kinds: Record<string, () => Listener> = { bare, ours, v1, v2 };
+const kind = process.argv[2] ?? "";
+const make = kinds[kind];
+if (!make) throw new Error(`usage: http-servers.ts <${Object.keys(kinds).join("|")}>`);
+const listener = make();
+const http = createServer((req, res) => (req.url === "/__stats" ? stats(res) : listener(req, res)));
+http.keepAliveTimeout = 60_000;
+http.listen(0, "127.0.0.1", () => process.stdout.write(`PORT=${(http.address() as AddressInfo).port}\n`));
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => process.exit(0));

@@ -1,0 +1,10 @@
+/**
+ * The conformance server over stdio (`npx tsx examples/everything/server.ts`). The HTTP transports (runtime/http/)
+ * serve the same `createServer(handlers)` for the conformance suite.
+ */
+import { StdioServerTransport } from "../../runtime/index.ts";
+import { createServer } from "./generated/index.ts";
+import { handlers } from "./handlers.ts";
+
+const server = createServer(handlers, { onDiagnostic: (message) => process.stderr.write(`everything: ${message}\n`) });
+await server.connect(new StdioServerTransport());

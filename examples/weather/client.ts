@@ -1,0 +1,22 @@
+/**
+ * Starts the weather server over stdio and calls it through the generated typed client:
+ * `npx tsx examples/weather/client.ts`.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
+import { createClient } from "./generated/index.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const raw = new McpClient({ info: { name: "weather-example-client", version: "1.0.0" } });
+await raw.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(here, "server.ts")] }));
+const weather = createClient(raw);
+
+const forecast = await weather.tools.get_forecast({ city: "Paris", days: 2 });
+for (const day of forecast.structuredContent.days) console.log(`${day.date} ${day.conditions} ${day.low}..${day.high}`);
+const alerts = await weather.tools.get_alerts({ region: "NO" });
+console.log(`alerts: ${alerts.structuredContent.alerts.map((a) => a.headline).join(", ") || "none"}`);
+const current = await weather.resourceTemplates.current_conditions({ city: "Oslo" });
+console.log(`current: ${JSON.stringify(current.contents[0]?.text)}`);
+console.log(`revision: ${raw.revision}`);
+await raw.close();

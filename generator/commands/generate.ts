@@ -1,0 +1,89 @@
+/**
+ * `mcp-gen generate [--manifest mcp.yaml] [--out <dir>] [--check] [--watch]`: the typed server stub and client
+ * for a manifest. Exit codes: 0 done / up to date, 1 bad manifest or stale output (`--check`).
+ */
+import { watch } from "node:fs";
+import path from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { ManifestError } from "../manifest/errors.ts";
+import { DEFAULT_MANIFEST, generateFromManifest } from "../manifest/pipeline.ts";
+import { checkFiles, writeFilesAtomically } from "../manifest/write-atomic.ts";
+
+export interface GenerateArgs {
+  readonly manifest: string;
+  readonly out?: string;
+  readonly check: boolean;
+  readonly watch: boolean;
+}
+
+export interface CommandIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const stdio: CommandIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** One generation (or check). Returns the exit code; prints manifest problems one per line. */
+export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: CommandIo = stdio): Promise<number> {
+  let output;
+  try {
+    output = await generateFromManifest({ manifestPath: args.manifest, ...(args.out ? { outDir: args.out } : {}) });
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    for (const line of error.lines()) io.err(`mcp-gen: ${line}`);
+    return 1;
+  }
+  for (const warning of output.warnings) io.err(`mcp-gen: warning: ${warning}`);
+  const shown = path.relative(process.cwd(), output.outDir) || ".";
+  if (args.check) {
+    const problems = await checkFiles(output.outDir, output.files);
+    for (const problem of problems) io.err(`mcp-gen: ${problem.replace(": ", `: ${shown}/`)}`);
+    if (problems.length > 0) {
+      io.err(`mcp-gen: ${shown} is out of date with ${args.manifest}; run mcp-gen generate`);
+      return 1;
+    }
+    io.out(`mcp-gen: ${shown} is up to date`);
+    return 0;
+  }
+  await writeFilesAtomically(output.outDir, output.files);
+  io.out(`mcp-gen: wrote ${output.files.length} files to ${shown}`);
+  return 0;
+}
+
+/** Regenerates whenever the manifest changes, until the process is stopped. */
+function watchManifest(args: GenerateArgs): void {
+  let timer: NodeJS.Timeout | undefined;
+  const run = () => {
+    runGenerate({ ...args, check: false }).catch((error: unknown) => stdio.err(`mcp-gen: ${String(error)}`));
+  };
+  run();
+  // Watch the folder: editors often replace the file, which ends a watch on the file itself.
+  watch(path.dirname(path.resolve(args.manifest)), (_event, file) => {
+    if (file !== path.basename(args.manifest)) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, 100);
+  });
+  stdio.out(`mcp-gen: watching ${args.manifest}`);
+}
+
+export const generateCommand: CommandModule<object, GenerateArgs> = {
+  command: "generate",
+  describe: "Generate typed tool types, validators, a server stub and a client from a manifest",
+  builder: (yargs: Argv) =>
+    yargs
+      .option("manifest", { alias: "m", type: "string", default: DEFAULT_MANIFEST, describe: "Manifest file (YAML or JSON)" })
+      .option("out", { alias: "o", type: "string", describe: "Output folder (default: the manifest's generate.out, else ./generated next to it)" })
+      .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 1 naming stale, missing or extra files" })
+      .option("watch", { alias: "w", type: "boolean", default: false, describe: "Regenerate whenever the manifest changes" })
+      .check((args) => {
+        if (args.check && args.watch) throw new globalThis.Error("--check and --watch cannot be combined");
+        return true;
+      }) as Argv<GenerateArgs>,
+  handler: async (args) => {
+    if (args.watch) return watchManifest(args);
+    process.exitCode = await runGenerate(args);
+  },
+};

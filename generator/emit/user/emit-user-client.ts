@@ -1,0 +1,83 @@
+/**
+ * `UserModel` → `client.ts`: `TypedClient` (one typed method per tool, resource, template and prompt) and
+ * `createClient`, a facade over the runtime's `McpClient`. Decisions here; `templates/user/client.ts.hbs` loops.
+ * Resource templates are expanded with the `uri-template` package (RFC 6570, all four levels).
+ */
+import type { UserModel, UserTool } from "../../manifest/user-model.ts";
+import { emitDoc, propertyKey } from "../ts-types.ts";
+import { renderTemplate } from "./render-template.ts";
+
+interface Entry {
+  readonly doc: string;
+  readonly signature: string;
+  readonly code: string;
+}
+
+function doc(text: unknown): string {
+  return typeof text === "string" && text ? emitDoc({ text }) : "";
+}
+
+function toolEntry(tool: UserTool): Entry {
+  const key = propertyKey(tool.name);
+  const name = JSON.stringify(tool.name);
+  const input = `T.${tool.input.typeName}`;
+  if (tool.output) {
+    return {
+      doc: doc(tool.description ?? tool.title),
+      signature: `${key}(input: ${input}, options?: CallOptions): Promise<StructuredToolCall<T.${tool.output.typeName}>>`,
+      code: `${key}: (input, options) => callStructured(client, ${name}, input, S.${tool.output.typeName}Schema, options)`,
+    };
+  }
+  return {
+    doc: doc(tool.description ?? tool.title),
+    signature: `${key}(input: ${input}, options?: CallOptions): Promise<CallToolResult>`,
+    code: `${key}: (input, options) => callTool(client, ${name}, input, options)`,
+  };
+}
+
+export function clientView(model: UserModel, header: string): object {
+  const sections = [
+    { name: "tools", entries: model.tools.map(toolEntry) },
+    {
+      name: "resources",
+      entries: model.resources.map((r) => ({
+        doc: doc(r.descriptor["description"]),
+        signature: `${JSON.stringify(r.uri)}(options?: CallOptions): Promise<ReadResourceResult>`,
+        code: `${JSON.stringify(r.uri)}: (options) => client.readResource(${JSON.stringify(r.uri)}, options)`,
+      })),
+    },
+    {
+      name: "resourceTemplates",
+      entries: model.resourceTemplates.map((t) => ({
+        doc: doc(t.descriptor["description"]),
+        signature: `${propertyKey(t.name)}(variables: T.${t.variablesTypeName}, options?: CallOptions): Promise<ReadResourceResult>`,
+        code:
+          `${propertyKey(t.name)}: (variables, options) => ` +
+          `client.readResource(uriTemplate.parse(${JSON.stringify(t.uriTemplate)}).expand({ ...variables }), options)`,
+      })),
+    },
+    {
+      name: "prompts",
+      entries: model.prompts.map((p) => ({
+        doc: doc(p.descriptor["description"]),
+        signature: `${propertyKey(p.name)}(args: T.${p.argumentsTypeName}, options?: CallOptions): Promise<GetPromptResult>`,
+        code: `${propertyKey(p.name)}: (args, options) => getPrompt(client, ${JSON.stringify(p.name)}, args, options)`,
+      })),
+    },
+  ].filter((s) => s.entries.length > 0);
+  const extraImports = model.resourceTemplates.length > 0 ? [{ line: 'import uriTemplate from "uri-template";' }] : [];
+  return {
+    header,
+    runtimeImport: JSON.stringify(model.runtimeImport),
+    extraImports,
+    sections: sections.map((s) => ({
+      name: s.name,
+      members: s.entries.map((e) => ({ doc: e.doc, signature: e.signature })),
+      implementations: s.entries.map((e) => ({ code: e.code })),
+    })),
+  };
+}
+
+export function emitUserClientFile(model: UserModel, header: string): string {
+  return renderTemplate("user/client.ts.hbs", clientView(model, header));
+}

@@ -1,0 +1,17 @@
+/**
+ * MCP over HTTP. Server: `serve(server, options)` for one line on `node:http`; `new McpHttpHandler(server, options)`
+ * with `toFetchHandler` (web `Request → Response`: Bun, Deno, workers, Hono) or `toNodeListener` (node:http,
+ * Express). Client: `StreamableHttpClientTransport` for every revision (falls back to legacy HTTP+SSE).
+ * Auth (resource server): `auth: { verifyToken, resourceMetadata, … }` in the options; see runtime/auth/.
+ */
+export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./handler.ts";
+export { toFetchHandler, fromWebRequest, toWebResponse } from "./web.ts";
+export { serve, toNodeListener, fromNodeRequest, writeNodeResponse, type RunningServer, type ServeOptions, type NodeListener } from "./node.ts";
+export { InMemoryEventStore, type EventStore } from "./event-store.ts";
+export { LOOPBACK_HOSTS, type HostGuardOptions } from "./guards.ts";
+export { headerParamsFromTools, type HeaderParamsLookup } from "./modern.ts";
+export { encodeHeaderValue, decodeHeaderValue, headerParamsOf, type HeaderParam } from "./mcp-headers.ts";
+export { StreamableHttpClientTransport, HttpError, type HttpClientOptions } from "./client-transport.ts";
+export type { ResponseMode } from "./exchange.ts";
+export type { HttpRequestIn, HttpResponseOut } from "./types.ts";
+export * from "../auth/index.ts";

@@ -1,0 +1,79 @@
+/**
+ * mcp-gen runtime: the public entry.
+ *
+ * Layers (each imports only those before it): `jsonrpc/` (framing, messages, errors, the engine) → `transport/`
+ * (the `Transport` contract, stdio, in-memory; HTTP lives in `runtime/http/`) → `session/` (revision profiles
+ * derived from `generated/protocol/`, capabilities, `_meta`, validation) → `server/` and `client/`.
+ *
+ * Server:
+ * ```ts
+ * const server = new McpServer({ info: { name: "demo", version: "1.0.0" } })
+ *   .tool({ name: "add", inputSchema: { type: "object" } }, ({ a, b }, ctx) => ({
+ *     content: [{ type: "text", text: String(a + b) }],
+ *   }), { arguments: AddArgsSchema });
+ * await server.connect(new StdioServerTransport()); // one ServerSession per connection; HTTP calls connect per session/request
+ * ```
+ * Handlers get a `RequestContext` (request id, AbortSignal, progress, logger, revision/era, client info and
+ * capabilities, `authInfo`/`headers` from HTTP) and may call `ctx.elicit`/`ctx.createMessage`/`ctx.listRoots` in
+ * every era: server→client requests in the handshake era, multi round-trip rounds (HMAC-protected `requestState`)
+ * in the stateless era, where the handler re-runs on the client's retry with earlier answers replayed in call order.
+ * Tool handler errors become `isError` results; `RpcError`s pass through as JSON-RPC errors.
+ *
+ * Client:
+ * ```ts
+ * const client = new McpClient({ info: { name: "app", version: "1.0.0" }, handlers: { elicitation: async (p) => ({ action: "decline" }) } });
+ * await client.connect(new StdioClientTransport({ command: "node", args: ["server.js"] }));
+ * client.revision; // negotiated: server/discover probe first, initialize as the fallback
+ * const result = await client.callTool("add", { a: 1, b: 2 }, { timeoutMs: 5000, onProgress: (p) => …, signal });
+ * await client.request("tools/list", {}); // any method of the negotiated revision, validated by its table
+ * ```
+ */
+export { JsonRpcEngine } from "./jsonrpc/engine.ts";
+export type { EngineHandlers, IncomingRequest, ProgressUpdate, RequestOptions } from "./jsonrpc/engine.ts";
+export {
+  ConnectionClosedError,
+  ErrorCode,
+  ProtocolUsageError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  RpcError,
+} from "./jsonrpc/errors.ts";
+export type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification } from "./jsonrpc/messages.ts";
+
+export type { AuthInfo, IncomingContext, OutgoingOptions, Transport, TransportSink } from "./transport/transport.ts";
+export { createMemoryTransportPair } from "./transport/memory.ts";
+export type { MemoryPairOptions } from "./transport/memory.ts";
+export { StdioServerTransport } from "./transport/stdio-server.ts";
+export type { StdioServerTransportOptions } from "./transport/stdio-server.ts";
+export { DEFAULT_INHERITED_ENV, StdioClientTransport } from "./transport/stdio-client.ts";
+export type { StdioClientTransportOptions } from "./transport/stdio-client.ts";
+
+export { LOG_LEVELS, MetaKey } from "./session/meta.ts";
+export type { LogLevel } from "./session/meta.ts";
+export type { Era } from "./session/profiles.ts";
+export { SUPPORTED_REVISIONS } from "./session/registry.ts";
+export { InvalidMessageError } from "./session/validation.ts";
+export type { ValidationIssue, Validator } from "./session/validation.ts";
+
+export { McpServer } from "./server/server.ts";
+export type {
+  Awaitable,
+  Completer,
+  PromptHandler,
+  PromptOptions,
+  ResourceHandler,
+  ResourceTemplateHandler,
+  ResourceTemplateOptions,
+  ServerOptions,
+  ToolHandler,
+  ToolOptions,
+} from "./server/server.ts";
+export { ServerSession } from "./server/session.ts";
+export type { RequestContext, RequestLogger } from "./server/context.ts";
+
+export { McpClient } from "./client/client.ts";
+export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";
+export type { ClientHandlers, ClientRequestContext } from "./client/handlers.ts";
+export { NegotiationError } from "./client/negotiate.ts";
+
+export type * from "./protocol/types.ts";

@@ -1,0 +1,104 @@
+/**
+ * The web-standard edge (`Request → Response`, as Bun, Deno, workers and Hono use it) and server-side resumability:
+ * a client that loses a POST stream mid-call gets the rest, and only that stream's rest, with GET + Last-Event-ID.
+ */
+import { describe, expect, it } from "vitest";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { McpHttpHandler } from "../../runtime/http/handler.ts";
+import { toFetchHandler } from "../../runtime/http/web.ts";
+import { serve } from "../../runtime/http/node.ts";
+import { FixtureHost } from "./fixtures/fixture-host.ts";
+import { initializeMessage, JSON_HEADERS, modernMeta, MODERN, openSession } from "./helpers.ts";
+
+const BASE = "http://localhost:8080/mcp";
+
+async function events(response: Response, until?: (e: EventSourceMessage) => boolean): Promise<EventSourceMessage[]> {
+  const seen: EventSourceMessage[] = [];
+  let stop = false;
+  const parser = createParser({ onEvent: (e) => void (seen.push(e), (stop = stop || (until?.(e) ?? false))) });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  while (!stop) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+  if (stop) await reader.cancel();
+  return seen;
+}
+
+describe("web-standard handler", () => {
+  it("serves a session, an SSE answer and the stateless wire through Request/Response", async () => {
+    const host = new FixtureHost();
+    const handler = new McpHttpHandler(host);
+    const fetchHandler = toFetchHandler(handler);
+    const init = await fetchHandler(new Request(BASE, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(initializeMessage(1)) }));
+    expect(init.status).toBe(200);
+    const session = init.headers.get("mcp-session-id")!;
+    expect((await init.json()) as object).toMatchObject({ id: 1, result: { serverInfo: { name: "fixture" } } });
+
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "progress" } };
+    const streamed = await fetchHandler(new Request(BASE, { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": session }, body: JSON.stringify(call) }));
+    expect(streamed.headers.get("content-type")).toBe("text/event-stream");
+    const messages = (await events(streamed)).filter((e) => e.data !== "").map((e) => JSON.parse(e.data) as { id?: number; method?: string });
+    expect(messages.map((m) => m.method ?? `response ${m.id}`)).toEqual([
+      "notifications/message",
+      "notifications/message",
+      "notifications/message",
+      "response 2",
+    ]);
+
+    const modern = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "w" }, _meta: modernMeta() } };
+    const headers = { ...JSON_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "echo" };
+    const answer = await fetchHandler(new Request(BASE, { method: "POST", headers, body: JSON.stringify(modern) }));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ id: 3, result: { content: [{ text: "w" }] } });
+
+    const foreign = await fetchHandler(new Request("http://evil.example/mcp", { method: "POST", headers: JSON_HEADERS, body: "{}" }));
+    expect(foreign.status).toBe(403);
+    await handler.close();
+  });
+});
+
+describe("resumability (handshake era)", () => {
+  it("replays the rest of a lost POST stream, and nothing from other streams, after Last-Event-ID", async () => {
+    const server = await serve(new FixtureHost());
+    try {
+      const session = await openSession(server.url);
+      const headers = { ...JSON_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+      const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "progress" } };
+      const first = await fetch(server.url, { method: "POST", headers, body: JSON.stringify(call) });
+      // Read the priming event and the first notification, then drop the connection.
+      const before = await events(first, (e) => e.data.includes('"one"'));
+      expect(before[0]).toMatchObject({ data: "" });
+      const lastId = before.at(-1)!.id!;
+      // Another request's stream in the same session must not leak into the replay.
+      await fetch(server.url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "echo", arguments: { text: "other" } } }) }).then((r) => r.text());
+      await new Promise((r) => setTimeout(r, 100)); // let the tool finish while nobody listens
+      const resumed = await fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": session, "last-event-id": lastId } });
+      expect(resumed.status).toBe(200);
+      const after = (await events(resumed)).map((e) => JSON.parse(e.data) as { id?: number; params?: { data: string } });
+      expect(after.map((m) => m.params?.data ?? `response ${m.id}`)).toEqual(["two", "three", "response 7"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps a bounded number of events per session however much a stream sends", async () => {
+    const server = await serve(new FixtureHost());
+    try {
+      const session = await openSession(server.url);
+      const headers = { ...JSON_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+      const call = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "burst", arguments: { count: 400 } } };
+      const all = await events(await fetch(server.url, { method: "POST", headers, body: JSON.stringify(call) }));
+      expect(all).toHaveLength(402); // priming + 400 notifications + the response
+      // The in-memory store keeps the newest 256 events: resuming from the very start replays exactly those.
+      const resumed = await fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": session, "last-event-id": all[0]!.id! } });
+      const replay = await events(resumed);
+      expect(replay).toHaveLength(256);
+      expect(JSON.parse(replay.at(-1)!.data)).toMatchObject({ id: 9 });
+    } finally {
+      await server.close();
+    }
+  });
+});
