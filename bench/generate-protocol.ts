@@ -9,7 +9,11 @@ import { PROTOCOL_OUT, SPEC_ROOT, specRevisions } from "../generator/scripts/gen
 
 const revisions = await specRevisions();
 const generate = (revision: string) =>
-  generateProtocol({ schemaPath: path.join(SPEC_ROOT, revision, "schema.ts"), revision, outDir: path.join(PROTOCOL_OUT, revision) });
+  generateProtocol({
+    schemaPath: path.join(SPEC_ROOT, revision, "schema.ts"),
+    revision,
+    outDir: path.join(PROTOCOL_OUT, revision),
+  });
 
 await generate(revisions[0]!); // warm-up: module loading, prettier plugins, JIT
 const rows: [string, number][] = [];

@@ -5,12 +5,15 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const dir = import.meta.dirname;
-const self = path.basename(import.meta.filename);
+const self = fileURLToPath(import.meta.url);
+const dir = path.dirname(self);
 const tsx = path.join(dir, "../node_modules/tsx/dist/cli.mjs");
 let failed = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== self).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(".ts") && f !== path.basename(self))
+  .sort()) {
   console.log(`\n== ${file}`);
   const result = spawnSync(process.execPath, [tsx, path.join(dir, file)], { stdio: "inherit" });
   if (result.status !== 0) failed++;

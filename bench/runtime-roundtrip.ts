@@ -22,7 +22,7 @@ import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
 const SELF = fileURLToPath(import.meta.url);
 const QUICK = process.argv.includes("--quick");
 const MEASURE_MS = QUICK ? 400 : 1500;
-const WARMUP_CALLS = QUICK ? 100 : 400;
+const WARMUP_CALLS = QUICK ? 300 : 3000;
 const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";
 
@@ -66,7 +66,7 @@ async function serve(kind: string): Promise<void> {
     process.stdin.on("data", (chunk: Buffer) => {
       let out = "";
       for (const line of decoder.push(chunk)) {
-        const request = JSON.parse(line) as { id: number; params: { arguments: { a: number; b: number } } };
+        const request = JSON.parse(line as string) as { id: number; params: { arguments: { a: number; b: number } } };
         const { a, b } = request.params.arguments;
         out += JSON.stringify({ jsonrpc: "2.0", id: request.id, result: addResult(a, b) }) + "\n";
       }
@@ -123,7 +123,7 @@ async function echoPeer(): Promise<Peer> {
   const decoder = new LineDecoder();
   child.stdout.on("data", (chunk: Buffer) => {
     for (const line of decoder.push(chunk)) {
-      const response = JSON.parse(line) as { id: number; result: { structuredContent: { sum: number } } };
+      const response = JSON.parse(line as string) as { id: number; result: { structuredContent: { sum: number } } };
       pending.get(response.id)?.(response.result.structuredContent.sum);
       pending.delete(response.id);
     }

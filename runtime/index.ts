@@ -51,7 +51,7 @@ export type { StdioClientTransportOptions } from "./transport/stdio-client.ts";
 export { LOG_LEVELS, MetaKey } from "./session/meta.ts";
 export type { LogLevel } from "./session/meta.ts";
 export type { Era } from "./session/profiles.ts";
-export { SUPPORTED_REVISIONS } from "./session/registry.ts";
+export { eraOf, SUPPORTED_REVISIONS } from "./session/registry.ts";
 export { InvalidMessageError } from "./session/validation.ts";
 export type { ValidationIssue, Validator } from "./session/validation.ts";
 

@@ -14,7 +14,11 @@ export const protocolCommand: CommandModule<object, ProtocolArgs> = {
   builder: (yargs: Argv) =>
     yargs
       .option("schema", { type: "string", demandOption: true, describe: "Path to the revision's schema.ts" })
-      .option("revision", { type: "string", demandOption: true, describe: "Revision name, recorded as PROTOCOL_REVISION" })
+      .option("revision", {
+        type: "string",
+        demandOption: true,
+        describe: "Revision name, recorded as PROTOCOL_REVISION",
+      })
       .option("out", { type: "string", demandOption: true, describe: "Output directory" }) as Argv<ProtocolArgs>,
   handler: async (args) => {
     const { files } = await generateProtocol({ schemaPath: args.schema, revision: args.revision, outDir: args.out });

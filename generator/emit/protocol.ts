@@ -21,7 +21,10 @@ export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions):
     { path: "methods.ts", content: header + emitMethodsFile(model, options) },
     { path: "constants.ts", content: header + emitConstantsFile(model) },
     { path: "index.ts", content: header + emitIndexFile() },
-    { path: "ir.json", content: stableJson({ $generated: headerLine(model.source.path, model.source.sha256).slice(3), ...model }) },
+    {
+      path: "ir.json",
+      content: stableJson({ $generated: headerLine(model.source.path, model.source.sha256).slice(3), ...model }),
+    },
   ];
 }
 
@@ -62,27 +65,38 @@ export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions): s
   const entries = model.methods.map((m) => emitMethodEntry(m, ctx, typeOptions));
   const usesRequests = model.methods.some((m) => m.kind === "request");
   const usesNotifications = model.methods.some((m) => m.kind === "notification");
-  const runtimeNames = [usesNotifications ? "ProtocolNotificationType" : "", usesRequests ? "ProtocolRequestType" : ""]
+  const runtimeNames = [
+    "type MethodTable",
+    usesNotifications ? "ProtocolNotificationType" : "",
+    usesRequests ? "ProtocolRequestType" : "",
+  ]
     .filter(Boolean)
     .join(", ");
   const prelude = emitZodPrelude(ctx);
   return [
     `import { z } from "zod";`,
-    runtimeNames ? `import { ${runtimeNames} } from ${JSON.stringify(options.runtimeImport)};` : "",
+    `import { ${runtimeNames} } from ${JSON.stringify(options.runtimeImport)};`,
     `import * as S from "./schemas.ts";`,
     `import type * as T from "./types.ts";\n`,
     prelude,
     `/** Every JSON-RPC method of revision ${model.revision}, keyed by method string. */`,
-    `export const methods = {\n${entries.join("")}} as const;\n`,
+    `export const methods = {\n${entries.join("")}} as const satisfies MethodTable;\n`,
   ].join("\n");
 }
 
-function emitMethodEntry(m: IrMethod, ctx: ReturnType<typeof createZodContext>, typeOptions: { ref: (n: string) => string }): string {
+function emitMethodEntry(
+  m: IrMethod,
+  ctx: ReturnType<typeof createZodContext>,
+  typeOptions: { ref: (n: string) => string },
+): string {
   const method = JSON.stringify(m.method);
   const paramsType = m.params ? emitTypeExpression(m.params, typeOptions) : "undefined";
   const paramsSchema = m.params ? emitZodExpression(m.params, ctx) : "z.undefined()";
   const gate = m.capability ? `, ${JSON.stringify(m.capability)}` : "";
-  const doc = emitDoc({ text: `\`${m.method}\` (${m.typeName}).`, ...(m.doc?.deprecated !== undefined ? { deprecated: m.doc.deprecated } : {}) });
+  const doc = emitDoc({
+    text: `\`${m.method}\` (${m.typeName}).`,
+    ...(m.doc?.deprecated !== undefined ? { deprecated: m.doc.deprecated } : {}),
+  });
   if (m.kind === "request") {
     const resultType = emitTypeExpression(m.result!, typeOptions);
     const resultSchema = emitZodExpression(m.result!, ctx);
@@ -98,7 +112,9 @@ function emitMethodEntry(m: IrMethod, ctx: ReturnType<typeof createZodContext>, 
 }
 
 export function emitConstantsFile(model: IrModel): string {
-  const constants = model.constants.map((c) => `${emitDoc(c.doc)}export const ${c.name} = ${JSON.stringify(c.value)};\n`);
+  const constants = model.constants.map(
+    (c) => `${emitDoc(c.doc)}export const ${c.name} = ${JSON.stringify(c.value)};\n`,
+  );
   const revision = `/** The revision these bindings were generated for (the generator's \`--revision\`). */\nexport const PROTOCOL_REVISION = ${JSON.stringify(model.revision)};\n`;
   return [...constants, revision].join("\n");
 }

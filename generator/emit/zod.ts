@@ -37,7 +37,7 @@ export function createZodContext(
 const HELPERS: Record<ZodHelper, string> = {
   openObject:
     "/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */\n" +
-    "const openObject = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape) as unknown as z.ZodObject<S, z.core.$strip>;\n",
+    "const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>\n  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;\n",
   objectValue:
     "/** TypeScript's `object`: any non-null object. */\n" +
     'const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);\n',
@@ -97,7 +97,10 @@ function emitBase(type: IrType, ctx: ZodEmitContext, c: IrConstraints | undefine
     case "object":
       return emitObject(type, ctx);
     case "union":
-      if (type.discriminator !== undefined && type.items.every((t) => t.kind === "ref" && ctx.isObjectSchema?.(t.name))) {
+      if (
+        type.discriminator !== undefined &&
+        type.items.every((t) => t.kind === "ref" && ctx.isObjectSchema?.(t.name))
+      ) {
         return `z.discriminatedUnion(${JSON.stringify(type.discriminator)}, [${type.items.map(expr).join(", ")}])`;
       }
       return emitUnion(type.items, ctx, c);
@@ -165,7 +168,8 @@ function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
   const shape = `{${type.props.map((p) => emitShapeEntry(p, ctx)).join("")}}`;
   const index = type.index ? emitZodExpression(type.index, ctx) : undefined;
   if (type.closed) return index ? `z.strictObject(${shape}).catchall(${index})` : `z.strictObject(${shape})`;
-  if (index) return type.props.length === 0 ? `z.record(z.string(), ${index})` : `z.object(${shape}).catchall(${index})`;
+  if (index)
+    return type.props.length === 0 ? `z.record(z.string(), ${index})` : `z.object(${shape}).catchall(${index})`;
   if (type.props.length === 0) return "(z.looseObject({}) as z.ZodType<{}>)";
   ctx.helpers.add("openObject");
   return `openObject(${shape})`;

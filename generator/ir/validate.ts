@@ -13,7 +13,8 @@ export function validateModel(model: IrModel): void {
   const names = new Set<string>();
   for (const decl of model.types) {
     if (names.has(decl.name)) throw new GeneratorError(`duplicate type name ${decl.name}`, decl.location);
-    if (!IDENTIFIER.test(decl.name)) throw new GeneratorError(`type name ${decl.name} is not an identifier`, decl.location);
+    if (!IDENTIFIER.test(decl.name))
+      throw new GeneratorError(`type name ${decl.name} is not an identifier`, decl.location);
     names.add(decl.name);
   }
   const locations = new Map(model.types.map((t) => [t.name, t.location]));

@@ -25,9 +25,10 @@ export function lowerDeclarations(source: SourceFile, file: string): LoweredDecl
   const interfaces = new Map<string, InterfaceDeclaration>();
   const declarations = new Set<string>();
   for (const statement of source.getStatements()) {
-    const name = Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement)
-      ? statement.getName()
-      : undefined;
+    const name =
+      Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement)
+        ? statement.getName()
+        : undefined;
     if (name === undefined) continue;
     if (declarations.has(name)) {
       throw new GeneratorError(`duplicate declaration ${name}`, { file, line: statement.getStartLineNumber() });
@@ -45,7 +46,8 @@ export function lowerDeclarations(source: SourceFile, file: string): LoweredDecl
       throw new GeneratorError(`unsupported top-level statement (${statement.getKindName()})`, location);
     }
     if (!statement.isExported()) throw new GeneratorError("declaration is not exported", location);
-    if (statement.getTypeParameters().length > 0) throw new GeneratorError("type parameters are not supported", location);
+    if (statement.getTypeParameters().length > 0)
+      throw new GeneratorError("type parameters are not supported", location);
     const { doc, category, internal } = lowerJsDoc(statement, location);
     const common = {
       name: statement.getName(),
@@ -56,7 +58,12 @@ export function lowerDeclarations(source: SourceFile, file: string): LoweredDecl
     };
     if (Node.isInterfaceDeclaration(statement)) {
       const heritage = statement.getExtends().filter((h) => h.getTypeArguments().length === 0);
-      types.push({ ...common, form: "interface", type: flattener.flatten(statement), extends: heritage.map((h) => h.getExpression().getText()) });
+      types.push({
+        ...common,
+        form: "interface",
+        type: flattener.flatten(statement),
+        extends: heritage.map((h) => h.getExpression().getText()),
+      });
     } else {
       types.push({ ...common, form: "alias", type: lowerTypeNode(statement.getTypeNodeOrThrow(), ctx), extends: [] });
     }
@@ -73,7 +80,10 @@ function lowerConstants(source: SourceFile, file: string): IrConst[] {
     for (const declaration of statement.getDeclarations()) {
       const value = literalValue(declaration.getInitializer());
       if (value === undefined || declaration.getTypeNode()) {
-        throw new GeneratorError(`constant ${declaration.getName()} must be initialised with a plain literal`, location);
+        throw new GeneratorError(
+          `constant ${declaration.getName()} must be initialised with a plain literal`,
+          location,
+        );
       }
       constants.push({ name: declaration.getName(), value, ...(doc ? { doc } : {}) });
     }
@@ -108,7 +118,8 @@ class Flattener {
     const name = decl.getName();
     const cached = this.done.get(name);
     if (cached) return cached;
-    if (this.active.has(name)) throw new GeneratorError(`circular heritage through ${name}`, locationOf(decl, this.ctx));
+    if (this.active.has(name))
+      throw new GeneratorError(`circular heritage through ${name}`, locationOf(decl, this.ctx));
     this.active.add(name);
     const inherited = new Map<string, IrProp>();
     let index: IrType | undefined;
@@ -165,6 +176,9 @@ class Flattener {
       if (type.kind === "object") return type;
       if (type.kind === "ref") return this.objectOf(type.name, alias);
     }
-    throw new GeneratorError(`cannot extend ${name}: not an object type declared in this file`, locationOf(at, this.ctx));
+    throw new GeneratorError(
+      `cannot extend ${name}: not an object type declared in this file`,
+      locationOf(at, this.ctx),
+    );
   }
 }

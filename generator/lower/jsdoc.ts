@@ -12,6 +12,8 @@ export interface LoweredDoc {
   readonly constraints?: IrConstraints;
   readonly category?: string;
   readonly internal: boolean;
+  /** `@TJS-type`: the JSON type the spec's JSON Schema generator is told to use for this property. */
+  readonly tjsType?: string;
 }
 
 const NUMERIC_TAGS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const;
@@ -27,6 +29,7 @@ export function lowerJsDoc(node: Node, location: IrLocation): LoweredDoc {
   const constraints: Record<string, unknown> = {};
   let deprecated: string | undefined;
   let category: string | undefined;
+  let tjsType: string | undefined;
   let internal = false;
   for (const tag of block.getTags()) {
     const name = tag.getTagName();
@@ -38,6 +41,7 @@ export function lowerJsDoc(node: Node, location: IrLocation): LoweredDoc {
     tags.push({ name, text: body });
     if (name === "internal") internal = true;
     else if (name === "category") category = body;
+    else if (name === "TJS-type") tjsType = body;
     else if (name === "format") constraints["format"] = body;
     else if (name === "nullable") constraints["nullable"] = true;
     else if (name === "pattern") constraints["pattern"] = body;
@@ -59,6 +63,7 @@ export function lowerJsDoc(node: Node, location: IrLocation): LoweredDoc {
     ...(hasDoc ? { doc } : {}),
     ...(Object.keys(constraints).length > 0 ? { constraints: constraints as IrConstraints } : {}),
     ...(category !== undefined ? { category } : {}),
+    ...(tjsType !== undefined ? { tjsType } : {}),
     internal,
   };
 }

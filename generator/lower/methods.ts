@@ -68,7 +68,8 @@ function buildMethod(method: string, s: Sighting, byName: ReadonlyMap<string, Ir
 function unionMembers(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>): IrTypeDecl[] {
   const items = decl.type.kind === "union" ? decl.type.items : [decl.type];
   return items.flatMap((item) => {
-    if (item.kind !== "ref") throw new GeneratorError(`${decl.name} must be a union of named message types`, decl.location);
+    if (item.kind !== "ref")
+      throw new GeneratorError(`${decl.name} must be a union of named message types`, decl.location);
     const target = byName.get(item.name);
     if (!target) throw new GeneratorError(`${decl.name} names an undeclared type ${item.name}`, decl.location);
     return target.form === "alias" && target.type.kind === "union" ? unionMembers(target, byName) : [target];
@@ -76,7 +77,8 @@ function unionMembers(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>)
 }
 
 function objectOf(decl: IrTypeDecl): IrObjectType {
-  if (decl.type.kind !== "object") throw new GeneratorError(`message type ${decl.name} is not an object type`, decl.location);
+  if (decl.type.kind !== "object")
+    throw new GeneratorError(`message type ${decl.name} is not an object type`, decl.location);
   return decl.type;
 }
 
@@ -105,7 +107,10 @@ function pairResult(
   const quirk = RESULT_QUIRKS[request.name];
   if (quirk !== undefined) {
     if (!byName.has(quirk)) {
-      throw new GeneratorError(`RESULT_QUIRKS pairs ${request.name} with ${quirk}, which is not declared`, request.location);
+      throw new GeneratorError(
+        `RESULT_QUIRKS pairs ${request.name} with ${quirk}, which is not declared`,
+        request.location,
+      );
     }
     return { result: { kind: "ref", name: quirk }, source: "pairing-table" };
   }

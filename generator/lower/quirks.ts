@@ -9,7 +9,10 @@ import type { IrCapabilityGate, IrMessageDirection, IrMethod } from "../ir/model
 
 /** The schema's own vocabulary for "who sends what": union aliases whose members are the method types. */
 export const DIRECTION_UNIONS: Readonly<
-  Record<string, { readonly sender: "client" | "server"; readonly kind: IrMethod["kind"]; readonly delivery: IrMethod["delivery"] }>
+  Record<
+    string,
+    { readonly sender: "client" | "server"; readonly kind: IrMethod["kind"]; readonly delivery: IrMethod["delivery"] }
+  >
 > = {
   ClientRequest: { sender: "client", kind: "request", delivery: "message" },
   ServerRequest: { sender: "server", kind: "request", delivery: "message" },
@@ -26,7 +29,11 @@ export const CAPABILITY_DECLARATIONS = { client: "ClientCapabilities", server: "
  * Naming conventions for pairing a request with its result: `<Base>Request` → the `result` property of
  * `<Base><envelope suffix>` when that envelope exists, else `<Base><result suffix>`.
  */
-export const RESULT_NAMING = { requestSuffix: "Request", envelopeSuffix: "ResultResponse", resultSuffix: "Result" } as const;
+export const RESULT_NAMING = {
+  requestSuffix: "Request",
+  envelopeSuffix: "ResultResponse",
+  resultSuffix: "Result",
+} as const;
 
 /** Requests whose result the naming convention cannot find (request type name → result type name). */
 export const RESULT_QUIRKS: Readonly<Record<string, string>> = {

@@ -149,12 +149,30 @@ function lowerProperty(member: import("ts-morph").PropertySignature, ctx: TypeCo
   const typeNode = member.getTypeNode();
   if (!typeNode) return unsupported(member, ctx, "property without a type");
   if (member.isReadonly()) unsupported(member, ctx, "readonly property");
-  const { doc, constraints } = lowerJsDoc(member, location);
+  const { doc, constraints, tjsType } = lowerJsDoc(member, location);
   return {
     name,
-    type: lowerTypeNode(typeNode, ctx),
+    type: applyTjsType(lowerTypeNode(typeNode, ctx), tjsType, location),
     optional: member.hasQuestionToken(),
     ...(doc ? { doc } : {}),
     ...(constraints ? { constraints } : {}),
   };
+}
+
+/**
+ * `@TJS-type` refines a TypeScript `number`: `integer` makes it an integer, `number` confirms it. The TypeScript type
+ * stays the source of truth otherwise, so any other combination is an error rather than a silent override.
+ */
+function applyTjsType(type: IrType, tjsType: string | undefined, location: IrLocation): IrType {
+  if (tjsType === undefined) return type;
+  const isNumber = (t: IrType) => t.kind === "primitive" && t.name === "number";
+  const retype = (t: IrType): IrType =>
+    isNumber(t) ? { kind: "primitive", name: tjsType === "integer" ? "integer" : "number" } : t;
+  if (
+    (tjsType === "integer" || tjsType === "number") &&
+    (isNumber(type) || (type.kind === "union" && type.items.some(isNumber)))
+  ) {
+    return type.kind === "union" ? { ...type, items: type.items.map(retype) } : retype(type);
+  }
+  throw new GeneratorError(`@TJS-type ${tjsType} does not fit this property's TypeScript type`, location);
 }

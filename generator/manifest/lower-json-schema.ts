@@ -46,6 +46,8 @@ const WIDENING = new Set([
   "uniqueItems", "minProperties", "maxProperties", "$dynamicRef",
 ]);
 const UNKNOWN: IrType = { kind: "primitive", name: "unknown" };
+/** Longest prefix tuple typed as a union of its lengths; longer ones become arrays. */
+const MAX_TUPLE_FORMS = 8;
 const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
 
 class Lowering {
@@ -194,17 +196,29 @@ class Lowering {
       const key = schema["prefixItems"] !== undefined ? "prefixItems" : "items";
       const elements = this.subschemas(prefix, [...path, key]).map(([s, p]) => this.lower(s, p));
       const restSchema = key === "prefixItems" ? schema["items"] : schema["additionalItems"];
-      // JSON Schema accepts fewer items than the prefix lists, so only a closed tuple whose minItems covers every
-      // prefix item is exactly a TypeScript tuple; anything else is an array of the item types (wider).
-      const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
-      if (restSchema === false && minItems >= elements.length) return { kind: "tuple", elements };
-      const rest = restSchema === undefined || restSchema === true ? UNKNOWN : restSchema === false ? undefined : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
-      this.widen(key, [...path, key], "a tuple that may be shorter or longer than its prefix is typed as an array of its item types");
-      return { kind: "array", element: union(rest ? [...elements, rest] : elements), ...extra };
+      const rest = restSchema === false ? undefined : restSchema === undefined || restSchema === true ? UNKNOWN : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
+      return this.tupleUnion(schema, elements, rest, path);
     }
     const items = schema["items"];
     const element = items === undefined ? { kind: "primitive" as const, name: "unknown" as const } : this.lower(items, [...path, "items"]);
     return { kind: "array", element, ...extra };
+  }
+
+  /**
+   * JSON Schema accepts any prefix of a tuple (fewer items than listed) unless `minItems` says otherwise, so a tuple
+   * is the union of its allowed lengths: `[] | [A] | [A, B]` (closed) or `… | [A, B, ...R[]]` (open).
+   */
+  private tupleUnion(schema: SchemaObject, elements: IrType[], rest: IrType | undefined, path: ManifestPath): IrType {
+    const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
+    const maxItems = typeof schema["maxItems"] === "number" ? schema["maxItems"] : Infinity;
+    if (elements.length > MAX_TUPLE_FORMS || minItems > elements.length || (rest && maxItems !== Infinity)) {
+      this.widen("prefixItems", path, "this tuple is typed as an array of its item types; validation is kept");
+      return { kind: "array", element: union(rest ? [...elements, rest] : elements) };
+    }
+    const forms: IrType[] = [];
+    for (let length = minItems; length < Math.min(elements.length, maxItems + 1); length++) forms.push({ kind: "tuple", elements: elements.slice(0, length) });
+    if (maxItems >= elements.length) forms.push({ kind: "tuple", elements, ...(rest ? { rest } : {}) });
+    return forms.length === 1 ? forms[0]! : { kind: "union", items: forms };
   }
 
   private lowerEnum(values: Json, path: ManifestPath): IrType {

@@ -6,6 +6,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { emitFidelityFile } from "../emit/fidelity.ts";
 import { formatTypeScript, type GeneratedFile } from "../emit/generated-file.ts";
 import { emitRevisionsFile } from "../emit/revisions.ts";
@@ -37,7 +38,10 @@ export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]
     });
     return [
       ...files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content })),
-      { path: posixRelative(REPO_ROOT, path.join(FIDELITY_OUT, `${revision}.ts`)), content: await formatTypeScript(fidelity) },
+      {
+        path: posixRelative(REPO_ROOT, path.join(FIDELITY_OUT, `${revision}.ts`)),
+        content: await formatTypeScript(fidelity),
+      },
     ];
   });
   for (const files of await Promise.all(jobs)) all.push(...files);
@@ -90,7 +94,9 @@ async function main(): Promise<void> {
   if (check) {
     const problems = await checkGenerated(files, root);
     if (problems.length > 0) {
-      process.stderr.write(`generated files are out of date (run npm run generate):\n${problems.map((p) => `  ${p}\n`).join("")}`);
+      process.stderr.write(
+        `generated files are out of date (run npm run generate):\n${problems.map((p) => `  ${p}\n`).join("")}`,
+      );
       process.exitCode = 1;
       return;
     }
@@ -103,6 +109,6 @@ async function main(): Promise<void> {
   process.stdout.write(`generate: wrote ${files.length} files\n`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await main();
 }

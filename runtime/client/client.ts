@@ -181,6 +181,29 @@ export class McpClient {
     }
   }
 
+  /**
+   * Sends a client→server notification of the negotiated revision, refusing (ProtocolUsageError) one the revision
+   * does not have or whose capability gate is not declared, e.g. `notifications/roots/list_changed` needs our
+   * `roots.listChanged`.
+   */
+  async notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void> {
+    const { profile, serverCapabilities } = this.session();
+    const token = profile.methods[method];
+    if (!token || token.kind !== "notification" || token.direction === "serverToClient") {
+      throw new ProtocolUsageError(`${method} is not a client notification in revision ${profile.revision}`);
+    }
+    const gate = token.capability;
+    if (gate && !hasCapability(gate.side === "client" ? this.capabilities : serverCapabilities, gate.path)) {
+      throw new ProtocolUsageError(`cannot send ${method}: the ${describeGate(gate)} was not declared`);
+    }
+    await this.engine!.notify(method, params);
+  }
+
+  /** Handshake era: tells the server the roots changed (needs `roots.listChanged`, declared when a roots handler is set). */
+  notifyRootsListChanged(): Promise<void> {
+    return this.notify("notifications/roots/list_changed");
+  }
+
   // ---- typed requests ------------------------------------------------------------------------------------
 
   /** Handshake era only (the stateless era has no ping). */

@@ -117,7 +117,7 @@ async function initialize(input: NegotiationInput, best: RevisionProfile, accept
   const raw = await input.engine.request(
     "initialize",
     { protocolVersion: best.revision, capabilities: input.capabilities, clientInfo: input.info },
-    { timeoutMs: input.requestTimeoutMs, ...(input.signal ? { signal: input.signal } : {}) },
+    { timeoutMs: input.requestTimeoutMs, cancellable: false, ...(input.signal ? { signal: input.signal } : {}) },
   );
   const answer = parseResult(rp.token.result, raw, "initialize result") as { protocolVersion: string };
   const profile = acceptable.find((p) => p.revision === answer.protocolVersion);

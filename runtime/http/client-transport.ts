@@ -46,6 +46,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly fetchFn: typeof fetch;
   private readonly life = new AbortController();
   private readonly inFlight = new Map<Id, AbortController>();
+  /** Ids of stateless-era requests still in flight (their cancellation is closing the stream). */
+  private readonly modernIds = new Set<Id>();
   private readonly toolParams = new Map<string, readonly HeaderParam[]>();
   private readonly pendingToolLists = new Set<Id>();
   private readonly swallowed = new Map<Id, (message: Message) => void>();
@@ -70,12 +72,14 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.legacy) return this.legacy.send(message);
     const m = message as Message;
     const modern = metaVersion(m);
-    if (modern !== undefined && m["method"] === "notifications/cancelled") {
-      // Stateless era over HTTP: closing the request's stream is the cancellation.
+    if (m["method"] === "notifications/cancelled") {
       const params = m["params"];
       const id = isObject(params) ? params["requestId"] : undefined;
-      if (typeof id === "string" || typeof id === "number") this.inFlight.get(id)?.abort();
-      return;
+      if (this.isId(id) && (modern !== undefined || this.modernIds.has(id))) {
+        // Stateless era over HTTP: closing the request's stream is the cancellation; nothing is POSTed.
+        this.inFlight.get(id)?.abort();
+        return;
+      }
     }
     if (m["method"] === "initialize") this.initializeRequest = m;
     if (m["method"] === "tools/list" && modern !== undefined && this.isId(m["id"])) this.pendingToolLists.add(m["id"]);
@@ -83,10 +87,14 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    await this.closeWith(undefined);
+  }
+
+  private async closeWith(error: Error | undefined): Promise<void> {
     if (this.life.signal.aborted) return;
     this.life.abort();
     await this.legacy?.close();
-    this.sink?.closed();
+    this.sink?.closed(error);
   }
 
   /** End the session on the server (DELETE), then close. */
@@ -135,9 +143,15 @@ export class StreamableHttpClientTransport implements Transport {
     this.life.signal.addEventListener("abort", abortWithLife, { once: true });
     const release = () => {
       this.life.signal.removeEventListener("abort", abortWithLife);
-      if (id !== undefined && this.inFlight.get(id) === controller) this.inFlight.delete(id);
+      if (id !== undefined && this.inFlight.get(id) === controller) {
+        this.inFlight.delete(id);
+        this.modernIds.delete(id);
+      }
     };
-    if (id !== undefined) this.inFlight.set(id, controller);
+    if (id !== undefined) {
+      this.inFlight.set(id, controller);
+      if (modern) this.modernIds.add(id);
+    }
     let response: Response;
     try {
       const headers = await this.headers(message);
@@ -167,7 +181,14 @@ export class StreamableHttpClientTransport implements Transport {
       }
       const body = this.jsonRpcBody(text, type);
       // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
-      if (body && id !== undefined && body["id"] === id && "error" in body) return this.deliver(body);
+      if (body && id !== undefined && body["id"] === id && "error" in body) {
+        // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
+        if (mayRecover && modern && message["method"] === "tools/call" && this.errorCode(body) === -32020) {
+          await this.relistTools(message);
+          return this.post(message, false);
+        }
+        return this.deliver(body);
+      }
       if (message["method"] === "initialize" && [400, 404, 405].includes(response.status) && this.options.legacyFallback !== false && !this.isModernError(body)) {
         return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
       }
@@ -190,6 +211,28 @@ export class StreamableHttpClientTransport implements Transport {
       return isObject(body) && body["jsonrpc"] === "2.0" ? body : undefined;
     } catch {
       return undefined;
+    }
+  }
+
+  private errorCode(body: Message): number | undefined {
+    const error = body["error"];
+    return isObject(error) && typeof error["code"] === "number" ? error["code"] : undefined;
+  }
+
+  /** Fetch every page of tools/list (answers kept off the session) to refresh the tools' header annotations. */
+  private async relistTools(like: Message): Promise<void> {
+    const params = isObject(like["params"]) ? like["params"] : {};
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const id = `mcp-gen-relist-${++this.reinitCounter}`;
+      const answered = new Promise<Message>((resolve) => this.swallowed.set(id, resolve));
+      const listParams = { _meta: params["_meta"], ...(cursor !== undefined ? { cursor } : {}) };
+      await this.post({ jsonrpc: "2.0", id, method: "tools/list", params: listParams }, false);
+      const result = (await answered)["result"];
+      if (!isObject(result) || !Array.isArray(result["tools"])) return;
+      this.acceptTools(result["tools"]);
+      cursor = typeof result["nextCursor"] === "string" ? result["nextCursor"] : undefined;
+      if (cursor === undefined) return;
     }
   }
 
@@ -332,7 +375,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async fallBackToLegacy(message: Message, original: HttpError): Promise<void> {
     const legacy = new LegacySseClient(this.url, this.fetchFn, () => this.headers(undefined), this.life.signal);
     try {
-      await legacy.connect((m) => this.deliver(m as Message), (error) => void this.close().then(() => error));
+      await legacy.connect((m) => this.deliver(m as Message), (error) => void this.closeWith(error));
     } catch {
       throw original;
     }

@@ -73,6 +73,11 @@ export class Exchange {
     if (this.finished) this.finish();
   }
 
+  /** The HTTP client went away (before or during the answer). */
+  clientGone(): void {
+    if (!this.finished) this.detached = true;
+  }
+
   /** End without a response: the session or transport is closing. An undecided POST gets 404 (session gone). */
   abort(): void {
     if (!this.decided) {

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { AuthInfo, IncomingContext, Transport } from "../transport/transport.ts";
 import { authenticate, toolScopeChallenge, wwwAuthenticate, type BearerAuthOptions, type Challenge } from "../auth/bearer.ts";
 import { metadataDocument, metadataPath, metadataUrl } from "../auth/metadata.ts";
+import { eraOf, getProfile } from "../session/registry.ts";
 import { InMemoryEventStore, type EventStore } from "./event-store.ts";
 import type { ResponseMode, RequestId } from "./exchange.ts";
 import { accepts, checkHostAndOrigin, isJsonContentType, type HostGuardOptions } from "./guards.ts";
@@ -54,7 +55,6 @@ export interface McpHttpOptions extends HostGuardOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-const HANDSHAKE_VERSIONS = new Set(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]);
 const DEFAULT_FORWARD = ["user-agent", "x-request-id", "traceparent", "tracestate"];
 
 export function rpcError(status: number, code: number, message: string, id?: RequestId | null, data?: unknown): HttpResponseOut {
@@ -130,7 +130,7 @@ export class McpHttpHandler {
       authInfo = outcome.authInfo;
     }
     if (isLegacy) {
-      if (request.method === "GET" && request.path === legacy.ssePath) return this.openLegacy(request, legacy.messagesPath);
+      if (request.method === "GET" && request.path === legacy.ssePath) return this.openLegacy(request, legacy.messagesPath, authInfo);
       if (request.method === "POST" && request.path === legacy.messagesPath) return this.postLegacy(request, authInfo);
       return emptyResponse(405, { allow: request.path === legacy.ssePath ? "GET" : "POST" });
     }
@@ -195,16 +195,18 @@ export class McpHttpHandler {
     if (!batch && first["method"] === "initialize" && this.options.sessions !== false)
       return this.initialize(request, first, authInfo);
     const version = request.header("mcp-protocol-version");
-    if (version !== undefined && !HANDSHAKE_VERSIONS.has(version))
+    if (version !== undefined && eraOf(version) !== "handshake")
       return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
     if (this.options.sessions === false) {
       if (batch) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
-      return this.serveStateless(request, first, authInfo, false);
+      // Without the header a server SHOULD assume 2025-03-26 (the revision that introduced Streamable HTTP).
+      return this.serveStateless(request, first, authInfo, false, version ?? "2025-03-26");
     }
     const session = this.findSession(request, authInfo);
     if (!(session instanceof SessionTransport)) return session;
     if (batch) {
-      if (session.protocolVersion !== "2025-03-26") return rpcError(400, -32600, "Invalid Request: batches are only allowed in 2025-03-26", null);
+      if (!getProfile(session.protocolVersion ?? "")?.acceptsBatches)
+        return rpcError(400, -32600, `Invalid Request: revision ${session.protocolVersion ?? "(none)"} has no batches`, null);
       if (valid.some((m) => m["method"] === "initialize")) return rpcError(400, -32600, "Invalid Request: initialize must not be batched", null);
     }
     const scope = this.toolScopeFailure(valid, authInfo);
@@ -218,7 +220,8 @@ export class McpHttpHandler {
     }
     if (requests.some((m) => session.hasInFlight(m.id)))
       return rpcError(400, -32600, "Invalid Request: a request with this id is already in flight", null);
-    const answer = session.post(requests, others, batch, this.context(request, authInfo), this.options.responseMode ?? "auto");
+    const mode = this.options.responseMode ?? "auto";
+    const answer = session.post(requests, others, batch, this.context(request, authInfo), mode, requests.length > 0 ? request.signal : undefined);
     return answer ?? emptyResponse(202);
   }
 
@@ -229,7 +232,8 @@ export class McpHttpHandler {
     if (isObject(meta) && typeof meta["io.modelcontextprotocol/protocolVersion"] === "string") return true;
     if (message["method"] === "initialize") return false;
     const header = request.header("mcp-protocol-version");
-    return header !== undefined && !HANDSHAKE_VERSIONS.has(header);
+    // A version this runtime does not know is treated as a newer stateless one (the server answers -32022).
+    return header !== undefined && eraOf(header) !== "handshake";
   }
 
   private async initialize(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
@@ -246,7 +250,7 @@ export class McpHttpHandler {
     this.sessions.set(session.sessionId, session);
     await this.host.connect(session);
     const id = message["id"] as RequestId;
-    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto")!;
+    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request.signal)!;
   }
 
   private findSession(request: HttpRequestIn, authInfo: AuthInfo | undefined): SessionTransport | HttpResponseOut {
@@ -283,10 +287,19 @@ export class McpHttpHandler {
     if (failure) return failure;
     const scope = this.toolScopeFailure([message], authInfo);
     if (scope) return scope;
+    // `initialize` does not exist in the stateless era; the session would otherwise start a handshake with it.
+    if (message["method"] === "initialize")
+      return jsonResponse(404, { jsonrpc: "2.0", id: message["id"], error: { code: -32601, message: "Method not found: initialize" } });
     return this.serveStateless(request, message, authInfo, true);
   }
 
-  private async serveStateless(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined, modern: boolean): Promise<HttpResponseOut> {
+  private async serveStateless(
+    request: HttpRequestIn,
+    message: Message,
+    authInfo: AuthInfo | undefined,
+    modern: boolean,
+    handshakeRevision?: string,
+  ): Promise<HttpResponseOut> {
     if (!modern && typeof message["method"] !== "string") return emptyResponse(202); // a response with nobody waiting
     const id = typeof message["method"] === "string" && isId(message["id"]) ? message["id"] : undefined;
     const transport = new RequestTransport(message, id, {
@@ -295,6 +308,7 @@ export class McpHttpHandler {
       signal: request.signal,
       cancelOnClose: modern,
       ...(modern ? { statusOf: modernStatusOf } : {}),
+      ...(handshakeRevision !== undefined ? { handshakeRevision } : {}),
     });
     await this.host.connect(transport);
     return transport.run(this.context(request, authInfo));
@@ -312,7 +326,7 @@ export class McpHttpHandler {
     return undefined;
   }
 
-  private async openLegacy(request: HttpRequestIn, messagesPath: string): Promise<HttpResponseOut> {
+  private async openLegacy(request: HttpRequestIn, messagesPath: string, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
     if (!accepts(request.header("accept"), "text/event-stream"))
       return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
     if (this.sessionCount >= (this.options.maxSessions ?? 10_000)) return rpcError(503, -32000, "Service Unavailable: too many sessions");
@@ -320,6 +334,7 @@ export class McpHttpHandler {
     const transport = new LegacySseTransport(id, `${messagesPath}?sessionId=${id}`, this.options.keepAliveMs ?? 25_000, (t) =>
       this.legacy.delete(t.sessionId),
     );
+    transport.principal = principalOf(authInfo);
     this.legacy.set(id, transport);
     await this.host.connect(transport);
     return transport.response();
@@ -328,7 +343,8 @@ export class McpHttpHandler {
   private async postLegacy(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
     const id = new URLSearchParams(request.search).get("sessionId");
     const transport = id === null ? undefined : this.legacy.get(id);
-    if (!transport) return rpcError(404, -32001, "Session not found");
+    if (!transport || (transport.principal !== undefined && transport.principal !== principalOf(authInfo)))
+      return rpcError(404, -32001, "Session not found");
     const read = await this.readMessage(request);
     if ("error" in read) return read.error;
     if (!validShape(read.body)) return rpcError(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message", null);

@@ -11,6 +11,8 @@ export class LegacySseTransport implements Transport {
   private sink: TransportSink | undefined;
   private closed = false;
   readonly stream = new SseStream();
+  /** Who opened the stream; messages from another principal are refused. */
+  principal: string | undefined;
 
   constructor(
     readonly sessionId: string,

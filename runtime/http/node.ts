@@ -56,6 +56,9 @@ export function fromNodeRequest(req: IncomingMessage, res: ServerResponse): Http
   };
 }
 
+/** Unsent SSE bytes tolerated per stream before the client is considered gone. */
+export const MAX_BUFFERED_SSE_BYTES = 8 * 1024 * 1024;
+
 export function writeNodeResponse(out: HttpResponseOut, res: ServerResponse): void {
   const body = out.body;
   if (!(body instanceof SseStream)) {
@@ -68,7 +71,11 @@ export function writeNodeResponse(out: HttpResponseOut, res: ServerResponse): vo
   res.flushHeaders();
   res.once("close", () => body.peerClosed());
   body.attach({
-    write: (chunk) => void res.write(chunk),
+    write: (chunk) => {
+      res.write(chunk);
+      // A client that stops reading must not make us buffer without bound: drop it like a vanished one.
+      if (res.writableLength > MAX_BUFFERED_SSE_BYTES) res.destroy();
+    },
     end: () => res.end(),
   });
 }

@@ -8,6 +8,8 @@ import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from 
 import { Exchange, type ResponseMode, type RequestId } from "./exchange.ts";
 import type { HttpResponseOut } from "./types.ts";
 
+const PREAMBLE_ID = "mcp-gen-stateless-initialize";
+
 export class RequestTransport implements Transport {
   private sink: TransportSink | undefined;
   private closed = false;
@@ -24,6 +26,11 @@ export class RequestTransport implements Transport {
       readonly signal?: AbortSignal | undefined;
       /** Stateless era: going away cancels the request (handlers see an aborted `context.signal`). */
       readonly cancelOnClose: boolean;
+      /**
+       * Handshake era without sessions: the server session needs an `initialize` before it serves anything, so
+       * one is replayed first (at this revision, empty client capabilities) and its answer kept off the wire.
+       */
+      readonly handshakeRevision?: string;
     },
   ) {}
 
@@ -35,6 +42,12 @@ export class RequestTransport implements Transport {
   run(context: IncomingContext): Promise<HttpResponseOut> {
     const sink = this.sink;
     if (!sink) throw new Error("RequestTransport.run before start");
+    const revision = this.options.handshakeRevision;
+    if (revision !== undefined && (this.message as { method?: unknown }).method !== "initialize") {
+      const params = { protocolVersion: revision, capabilities: {}, clientInfo: { name: "stateless-http-client", version: "0" } };
+      sink.receive({ jsonrpc: "2.0", id: PREAMBLE_ID, method: "initialize", params }, context);
+      sink.receive({ jsonrpc: "2.0", method: "notifications/initialized" }, context);
+    }
     if (this.requestId === undefined) {
       sink.receive(this.message, context);
       void this.close();
@@ -70,6 +83,7 @@ export class RequestTransport implements Transport {
   async send(message: object, options?: OutgoingOptions): Promise<void> {
     const exchange = this.exchange;
     if (this.closed || !exchange) return; // cancelled: MUST NOT send anything more for this request
+    if ("id" in message && message.id === PREAMBLE_ID && !("method" in message)) return;
     const answers =
       "id" in message && !("method" in message) && message.id === this.requestId ? this.requestId : undefined;
     if (answers === undefined && options?.relatedRequestId !== this.requestId && "id" in message && "method" in message)

@@ -44,8 +44,11 @@ export class SessionTransport implements Transport {
     this.sink = sink;
   }
 
+  /** Someone is listening or waiting: an open GET stream, or a POST whose client is still connected. */
   get busy(): boolean {
-    return this.exchanges.size > 0 || this.getStream !== undefined;
+    if (this.getStream !== undefined) return true;
+    for (const exchange of this.exchanges.values()) if (!exchange.detached) return true;
+    return false;
   }
 
   get isClosed(): boolean {
@@ -63,6 +66,7 @@ export class SessionTransport implements Transport {
     batch: boolean,
     context: IncomingContext,
     mode: "auto" | "sse" | "json",
+    signal?: AbortSignal,
   ): Promise<HttpResponseOut> | undefined {
     this.lastActive = Date.now();
     let exchange: Exchange | undefined;
@@ -85,6 +89,9 @@ export class SessionTransport implements Transport {
       }
       this.byStream.set(streamId, ex);
       ex.onFinished = () => this.byStream.delete(streamId);
+      // A client gone before its answer started leaves the exchange to finish into the event store only; it no
+      // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
+      signal?.addEventListener("abort", () => ex.clientGone(), { once: true });
     }
     for (const message of [...others, ...requests]) this.sink?.receive(message, context);
     return exchange?.done;

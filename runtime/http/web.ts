@@ -1,7 +1,11 @@
 /** The web-standard edge: `(request: Request) => Promise<Response>` for Node, Bun, Deno and workers. */
 import type { McpHttpHandler } from "./handler.ts";
 import { SseStream } from "./sse.ts";
-import { BodyTooLargeError, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
+import {
+  BodyTooLargeError,
+  type HttpRequestIn,
+  type HttpResponseOut,
+} from "./types.ts";
 
 async function readLimited(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -31,39 +35,58 @@ export function fromWebRequest(request: Request): HttpRequestIn {
     search: url.search,
     protocol: url.protocol,
     // A Request built in-process may lack Host; its URL then says where it was sent.
-    header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
+    header: (name) =>
+      request.headers.get(name) ?? (name === "host" ? url.host : undefined),
     readBody: (limit) => readLimited(request, limit),
     signal: request.signal,
   };
 }
 
 const encoder = new TextEncoder();
+const MAX_BUFFERED_SSE_BYTES = 8 * 1024 * 1024;
 
 export function toWebResponse(out: HttpResponseOut): Response {
   const body = out.body;
-  if (!(body instanceof SseStream)) return new Response(body === "" ? null : (body ?? null), { status: out.status, headers: out.headers });
-  const readable = new ReadableStream<Uint8Array>({
-    start(controller) {
-      body.attach({
-        write: (chunk) => controller.enqueue(encoder.encode(chunk)),
-        end: () => {
-          try {
-            controller.close();
-          } catch {
-            // already closed by a cancel
-          }
-          body.peerClosed();
-        },
-      });
+  if (!(body instanceof SseStream))
+    return new Response(body === "" ? null : (body ?? null), {
+      status: out.status,
+      headers: out.headers,
+    });
+  const readable = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        body.attach({
+          write: (chunk) => {
+            controller.enqueue(encoder.encode(chunk));
+            // A consumer that stops reading must not make us buffer without bound: drop it like a vanished one.
+            if ((controller.desiredSize ?? 0) < -MAX_BUFFERED_SSE_BYTES) {
+              controller.error(new Error("SSE consumer too slow"));
+              body.peerClosed();
+            }
+          },
+          end: () => {
+            try {
+              controller.close();
+            } catch {
+              // already closed by a cancel
+            }
+            body.peerClosed();
+          },
+        });
+      },
+      cancel() {
+        body.peerClosed();
+      },
     },
-    cancel() {
-      body.peerClosed();
-    },
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+  );
   return new Response(readable, { status: out.status, headers: out.headers });
 }
 
 /** A fetch-style handler for an `McpHttpHandler`. */
-export function toFetchHandler(handler: McpHttpHandler): (request: Request) => Promise<Response> {
-  return async (request) => toWebResponse(await handler.handle(fromWebRequest(request)));
+export function toFetchHandler(
+  handler: McpHttpHandler,
+): (request: Request) => Promise<Response> {
+  return async (request) =>
+    toWebResponse(await handler.handle(fromWebRequest(request)));
 }

@@ -52,6 +52,8 @@ export interface RequestOptions {
   readonly maxTotalTimeoutMs?: number;
   /** The incoming request this one is made on behalf of (routing hint for HTTP). */
   readonly relatedRequestId?: JsonRpcId;
+  /** False for requests that must not be cancelled at the peer (e.g. `initialize`): abort/timeout only stop waiting. */
+  readonly cancellable?: boolean;
   /** Called with the request's id just before it is sent (to correlate notifications that name it). */
   readonly onRequestId?: (id: JsonRpcId) => void;
 }
@@ -119,6 +121,7 @@ export class JsonRpcEngine {
     const sink: TransportSink = {
       receive: (frame, context) => this.receive(frame, context),
       closed: (error) => this.onTransportClosed(error),
+      malformed: (reason) => this.sendError(null, new RpcError(ErrorCode.ParseError, `Parse error: ${reason}`)),
     };
     return this.transport.start(sink);
   }
@@ -311,7 +314,7 @@ export class JsonRpcEngine {
   private abandon(entry: Pending, error: Error, reason: unknown): void {
     if (this.pending.get(entry.id) !== entry) return;
     this.settle(entry, undefined, error);
-    if (this.isClosed) return;
+    if (this.isClosed || entry.options?.cancellable === false) return;
     const params = { requestId: entry.id, reason: typeof reason === "string" ? reason : String(reason ?? "cancelled") };
     this.notify(CANCELLED_NOTIFICATION, params, entry.options?.relatedRequestId).catch((e) => this.diagnose(e));
   }

@@ -3,27 +3,61 @@
  * JSON.stringify escapes them inside strings.
  */
 
-/** Splits a byte stream into lines; keeps a partial trailing line until its newline arrives. */
+/** Default cap on one message's size (base64 blobs make large messages legitimate). */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** A line longer than the decoder's cap: its bytes were dropped up to the next newline. */
+export interface OversizedLine {
+  readonly oversized: number;
+}
+
+/**
+ * Splits a byte stream into lines; keeps the chunks of a partial trailing line until its newline arrives (joined once,
+ * so a large message costs one copy). A line beyond `maxLineBytes` is dropped and reported instead of buffered.
+ */
 export class LineDecoder {
-  private pending: Buffer | undefined;
+  private parts: Buffer[] = [];
+  private partsLength = 0;
+  private dropped = 0;
+
+  constructor(private readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {}
 
   /** Feeds a chunk and returns every complete line in it (without the newline, `\r` trimmed). */
-  push(chunk: Buffer): string[] {
-    const lines: string[] = [];
-    const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+  push(chunk: Buffer): Array<string | OversizedLine> {
+    const lines: Array<string | OversizedLine> = [];
     let start = 0;
-    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-      const end = nl > start && data[nl - 1] === 13 ? nl - 1 : nl;
-      if (end > start) lines.push(data.toString("utf8", start, end));
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      if (this.dropped > 0) {
+        lines.push({ oversized: this.dropped + nl - start });
+        this.dropped = 0;
+      } else {
+        const piece = chunk.subarray(start, nl);
+        const line = this.partsLength > 0 ? Buffer.concat([...this.parts, piece]) : piece;
+        this.parts = [];
+        this.partsLength = 0;
+        const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
+        if (end > 0) lines.push(line.toString("utf8", 0, end));
+      }
       start = nl + 1;
     }
-    this.pending = start < data.length ? data.subarray(start) : undefined;
+    if (start < chunk.length) {
+      const rest = chunk.length - start;
+      if (this.dropped > 0) this.dropped += rest;
+      else if (this.partsLength + rest > this.maxLineBytes) {
+        this.dropped = this.partsLength + rest;
+        this.parts = [];
+        this.partsLength = 0;
+      } else {
+        this.parts.push(chunk.subarray(start));
+        this.partsLength += rest;
+      }
+    }
     return lines;
   }
 
   /** Bytes of an unfinished line (reported when the stream ends mid-message). */
   get buffered(): number {
-    return this.pending?.length ?? 0;
+    return this.partsLength + this.dropped;
   }
 }
 

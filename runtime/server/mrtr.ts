@@ -5,7 +5,7 @@
  * every unanswered call. The client retries with the answers and the handler runs again from the start.
  */
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
-import { capabilityFor, describeGate, hasCapability, type Capabilities } from "../session/capabilities.ts";
+import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../session/capabilities.ts";
 import type { RevisionProfile } from "../session/profiles.ts";
 import { formatIssues } from "../session/validation.ts";
 import type { InputChannel } from "./context.ts";
@@ -40,6 +40,14 @@ export class InputRounds implements InputChannel {
       return Promise.reject(
         new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${describeGate(token.capability)}`, {
           requiredCapabilities: capabilityFor(token.capability),
+        }),
+      );
+    }
+    if (method === "elicitation/create" && !elicitationModeAllowed(this.clientCapabilities, params)) {
+      const mode = (params as { mode?: string }).mode ?? "form";
+      return Promise.reject(
+        new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: elicitation.${mode}`, {
+          requiredCapabilities: { elicitation: { [mode]: {} } },
         }),
       );
     }

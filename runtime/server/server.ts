@@ -16,7 +16,8 @@ import type {
   ToolDefinition,
 } from "../protocol/types.ts";
 import { mergeCapabilities } from "../session/capabilities.ts";
-import { SUPPORTED_REVISIONS } from "../session/registry.ts";
+import type { RevisionProfile } from "../session/profiles.ts";
+import { selectProfiles, SUPPORTED_REVISIONS } from "../session/registry.ts";
 import type { Validator } from "../session/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { RequestContext } from "./context.ts";
@@ -109,12 +110,20 @@ export class McpServer {
   readonly templates = new Map<string, RegisteredTemplate>();
   readonly prompts = new Map<string, RegisteredPrompt>();
   readonly revisions: readonly string[];
+  /** Handshake-era profiles served, newest first. */
+  readonly handshakeProfiles: readonly RevisionProfile[];
+  readonly handshakeByRevision: ReadonlyMap<string, RevisionProfile>;
+  readonly statelessByRevision: ReadonlyMap<string, RevisionProfile>;
   readonly sealer: RequestStateSealer;
   private readonly live = new Set<ServerSession>();
   private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
     this.revisions = options.revisions ?? SUPPORTED_REVISIONS;
+    const profiles = selectProfiles(this.revisions);
+    this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
+    this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.revision, p]));
+    this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.revision, p]));
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
   }
 

@@ -7,11 +7,10 @@ import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_N
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
-import { describeGate, hasCapability } from "../session/capabilities.ts";
+import { describeGate, elicitationModeAllowed, hasCapability } from "../session/capabilities.ts";
 import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../session/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
-import { selectProfiles } from "../session/registry.ts";
-import { parseParams, parseResult } from "../session/validation.ts";
+import { formatIssues, parseParams, parseResult } from "../session/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost, type InputChannel } from "./context.ts";
 import { SERVER_METHODS } from "./methods.ts";
@@ -36,13 +35,16 @@ interface Listen {
 
 type Result = Record<string, unknown>;
 
+const NO_ANSWERS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
 export class ServerSession implements ContextHost {
   private readonly engine: JsonRpcEngine;
-  private readonly handshakeProfiles: RevisionProfile[];
-  private readonly statelessProfiles = new Map<string, RevisionProfile>();
-  private readonly handshakeByRevision = new Map<string, RevisionProfile>();
+  private readonly handshakeProfiles: readonly RevisionProfile[];
+  private readonly statelessProfiles: ReadonlyMap<string, RevisionProfile>;
+  private readonly handshakeByRevision: ReadonlyMap<string, RevisionProfile>;
   private handshake: HandshakeState | undefined;
   private readonly listens = new Map<JsonRpcId, Listen>();
+  private servedStateless = false;
   /** `_meta` naming this server on stateless-era results (shared, never mutated). */
   private readonly serverInfoMeta: MetaObject;
 
@@ -52,9 +54,9 @@ export class ServerSession implements ContextHost {
     private readonly onEnd: () => void,
   ) {
     this.serverInfoMeta = Object.freeze({ [MetaKey.serverInfo]: server.options.info });
-    const profiles = selectProfiles(server.revisions);
-    this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
-    for (const p of profiles) (p.era === "handshake" ? this.handshakeByRevision : this.statelessProfiles).set(p.revision, p);
+    this.handshakeProfiles = server.handshakeProfiles;
+    this.handshakeByRevision = server.handshakeByRevision;
+    this.statelessProfiles = server.statelessByRevision;
     const diagnose = server.options.onDiagnostic;
     this.engine = new JsonRpcEngine(
       transport,
@@ -82,8 +84,9 @@ export class ServerSession implements ContextHost {
     return this.handshake?.profile.revision;
   }
 
+  /** `handshake` once initialized; `stateless` once a stateless request was served; undefined before. */
   get era(): Era | undefined {
-    return this.handshake ? "handshake" : this.listens.size > 0 ? "stateless" : undefined;
+    return this.handshake ? "handshake" : this.servedStateless ? "stateless" : undefined;
   }
 
   get clientInfo(): Implementation | undefined {
@@ -235,16 +238,17 @@ export class ServerSession implements ContextHost {
       });
     }
     const { rp, params } = this.admit(profile, request);
+    this.servedStateless = true;
     const meta = metaOf(params) ?? {};
     const clientCapabilities = (meta[MetaKey.clientCapabilities] ?? {}) as CapabilitiesObject;
     const clientInfo = meta[MetaKey.clientInfo] as Implementation | undefined;
     const logLevel = logLevelRank(meta[MetaKey.logLevel]) >= 0 ? (meta[MetaKey.logLevel] as LogLevel) : undefined;
-    const binding = { method: request.method, params, principal: principalOf(request.context?.authInfo) };
-    let answers: Record<string, unknown> = {};
-    if (rp.inputRequired) {
-      const state = params["requestState"];
-      if (typeof state === "string") answers = { ...this.server.sealer.open(binding, state).answers };
-      Object.assign(answers, params["inputResponses"] ?? {});
+    const binding = () => ({ method: request.method, params, principal: principalOf(request.context?.authInfo) });
+    let answers: Record<string, unknown> = NO_ANSWERS;
+    const state = params["requestState"];
+    const responses = params["inputResponses"] as Record<string, unknown> | undefined;
+    if (rp.inputRequired && (typeof state === "string" || responses)) {
+      answers = { ...(typeof state === "string" ? this.server.sealer.open(binding(), state).answers : {}), ...responses };
     }
     const rounds = new InputRounds(profile, clientCapabilities, answers, rp.inputRequired);
     const context = this.context(request, profile, params, clientCapabilities, clientInfo, logLevel, rounds);
@@ -258,7 +262,7 @@ export class ServerSession implements ContextHost {
     }
     if (rounds.missingCount > 0) {
       await new Promise((resolve) => setImmediate(resolve)); // let concurrent asks of the same round register
-      const requestState = this.server.sealer.seal(binding, { answers: rounds.answers });
+      const requestState = this.server.sealer.seal(binding(), { answers: rounds.answers });
       return { resultType: "input_required", inputRequests: rounds.missing, requestState };
     }
     return this.completeResult(rp, result, context.authInfo !== undefined);
@@ -335,6 +339,11 @@ export class ServerSession implements ContextHost {
         if (token.capability && !hasCapability(state.clientCapabilities, token.capability.path)) {
           throw new ProtocolUsageError(`cannot send ${method}: the client did not declare the ${describeGate(token.capability)}`);
         }
+        if (method === "elicitation/create" && !elicitationModeAllowed(state.clientCapabilities, params)) {
+          throw new ProtocolUsageError(`cannot send ${method}: the client did not declare this elicitation mode`);
+        }
+        const checked = token.params.safeParse(params);
+        if (!checked.success) throw new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`);
         const result = await this.engine.request(method, params, { signal: request.signal, relatedRequestId: request.id });
         return parseResult(token.result, result, `${method} result`);
       },

@@ -40,3 +40,16 @@ export function mergeCapabilities(...parts: Array<Capabilities | undefined>): Re
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Elicitation modes are gated below the `elicitation` flag (client/elicitation.mdx): URL mode needs `elicitation.url`;
+ * form mode needs `elicitation.form`, or an empty `elicitation` object (the pre-URL-mode way to say "form").
+ */
+export function elicitationModeAllowed(capabilities: Capabilities | undefined, params: unknown): boolean {
+  const elicitation = capabilities?.["elicitation"];
+  if (typeof elicitation !== "object" || elicitation === null) return false;
+  const mode = (params as { mode?: unknown } | undefined)?.mode ?? "form";
+  const declared = elicitation as Record<string, unknown>;
+  if (mode === "url") return hasCapability(declared, ["url"]);
+  return hasCapability(declared, ["form"]) || Object.keys(declared).length === 0;
+}

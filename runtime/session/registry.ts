@@ -41,3 +41,8 @@ export function selectProfiles(revisions?: readonly string[]): RevisionProfile[]
   });
   return out.sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));
 }
+
+/** The era of a supported revision (from its bindings), or undefined for an unknown revision. */
+export function eraOf(revision: string): "handshake" | "stateless" | undefined {
+  return profiles.get(revision)?.era;
+}

@@ -22,6 +22,8 @@ export interface StdioClientTransportOptions {
   /** `inherit` (default) forwards the server's stderr to ours; `pipe` hands it to `onStderr`; `ignore` drops it. */
   readonly stderr?: "inherit" | "pipe" | "ignore";
   readonly onStderr?: (text: string) => void;
+  /** Largest accepted message in bytes (default 64 MiB); longer lines are dropped and reported. */
+  readonly maxMessageBytes?: number;
   /** How long to wait after closing stdin, and again after SIGTERM, before escalating. Default 2000 ms. */
   readonly shutdownGraceMs?: number;
 }
@@ -61,7 +63,13 @@ export class StdioClientTransport implements Transport {
     this.writer = new LineWriter(child.stdin);
     child.stdin.on("error", () => undefined); // EPIPE after the server died; reported through "exit".
     if (child.stderr && o.onStderr) child.stderr.on("data", (chunk: Buffer) => o.onStderr?.(chunk.toString("utf8")));
-    readLines(child.stdout, (line) => this.sink?.receive(line), () => undefined);
+    readLines(
+      child.stdout,
+      (line) => this.sink?.receive(line),
+      () => undefined,
+      (bytes) => this.sink?.malformed?.(`message of ${bytes} bytes exceeds the size limit`),
+      o.maxMessageBytes,
+    );
     child.once("exit", (code, signal) => {
       const why = signal ? `signal ${signal}` : `exit code ${code}`;
       this.finish(this.closing ? undefined : new Error(`MCP server process exited (${why})`));

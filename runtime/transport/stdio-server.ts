@@ -3,23 +3,28 @@
  * diagnostics go to stderr. The transport reports `closed` when stdin ends, which is the client's shutdown signal.
  */
 import type { Readable, Writable } from "node:stream";
+import { DEFAULT_MAX_LINE_BYTES } from "../jsonrpc/framing.ts";
 import { LineWriter, readLines } from "./streams.ts";
 import type { Transport, TransportSink } from "./transport.ts";
 
 export interface StdioServerTransportOptions {
   readonly input?: Readable;
   readonly output?: Writable;
+  /** Largest accepted message in bytes (default 64 MiB); longer lines are dropped and answered with -32700. */
+  readonly maxMessageBytes?: number;
 }
 
 export class StdioServerTransport implements Transport {
   private readonly input: Readable;
   private readonly writer: LineWriter;
+  private readonly maxMessageBytes: number | undefined;
   private detach: (() => void) | undefined;
   private sink: TransportSink | undefined;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
     this.writer = new LineWriter(options.output ?? process.stdout);
+    this.maxMessageBytes = options.maxMessageBytes;
   }
 
   start(sink: TransportSink): Promise<void> {
@@ -28,6 +33,8 @@ export class StdioServerTransport implements Transport {
       this.input,
       (line) => sink.receive(line),
       (error) => this.finish(error),
+      (bytes) => sink.malformed?.(`message of ${bytes} bytes exceeds the ${this.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES}-byte limit`),
+      this.maxMessageBytes,
     );
     this.input.resume();
     return Promise.resolve();

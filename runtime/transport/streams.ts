@@ -4,8 +4,14 @@ import { ConnectionClosedError } from "../jsonrpc/errors.ts";
 import { encodeLine, LineDecoder } from "../jsonrpc/framing.ts";
 
 /** Reads lines from `input`; `onEnd` fires once, with an error when the stream failed or ended mid-message. */
-export function readLines(input: Readable, onLine: (line: string) => void, onEnd: (error?: Error) => void): () => void {
-  const decoder = new LineDecoder();
+export function readLines(
+  input: Readable,
+  onLine: (line: string) => void,
+  onEnd: (error?: Error) => void,
+  onOversized: (bytes: number) => void = () => undefined,
+  maxLineBytes?: number,
+): () => void {
+  const decoder = new LineDecoder(maxLineBytes);
   let ended = false;
   const finish = (error?: Error) => {
     if (ended) return;
@@ -15,7 +21,10 @@ export function readLines(input: Readable, onLine: (line: string) => void, onEnd
     onEnd(error);
   };
   const onData = (chunk: Buffer | string) => {
-    for (const line of decoder.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk)) onLine(line);
+    for (const line of decoder.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk)) {
+      if (typeof line === "string") onLine(line);
+      else onOversized(line.oversized);
+    }
   };
   const onClose = () => finish();
   const onError = (error: Error) => finish(error);

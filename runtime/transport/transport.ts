@@ -35,6 +35,8 @@ export interface TransportSink {
   receive(frame: string | object, context?: IncomingContext): void;
   /** The transport is gone; `error` says why when it did not close cleanly. */
   closed(error?: Error): void;
+  /** Optional: the transport dropped unreadable input (e.g. a line over its size cap); answered with -32700. */
+  malformed?(reason: string): void;
 }
 
 export interface Transport {

@@ -15,22 +15,49 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const mcpGen = (...args: string[]) =>
   execFileAsync(process.execPath, [path.join(REPO_ROOT, "bin/mcp-gen.js"), ...args], { cwd: REPO_ROOT }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 
 describe("mcp-gen protocol", () => {
   it("writes the six files of a revision", async () => {
     const out = path.join(tmp, "out");
-    const result = await mcpGen("protocol", "--schema", specFile("2024-11-05"), "--revision", "2024-11-05", "--out", out);
+    const result = await mcpGen(
+      "protocol",
+      "--schema",
+      specFile("2024-11-05"),
+      "--revision",
+      "2024-11-05",
+      "--out",
+      out,
+    );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["constants.ts", "index.ts", "ir.json", "methods.ts", "schemas.ts", "types.ts"]);
+    expect(readdirSync(out).sort()).toEqual([
+      "constants.ts",
+      "index.ts",
+      "ir.json",
+      "methods.ts",
+      "schemas.ts",
+      "types.ts",
+    ]);
   });
 
   it("fails with file:line and a non-zero exit on a schema it cannot express", async () => {
     const schema = path.join(tmp, "bad.ts");
     writeFileSync(schema, "export interface A {\n  a: string;\n}\nexport type K = keyof A;\n");
-    const result = await mcpGen("protocol", "--schema", schema, "--revision", "bad", "--out", path.join(tmp, "bad-out"));
+    const result = await mcpGen(
+      "protocol",
+      "--schema",
+      schema,
+      "--revision",
+      "bad",
+      "--out",
+      path.join(tmp, "bad-out"),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/bad\.ts:4: unsupported type construct: `keyof A`/);
     expect(existsSync(path.join(tmp, "bad-out"))).toBe(false);

@@ -12,12 +12,27 @@ import { createZodContext, emitZodExpression } from "../../generator/emit/zod.ts
 import { emitTypeExpression } from "../../generator/emit/ts-types.ts";
 
 const decls: IrTypeDecl[] = [
-  { name: "Point", internal: false, extends: [], type: { kind: "tuple", elements: [{ kind: "primitive", name: "number" }, { kind: "primitive", name: "number" }] } },
+  {
+    name: "Point",
+    internal: false,
+    extends: [],
+    type: {
+      kind: "tuple",
+      elements: [
+        { kind: "primitive", name: "number" },
+        { kind: "primitive", name: "number" },
+      ],
+    },
+  },
   {
     name: "Command",
     internal: false,
     extends: [],
-    type: { kind: "tuple", elements: [{ kind: "primitive", name: "string" }], rest: { kind: "primitive", name: "boolean" } },
+    type: {
+      kind: "tuple",
+      elements: [{ kind: "primitive", name: "string" }],
+      rest: { kind: "primitive", name: "boolean" },
+    },
   },
   {
     name: "Slug",
@@ -48,8 +63,18 @@ const decls: IrTypeDecl[] = [
           optional: false,
           type: { kind: "array", element: { kind: "ref", name: "Point" }, constraints: { minItems: 1, maxItems: 3 } },
         },
-        { name: "email", optional: true, type: { kind: "primitive", name: "string" }, constraints: { format: "email" } },
-        { name: "placedAt", optional: false, type: { kind: "primitive", name: "string" }, constraints: { format: "date-time" } },
+        {
+          name: "email",
+          optional: true,
+          type: { kind: "primitive", name: "string" },
+          constraints: { format: "email" },
+        },
+        {
+          name: "placedAt",
+          optional: false,
+          type: { kind: "primitive", name: "string" },
+          constraints: { format: "date-time" },
+        },
         { name: "note", optional: false, type: { kind: "primitive", name: "string" }, constraints: { nullable: true } },
         { name: "with space", optional: true, type: { kind: "literal", value: true } },
       ],
@@ -72,9 +97,31 @@ describe("emitters on IR features outside the MCP schema", () => {
 
   it("expressions are pure and reusable", () => {
     const ctx = createZodContext((name) => `schemas.${name}`);
-    expect(emitTypeExpression({ kind: "union", items: [{ kind: "ref", name: "A" }, { kind: "primitive", name: "null" }] }, { ref: (n) => `T.${n}` })).toBe("T.A | null");
+    expect(
+      emitTypeExpression(
+        {
+          kind: "union",
+          items: [
+            { kind: "ref", name: "A" },
+            { kind: "primitive", name: "null" },
+          ],
+        },
+        { ref: (n) => `T.${n}` },
+      ),
+    ).toBe("T.A | null");
     expect(emitZodExpression({ kind: "array", element: { kind: "ref", name: "A" } }, ctx)).toBe("z.array(schemas.A)");
-    expect(emitZodExpression({ kind: "union", items: [{ kind: "literal", value: "a" }, { kind: "literal", value: "b" }] }, ctx)).toBe('z.enum(["a", "b"])');
+    expect(
+      emitZodExpression(
+        {
+          kind: "union",
+          items: [
+            { kind: "literal", value: "a" },
+            { kind: "literal", value: "b" },
+          ],
+        },
+        ctx,
+      ),
+    ).toBe('z.enum(["a", "b"])');
     expect(ctx.helpers.size).toBe(0);
   });
 
@@ -82,7 +129,9 @@ describe("emitters on IR features outside the MCP schema", () => {
     const { OrderSchema, CommandSchema, SlugSchema } = await import("./golden/ir-features/schemas.ts");
     const valid = { id: 1, amount: 2.5, points: [[0, 1]], placedAt: "2026-01-02T03:04:05Z", note: null };
     expect(OrderSchema.safeParse(valid).success).toBe(true);
-    expect(OrderSchema.safeParse({ ...valid, note: "text", slug: "ab", email: "a@example.com", "with space": true }).success).toBe(true);
+    expect(
+      OrderSchema.safeParse({ ...valid, note: "text", slug: "ab", email: "a@example.com", "with space": true }).success,
+    ).toBe(true);
     const invalid: Record<string, unknown>[] = [
       { ...valid, extra: 1 }, // closed
       { ...valid, id: 1.5 }, // integer
@@ -91,7 +140,15 @@ describe("emitters on IR features outside the MCP schema", () => {
       { ...valid, amount: 1000.5 }, // maximum
       { ...valid, amount: 0.3 }, // multipleOf
       { ...valid, points: [] }, // minItems
-      { ...valid, points: [[0, 0], [0, 0], [0, 0], [0, 0]] }, // maxItems
+      {
+        ...valid,
+        points: [
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [0, 0],
+        ],
+      }, // maxItems
       { ...valid, points: [[0]] }, // tuple length
       { ...valid, email: "nope" }, // format email
       { ...valid, placedAt: "yesterday" }, // format date-time

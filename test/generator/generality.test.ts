@@ -32,7 +32,10 @@ function writeSchema(name: string, text: string): string {
 
 function modified(): string {
   let text = original.replace(/\bTool\b/g, "Gadget");
-  text = text.replace("export interface ServerCapabilities {", "export interface ServerCapabilities {\n  widgets?: { listChanged?: boolean };");
+  text = text.replace(
+    "export interface ServerCapabilities {",
+    "export interface ServerCapabilities {\n  widgets?: { listChanged?: boolean };",
+  );
   text = text.replace(/export type ClientRequest =/, "export type ClientRequest =\n  | SpinWidgetRequest");
   text += `
 /** Spins a widget. */
@@ -76,7 +79,13 @@ describe("generality", () => {
     expect(types).toMatch(/tools: Gadget\[\];/);
 
     const { methods } = (await import(path.join(outDir, "methods.ts"))) as {
-      methods: Record<string, { params: { safeParse(v: unknown): { success: boolean } }; result: { safeParse(v: unknown): { success: boolean } } }>;
+      methods: Record<
+        string,
+        {
+          params: { safeParse(v: unknown): { success: boolean } };
+          result: { safeParse(v: unknown): { success: boolean } };
+        }
+      >;
     };
     expect(methods["widgets/spin"]!.params.safeParse({ speed: 3 }).success).toBe(true);
     expect(methods["widgets/spin"]!.result.safeParse({ rpm: 3 }).success).toBe(true);
@@ -92,9 +101,9 @@ describe("generality", () => {
     const text = `${original}\nexport type ToolKeys = keyof Tool;\n`;
     const line = text.split("\n").length - 1;
     const schemaPath = writeSchema("unsupported", text);
-    await expect(generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unsupported") })).rejects.toThrow(
-      new RegExp(`unsupported/schema\\.ts:${line}: unsupported type construct: \`keyof Tool\``),
-    );
+    await expect(
+      generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unsupported") }),
+    ).rejects.toThrow(new RegExp(`unsupported/schema\\.ts:${line}: unsupported type construct: \`keyof Tool\``));
   });
 
   it("a request without a result fails loudly instead of guessing", async () => {
@@ -102,8 +111,8 @@ describe("generality", () => {
     text += `\nexport interface FrobRequest extends JSONRPCRequest {\n  method: "frob";\n}\n`;
     const line = text.split("\n").length - 3;
     const schemaPath = writeSchema("unpaired", text);
-    await expect(generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unpaired") })).rejects.toThrow(
-      new RegExp(`unpaired/schema\\.ts:${line}: cannot pair request FrobRequest with a result`),
-    );
+    await expect(
+      generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unpaired") }),
+    ).rejects.toThrow(new RegExp(`unpaired/schema\\.ts:${line}: cannot pair request FrobRequest with a result`));
   });
 });

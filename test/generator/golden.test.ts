@@ -21,7 +21,14 @@ describe("golden: protocol-basic", async () => {
   });
 
   it("emits the six protocol files", () => {
-    expect(files.map((f) => f.path)).toEqual(["types.ts", "schemas.ts", "methods.ts", "constants.ts", "index.ts", "ir.json"]);
+    expect(files.map((f) => f.path)).toEqual([
+      "types.ts",
+      "schemas.ts",
+      "methods.ts",
+      "constants.ts",
+      "index.ts",
+      "ir.json",
+    ]);
   });
 
   for (const file of files) {

@@ -107,20 +107,93 @@ describe("declarations", () => {
   });
 });
 
+describe("@TJS-type", () => {
+  it("keeps a TypeScript number a number, or refines it to an integer", () => {
+    const model = lower(`export interface N {
+      /** @TJS-type number */
+      a: number;
+      /** @TJS-type integer */
+      b: number | null;
+      c: number;
+    }`);
+    expect(objectOf(model, "N").props.map((p) => p.type)).toEqual([
+      { kind: "primitive", name: "number" },
+      {
+        kind: "union",
+        items: [
+          { kind: "primitive", name: "integer" },
+          { kind: "primitive", name: "null" },
+        ],
+      },
+      { kind: "primitive", name: "number" },
+    ]);
+  });
+
+  it("refuses to override a non-number", () => {
+    expect(() => lower("export interface N {\n  /** @TJS-type integer */\n  a: string;\n}")).toThrow(
+      /inline\/schema\.ts:3: @TJS-type integer does not fit/,
+    );
+  });
+});
+
 describe("unsupported input fails with file:line and the reason", () => {
   const cases: [string, string, RegExp][] = [
-    ["keyof", "export interface A { a: string }\nexport type K = keyof A;", /inline\/schema\.ts:2: unsupported type construct: `keyof A`/],
-    ["generic utility", "export interface A { a: string }\nexport type P = Partial<A>;", /inline\/schema\.ts:2: unsupported generic type/],
-    ["mapped type", "\nexport type M = { [K in 'a' | 'b']: string };", /inline\/schema\.ts:2: unsupported type construct/],
-    ["enum", "\n\nexport enum Color { Red }", /inline\/schema\.ts:3: unsupported top-level statement \(EnumDeclaration\)/],
-    ["undeclared reference", "export interface A {\n  b: Missing;\n}", /inline\/schema\.ts:2: unsupported reference to a type that is not declared/],
+    [
+      "keyof",
+      "export interface A { a: string }\nexport type K = keyof A;",
+      /inline\/schema\.ts:2: unsupported type construct: `keyof A`/,
+    ],
+    [
+      "generic utility",
+      "export interface A { a: string }\nexport type P = Partial<A>;",
+      /inline\/schema\.ts:2: unsupported generic type/,
+    ],
+    [
+      "mapped type",
+      "\nexport type M = { [K in 'a' | 'b']: string };",
+      /inline\/schema\.ts:2: unsupported type construct/,
+    ],
+    [
+      "enum",
+      "\n\nexport enum Color { Red }",
+      /inline\/schema\.ts:3: unsupported top-level statement \(EnumDeclaration\)/,
+    ],
+    [
+      "undeclared reference",
+      "export interface A {\n  b: Missing;\n}",
+      /inline\/schema\.ts:2: unsupported reference to a type that is not declared/,
+    ],
     ["method signature", "export interface A {\n  run(): void;\n}", /inline\/schema\.ts:2: unsupported member kind/],
-    ["readonly property", "export interface A {\n  readonly a: string;\n}", /inline\/schema\.ts:2: unsupported readonly property/],
-    ["typeof a non-constant", "export interface A {\n  a: typeof globalThis;\n}", /inline\/schema\.ts:2: unsupported `typeof`/],
-    ["non-literal constant", "\nexport const X = 1 + 1;", /inline\/schema\.ts:2: constant X must be initialised with a plain literal/],
-    ["type parameters", "\nexport interface Box<T> { value: T }", /inline\/schema\.ts:2: type parameters are not supported/],
-    ["bad @minimum", "export interface A {\n  /** @minimum lots */\n  n: number;\n}", /inline\/schema\.ts:3: @minimum needs a number/],
-    ["heritage through a generic", "export interface A { a: string }\nexport interface B extends Partial<A> {}", /inline\/schema\.ts:2: unsupported heritage/],
+    [
+      "readonly property",
+      "export interface A {\n  readonly a: string;\n}",
+      /inline\/schema\.ts:2: unsupported readonly property/,
+    ],
+    [
+      "typeof a non-constant",
+      "export interface A {\n  a: typeof globalThis;\n}",
+      /inline\/schema\.ts:2: unsupported `typeof`/,
+    ],
+    [
+      "non-literal constant",
+      "\nexport const X = 1 + 1;",
+      /inline\/schema\.ts:2: constant X must be initialised with a plain literal/,
+    ],
+    [
+      "type parameters",
+      "\nexport interface Box<T> { value: T }",
+      /inline\/schema\.ts:2: type parameters are not supported/,
+    ],
+    [
+      "bad @minimum",
+      "export interface A {\n  /** @minimum lots */\n  n: number;\n}",
+      /inline\/schema\.ts:3: @minimum needs a number/,
+    ],
+    [
+      "heritage through a generic",
+      "export interface A { a: string }\nexport interface B extends Partial<A> {}",
+      /inline\/schema\.ts:2: unsupported heritage/,
+    ],
   ];
   for (const [name, text, message] of cases) {
     it(name, () => expect(() => lower(text)).toThrow(message));
@@ -137,7 +210,9 @@ export type ClientRequest = FrobRequest;`;
 
   it("a direction-union member without a method literal", () => {
     const text = `${BASE}\nexport interface Odd extends Notification {}\nexport type ServerNotification = Odd;`;
-    expect(() => lower(text)).toThrow(/inline\/schema\.ts:10: message type Odd needs a required string-literal `method`/);
+    expect(() => lower(text)).toThrow(
+      /inline\/schema\.ts:10: message type Odd needs a required string-literal `method`/,
+    );
   });
 
   it("two message types with the same method", () => {
@@ -145,7 +220,9 @@ export type ClientRequest = FrobRequest;`;
 export interface ANotification extends Notification { method: "notifications/x" }
 export interface BNotification extends Notification { method: "notifications/x" }
 export type ServerNotification = ANotification | BNotification;`;
-    expect(() => lower(text)).toThrow(/inline\/schema\.ts:11: method "notifications\/x" is declared by both ANotification and BNotification/);
+    expect(() => lower(text)).toThrow(
+      /inline\/schema\.ts:11: method "notifications\/x" is declared by both ANotification and BNotification/,
+    );
   });
 });
 
@@ -186,10 +263,19 @@ export type InputRequest = SampleRequest;
 
   it("pair results by response envelope, quirks table and naming, in that order", () => {
     expect([method("things/get")?.result, method("things/get")?.resultSource]).toEqual([
-      { kind: "union", items: [{ kind: "ref", name: "GetThingResult" }, { kind: "ref", name: "EmptyResult" }] },
+      {
+        kind: "union",
+        items: [
+          { kind: "ref", name: "GetThingResult" },
+          { kind: "ref", name: "EmptyResult" },
+        ],
+      },
       "response-envelope",
     ]);
-    expect([method("ping")?.result, method("ping")?.resultSource]).toEqual([{ kind: "ref", name: "EmptyResult" }, "pairing-table"]);
+    expect([method("ping")?.result, method("ping")?.resultSource]).toEqual([
+      { kind: "ref", name: "EmptyResult" },
+      "pairing-table",
+    ]);
     expect([method("things/subscribe")?.result, method("sampling/sample")?.resultSource]).toEqual([
       { kind: "ref", name: "EmptyResult" },
       "naming",
@@ -200,8 +286,14 @@ export type InputRequest = SampleRequest;
     expect(method("things/get")?.capability).toEqual({ side: "server", path: ["things"] });
     expect(method("things/subscribe")?.capability).toEqual({ side: "server", path: ["things", "subscribe"] });
     expect(method("sampling/sample")?.capability).toEqual({ side: "client", path: ["sampling"] });
-    expect(method("notifications/things/list_changed")?.capability).toEqual({ side: "server", path: ["things", "listChanged"] });
-    expect(method("notifications/roots/list_changed")?.capability).toEqual({ side: "client", path: ["roots", "listChanged"] });
+    expect(method("notifications/things/list_changed")?.capability).toEqual({
+      side: "server",
+      path: ["things", "listChanged"],
+    });
+    expect(method("notifications/roots/list_changed")?.capability).toEqual({
+      side: "client",
+      path: ["roots", "listChanged"],
+    });
     // Not derivable from names, and no quirk entry for it: ungated rather than guessed.
     expect(method("notifications/things/updated")?.capability).toBeUndefined();
     expect(method("ping")?.capability).toBeUndefined();

@@ -35,13 +35,18 @@ describe("quirks table", () => {
       expect(gated.length, method).toBeGreaterThan(0);
       for (const model of gated) expect(model.methods.find((x) => x.method === method)?.capability).toEqual(gate);
       const segments = method.split("/").filter((s) => s !== "notifications");
-      expect(gate.path.join("/"), `${method} is derivable without a quirk`).not.toBe(segments.slice(0, gate.path.length).join("/"));
+      expect(gate.path.join("/"), `${method} is derivable without a quirk`).not.toBe(
+        segments.slice(0, gate.path.length).join("/"),
+      );
     }
   });
 
   it("direction unions and capability declarations exist under these names", () => {
     for (const name of [...Object.keys(DIRECTION_UNIONS), ...Object.values(CAPABILITY_DECLARATIONS)]) {
-      expect(RELEASED.some((rev) => specModel(rev).types.some((t) => t.name === name)), name).toBe(true);
+      expect(
+        RELEASED.some((rev) => specModel(rev).types.some((t) => t.name === name)),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -51,7 +56,8 @@ describe("quirks table", () => {
     const root = path.join(import.meta.dirname, "../../generator");
     const files: string[] = [];
     for (const dir of ["lower", "ir", "pipeline", "emit"]) {
-      for (const name of await readdir(path.join(root, dir))) if (name.endsWith(".ts")) files.push(path.join(root, dir, name));
+      for (const name of await readdir(path.join(root, dir)))
+        if (name.endsWith(".ts")) files.push(path.join(root, dir, name));
     }
     files.push(path.join(root, "scripts/generate-protocol.ts"), path.join(root, "commands/protocol.ts"));
     expect(files.length).toBeGreaterThan(15);

@@ -10,7 +10,9 @@ import { jwtVerifier } from "../../runtime/auth/jwt.ts";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
 import { parseBearerChallenge } from "../../runtime/http/client-sse.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
-import { initializeMessage, post } from "./helpers.ts";
+import { CollectingSink, initializeMessage, post, request } from "./helpers.ts";
+import { HttpError, StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
+import { McpClient, McpServer, type RequestContext } from "../../runtime/index.ts";
 
 const ISSUER = "https://auth.example.test";
 let jwksServer: Server;
@@ -133,5 +135,64 @@ describe("bearer auth", () => {
     const ping = { jsonrpc: "2.0", id: 3, method: "ping" };
     expect((await post(mcp.url, ping, { ...bearer(mine), "mcp-session-id": session })).status).toBe(200);
     expect((await post(mcp.url, ping, { ...bearer(theirs), "mcp-session-id": session })).status).toBe(404);
+  });
+
+  it("our client transport sends the token from its provider on every request, and reports a 401 with its challenge", async () => {
+    const good = await token({ scope: "mcp:read profile:read" });
+    let current: string | undefined = good;
+    const transport = new StreamableHttpClientTransport(mcp.url, { token: () => current });
+    const sink = new CollectingSink();
+    await transport.start(sink);
+    const init = await request(transport, sink, 1, "initialize", (initializeMessage(0) as { params: unknown }).params);
+    expect(init["result"]).toBeDefined();
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const who = await request(transport, sink, 2, "tools/call", { name: "whoami", arguments: {} });
+    expect(JSON.stringify(who["result"])).toContain("user-1");
+    current = undefined;
+    const failure = await transport.send({ jsonrpc: "2.0", id: 3, method: "ping" }).then(() => undefined, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect((failure as HttpError).status).toBe(401);
+    expect((failure as HttpError).challenge?.["resource_metadata"]).toBe(`http://127.0.0.1:${mcp.port}/.well-known/oauth-protected-resource/mcp`);
+    await transport.close();
+  });
+
+  it("reaches the runtime's tool handlers as ctx.authInfo and ctx.headers, in both eras", async () => {
+    const seen: Array<{ revision: string; sub: unknown; scopes: readonly string[]; requestId: string | undefined }> = [];
+    const server = new McpServer({ info: { name: "auth-e2e", version: "1.0.0" } }).tool(
+      { name: "whoami", inputSchema: { type: "object" } },
+      (_args, ctx: RequestContext) => {
+        seen.push({ revision: ctx.revision, sub: ctx.authInfo?.claims?.["sub"], scopes: ctx.authInfo?.scopes ?? [], requestId: ctx.headers?.["x-request-id"] });
+        return { content: [{ type: "text", text: "ok" }] };
+      },
+    );
+    const probe = await serve(server);
+    const port = probe.port;
+    await probe.close();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const jwks = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
+    const running = await serve(server, {
+      port,
+      forwardHeaders: ["x-request-id"],
+      auth: {
+        verifyToken: jwtVerifier({ issuer: ISSUER, audience: url, jwksUrl: jwks }),
+        resourceMetadata: { resource: url, authorization_servers: [ISSUER] },
+        toolScopes: { whoami: ["profile:read"] },
+      },
+    });
+    try {
+      const signed = await token({ scope: "profile:read" }, { audience: url });
+      for (const revision of ["2025-11-25", "2026-07-28"]) {
+        const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: [revision] });
+        await client.connect(new StreamableHttpClientTransport(url, { token: signed, headers: { "x-request-id": `r-${revision}` } }));
+        await client.callTool("whoami", {});
+        await client.close();
+      }
+      expect(seen).toEqual([
+        { revision: "2025-11-25", sub: "user-1", scopes: ["profile:read"], requestId: "r-2025-11-25" },
+        { revision: "2026-07-28", sub: "user-1", scopes: ["profile:read"], requestId: "r-2026-07-28" },
+      ]);
+    } finally {
+      await running.close();
+    }
   });
 });

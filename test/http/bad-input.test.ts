@@ -198,6 +198,29 @@ describe("clients that go away", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("a session whose only client vanished mid-call expires and frees the running handler", async () => {
+    const fixture = new FixtureHost();
+    const shortLived = await serve(fixture, { sessionIdleTimeoutMs: 100 });
+    try {
+      const id = await openSession(shortLived.url);
+      const controller = new AbortController();
+      const call = fetch(shortLived.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow" } }),
+        signal: controller.signal,
+      }).catch((error: unknown) => error);
+      await waitFor(() => fixture.contexts.length === 2); // initialize, then the slow call
+      await new Promise((r) => setTimeout(r, 300)); // busy: an in-flight call with its client connected does not expire
+      expect(shortLived.handler.sessionCount).toBe(1);
+      controller.abort();
+      await call;
+      await waitFor(() => shortLived.handler.sessionCount === 0 && fixture.open === 0 && fixture.cancelled.includes("slow"), 2000);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
   it("idle sessions expire and are freed", async () => {
     const shortLived = await serve(new FixtureHost(), { sessionIdleTimeoutMs: 50 });
     try {

@@ -11,6 +11,7 @@ import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
 import { createEverythingServer } from "./fixtures/everything-server.ts";
+import { JSON_HEADERS, modernMeta, post, waitFor } from "./helpers.ts";
 
 let server: RunningServer;
 let legacyOnly: RunningServer;
@@ -47,6 +48,22 @@ describe("our client ↔ our server", () => {
       await client.close();
     });
   }
+
+  it("2026-07-28: serve() checks a tool's Mcp-Param-* headers, and our client mirrors them", async () => {
+    const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2026-07-28"] });
+    await client.connect(new StreamableHttpClientTransport(server.url));
+    // Called without listing tools first: the server answers -32020, the transport re-lists the tools and retries.
+    const args = { region: "Zürich", count: 42, verbose: true };
+    expect((await client.callTool("test_header_params", args)).content).toEqual([{ type: "text", text: JSON.stringify(args) }]);
+    await client.close();
+    const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_header_params", arguments: { count: 42 }, _meta: modernMeta() } };
+    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_header_params" };
+    const missing = await post(server.url, body, headers);
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: { code: number } }).error.code).toBe(-32020);
+    const numeric = await post(server.url, body, { ...headers, "mcp-param-count": "42.0" });
+    expect(numeric.status).toBe(200);
+  });
 
   it("falls back to the legacy HTTP+SSE transport for an old server", async () => {
     const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2024-11-05"] });
@@ -95,5 +112,96 @@ describe("official SDK clients against our server", () => {
     const result = await client.callTool({ name: "test_simple_text", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
     await client.close();
+  });
+});
+
+describe("handshake era without sessions (sessions: false)", () => {
+  it("serves every POST on its own: our client and the SDK v1 client, no Mcp-Session-Id minted", async () => {
+    const running = await serve(createEverythingServer(), { sessions: false });
+    try {
+      const ours = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2025-11-25"] });
+      const transport = new StreamableHttpClientTransport(running.url);
+      await ours.connect(transport);
+      expect(transport.sessionId).toBeUndefined();
+      expect((await ours.callTool("test_simple_text", {})).content).toHaveLength(1);
+      await ours.close();
+      const sdk = new ClientV1({ name: "v1", version: "1.0.0" });
+      const sdkTransport = new TransportV1(new URL(running.url));
+      await sdk.connect(sdkTransport);
+      expect(sdkTransport.sessionId).toBeUndefined();
+      expect((await sdk.listTools()).tools.length).toBeGreaterThan(5);
+      await sdk.close();
+      expect(running.handler.sessionCount).toBe(0);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe("server-initiated messages (2025-11-25)", () => {
+  it("our client's GET stream receives list_changed sent outside any request", async () => {
+    const mcp = createEverythingServer();
+    const running = await serve(mcp, { retryMs: 50 });
+    try {
+      const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2025-11-25"] });
+      await client.connect(new StreamableHttpClientTransport(running.url, { reconnect: { initialDelayMs: 50 } }));
+      const changed: unknown[] = [];
+      client.on("notifications/tools/list_changed", (p) => void changed.push(p));
+      await new Promise((r) => setTimeout(r, 100)); // the GET stream opens after notifications/initialized
+      mcp.tool({ name: "late_tool", inputSchema: { type: "object" } }, () => ({ content: [] }));
+      await waitFor(() => changed.length === 1);
+      await client.close();
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe("long-lived and abandoned streams (2026-07-28)", () => {
+  it("subscriptions/listen over HTTP: acknowledged, receives list_changed, and closing it frees the server session", async () => {
+    const mcp = createEverythingServer();
+    const running = await serve(mcp);
+    try {
+      const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2026-07-28"] });
+      await client.connect(new StreamableHttpClientTransport(running.url));
+      const changed: unknown[] = [];
+      client.on("notifications/tools/list_changed", (p) => void changed.push(p));
+      const subscription = await client.listen({ toolsListChanged: true });
+      expect(mcp.sessions.size).toBe(1); // only the listen request's session is alive
+      mcp.tool({ name: "late_tool", inputSchema: { type: "object" } }, () => ({ content: [] }));
+      await waitFor(() => changed.length === 1);
+      subscription.close();
+      await waitFor(() => mcp.sessions.size === 0);
+      await client.close();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("a client that drops a streaming call mid-way cancels it, and the server keeps serving", async () => {
+    const mcp = createEverythingServer();
+    const running = await serve(mcp);
+    try {
+      const controller = new AbortController();
+      const headers = { ...JSON_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_tool_with_progress" };
+      const meta = { ...modernMeta(), progressToken: "p1" };
+      const response = await fetch(running.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: meta } }),
+        signal: controller.signal,
+      });
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      const reader = response.body!.getReader();
+      await reader.read(); // the first progress notification
+      controller.abort();
+      await waitFor(() => mcp.sessions.size === 0);
+      const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2026-07-28"] });
+      await client.connect(new StreamableHttpClientTransport(running.url));
+      expect((await client.callTool("test_simple_text", {})).content).toHaveLength(1);
+      await client.close();
+    } finally {
+      await running.close();
+    }
   });
 });

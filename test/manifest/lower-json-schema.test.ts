@@ -119,7 +119,7 @@ describe("lowerJsonSchema: keywords that cannot be typed widen with a warning an
     ["if/then/else", { if: { required: ["a"] }, then: { required: ["b"] } }, "if"],
     ["patternProperties", { patternProperties: { "^x": { type: "string" } } }, "patternProperties"],
     ["not", { not: { type: "string" } }, "not"],
-    ["open tuple", { type: "array", prefixItems: [{ type: "string" }] }, "prefixItems"],
+    ["tuple with more minItems than prefix items", { type: "array", prefixItems: [{ type: "string" }], minItems: 3 }, "prefixItems"],
     ["uniqueItems", { type: "array", uniqueItems: true }, "uniqueItems"],
     ["required without properties", { anyOf: [{ required: ["a"] }, { required: ["b"] }] }, "required"],
   ])("%s", (_name, schema, keyword) => {
@@ -136,13 +136,22 @@ describe("lowerJsonSchema: keywords that cannot be typed widen with a warning an
     expect(propType({ oneOf: [{ type: "string" }, { type: "number" }] })).toEqual({ kind: "union", items: [S, N] });
   });
 
-  it("an open tuple is an array of its item types (unknown when extra items are unconstrained)", () => {
+  it("a tuple is the union of the lengths JSON Schema accepts", () => {
     const B: IrType = { kind: "primitive", name: "boolean" };
-    expect(propType({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: { type: "boolean" } })).toEqual({
-      kind: "array",
-      element: { kind: "union", items: [S, N, B] },
+    expect(propType({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: { type: "boolean" }, minItems: 1 })).toEqual({
+      kind: "union",
+      items: [
+        { kind: "tuple", elements: [S] },
+        { kind: "tuple", elements: [S, N], rest: B },
+      ],
     });
-    expect(propType({ type: "array", prefixItems: [{ type: "string" }] })).toEqual({ kind: "array", element: U });
+    expect(propType({ type: "array", items: [{ type: "string" }], additionalItems: false })).toEqual({
+      kind: "union",
+      items: [
+        { kind: "tuple", elements: [] },
+        { kind: "tuple", elements: [S] },
+      ],
+    });
   });
 
   it("unknown keywords are warned about (typos), never fatal; OpenAPI nullable gets a hint", () => {

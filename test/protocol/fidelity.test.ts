@@ -10,8 +10,13 @@ import { RELEASED, specModel } from "./spec.ts";
 
 describe.each(RELEASED)("fidelity checks of %s", (revision) => {
   it("cover every exported type of the schema", async () => {
-    const file = (await import(`./fidelity/${revision}.ts`)) as { covered: readonly string[] } & Record<string, unknown>;
-    const expected = specModel(revision).types.map((t) => t.name).filter((name) => FIDELITY_EXEMPTIONS[name] === undefined);
+    const file = (await import(`./fidelity/${revision}.ts`)) as { covered: readonly string[] } & Record<
+      string,
+      unknown
+    >;
+    const expected = specModel(revision)
+      .types.map((t) => t.name)
+      .filter((name) => FIDELITY_EXEMPTIONS[name] === undefined);
     expect(file.covered).toEqual(expected);
     for (const name of expected) expect(typeof file[name], name).toBe("function");
   });

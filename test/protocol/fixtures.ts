@@ -22,7 +22,11 @@ export function exampleFixtures(revision: string): Fixture[] {
     .flatMap((type) =>
       readdirSync(path.join(root, type))
         .sort()
-        .map((file) => ({ id: `${type}/${file}`, type, value: JSON.parse(readFileSync(path.join(root, type, file), "utf8")) })),
+        .map((file) => ({
+          id: `${type}/${file}`,
+          type,
+          value: JSON.parse(readFileSync(path.join(root, type, file), "utf8")),
+        })),
     );
 }
 
@@ -40,7 +44,11 @@ function objectType(type: IrType | undefined, model: IrModel): IrObjectType | un
 
 const WRONG_PRIMITIVE: Record<string, Json> = { string: 42, number: "42", boolean: "true" };
 
-function withValue(root: Json, at: readonly (string | number)[], change: (parent: Record<string, Json> | Json[], key: string | number) => void): Json {
+function withValue(
+  root: Json,
+  at: readonly (string | number)[],
+  change: (parent: Record<string, Json> | Json[], key: string | number) => void,
+): Json {
   const copy = structuredClone(root);
   let parent = copy as Record<string, Json> | Json[];
   for (const key of at.slice(0, -1)) parent = (parent as Record<string, Json>)[key] as Record<string, Json>;
@@ -51,8 +59,16 @@ function withValue(root: Json, at: readonly (string | number)[], change: (parent
 export function negativeVariants(fixture: Fixture, model: IrModel): Fixture[] {
   const root = fixture.value as Json;
   const variants: Fixture[] = [];
-  const add = (kind: string, at: readonly (string | number)[], change: (p: Record<string, Json> | Json[], k: string | number) => void) =>
-    variants.push({ id: `${fixture.id}#${kind}:/${at.join("/")}`, type: fixture.type, value: withValue(root, at, change) });
+  const add = (
+    kind: string,
+    at: readonly (string | number)[],
+    change: (p: Record<string, Json> | Json[], k: string | number) => void,
+  ) =>
+    variants.push({
+      id: `${fixture.id}#${kind}:/${at.join("/")}`,
+      type: fixture.type,
+      value: withValue(root, at, change),
+    });
 
   const visit = (value: Json, type: IrType | undefined, at: (string | number)[], top: boolean): void => {
     if (type?.kind === "array" && Array.isArray(value)) {
@@ -66,13 +82,19 @@ export function negativeVariants(fixture: Fixture, model: IrModel): Fixture[] {
       const here = [...at, prop.name];
       const current = value[prop.name]!;
       if (top && !prop.optional) add("required", here, (p, k) => delete (p as Record<string, Json>)[k]);
-      if (prop.name === "method" && prop.type.kind === "literal") add("method", here, (p, k) => ((p as Record<string, Json>)[k] = "no/such-method"));
-      if (prop.name === "jsonrpc" && prop.type.kind === "literal") add("jsonrpc", here, (p, k) => ((p as Record<string, Json>)[k] = "1.0"));
+      if (prop.name === "method" && prop.type.kind === "literal")
+        add("method", here, (p, k) => ((p as Record<string, Json>)[k] = "no/such-method"));
+      if (prop.name === "jsonrpc" && prop.type.kind === "literal")
+        add("jsonrpc", here, (p, k) => ((p as Record<string, Json>)[k] = "1.0"));
       if (prop.constraints?.format === "uri" && typeof current === "string") {
         add("format-uri", here, (p, k) => ((p as Record<string, Json>)[k] = "not a uri"));
       }
       if (top && prop.type.kind === "primitive" && WRONG_PRIMITIVE[prop.type.name] !== undefined) {
-        add("primitive", here, (p, k) => ((p as Record<string, Json>)[k] = WRONG_PRIMITIVE[(prop.type as { name: string }).name]!));
+        add(
+          "primitive",
+          here,
+          (p, k) => ((p as Record<string, Json>)[k] = WRONG_PRIMITIVE[(prop.type as { name: string }).name]!),
+        );
       }
       visit(current, prop.type, here, false);
     }

@@ -92,7 +92,9 @@ describe.each(RELEASED.map((rev, i) => [rev, i] as const))("method table of %s",
     expect(gate("sampling/createMessage")).toEqual({ side: "client", path: ["sampling"] });
     expect(gate("roots/list")).toEqual({ side: "client", path: ["roots"] });
     // `completions` was added to ServerCapabilities in 2025-03-26.
-    expect(gate("completion/complete")).toEqual(revision === "2024-11-05" ? undefined : { side: "server", path: ["completions"] });
+    expect(gate("completion/complete")).toEqual(
+      revision === "2024-11-05" ? undefined : { side: "server", path: ["completions"] },
+    );
     if (!stateless) {
       expect(gate("resources/subscribe")).toEqual({ side: "server", path: ["resources", "subscribe"] });
       expect(gate("notifications/roots/list_changed")).toEqual({ side: "client", path: ["roots", "listChanged"] });
@@ -133,7 +135,12 @@ describe.each(RELEASED.map((rev, i) => [rev, i] as const))("method table of %s",
   it("validates params and results with the right schemas", () => {
     const tools = revisions[revision].methods["tools/call"];
     const meta = stateless
-      ? { _meta: { "io.modelcontextprotocol/protocolVersion": revision, "io.modelcontextprotocol/clientCapabilities": {} } }
+      ? {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": revision,
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        }
       : {};
     expect(tools.params.safeParse({ name: "echo", arguments: { text: "hi" }, ...meta }).success).toBe(true);
     expect(tools.params.safeParse({ arguments: {}, ...meta }).success).toBe(false);

@@ -49,6 +49,14 @@ describe("LineDecoder", () => {
     expect(d.buffered).toBe(4);
     expect(d.push(Buffer.from(":3}\n"))).toEqual(['{"c":3}']);
   });
+
+  it("drops a line over its cap, reports it, and resynchronizes at the next newline", () => {
+    const d = new LineDecoder(8);
+    expect(d.push(Buffer.from('{"a":1}\n{"long":'))).toEqual(['{"a":1}']);
+    expect(d.push(Buffer.from('"xxxxxxxx'))).toEqual([]);
+    expect(d.push(Buffer.from('xx"}\n{"b":2}\n'))).toEqual([{ oversized: 21 }, '{"b":2}']);
+    expect(d.buffered).toBe(0);
+  });
 });
 
 describe("JsonRpcEngine: bad input never kills the session", () => {
@@ -63,10 +71,11 @@ describe("JsonRpcEngine: bad input never kills the session", () => {
     t.inject("[]");
     t.inject('[{"jsonrpc":"2.0","id":10,"method":"x"}]');
     t.inject('{"jsonrpc":"2.0","id":11,"method":"ok","params":{"n":1}}');
-    const sent = await t.waitForSent(7);
+    t.sink?.malformed?.("message of 99 bytes exceeds the 8-byte limit");
+    const sent = await t.waitForSent(8);
     const byId = (id: unknown) => sent.filter((m) => (m as { id: unknown }).id === id);
     const nullIds = byId(null).map((m) => (m as { error: { code: number } }).error.code);
-    expect(nullIds.sort()).toEqual([-32700, -32600, -32600].sort());
+    expect(nullIds.sort()).toEqual([-32700, -32700, -32600, -32600].sort());
     expect(byId(7)).toEqual([{ jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) }]);
     expect(byId(8)).toEqual([{ jsonrpc: "2.0", id: 8, error: { code: -32603, message: "Internal error: boom" } }]);
     expect(byId(9)).toEqual([{ jsonrpc: "2.0", id: 9, error: { code: -32001, message: "custom failure", data: { why: "test" } } }]);
@@ -84,6 +93,25 @@ describe("JsonRpcEngine: bad input never kills the session", () => {
       { jsonrpc: "2.0", id: 2, error: { code: -32001, message: "custom failure", data: { why: "test" } } },
     ]);
     expect(notifications).toEqual([["n", undefined]]);
+  });
+});
+
+describe("JsonRpcEngine: the carrier of a request", () => {
+  it("aborts the handler and sends nothing when the carrier (e.g. an HTTP stream) closes", async () => {
+    const t = new ScriptedTransport();
+    let aborted = false;
+    const engine = new JsonRpcEngine(t, {
+      onRequest: (req) =>
+        new Promise((_, reject) => req.signal.addEventListener("abort", () => ((aborted = true), reject(new Error("gone"))))),
+      onNotification: () => undefined,
+    });
+    await engine.start();
+    const carrier = new AbortController();
+    t.inject({ jsonrpc: "2.0", id: 1, method: "long" }, { signal: carrier.signal, headers: { "x-a": "1" } });
+    carrier.abort();
+    await delay(10);
+    expect(aborted).toBe(true);
+    expect(t.sent).toEqual([]);
   });
 });
 

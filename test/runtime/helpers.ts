@@ -1,5 +1,5 @@
 /** Test helpers: a transport that records what is sent and lets a test inject raw frames. */
-import type { Transport, TransportSink } from "../../runtime/transport/transport.ts";
+import type { IncomingContext, Transport, TransportSink } from "../../runtime/transport/transport.ts";
 
 export class ScriptedTransport implements Transport {
   readonly sent: object[] = [];
@@ -22,8 +22,8 @@ export class ScriptedTransport implements Transport {
     return Promise.resolve();
   }
 
-  inject(frame: string | object): void {
-    this.sink?.receive(frame);
+  inject(frame: string | object, context?: IncomingContext): void {
+    this.sink?.receive(frame, context);
   }
 
   /** Resolves once at least `count` messages were sent. */

@@ -117,6 +117,8 @@ describe("stateless era on the wire", () => {
       ask({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta(caps), name: "ask", arguments: {}, ...extra } });
     const missing = await ask({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: meta(), name: "ask", arguments: {} } });
     expect(missing.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    const urlOnly = await ask({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { _meta: meta({ elicitation: { url: {} } }), name: "ask", arguments: {} } });
+    expect(urlOnly.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
     const round1 = (await call(2)).result!;
     expect(round1).toMatchObject({ resultType: "input_required", inputRequests: { "input-0": { method: "elicitation/create" } } });
     const state1 = round1["requestState"] as string;

@@ -195,3 +195,89 @@ describe("revision negotiation", () => {
     await expect(client.connect(a)).rejects.toThrow(/does not accept/);
   });
 });
+
+describe("capability enforcement and server→client traffic (handshake era)", () => {
+  it("never sends what the peer did not declare, and refuses what we did not declare", async () => {
+    const { McpServer } = await import("../../runtime/index.ts");
+    const server = new McpServer({ info: { name: "tools-only", version: "1" } });
+    server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      await ctx.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } });
+      return { content: [] };
+    });
+    const [a, b] = createMemoryTransportPair();
+    const session = await server.connect(b);
+    const client = new McpClient({ info: { name: "bare", version: "1" }, revisions: ["2025-11-25"] });
+    await client.connect(a);
+    // The server declared no resources: the client refuses before sending.
+    await expect(client.subscribeResource("x://y")).rejects.toThrow(/did not declare the server capability resources.subscribe/);
+    // The client declared no elicitation: the server refuses to send it; the tool reports the error.
+    const asked = await client.callTool("ask", {});
+    expect(asked).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("elicitation") }] });
+    // The client declared no roots: it may not announce root changes.
+    await expect(client.notifyRootsListChanged()).rejects.toBeInstanceOf(ProtocolUsageError);
+    // Server→client ping works in the handshake era.
+    await session.ping(1000);
+    expect(session.revision).toBe("2025-11-25");
+    expect(session.clientInfo).toMatchObject({ name: "bare" });
+    await client.close();
+  });
+
+  it("lets a client with roots announce changes", async () => {
+    const seen: string[] = [];
+    const server = createDemoServer({ onClientNotification: (method) => seen.push(method) });
+    const [a, b] = createMemoryTransportPair();
+    await server.connect(b);
+    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-06-18"], handlers: { roots: () => ({ roots: [] }) } });
+    await client.connect(a);
+    await client.notifyRootsListChanged();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual(["notifications/roots/list_changed"]);
+  });
+});
+
+describe("probing a legacy server that stays silent", () => {
+  it("falls back to initialize after the probe timeout", async () => {
+    const { JsonRpcEngine } = await import("../../runtime/index.ts");
+    const [a, b] = createMemoryTransportPair();
+    const seen: string[] = [];
+    const legacy = new JsonRpcEngine(b, {
+      onRequest: (request) => {
+        seen.push(request.method);
+        if (request.method === "server/discover") return new Promise(() => undefined); // never answers
+        if (request.method === "initialize") {
+          return { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "silent", version: "1" } };
+        }
+        return {};
+      },
+      onNotification: (method) => seen.push(method),
+    });
+    await legacy.start();
+    const client = new McpClient({ info: { name: "c", version: "1" }, probeTimeoutMs: 50 });
+    await client.connect(a);
+    expect(client.revision).toBe("2025-06-18");
+    expect(client.serverInfo?.name).toBe("silent");
+    expect(seen).toEqual(["server/discover", "notifications/cancelled", "initialize", "notifications/initialized"]);
+  });
+});
+
+describe("transport context reaches handlers", () => {
+  const newestOf = (era: string) => SUPPORTED_REVISIONS.find((r) => getProfile(r)!.era === era)!;
+
+  it.each([newestOf("handshake"), newestOf("stateless")])("exposes authInfo and headers at %s", async (revision) => {
+    const { McpServer } = await import("../../runtime/index.ts");
+    const server = new McpServer({ info: { name: "auth", version: "1" } });
+    server.tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
+      content: [{ type: "text", text: `${ctx.authInfo?.clientId}|${ctx.authInfo?.scopes.join(",")}|${ctx.headers?.["x-request-id"]}` }],
+    }));
+    const [a, b] = createMemoryTransportPair({
+      serverContext: { authInfo: { token: "t", clientId: "client-7", scopes: ["read"] }, headers: { "x-request-id": "req-1" } },
+    });
+    await server.connect(b);
+    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [revision] });
+    await client.connect(a);
+    expect((await client.callTool("whoami", {})).content[0]).toMatchObject({ text: "client-7|read|req-1" });
+    // Authenticated callers get private caching hints on cacheable results (stateless era).
+    if (client.era === "stateless") expect(await client.listTools()).toMatchObject({ cacheScope: "private" });
+    await client.close();
+  });
+});

@@ -74,7 +74,7 @@ describe("stdio robustness", () => {
     const child = spawn(process.execPath, NODE_ARGS, { stdio: ["pipe", "pipe", "pipe"] });
     const decoder = new LineDecoder();
     const replies: Array<Record<string, unknown>> = [];
-    child.stdout.on("data", (chunk: Buffer) => decoder.push(chunk).forEach((line) => replies.push(JSON.parse(line))));
+    child.stdout.on("data", (chunk: Buffer) => decoder.push(chunk).forEach((line) => replies.push(JSON.parse(line as string))));
     const waitFor = async (count: number) => {
       for (let i = 0; i < 400 && replies.length < count; i++) await new Promise((r) => setTimeout(r, 25));
       return replies;

@@ -4,8 +4,8 @@ import { z } from "zod";
 import type * as T from "./types.ts";
 
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
-const openObject = <S extends z.ZodRawShape>(shape: S) =>
-  z.looseObject(shape) as unknown as z.ZodObject<S, z.core.$strip>;
+const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
 
 /** Validates {@link T.JSONValue}. */
 export const JSONValueSchema: z.ZodType<T.JSONValue> = z.lazy(() =>

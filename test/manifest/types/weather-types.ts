@@ -39,9 +39,9 @@ export const wrongInputUse: ServerHandlers["tools"]["get_forecast"] = (input) =>
   return { structuredContent: { city: input.city, units: input.units ?? "metric", days: [] } };
 };
 
-// @ts-expect-error every tool of the manifest needs a handler (get_alerts is missing)
 export const missingHandler: ServerHandlers = {
   ...handlers,
+  // @ts-expect-error every tool of the manifest needs a handler (get_alerts is missing)
   tools: { get_forecast: handlers.tools.get_forecast, convert_temperature: handlers.tools.convert_temperature },
 };
 

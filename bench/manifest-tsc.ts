@@ -1,0 +1,139 @@
+/**
+ * tsc check time of the same 30-tool server + client written three ways: mcp-gen's generated stub and typed client,
+ * the official SDK v1 (`@modelcontextprotocol/sdk`, zod shapes) and SDK v2 (`@modelcontextprotocol/server` +
+ * `client`, zod objects). Each project is checked cold with `tsc --noEmit --extendedDiagnostics` (skipLibCheck on,
+ * the repository's strict tsconfig), three times; the median "Check time" and "Total time" are printed with the
+ * ratio SDK / mcp-gen. Standalone: `npx tsx bench/manifest-tsc.ts`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { stringify } from "yaml";
+import { generateFromManifest } from "../generator/manifest/pipeline.ts";
+import { writeFilesAtomically } from "../generator/manifest/write-atomic.ts";
+
+const REPO = path.resolve(import.meta.dirname, "..");
+const ROOT = path.join(REPO, ".tmp", "bench-manifest-tsc");
+const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const TOOLS = 30;
+const names = Array.from({ length: TOOLS }, (_, i) => `tool_${i}`);
+
+/** One tool's schemas: a few kinds of property, an enum, a nested object and an array, and a structured output. */
+function toolSchemas(i: number) {
+  return {
+    input: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: `query ${i}` },
+        limit: { type: "integer", minimum: 1, maximum: 50 },
+        mode: { type: "string", enum: ["fast", "exact", `mode${i}`] },
+        filter: { type: "object", properties: { tag: { type: "string" }, since: { type: "string" } }, required: ["tag"] },
+        ids: { type: "array", items: { type: "number" } },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+    output: {
+      type: "object",
+      properties: {
+        items: { type: "array", items: { type: "object", properties: { id: { type: "number" }, title: { type: "string" } }, required: ["id", "title"] } },
+        total: { type: "integer" },
+      },
+      required: ["items", "total"],
+    },
+  };
+}
+
+async function mcpGenProject(dir: string): Promise<void> {
+  const manifest = {
+    server: { name: "bench", version: "1.0.0" },
+    tools: names.map((name, i) => ({ name, description: `Tool ${i}`, inputSchema: toolSchemas(i).input, outputSchema: toolSchemas(i).output })),
+    generate: { out: "generated", runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")) },
+  };
+  await writeFile(path.join(dir, "mcp.yaml"), stringify(manifest));
+  const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml") });
+  await writeFilesAtomically(output.outDir, output.files);
+  const runtime = JSON.stringify(path.relative(dir, path.join(REPO, "runtime/index.ts")));
+  await writeFile(
+    path.join(dir, "app.ts"),
+    `import { McpClient } from ${runtime};
+import { createClient, createServer, type ServerHandlers } from "./generated/index.ts";
+const handlers: ServerHandlers = { tools: {
+${names.map((n) => `  ${n}: (input) => ({ structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }),`).join("\n")}
+} };
+export const server = createServer(handlers);
+export async function calls(raw: McpClient): Promise<number> {
+  const client = createClient(raw);
+  let total = 0;
+${names.map((n) => `  total += (await client.tools.${n}({ query: "q", mode: "fast", filter: { tag: "t" } })).structuredContent.total;`).join("\n")}
+  return total;
+}
+`,
+  );
+}
+
+/** The zod source of one tool's input and output for the SDK projects. */
+function zodShapes(i: number): { input: string; output: string } {
+  return {
+    input: `{ query: z.string().describe("query ${i}"), limit: z.int().min(1).max(50).optional(), mode: z.enum(["fast", "exact", "mode${i}"]).optional(), filter: z.object({ tag: z.string(), since: z.string().optional() }).optional(), ids: z.array(z.number()).optional() }`,
+    output: `{ items: z.array(z.object({ id: z.number(), title: z.string() })), total: z.int() }`,
+  };
+}
+
+async function sdkProject(dir: string, version: "v1" | "v2"): Promise<void> {
+  const wrap = version === "v2" ? (shape: string) => `z.strictObject(${shape})` : (shape: string) => shape;
+  const imports =
+    version === "v1"
+      ? `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { Client } from "@modelcontextprotocol/sdk/client/index.js";`
+      : `import { McpServer } from "@modelcontextprotocol/server";\nimport { Client } from "@modelcontextprotocol/client";`;
+  const tools = names.map((n, i) => {
+    const { input, output } = zodShapes(i);
+    return `server.registerTool(${JSON.stringify(n)}, { description: "Tool ${i}", inputSchema: ${wrap(input)}, outputSchema: ${wrap(output)} }, async (input) => ({ content: [], structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }));`;
+  });
+  await writeFile(
+    path.join(dir, "app.ts"),
+    `${imports}
+import { z } from "zod";
+export const server = new McpServer({ name: "bench", version: "1.0.0" });
+${tools.join("\n")}
+export async function calls(client: Client): Promise<number> {
+  let total = 0;
+${names.map((n) => `  total += ((await client.callTool({ name: ${JSON.stringify(n)}, arguments: { query: "q", mode: "fast", filter: { tag: "t" } } })).structuredContent as { total: number }).total;`).join("\n")}
+  return total;
+}
+`,
+  );
+}
+
+function check(dir: string): { check: number; total: number } {
+  const out = execFileSync(process.execPath, [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")], { encoding: "utf8" });
+  const seconds = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)s`).exec(out)?.[1] ?? NaN);
+  return { check: seconds("Check time"), total: seconds("Total time") };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+await rm(ROOT, { recursive: true, force: true });
+const projects = { "mcp-gen": "mcpgen", "SDK v1": "sdk1", "SDK v2": "sdk2" } as const;
+for (const [label, name] of Object.entries(projects)) {
+  const dir = path.join(ROOT, name);
+  await mkdir(dir, { recursive: true });
+  if (label === "mcp-gen") await mcpGenProject(dir);
+  else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2");
+  const include = label === "mcp-gen" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
+  await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include }));
+}
+
+const results: Record<string, { check: number; total: number }> = {};
+for (const [label, name] of Object.entries(projects)) {
+  const runs = [0, 1, 2].map(() => check(path.join(ROOT, name)));
+  results[label] = { check: median(runs.map((r) => r.check)), total: median(runs.map((r) => r.total)) };
+}
+const base = results["mcp-gen"]!;
+console.log(`manifest-tsc: ${TOOLS}-tool server + client, tsc --noEmit --extendedDiagnostics (median of 3, seconds)`);
+for (const [label, r] of Object.entries(results)) {
+  const ratio = label === "mcp-gen" ? "" : `  check ${(r.check / base.check).toFixed(2)}x, total ${(r.total / base.total).toFixed(2)}x vs mcp-gen`;
+  console.log(`  ${label.padEnd(8)} check ${r.check.toFixed(2).padStart(6)}  total ${r.total.toFixed(2).padStart(6)}${ratio}`);
+}
+await rm(ROOT, { recursive: true, force: true });

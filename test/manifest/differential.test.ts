@@ -1,0 +1,106 @@
+/**
+ * Differential check of every tool schema in the test manifests (goldens and examples): the generated TypeScript
+ * type and `z.infer` of the generated validator must be mutually assignable, and json-schema-to-typescript's type
+ * for the same schema (the oracle) must be mutually assignable with the generated type too. The assertions are
+ * written to a scratch file and type-checked with tsc; any disagreement is a tsc error naming the tool.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { compile } from "json-schema-to-typescript";
+import { afterAll, expect, it } from "vitest";
+import { generateFromManifest } from "../../generator/manifest/pipeline.ts";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, "../..");
+const SCRATCH = path.join(REPO, ".tmp", `manifest-differential-${process.pid}`);
+const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+/** Manifest → the folder its generated code is committed in. */
+const SOURCES: readonly [string, string][] = [
+  ...["tools-basic", "json-schema", "resources-prompts"].map((c): [string, string] => [
+    `test/manifest/golden/${c}/mcp.yaml`,
+    `test/manifest/golden/${c}/expected`,
+  ]),
+  ["examples/weather/mcp.yaml", "examples/weather/generated"],
+  ["examples/everything/mcp.yaml", "examples/everything/generated"],
+];
+
+/**
+ * Schemas whose oracle type differs for a documented reason (the zod ⇄ type check still runs for them):
+ * - json-schema.shapes: json-schema-to-typescript does not read 2020-12 `prefixItems` (it types `point` as never[]).
+ */
+const ORACLE_EXCEPTIONS = new Set(["ShapesInput"]);
+/** Schemas json-schema-to-typescript cannot read at all: json-schema.conditional uses a `$ref` to an `$anchor`. */
+const ORACLE_UNREADABLE = new Set(["ConditionalInput"]);
+
+function oracleType(schema: unknown): Promise<string> {
+  return compile(structuredClone(schema) as never, "Oracle", {
+    bannerComment: "",
+    format: false,
+    unknownAny: true,
+    declareExternallyReferenced: true,
+    additionalProperties: true,
+  });
+}
+
+afterAll(async () => {
+  await rm(SCRATCH, { recursive: true, force: true });
+});
+
+function relativeImport(target: string): string {
+  const rel = path.relative(SCRATCH, path.join(REPO, target)).split(path.sep).join("/");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+it("generated types, z.infer of the validators and json-schema-to-typescript agree for every tool schema", async () => {
+  const lines = [
+    'import type { z } from "zod";',
+    "type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;",
+    "const agree = <T extends true>(value: T): T => value;",
+  ];
+  let checked = 0;
+  for (const [index, [manifest, generated]] of SOURCES.entries()) {
+    const output = await generateFromManifest({ manifestPath: path.join(REPO, manifest), outDir: path.join(REPO, generated) });
+    lines.push(
+      `import type * as T${index} from "${relativeImport(`${generated}/types.ts`)}";`,
+      `import * as S${index} from "${relativeImport(`${generated}/schemas.ts`)}";`,
+    );
+    for (const tool of output.model.tools) {
+      for (const schema of tool.output ? [tool.input, tool.output] : [tool.input]) {
+        const name = schema.typeName;
+        const ns = `O${index}_${name}`;
+        lines.push(`// ${manifest}: tool ${tool.name}`, `agree<Mutual<T${index}.${name}, z.infer<typeof S${index}.${name}Schema>>>(true);`);
+        checked++;
+        if (ORACLE_UNREADABLE.has(name)) {
+          await expect(oracleType(schema.json)).rejects.toThrow();
+          continue;
+        }
+        lines.push(`namespace ${ns} {\n${await oracleType(schema.json)}}`);
+        if (!ORACLE_EXCEPTIONS.has(name)) lines.push(`agree<Mutual<T${index}.${name}, ${ns}.Oracle>>(true);`);
+      }
+    }
+  }
+  await mkdir(SCRATCH, { recursive: true });
+  await writeFile(path.join(SCRATCH, "check.ts"), `${lines.join("\n")}\n`);
+  await writeFile(
+    path.join(SCRATCH, "tsconfig.json"),
+    JSON.stringify({ extends: relativeImport("tsconfig.json"), include: ["check.ts"], compilerOptions: { noUnusedLocals: false } }),
+  );
+  let errors = "";
+  try {
+    execFileSync(process.execPath, [TSC, "--noEmit", "-p", path.join(SCRATCH, "tsconfig.json")], { encoding: "utf8" });
+  } catch (error) {
+    errors = String((error as { stdout?: string }).stdout ?? error);
+  }
+  // Name the tool of each failing line (the nearest comment above it).
+  const written = lines.join("\n").split("\n");
+  errors = errors.replace(/check\.ts\((\d+),\d+\)/g, (match, line: string) => {
+    const above = written.slice(0, Number(line)).reverse().find((l) => l.startsWith("// "));
+    return `${match} [${above?.slice(3) ?? "?"}; ${written[Number(line) - 1]?.trim()}]`;
+  });
+  expect(checked).toBeGreaterThanOrEqual(38);
+  expect(errors).toBe("");
+}, 180_000);

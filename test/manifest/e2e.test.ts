@@ -1,0 +1,138 @@
+/**
+ * End to end over real processes and real bytes: the generated weather and everything clients talk to their
+ * generated servers over stdio; output validation is checked in-process.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { readFile } from "node:fs/promises";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { McpClient, StdioClientTransport, createMemoryTransportPair } from "../../runtime/index.ts";
+import * as everything from "../../examples/everything/generated/index.ts";
+import * as weather from "../../examples/weather/generated/index.ts";
+import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+async function connectStdio(entry: string): Promise<McpClient> {
+  const client = new McpClient({ info: { name: "e2e", version: "1.0.0" } });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(REPO, entry)], cwd: REPO, stderr: "ignore" }),
+  );
+  return client;
+}
+
+describe("generated weather client ↔ generated weather server over stdio", () => {
+  let raw: McpClient;
+  let client: weather.TypedClient;
+  beforeAll(async () => {
+    raw = await connectStdio("examples/weather/server.ts");
+    client = weather.createClient(raw);
+  });
+  afterAll(async () => {
+    await raw?.close();
+  });
+
+  it("a structured tool returns its typed, validated output", async () => {
+    const forecast = await client.tools.get_forecast({ city: "Paris", days: 2, units: "imperial" });
+    expect(forecast.structuredContent.city).toBe("Paris");
+    expect(forecast.structuredContent.units).toBe("imperial");
+    expect(forecast.structuredContent.days.map((d) => d.date)).toEqual(["2026-01-01", "2026-01-02"]);
+    // The server filled in `content` with the JSON text of structuredContent.
+    expect(JSON.parse(String(forecast.result.content[0]?.["text"]))).toEqual(forecast.structuredContent);
+  });
+
+  it("inputs are validated by the server, including keywords only JSON Schema can check", async () => {
+    // minLength (checked by the JSON Schema refinement) and a closed object (zod strictObject).
+    await expect(client.tools.get_forecast({ city: "" })).rejects.toThrow(/get_forecast failed: Invalid arguments.*fewer than 1 characters/);
+    await expect(client.tools.get_forecast({ city: "Paris", extra: 1 } as never)).rejects.toThrow(/Invalid arguments/);
+    await expect(client.tools.get_alerts({ region: "norway" })).rejects.toThrow(/Invalid arguments/);
+    const alerts = await client.tools.get_alerts({ region: "NO" });
+    expect(alerts.structuredContent.alerts[0]?.severity).toBe("moderate");
+  });
+
+  it("content-only tools, resources, templates, prompts and completions", async () => {
+    const converted = await client.tools.convert_temperature({ value: 20, to: "fahrenheit" });
+    expect(converted.content).toEqual([{ type: "text", text: "68°F" }]);
+    const stations = await client.resources["weather://stations"]();
+    expect(JSON.parse(String(stations.contents[0]?.text)).map((s: { city: string }) => s.city)).toEqual(["Paris", "Oslo", "Lima"]);
+    const current = await client.resourceTemplates.current_conditions({ city: "Oslo" });
+    expect(current.contents[0]?.uri).toBe("weather://Oslo/current");
+    expect(JSON.parse(String(current.contents[0]?.text)).city).toBe("Oslo");
+    const prompt = await client.prompts.plan_trip({ city: "Lima", activity: "surfing" });
+    expect(prompt.messages[0]?.content["text"]).toBe("Plan a day in Lima around surfing. Check get_forecast first.");
+    const completion = await raw.complete({ ref: { type: "ref/prompt", name: "plan_trip" }, argument: { name: "city", value: "o" } });
+    expect(completion.completion.values).toEqual(["Oslo"]);
+  });
+
+  it("tools/list serves every schema exactly as the manifest declares it", async () => {
+    const manifest = parse(await readFile(path.join(REPO, "examples/weather/mcp.yaml"), "utf8")) as {
+      tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[];
+    };
+    const tools = await raw.listAllTools();
+    expect(tools.map((t) => t.name)).toEqual(manifest.tools.map((t) => t.name));
+    for (const [i, tool] of tools.entries()) {
+      expect(tool.inputSchema).toEqual(manifest.tools[i]!.inputSchema);
+      expect(tool.outputSchema).toEqual(manifest.tools[i]!.outputSchema);
+    }
+  });
+});
+
+describe("output validation", () => {
+  it("a handler whose structuredContent breaks the outputSchema at run time yields an error result, not bad data", async () => {
+    const server = weather.createServer({
+      ...weatherHandlers,
+      tools: {
+        ...weatherHandlers.tools,
+        // Only reachable by defeating the types (the type tests prove the honest version does not compile).
+        get_forecast: () => ({ structuredContent: { city: "Paris", units: "kelvin", days: [] } }) as never,
+      },
+    });
+    const [serverSide, clientSide] = createMemoryTransportPair();
+    await server.connect(serverSide);
+    const raw = new McpClient({ info: { name: "e2e", version: "1.0.0" } });
+    await raw.connect(clientSide);
+    const result = await raw.callTool("get_forecast", { city: "Paris" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.["text"]).toMatch(/structuredContent that does not match its outputSchema: structuredContent\.units/);
+    await raw.close();
+    await server.close();
+  });
+});
+
+describe("generated everything client ↔ everything server (conformance contract) over stdio", () => {
+  let raw: McpClient;
+  beforeAll(async () => {
+    raw = await connectStdio("examples/everything/server.ts");
+  });
+  afterAll(async () => {
+    await raw?.close();
+  });
+
+  it("serves the contract's tools, resources, templates and prompts", async () => {
+    const client = everything.createClient(raw);
+    expect((await client.tools.test_simple_text({})).content).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
+    expect((await client.tools.test_audio_content({})).content[0]).toMatchObject({ type: "audio", mimeType: "audio/wav" });
+    const failed = await client.tools.test_error_handling({});
+    expect(failed.isError).toBe(true);
+    expect(failed.content[0]?.["text"]).toBe("This tool intentionally returns an error for testing");
+    const data = await client.resourceTemplates["template-data"]({ id: "123" });
+    expect(JSON.parse(String(data.contents[0]?.text))).toEqual({ id: "123", templateTest: true, data: "Data for ID: 123" });
+    const prompt = await client.prompts.test_prompt_with_arguments({ arg1: "testValue1", arg2: "testValue2" });
+    expect(prompt.messages[0]?.content["text"]).toBe("Prompt with arguments: arg1='testValue1', arg2='testValue2'");
+  });
+
+  it("keeps $schema, $defs, $anchor, allOf and if/then/else of the 2020-12 tool intact", async () => {
+    const tool = (await raw.listAllTools()).find((t) => t.name === "json_schema_2020_12_tool");
+    expect(tool?.inputSchema).toEqual(everything.JsonSchema202012ToolInputJsonSchema);
+    expect(tool?.inputSchema).toMatchObject({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $defs: { address: { $anchor: "addressDef" } },
+      properties: { address: { $ref: "#/$defs/address" } },
+      additionalProperties: false,
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
+    });
+  });
+});

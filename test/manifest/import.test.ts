@@ -1,0 +1,108 @@
+/**
+ * `mcp-gen import` from real servers (@modelcontextprotocol/server-everything and server-filesystem over stdio),
+ * then `generate`, then a compile check of the output and calls of their tools through the generated typed client.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runGenerate, type CommandIo } from "../../generator/commands/generate.ts";
+import { runImport } from "../../generator/commands/import.ts";
+import { McpClient, StdioClientTransport, type CallToolResult } from "../../runtime/index.ts";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const SCRATCH = path.join(REPO, ".tmp", `manifest-import-${process.pid}`);
+const require = createRequire(import.meta.url);
+const TSC = require.resolve("typescript/bin/tsc");
+const FS_ROOT = path.join(SCRATCH, "files");
+
+interface Server {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+}
+const SERVERS: Record<string, Server> = {
+  everything: {
+    name: "everything",
+    command: process.execPath,
+    args: [require.resolve("@modelcontextprotocol/server-everything/dist/index.js"), "stdio"],
+  },
+  filesystem: { name: "filesystem", command: process.execPath, args: [require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js"), FS_ROOT] },
+};
+
+/** The shape of a generated client module, as far as these tests use it. */
+interface GeneratedModule {
+  createClient(client: McpClient): {
+    tools: Record<string, (input: object) => Promise<CallToolResult | { structuredContent: unknown; result: CallToolResult }>>;
+  };
+}
+
+const quiet: CommandIo = { out: () => undefined, err: () => undefined };
+
+async function importAndGenerate(server: Server): Promise<string> {
+  const dir = path.join(SCRATCH, server.name);
+  const commandLine = [server.command, ...server.args].map((a) => JSON.stringify(a)).join(" ");
+  const errors: string[] = [];
+  const io: CommandIo = { out: () => undefined, err: (l) => errors.push(l) };
+  expect(await runImport({ command: commandLine, out: path.join(dir, "mcp.yaml"), runtimeImport: "../../../../runtime/index.ts" }, io)).toBe(0);
+  expect(await runGenerate({ manifest: path.join(dir, "mcp.yaml"), check: false }, quiet)).toBe(0);
+  expect(errors).toEqual([]);
+  return path.join(dir, "generated");
+}
+
+async function typedClient(server: Server, generated: string) {
+  const raw = new McpClient({ info: { name: "import-e2e", version: "1.0.0" } });
+  await raw.connect(new StdioClientTransport({ command: server.command, args: server.args, stderr: "ignore" }));
+  const module = (await import(pathToFileURL(path.join(generated, "index.ts")).href)) as GeneratedModule;
+  return { raw, client: module.createClient(raw) };
+}
+
+afterAll(async () => {
+  await rm(SCRATCH, { recursive: true, force: true });
+});
+
+describe("import → generate → typed calls", () => {
+  const generated: Record<string, string> = {};
+
+  it("server-everything: echo, get-sum and the structured get-structured-content", async () => {
+    generated["everything"] = await importAndGenerate(SERVERS.everything!);
+    const { raw, client } = await typedClient(SERVERS.everything!, generated["everything"]);
+    try {
+      expect(await client.tools["echo"]!({ message: "hi" })).toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
+      const sum = (await client.tools["get-sum"]!({ a: 2, b: 3 })) as CallToolResult;
+      expect(String(sum.content[0]?.["text"])).toContain("5");
+      const weather = (await client.tools["get-structured-content"]!({ location: "Chicago" })) as { structuredContent: { temperature: unknown } };
+      expect(typeof weather.structuredContent.temperature).toBe("number");
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it("server-filesystem: read_text_file returns its typed structured output", async () => {
+    await mkdir(FS_ROOT, { recursive: true });
+    await writeFile(path.join(FS_ROOT, "a.txt"), "hello file\n");
+    generated["filesystem"] = await importAndGenerate(SERVERS.filesystem!);
+    const { raw, client } = await typedClient(SERVERS.filesystem!, generated["filesystem"]);
+    try {
+      const read = (await client.tools["read_text_file"]!({ path: path.join(FS_ROOT, "a.txt") })) as { structuredContent: { content: string } };
+      expect(read.structuredContent.content).toBe("hello file\n");
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it("the generated code of both imports compiles", async () => {
+    expect(Object.keys(generated).sort()).toEqual(["everything", "filesystem"]);
+    const tsconfig = path.join(SCRATCH, "tsconfig.json");
+    await writeFile(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include: ["*/generated/*.ts"] }));
+    let output = "";
+    try {
+      execFileSync(process.execPath, [TSC, "--noEmit", "-p", tsconfig], { encoding: "utf8" });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(output).toBe("");
+  }, 180_000);
+});
