@@ -28,7 +28,11 @@ function toolSchemas(i: number) {
         query: { type: "string", description: `query ${i}` },
         limit: { type: "integer", minimum: 1, maximum: 50 },
         mode: { type: "string", enum: ["fast", "exact", `mode${i}`] },
-        filter: { type: "object", properties: { tag: { type: "string" }, since: { type: "string" } }, required: ["tag"] },
+        filter: {
+          type: "object",
+          properties: { tag: { type: "string" }, since: { type: "string" } },
+          required: ["tag"],
+        },
         ids: { type: "array", items: { type: "number" } },
       },
       required: ["query"],
@@ -37,7 +41,14 @@ function toolSchemas(i: number) {
     output: {
       type: "object",
       properties: {
-        items: { type: "array", items: { type: "object", properties: { id: { type: "number" }, title: { type: "string" } }, required: ["id", "title"] } },
+        items: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { id: { type: "number" }, title: { type: "string" } },
+            required: ["id", "title"],
+          },
+        },
         total: { type: "integer" },
       },
       required: ["items", "total"],
@@ -48,8 +59,16 @@ function toolSchemas(i: number) {
 async function mcpGenProject(dir: string): Promise<void> {
   const manifest = {
     server: { name: "bench", version: "1.0.0" },
-    tools: names.map((name, i) => ({ name, description: `Tool ${i}`, inputSchema: toolSchemas(i).input, outputSchema: toolSchemas(i).output })),
-    generate: { out: "generated", runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")) },
+    tools: names.map((name, i) => ({
+      name,
+      description: `Tool ${i}`,
+      inputSchema: toolSchemas(i).input,
+      outputSchema: toolSchemas(i).output,
+    })),
+    generate: {
+      out: "generated",
+      runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")),
+    },
   };
   await writeFile(path.join(dir, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml") });
@@ -70,6 +89,15 @@ ${names.map((n) => `  total += (await client.tools.${n}({ query: "q", mode: "fas
   return total;
 }
 `,
+  );
+}
+
+/** Baseline: a file that only imports the runtime (with the protocol bindings it loads), no manifest code. */
+async function runtimeOnlyProject(dir: string): Promise<void> {
+  const runtime = JSON.stringify(path.relative(dir, path.join(REPO, "runtime/index.ts")));
+  await writeFile(
+    path.join(dir, "app.ts"),
+    `import { McpServer } from ${runtime};\nexport const server = new McpServer({ info: { name: "bench", version: "1.0.0" } });\n`,
   );
 }
 
@@ -107,7 +135,11 @@ ${names.map((n) => `  total += ((await client.callTool({ name: ${JSON.stringify(
 }
 
 function check(dir: string): { check: number; total: number } {
-  const out = execFileSync(process.execPath, [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")], { encoding: "utf8" });
+  const out = execFileSync(
+    process.execPath,
+    [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")],
+    { encoding: "utf8" },
+  );
   const seconds = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)s`).exec(out)?.[1] ?? NaN);
   return { check: seconds("Check time"), total: seconds("Total time") };
 }
@@ -115,14 +147,18 @@ function check(dir: string): { check: number; total: number } {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 await rm(ROOT, { recursive: true, force: true });
-const projects = { "mcp-gen": "mcpgen", "SDK v1": "sdk1", "SDK v2": "sdk2" } as const;
+const projects = { "mcp-gen": "mcpgen", runtime: "runtime", "SDK v1": "sdk1", "SDK v2": "sdk2" } as const;
 for (const [label, name] of Object.entries(projects)) {
   const dir = path.join(ROOT, name);
   await mkdir(dir, { recursive: true });
   if (label === "mcp-gen") await mcpGenProject(dir);
+  else if (label === "runtime") await runtimeOnlyProject(dir);
   else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2");
   const include = label === "mcp-gen" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
-  await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include }));
+  await writeFile(
+    path.join(dir, "tsconfig.json"),
+    JSON.stringify({ extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include }),
+  );
 }
 
 const results: Record<string, { check: number; total: number }> = {};
@@ -131,9 +167,16 @@ for (const [label, name] of Object.entries(projects)) {
   results[label] = { check: median(runs.map((r) => r.check)), total: median(runs.map((r) => r.total)) };
 }
 const base = results["mcp-gen"]!;
+const runtime = results["runtime"]!;
 console.log(`manifest-tsc: ${TOOLS}-tool server + client, tsc --noEmit --extendedDiagnostics (median of 3, seconds)`);
 for (const [label, r] of Object.entries(results)) {
-  const ratio = label === "mcp-gen" ? "" : `  check ${(r.check / base.check).toFixed(2)}x, total ${(r.total / base.total).toFixed(2)}x vs mcp-gen`;
-  console.log(`  ${label.padEnd(8)} check ${r.check.toFixed(2).padStart(6)}  total ${r.total.toFixed(2).padStart(6)}${ratio}`);
+  const ratio = label.startsWith("SDK")
+    ? `  check ${(r.check / base.check).toFixed(2)}x, total ${(r.total / base.total).toFixed(2)}x (SDK / mcp-gen)`
+    : "";
+  console.log(
+    `  ${label.padEnd(8)} check ${r.check.toFixed(2).padStart(6)}  total ${r.total.toFixed(2).padStart(6)}${ratio}`,
+  );
 }
+// What the manifest's generated code itself costs, on top of importing the runtime at all.
+console.log(`  generated code alone (mcp-gen minus runtime): check ${(base.check - runtime.check).toFixed(2)}s`);
 await rm(ROOT, { recursive: true, force: true });

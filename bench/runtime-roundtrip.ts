@@ -213,30 +213,52 @@ function ratios(rows: readonly Row[]): string {
   return lines.join("\n");
 }
 
+const PLAN: ReadonlyArray<readonly [string, "memory" | "stdio", () => Promise<Peer>]> = [
+  [`ours ${LEGACY}`, "memory", () => oursPeer(LEGACY, "memory")],
+  [`ours ${MODERN}`, "memory", () => oursPeer(MODERN, "memory")],
+  ["sdk-v1", "memory", () => v1Peer("memory")],
+  // SDK v2's in-memory McpServer.connect does not answer server/discover; its 2025 path is what runs in memory.
+  [`sdk-v2 ${LEGACY}`, "memory", () => v2Peer(LEGACY, "memory")],
+  [`ours ${LEGACY}`, "stdio", () => oursPeer(LEGACY, "stdio")],
+  [`ours ${MODERN}`, "stdio", () => oursPeer(MODERN, "stdio")],
+  ["sdk-v1", "stdio", () => v1Peer("stdio")],
+  [`sdk-v2 ${MODERN}`, "stdio", () => v2Peer(MODERN, "stdio")],
+  ["bare echo", "stdio", () => echoPeer()],
+];
+
+/** Runs one scenario in a fresh process, so no implementation inherits another's JIT state or heap. */
+function runIsolated(index: number): Promise<Row> {
+  const args = ["--import", "tsx", SELF, `--scenario=${index}`, ...(QUICK ? ["--quick"] : [])];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => {
+      const line = out.trim().split("\n").pop() ?? "";
+      if (code === 0 && line.startsWith("{")) resolve(JSON.parse(line) as Row);
+      else reject(new Error(`scenario ${index} exited with ${code}: ${out.trim().slice(-300)}`));
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const serveArg = process.argv.find((a) => a.startsWith("--serve="));
   if (serveArg) return serve(serveArg.slice("--serve=".length));
+  const scenarioArg = process.argv.find((a) => a.startsWith("--scenario="));
+  if (scenarioArg) {
+    const [name, transport, open] = PLAN[Number(scenarioArg.slice("--scenario=".length))]!;
+    console.log(JSON.stringify(await run(name, transport, open)));
+    return;
+  }
   const rows: Row[] = [];
-  const plan: Array<[string, "memory" | "stdio", () => Promise<Peer>]> = [
-    [`ours ${LEGACY}`, "memory", () => oursPeer(LEGACY, "memory")],
-    [`ours ${MODERN}`, "memory", () => oursPeer(MODERN, "memory")],
-    ["sdk-v1", "memory", () => v1Peer("memory")],
-    // SDK v2's in-memory McpServer.connect does not answer server/discover; its 2025 path is what runs in memory.
-    [`sdk-v2 ${LEGACY}`, "memory", () => v2Peer(LEGACY, "memory")],
-    [`ours ${LEGACY}`, "stdio", () => oursPeer(LEGACY, "stdio")],
-    [`ours ${MODERN}`, "stdio", () => oursPeer(MODERN, "stdio")],
-    ["sdk-v1", "stdio", () => v1Peer("stdio")],
-    [`sdk-v2 ${MODERN}`, "stdio", () => v2Peer(MODERN, "stdio")],
-    ["bare echo", "stdio", () => echoPeer()],
-  ];
-  for (const [name, transport, open] of plan) {
+  for (let i = 0; i < PLAN.length; i++) {
     try {
-      rows.push(await run(name, transport, open));
+      rows.push(await runIsolated(i));
     } catch (error) {
-      console.log(`${transport} ${name}: failed: ${(error as Error).message}`);
+      console.log(`${PLAN[i]![1]} ${PLAN[i]![0]}: failed: ${(error as Error).message}`);
     }
   }
-  console.log(`# runtime round trips (tools/call add, ${MEASURE_MS} ms per measurement, node ${process.version})`);
+  console.log(`# runtime round trips (tools/call add, ${MEASURE_MS} ms per measurement, one process per scenario, node ${process.version})`);
   console.log(format(rows));
   console.log("# ratios (throughput, same run)");
   console.log(ratios(rows));

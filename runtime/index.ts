@@ -57,7 +57,6 @@ export type { ValidationIssue, Validator } from "./session/validation.ts";
 
 export { McpServer } from "./server/server.ts";
 export type {
-  Awaitable,
   Completer,
   PromptHandler,
   PromptOptions,
@@ -77,3 +76,4 @@ export type { ClientHandlers, ClientRequestContext } from "./client/handlers.ts"
 export { NegotiationError } from "./client/negotiate.ts";
 
 export type * from "./protocol/types.ts";
+export type { AnyMethodType, CapabilityGate, MethodTable, ParamsOf, ResultOf } from "./protocol/method-type.ts";

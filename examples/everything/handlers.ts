@@ -37,7 +37,11 @@ export const handlers: ServerHandlers = {
       content: [
         {
           type: "resource",
-          resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+          resource: {
+            uri: "test://embedded-resource",
+            mimeType: "text/plain",
+            text: "This is an embedded resource content.",
+          },
         },
       ],
     }),
@@ -47,7 +51,11 @@ export const handlers: ServerHandlers = {
         image,
         {
           type: "resource",
-          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' },
+          resource: {
+            uri: "test://mixed-content-resource",
+            mimeType: "application/json",
+            text: '{"test":"data","value":123}',
+          },
         },
       ],
     }),
@@ -71,7 +79,10 @@ export const handlers: ServerHandlers = {
       content: [{ type: "text", text: "This tool intentionally returns an error for testing" }],
     }),
     async test_sampling({ prompt }, context) {
-      const reply = await context.createMessage({ messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 });
+      const reply = await context.createMessage({
+        messages: [{ role: "user", content: { type: "text", text: prompt } }],
+        maxTokens: 100,
+      });
       const content = reply.content as { text?: unknown };
       return text(`LLM response: ${typeof content.text === "string" ? content.text : JSON.stringify(reply.content)}`);
     },
@@ -120,7 +131,11 @@ export const handlers: ServerHandlers = {
                 { const: "value3", title: "Third Option" },
               ],
             },
-            legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+            legacyEnum: {
+              type: "string",
+              enum: ["opt1", "opt2", "opt3"],
+              enumNames: ["Option One", "Option Two", "Option Three"],
+            },
             untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
             titledMulti: {
               type: "array",
@@ -143,7 +158,8 @@ export const handlers: ServerHandlers = {
       return text("Reconnection test completed");
     },
     test_input_required_result_elicitation: async (_input, context) => text(`Hello, ${await askName(context)}!`),
-    test_input_required_result_sampling: async (_input, context) => text(`The model said: ${await askCapital(context, 100)}`),
+    test_input_required_result_sampling: async (_input, context) =>
+      text(`The model said: ${await askCapital(context, 100)}`),
     async test_input_required_result_list_roots(_input, context) {
       const { roots } = await context.listRoots();
       return text(`Roots: ${roots.map((r) => r.uri).join(", ") || "none"}`);
@@ -156,7 +172,11 @@ export const handlers: ServerHandlers = {
       return text(answer.content?.["ok"] === true ? "Confirmed: state-ok" : "Not confirmed: state-ok");
     },
     async test_input_required_result_multiple_inputs(_input, context) {
-      const [name, greeting, roots] = await Promise.all([askName(context), askCapital(context, 50), context.listRoots()]);
+      const [name, greeting, roots] = await Promise.all([
+        askName(context),
+        askCapital(context, 50),
+        context.listRoots(),
+      ]);
       return text(`Hello, ${name}! ${greeting} (${roots.roots.length} roots)`);
     },
     async test_input_required_result_multi_round(_input, context) {
@@ -181,23 +201,43 @@ export const handlers: ServerHandlers = {
     },
   },
   resources: {
-    "test://static-text": (uri) => ({ contents: [{ uri, mimeType: "text/plain", text: "This is the content of the static text resource." }] }),
+    "test://static-text": (uri) => ({
+      contents: [{ uri, mimeType: "text/plain", text: "This is the content of the static text resource." }],
+    }),
     "test://static-binary": (uri) => ({ contents: [{ uri, mimeType: "image/png", blob: PNG_BASE64 }] }),
-    "test://watched-resource": (uri) => ({ contents: [{ uri, mimeType: "text/plain", text: "Watched resource content." }] }),
+    "test://watched-resource": (uri) => ({
+      contents: [{ uri, mimeType: "text/plain", text: "Watched resource content." }],
+    }),
   },
   resourceTemplates: {
     "template-data": ({ id }, uri) => ({
-      contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+      contents: [
+        {
+          uri,
+          mimeType: "application/json",
+          text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+        },
+      ],
     }),
   },
   prompts: {
-    test_simple_prompt: () => ({ messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }] }),
+    test_simple_prompt: () => ({
+      messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }],
+    }),
     test_prompt_with_arguments: ({ arg1, arg2 }) => ({
-      messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+      messages: [
+        { role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } },
+      ],
     }),
     test_prompt_with_embedded_resource: ({ resourceUri }) => ({
       messages: [
-        { role: "user", content: { type: "resource", resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+          },
+        },
         { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
       ],
     }),
@@ -217,7 +257,9 @@ export const handlers: ServerHandlers = {
     },
   },
   completions: {
-    prompts: { test_prompt_with_arguments: { arg1: (value) => ["test", "testing", "tested"].filter((v) => v.startsWith(value)) } },
+    prompts: {
+      test_prompt_with_arguments: { arg1: (value) => ["test", "testing", "tested"].filter((v) => v.startsWith(value)) },
+    },
     resourceTemplates: { "template-data": { id: (value) => ["123", "456"].filter((v) => v.startsWith(value)) } },
   },
 };

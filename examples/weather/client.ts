@@ -9,7 +9,9 @@ import { createClient } from "./generated/index.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const raw = new McpClient({ info: { name: "weather-example-client", version: "1.0.0" } });
-await raw.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(here, "server.ts")] }));
+await raw.connect(
+  new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(here, "server.ts")] }),
+);
 const weather = createClient(raw);
 
 const forecast = await weather.tools.get_forecast({ city: "Paris", days: 2 });

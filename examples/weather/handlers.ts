@@ -41,13 +41,21 @@ export const handlers: ServerHandlers = {
     get_alerts({ region }) {
       const alerts =
         region === "NO"
-          ? [{ severity: "moderate" as const, headline: "Heavy snow in the mountains", expires: "2026-01-02T18:00:00Z" }]
+          ? [
+              {
+                severity: "moderate" as const,
+                headline: "Heavy snow in the mountains",
+                expires: "2026-01-02T18:00:00Z",
+              },
+            ]
           : [];
       return { structuredContent: { alerts } };
     },
     convert_temperature({ value, to }) {
       const converted = to === "fahrenheit" ? (value * 9) / 5 + 32 : ((value - 32) * 5) / 9;
-      return { content: [{ type: "text", text: `${Math.round(converted * 10) / 10}°${to === "fahrenheit" ? "F" : "C"}` }] };
+      return {
+        content: [{ type: "text", text: `${Math.round(converted * 10) / 10}°${to === "fahrenheit" ? "F" : "C"}` }],
+      };
     },
   },
   resources: {
@@ -57,7 +65,9 @@ export const handlers: ServerHandlers = {
   },
   resourceTemplates: {
     current_conditions: ({ city }, uri) => ({
-      contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ city, temperature: baseTemperature(city, 0) }) }],
+      contents: [
+        { uri, mimeType: "application/json", text: JSON.stringify({ city, temperature: baseTemperature(city, 0) }) },
+      ],
     }),
   },
   prompts: {
@@ -65,15 +75,24 @@ export const handlers: ServerHandlers = {
       messages: [
         {
           role: "user",
-          content: { type: "text", text: `Plan a day in ${city}${activity ? ` around ${activity}` : ""}. Check get_forecast first.` },
+          content: {
+            type: "text",
+            text: `Plan a day in ${city}${activity ? ` around ${activity}` : ""}. Check get_forecast first.`,
+          },
         },
       ],
     }),
   },
   completions: {
-    prompts: { plan_trip: { city: (value) => STATIONS.map((s) => s.city).filter((c) => c.toLowerCase().startsWith(value.toLowerCase())) } },
+    prompts: {
+      plan_trip: {
+        city: (value) => STATIONS.map((s) => s.city).filter((c) => c.toLowerCase().startsWith(value.toLowerCase())),
+      },
+    },
     resourceTemplates: {
-      current_conditions: { city: (value) => STATIONS.map((s) => s.city).filter((c) => c.toLowerCase().startsWith(value.toLowerCase())) },
+      current_conditions: {
+        city: (value) => STATIONS.map((s) => s.city).filter((c) => c.toLowerCase().startsWith(value.toLowerCase())),
+      },
     },
   },
 };

@@ -74,10 +74,28 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
   describe: "Generate typed tool types, validators, a server stub and a client from a manifest",
   builder: (yargs: Argv) =>
     yargs
-      .option("manifest", { alias: "m", type: "string", default: DEFAULT_MANIFEST, describe: "Manifest file (YAML or JSON)" })
-      .option("out", { alias: "o", type: "string", describe: "Output folder (default: the manifest's generate.out, else ./generated next to it)" })
-      .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 1 naming stale, missing or extra files" })
-      .option("watch", { alias: "w", type: "boolean", default: false, describe: "Regenerate whenever the manifest changes" })
+      .option("manifest", {
+        alias: "m",
+        type: "string",
+        default: DEFAULT_MANIFEST,
+        describe: "Manifest file (YAML or JSON)",
+      })
+      .option("out", {
+        alias: "o",
+        type: "string",
+        describe: "Output folder (default: the manifest's generate.out, else ./generated next to it)",
+      })
+      .option("check", {
+        type: "boolean",
+        default: false,
+        describe: "Write nothing; exit 1 naming stale, missing or extra files",
+      })
+      .option("watch", {
+        alias: "w",
+        type: "boolean",
+        default: false,
+        describe: "Regenerate whenever the manifest changes",
+      })
       .check((args) => {
         if (args.check && args.watch) throw new globalThis.Error("--check and --watch cannot be combined");
         return true;

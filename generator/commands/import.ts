@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { stringify } from "yaml";
 import { McpClient, StdioClientTransport, type Transport } from "../../runtime/index.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
 import { writeFilesAtomically } from "../manifest/write-atomic.ts";
@@ -50,14 +50,26 @@ export async function readServer(client: McpClient, runtimeImport: string): Prom
   const common = ["title", "description", "icons"];
   return {
     server,
-    ...(tools.length ? { tools: tools.map((t) => pick(t, ["name", ...common, "inputSchema", "outputSchema", "annotations"])) } : {}),
-    ...(resources.length ? { resources: resources.map((r) => pick(r, ["uri", "name", ...common, "mimeType", "size", "annotations"])) } : {}),
-    ...(templates.length ? { resourceTemplates: templates.map((t) => pick(t, ["uriTemplate", "name", ...common, "mimeType", "annotations"])) } : {}),
+    ...(tools.length
+      ? { tools: tools.map((t) => pick(t, ["name", ...common, "inputSchema", "outputSchema", "annotations"])) }
+      : {}),
+    ...(resources.length
+      ? { resources: resources.map((r) => pick(r, ["uri", "name", ...common, "mimeType", "size", "annotations"])) }
+      : {}),
+    ...(templates.length
+      ? {
+          resourceTemplates: templates.map((t) =>
+            pick(t, ["uriTemplate", "name", ...common, "mimeType", "annotations"]),
+          ),
+        }
+      : {}),
     ...(prompts.length
       ? {
           prompts: prompts.map((p) => ({
             ...pick(p, ["name", ...common]),
-            ...(p.arguments ? { arguments: p.arguments.map((a) => pick(a, ["name", "title", "description", "required"])) } : {}),
+            ...(p.arguments
+              ? { arguments: p.arguments.map((a) => pick(a, ["name", "title", "description", "required"])) }
+              : {}),
           })),
         }
       : {}),
@@ -119,7 +131,12 @@ export const importCommand: CommandModule<object, ImportArgs> = {
     yargs
       .option("command", { alias: "c", type: "string", describe: 'Server command line, e.g. "npx -y some-mcp-server"' })
       .option("url", { alias: "u", type: "string", describe: "Streamable HTTP endpoint of the server" })
-      .option("out", { alias: "o", type: "string", default: "mcp.yaml", describe: "Manifest to write (.yaml or .json)" })
+      .option("out", {
+        alias: "o",
+        type: "string",
+        default: "mcp.yaml",
+        describe: "Manifest to write (.yaml or .json)",
+      })
       .option("runtime-import", {
         type: "string",
         default: "mcp-gen/runtime",

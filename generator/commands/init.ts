@@ -65,7 +65,9 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
   ];
   const existing = files.filter((f) => existsSync(path.join(args.dir, f.path)));
   if (existing.length > 0) {
-    io.err(`mcp-gen: ${existing.map((f) => path.join(args.dir, f.path)).join(", ")} already exists; init writes nothing`);
+    io.err(
+      `mcp-gen: ${existing.map((f) => path.join(args.dir, f.path)).join(", ")} already exists; init writes nothing`,
+    );
     return 1;
   }
   await mkdir(args.dir, { recursive: true });

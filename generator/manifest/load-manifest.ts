@@ -9,7 +9,13 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { LineCounter, isNode, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
-import { ManifestError, SchemaProblem, type ManifestDiagnostic, type ManifestPath, type ManifestPosition } from "./errors.ts";
+import {
+  ManifestError,
+  SchemaProblem,
+  type ManifestDiagnostic,
+  type ManifestPath,
+  type ManifestPosition,
+} from "./errors.ts";
 import { lowerManifest } from "./lower-manifest.ts";
 import { ManifestSchema, type Manifest } from "./manifest-schema.ts";
 import type { UserModel } from "./user-model.ts";
@@ -43,7 +49,12 @@ export function parseManifest(text: string, file: string, displayPath: string): 
       parsed.error.issues.map((issue) => {
         const path = issuePath(issue);
         const missing = issue.code === "invalid_type" && !doc.hasIn(path);
-        return diagnostic(doc, lineCounter, path, missing ? `required field missing (expected ${issue.expected})` : issueMessage(issue));
+        return diagnostic(
+          doc,
+          lineCounter,
+          path,
+          missing ? `required field missing (expected ${issue.expected})` : issueMessage(issue),
+        );
       }),
     );
   }
@@ -51,7 +62,8 @@ export function parseManifest(text: string, file: string, displayPath: string): 
   try {
     return { manifest: parsed.data, model: lowerManifest(parsed.data, { path: displayPath, sha256 }) };
   } catch (error) {
-    if (error instanceof SchemaProblem) throw new ManifestError(file, [diagnostic(doc, lineCounter, error.path, error.message)]);
+    if (error instanceof SchemaProblem)
+      throw new ManifestError(file, [diagnostic(doc, lineCounter, error.path, error.message)]);
     throw error;
   }
 }
@@ -62,7 +74,9 @@ export async function loadManifest(file: string, displayPath: string): Promise<L
     text = await readFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ManifestError(file, [{ path: [], message: code === "ENOENT" ? "manifest not found" : `cannot read manifest (${code ?? "error"})` }]);
+    throw new ManifestError(file, [
+      { path: [], message: code === "ENOENT" ? "manifest not found" : `cannot read manifest (${code ?? "error"})` },
+    ]);
   }
   return parseManifest(text, file, displayPath);
 }
@@ -94,6 +108,7 @@ function issuePath(issue: Issue): ManifestPath {
 }
 
 function issueMessage(issue: Issue): string {
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
   return issue.message;
 }

@@ -8,8 +8,25 @@
  * in `enforcedByJsonSchema`; the emitters then attach a JSON Schema check of the original schema to the zod
  * validator, so no validation is ever dropped. Keywords that *widen* the type also produce a warning.
  */
-import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+import type { IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
 import { SchemaProblem, type ManifestPath } from "./errors.ts";
+import {
+  ANNOTATIONS,
+  CONSTRAINTS,
+  STRUCTURAL,
+  TYPE_NAMES,
+  WIDENING,
+  arrayConstraints,
+  findAnchor,
+  isObject,
+  literalsFitType,
+  pointerSegments,
+  propConstraints,
+  resolvePointer,
+  zodExpresses,
+  type Json,
+  type SchemaObject,
+} from "./json-schema-keywords.ts";
 import { pascalName } from "./names.ts";
 
 export interface LoweredSchema {
@@ -20,35 +37,9 @@ export interface LoweredSchema {
   readonly enforcedByJsonSchema: readonly string[];
 }
 
-type Json = unknown;
-type SchemaObject = Record<string, Json>;
-
-/** Pure annotations: no effect on validation. */
-const ANNOTATIONS = new Set([
-  "$schema", "$id", "$comment", "$anchor", "$defs", "definitions", "title", "description", "default", "examples",
-  "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "enumNames",
-  "$vocabulary", "$dynamicAnchor",
-]);
-/** Keywords the IR type captures exactly. */
-const STRUCTURAL = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "prefixItems", "additionalItems", "enum", "const", "anyOf",
-  "oneOf", "allOf", "$ref",
-]);
-/** Constraints: printed in zod where `zodExpresses` says zod is exact, else enforced by the JSON Schema check. */
-const CONSTRAINTS = new Set([
-  "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
-  "pattern", "minItems", "maxItems",
-]);
-/** Keywords that make the type wider than the schema (the type ignores them; the JSON Schema check does not). */
-const WIDENING = new Set([
-  "if", "then", "else", "not", "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas",
-  "dependencies", "unevaluatedProperties", "unevaluatedItems", "contains", "minContains", "maxContains",
-  "uniqueItems", "minProperties", "maxProperties", "$dynamicRef",
-]);
 const UNKNOWN: IrType = { kind: "primitive", name: "unknown" };
 /** Longest prefix tuple typed as a union of its lengths; longer ones become arrays. */
 const MAX_TUPLE_FORMS = 8;
-const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
 
 class Lowering {
   readonly decls: IrTypeDecl[] = [];
@@ -72,7 +63,8 @@ class Lowering {
   }
 
   private claim(name: string, path: ManifestPath): void {
-    if (this.takenNames.has(name)) throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
+    if (this.takenNames.has(name))
+      throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
     this.takenNames.add(name);
   }
 
@@ -100,13 +92,19 @@ class Lowering {
     else if (schema["enum"] !== undefined) parts.push(this.lowerEnum(schema["enum"], [...path, "enum"]));
     else parts.push(...this.lowerTyped(schema, path));
     for (const key of ["anyOf", "oneOf"] as const) {
-      if (schema[key] !== undefined) parts.push(union(this.subschemas(schema[key], [...path, key]).map(([s, p]) => this.lower(s, p))));
+      if (schema[key] !== undefined)
+        parts.push(union(this.subschemas(schema[key], [...path, key]).map(([s, p]) => this.lower(s, p))));
     }
     if (schema["allOf"] !== undefined) {
       for (const [s, p] of this.subschemas(schema["allOf"], [...path, "allOf"])) parts.push(this.lower(s, p));
     }
     const meaningful = parts.filter((p) => !(p.kind === "primitive" && p.name === "unknown"));
-    const type: IrType = meaningful.length === 0 ? { kind: "primitive", name: "unknown" } : meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", items: meaningful };
+    const type: IrType =
+      meaningful.length === 0
+        ? { kind: "primitive", name: "unknown" }
+        : meaningful.length === 1
+          ? meaningful[0]!
+          : { kind: "intersection", items: meaningful };
     for (const key of CONSTRAINTS) {
       if (schema[key] !== undefined && !zodExpresses(key, schema[key], type, asProp)) this.enforced.add(key);
     }
@@ -119,9 +117,13 @@ class Lowering {
       return;
     }
     if (CONSTRAINTS.has(key)) return; // settled at the end of `lower`, once the type is known
-    if (WIDENING.has(key)) return this.widen(key, [...path, key], `\`${key}\` cannot be typed; the type is wider, validation is kept`);
+    if (WIDENING.has(key))
+      return this.widen(key, [...path, key], `\`${key}\` cannot be typed; the type is wider, validation is kept`);
     const hint = key === "nullable" ? '; write "type": ["<type>", "null"] for a nullable value' : "";
-    this.warnings.push({ path: [...path, key], message: `unknown keyword \`${key}\` ignored (as JSON Schema does)${hint}` });
+    this.warnings.push({
+      path: [...path, key],
+      message: `unknown keyword \`${key}\` ignored (as JSON Schema does)${hint}`,
+    });
   }
 
   private widen(keyword: string, path: ManifestPath, message: string): void {
@@ -138,13 +140,21 @@ class Lowering {
       else if (["items", "prefixItems"].some((k) => k in schema)) names = ["array"];
       else {
         // `{ required: [...] }` alone (typical in anyOf/oneOf alternatives) says nothing about non-objects.
-        if ("required" in schema) this.widen("required", [...path, "required"], "`required` without `type`/`properties` is not typed; validation is kept");
+        if ("required" in schema)
+          this.widen(
+            "required",
+            [...path, "required"],
+            "`required` without `type`/`properties` is not typed; validation is kept",
+          );
         return [];
       }
     } else {
       names = typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.map(String) : [];
       if (names.length === 0 || names.some((n) => !TYPE_NAMES.has(n))) {
-        throw new SchemaProblem([...path, "type"], `invalid type ${JSON.stringify(declared)}: use ${[...TYPE_NAMES].join(", ")} or an array of them`);
+        throw new SchemaProblem(
+          [...path, "type"],
+          `invalid type ${JSON.stringify(declared)}: use ${[...TYPE_NAMES].join(", ")} or an array of them`,
+        );
       }
     }
     const items = names.map((name): IrType => {
@@ -167,7 +177,13 @@ class Lowering {
       const type = this.lower(sub, subPath, true);
       const constraints = isObject(sub) ? propConstraints(sub, type) : undefined;
       const doc = isObject(sub) && typeof sub["description"] === "string" ? { text: sub["description"] } : undefined;
-      return { name, type, optional: !required.includes(name), ...(doc ? { doc } : {}), ...(constraints ? { constraints } : {}) };
+      return {
+        name,
+        type,
+        optional: !required.includes(name),
+        ...(doc ? { doc } : {}),
+        ...(constraints ? { constraints } : {}),
+      };
     });
     // Required names without a property schema are still required keys (of any value).
     for (const name of required as string[]) {
@@ -177,8 +193,15 @@ class Lowering {
     const patterns = schema["patternProperties"];
     if (patterns !== undefined) {
       // Keys matching a pattern may hold any of the pattern schemas' types: an index of their union (widened).
-      const patternTypes = this.subschemaRecord(patterns, [...path, "patternProperties"]).map(([s, p]) => this.lower(s, p));
-      const extra = additional === undefined || additional === true ? [] : additional === false ? [] : [this.lower(additional, [...path, "additionalProperties"])];
+      const patternTypes = this.subschemaRecord(patterns, [...path, "patternProperties"]).map(([s, p]) =>
+        this.lower(s, p),
+      );
+      const extra =
+        additional === undefined || additional === true
+          ? []
+          : additional === false
+            ? []
+            : [this.lower(additional, [...path, "additionalProperties"])];
       const open = additional === undefined || additional === true;
       return { kind: "object", props, index: open ? UNKNOWN : union([...patternTypes, ...extra]) };
     }
@@ -196,11 +219,19 @@ class Lowering {
       const key = schema["prefixItems"] !== undefined ? "prefixItems" : "items";
       const elements = this.subschemas(prefix, [...path, key]).map(([s, p]) => this.lower(s, p));
       const restSchema = key === "prefixItems" ? schema["items"] : schema["additionalItems"];
-      const rest = restSchema === false ? undefined : restSchema === undefined || restSchema === true ? UNKNOWN : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
+      const rest =
+        restSchema === false
+          ? undefined
+          : restSchema === undefined || restSchema === true
+            ? UNKNOWN
+            : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
       return this.tupleUnion(schema, elements, rest, path);
     }
     const items = schema["items"];
-    const element = items === undefined ? { kind: "primitive" as const, name: "unknown" as const } : this.lower(items, [...path, "items"]);
+    const element =
+      items === undefined
+        ? { kind: "primitive" as const, name: "unknown" as const }
+        : this.lower(items, [...path, "items"]);
     return { kind: "array", element, ...extra };
   }
 
@@ -216,19 +247,22 @@ class Lowering {
       return { kind: "array", element: union(rest ? [...elements, rest] : elements) };
     }
     const forms: IrType[] = [];
-    for (let length = minItems; length < Math.min(elements.length, maxItems + 1); length++) forms.push({ kind: "tuple", elements: elements.slice(0, length) });
+    for (let length = minItems; length < Math.min(elements.length, maxItems + 1); length++)
+      forms.push({ kind: "tuple", elements: elements.slice(0, length) });
     if (maxItems >= elements.length) forms.push({ kind: "tuple", elements, ...(rest ? { rest } : {}) });
     return forms.length === 1 ? forms[0]! : { kind: "union", items: forms };
   }
 
   private lowerEnum(values: Json, path: ManifestPath): IrType {
-    if (!Array.isArray(values) || values.length === 0) throw new SchemaProblem(path, "`enum` must be a non-empty array");
+    if (!Array.isArray(values) || values.length === 0)
+      throw new SchemaProblem(path, "`enum` must be a non-empty array");
     return union(values.map((v, i) => this.literal(v, [...path, i])));
   }
 
   private literal(value: Json, path: ManifestPath): IrType {
     if (value === null) return { kind: "primitive", name: "null" };
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return { kind: "literal", value };
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      return { kind: "literal", value };
     this.widen("const", path, "an object or array constant is typed unknown");
     return { kind: "primitive", name: "unknown" };
   }
@@ -241,17 +275,26 @@ class Lowering {
     const target = resolvePointer(this.root, pointer);
     if (target === undefined) throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}`);
     const segments = pointerSegments(pointer);
-    const isDef = segments.length >= 2 && (segments[segments.length - 2] === "$defs" || segments[segments.length - 2] === "definitions");
+    const isDef =
+      segments.length >= 2 &&
+      (segments[segments.length - 2] === "$defs" || segments[segments.length - 2] === "definitions");
     const targetPath = [...this.rootPath, ...segments];
     if (isDef) {
-      const name = this.rootName + segments.filter((s) => s !== "$defs" && s !== "definitions").map(pascalName).join("");
+      const name =
+        this.rootName +
+        segments
+          .filter((s) => s !== "$defs" && s !== "definitions")
+          .map(pascalName)
+          .join("");
       this.claim(name, targetPath);
       this.declByPointer.set(pointer, name);
-      if (!isObject(target) && typeof target !== "boolean") throw new SchemaProblem(targetPath, "a JSON Schema must be an object or a boolean");
+      if (!isObject(target) && typeof target !== "boolean")
+        throw new SchemaProblem(targetPath, "a JSON Schema must be an object or a boolean");
       this.decls.push(this.declare(name, isObject(target) ? target : {}, targetPath));
       return { kind: "ref", name };
     }
-    if (this.inlineStack.has(pointer)) throw new SchemaProblem(path, `recursive $ref ${JSON.stringify(ref)} must point into $defs`);
+    if (this.inlineStack.has(pointer))
+      throw new SchemaProblem(path, `recursive $ref ${JSON.stringify(ref)} must point into $defs`);
     this.inlineStack.add(pointer);
     const type = this.lower(target, targetPath);
     this.inlineStack.delete(pointer);
@@ -264,13 +307,20 @@ class Lowering {
     if (ref.startsWith("#")) {
       const found = findAnchor(this.root, ref.slice(1), "#");
       if (found) return found;
-      throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}: no $anchor ${JSON.stringify(ref.slice(1))}`);
+      throw new SchemaProblem(
+        path,
+        `unresolvable $ref ${JSON.stringify(ref)}: no $anchor ${JSON.stringify(ref.slice(1))}`,
+      );
     }
-    throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}: only local references (#/…, #anchor) are supported; mcp-gen never fetches schemas`);
+    throw new SchemaProblem(
+      path,
+      `unresolvable $ref ${JSON.stringify(ref)}: only local references (#/…, #anchor) are supported; mcp-gen never fetches schemas`,
+    );
   }
 
   private subschemas(value: Json, path: ManifestPath): [Json, ManifestPath][] {
-    if (!Array.isArray(value) || value.length === 0) throw new SchemaProblem(path, "must be a non-empty array of schemas");
+    if (!Array.isArray(value) || value.length === 0)
+      throw new SchemaProblem(path, "must be a non-empty array of schemas");
     return value.map((s, i) => [s, [...path, i]]);
   }
 
@@ -284,15 +334,16 @@ class Lowering {
  * Lowers one schema. `takenNames` is shared by every schema of a manifest so generated names stay unique.
  * Throws `SchemaProblem` with the path of the offending keyword.
  */
-export function lowerJsonSchema(schema: Json, rootName: string, rootPath: ManifestPath, takenNames: Set<string>): LoweredSchema {
+export function lowerJsonSchema(
+  schema: Json,
+  rootName: string,
+  rootPath: ManifestPath,
+  takenNames: Set<string>,
+): LoweredSchema {
   if (!isObject(schema)) throw new SchemaProblem(rootPath, "a JSON Schema must be an object");
   const lowering = new Lowering(schema, rootName, rootPath, takenNames);
   lowering.run();
   return { decls: lowering.decls, warnings: lowering.warnings, enforcedByJsonSchema: [...lowering.enforced].sort() };
-}
-
-function isObject(value: Json): value is SchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function union(items: IrType[]): IrType {
@@ -302,85 +353,4 @@ function union(items: IrType[]): IrType {
   }
   if (unique.some((u) => u.kind === "primitive" && u.name === "unknown")) return { kind: "primitive", name: "unknown" };
   return unique.length === 1 ? unique[0]! : { kind: "union", items: unique };
-}
-
-const NUMBER_BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] as const;
-
-/**
- * Whether the zod printer enforces `key` exactly for a schema lowered to `type`: number bounds and `pattern` on a
- * property of that primitive type, `minItems`/`maxItems` on the array this schema declares. Length limits (JSON
- * Schema counts code points, zod UTF-16 units), `multipleOf` (float precision) and formats (zod's differ) are left
- * to the JSON Schema check so a valid value is never rejected.
- */
-function zodExpresses(key: string, value: Json, type: IrType, asProp: boolean): boolean {
-  if (key === "minItems" || key === "maxItems") {
-    const arrays = type.kind === "union" ? type.items : [type];
-    return arrays.some((t) => t.kind === "array" && (t.constraints as Record<string, unknown> | undefined)?.[key] === value);
-  }
-  if (!asProp || type.kind !== "primitive" || typeof value !== (key === "pattern" ? "string" : "number")) return false;
-  if (key === "pattern") return type.name === "string";
-  return (NUMBER_BOUNDS as readonly string[]).includes(key) && (type.name === "number" || type.name === "integer");
-}
-
-/** The constraints of a property that `zodExpresses` (the printer reads them from `IrProp.constraints`). */
-function propConstraints(schema: SchemaObject, type: IrType): IrConstraints | undefined {
-  const out: Record<string, unknown> = {};
-  for (const key of [...NUMBER_BOUNDS, "pattern"]) {
-    if (schema[key] !== undefined && zodExpresses(key, schema[key], type, true)) out[key] = schema[key];
-  }
-  return Object.keys(out).length > 0 ? (out as IrConstraints) : undefined;
-}
-
-/** True when every `enum`/`const` value has one of the types `type` lists (then `type` adds nothing). */
-function literalsFitType(schema: SchemaObject): boolean {
-  if (schema["enum"] === undefined && schema["const"] === undefined) return true;
-  const declared = schema["type"];
-  const names = new Set(typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.map(String) : []);
-  const values = schema["const"] !== undefined ? [schema["const"]] : Array.isArray(schema["enum"]) ? schema["enum"] : [];
-  return values.every((v) => {
-    if (v === null) return names.has("null");
-    if (typeof v === "number") return names.has("number") || (names.has("integer") && Number.isInteger(v));
-    if (typeof v === "string" || typeof v === "boolean") return names.has(typeof v);
-    return false;
-  });
-}
-
-function arrayConstraints(schema: SchemaObject): IrConstraints | undefined {
-  const out: { minItems?: number; maxItems?: number } = {};
-  if (typeof schema["minItems"] === "number") out.minItems = schema["minItems"];
-  if (typeof schema["maxItems"] === "number") out.maxItems = schema["maxItems"];
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function pointerSegments(pointer: string): string[] {
-  if (pointer === "#") return [];
-  return pointer.slice(2).split("/").map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-function resolvePointer(root: SchemaObject, pointer: string): Json {
-  let node: Json = root;
-  for (const segment of pointerSegments(pointer)) {
-    if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
-    else return undefined;
-  }
-  return node;
-}
-
-function findAnchor(node: Json, anchor: string, pointer: string): string | undefined {
-  if (Array.isArray(node)) {
-    for (const [i, item] of node.entries()) {
-      const found = findAnchor(item, anchor, `${pointer}/${i}`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (!isObject(node)) return undefined;
-  if (node["$anchor"] === anchor) return pointer;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
-    const found = findAnchor(value, anchor, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -5,13 +5,20 @@
  */
 import uriTemplate from "uri-template";
 import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
-import { SchemaProblem, type ManifestPath } from "./errors.ts";
+import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
 import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
 import { pascalName } from "./names.ts";
 import type {
-  UserCapabilities, UserModel, UserPrompt, UserResource, UserResourceTemplate, UserSchema, UserTemplateVariable,
-  UserTool, UserWarning,
+  UserCapabilities,
+  UserModel,
+  UserPrompt,
+  UserResource,
+  UserResourceTemplate,
+  UserSchema,
+  UserTemplateVariable,
+  UserTool,
+  UserWarning,
 } from "./user-model.ts";
 
 const DEFAULT_RUNTIME_IMPORT = "mcp-gen/runtime";
@@ -26,43 +33,51 @@ interface Collected {
 /** Throws `SchemaProblem` (path + reason) for the first problem found, in manifest order. */
 export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
   const acc: Collected = { types: [], warnings: [], takenNames: new Set() };
-  checkUnique((manifest.tools ?? []).map((t) => t.name), "tools", "tool name");
-  checkUnique((manifest.tools ?? []).map((t) => pascalName(t.name)), "tools", "tool name (as an identifier)");
-  const tools = (manifest.tools ?? []).map((tool, i) => lowerTool(tool, ["tools", i], acc));
+  const declaredTools = manifest.tools ?? [];
+  unique(declaredTools, ["tools"], "tool name", (t) => t.name);
+  unique(declaredTools, ["tools"], "tool name (as an identifier)", (t) => pascalName(t.name));
+  const tools = declaredTools.map((tool, i) => lowerTool(tool, ["tools", i], acc));
 
-  const resources = (manifest.resources ?? []).map((r): UserResource => {
-    const { uri, name, ...rest } = r;
+  const declaredResources = manifest.resources ?? [];
+  unique(declaredResources, ["resources"], "resource uri", (r) => r.uri, "uri");
+  const resources = declaredResources.map(({ uri, name, ...rest }): UserResource => {
     return { uri, name, identifier: pascalName(name), descriptor: { uri, name, ...rest } };
   });
-  checkUnique(resources.map((r) => r.uri), "resources", "resource uri", "uri");
 
   const declaredTemplates = manifest.resourceTemplates ?? [];
-  checkUnique(declaredTemplates.map((t) => t.uriTemplate), "resourceTemplates", "uriTemplate", "uriTemplate");
-  checkUnique(declaredTemplates.map((t) => t.name), "resourceTemplates", "resource template name");
-  checkUnique(declaredTemplates.map((t) => pascalName(t.name)), "resourceTemplates", "resource template name (as an identifier)");
+  unique(declaredTemplates, ["resourceTemplates"], "uriTemplate", (t) => t.uriTemplate, "uriTemplate");
+  unique(declaredTemplates, ["resourceTemplates"], "resource template name", (t) => t.name);
+  unique(declaredTemplates, ["resourceTemplates"], "resource template name (as an identifier)", (t) =>
+    pascalName(t.name),
+  );
   const resourceTemplates = declaredTemplates.map((t, i) => lowerTemplate(t, ["resourceTemplates", i], acc));
 
   const declaredPrompts = manifest.prompts ?? [];
-  checkUnique(declaredPrompts.map((p) => p.name), "prompts", "prompt name");
-  checkUnique(declaredPrompts.map((p) => pascalName(p.name)), "prompts", "prompt name (as an identifier)");
+  unique(declaredPrompts, ["prompts"], "prompt name", (p) => p.name);
+  unique(declaredPrompts, ["prompts"], "prompt name (as an identifier)", (p) => pascalName(p.name));
   const prompts = declaredPrompts.map((p, i) => lowerPrompt(p, ["prompts", i], acc));
 
-  const hasCompletion = resourceTemplates.some((t) => t.variables.some((v) => v.completion)) || prompts.some((p) => p.arguments.some((a) => a.completion));
+  const hasCompletion =
+    resourceTemplates.some((t) => t.variables.some((v) => v.completion)) ||
+    prompts.some((p) => p.arguments.some((a) => a.completion));
   const caps = manifest.capabilities ?? {};
   const capabilities: UserCapabilities = {
     ...(tools.length > 0 || caps.tools ? { tools: { listChanged: caps.tools?.listChanged ?? false } } : {}),
     ...(resources.length + resourceTemplates.length > 0 || caps.resources
-      ? { resources: { listChanged: caps.resources?.listChanged ?? false, subscribe: caps.resources?.subscribe ?? false } }
+      ? {
+          resources: {
+            listChanged: caps.resources?.listChanged ?? false,
+            subscribe: caps.resources?.subscribe ?? false,
+          },
+        }
       : {}),
     ...(prompts.length > 0 || caps.prompts ? { prompts: { listChanged: caps.prompts?.listChanged ?? false } } : {}),
     logging: caps.logging ?? false,
     completions: caps.completions ?? hasCompletion,
   };
-  const { $schema: _ignored, server } = manifest;
-  void _ignored;
   return {
     source,
-    server,
+    server: manifest.server,
     capabilities,
     types: acc.types,
     tools,
@@ -76,8 +91,15 @@ export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
 
 function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): UserTool {
   const identifier = pascalName(tool.name);
-  const input = lowerSchema(tool.inputSchema ?? { type: "object" }, `${identifier}Input`, [...path, "inputSchema"], acc);
-  const output = tool.outputSchema ? lowerSchema(tool.outputSchema, `${identifier}Output`, [...path, "outputSchema"], acc) : undefined;
+  const input = lowerSchema(
+    tool.inputSchema ?? { type: "object" },
+    `${identifier}Input`,
+    [...path, "inputSchema"],
+    acc,
+  );
+  const output = tool.outputSchema
+    ? lowerSchema(tool.outputSchema, `${identifier}Output`, [...path, "outputSchema"], acc)
+    : undefined;
   return {
     name: tool.name,
     identifier,
@@ -125,7 +147,10 @@ function lowerTemplate(t: ManifestResourceTemplate, path: ManifestPath, acc: Col
   }
   for (const declared of Object.keys(t.variables ?? {})) {
     if (!variables.some((v) => v.name === declared)) {
-      throw new SchemaProblem([...path, "variables", declared], `variable ${declared} does not appear in the uriTemplate`);
+      throw new SchemaProblem(
+        [...path, "variables", declared],
+        `variable ${declared} does not appear in the uriTemplate`,
+      );
     }
   }
   const identifier = pascalName(t.name);
@@ -150,7 +175,7 @@ function lowerPrompt(p: ManifestPrompt, path: ManifestPath, acc: Collected): Use
     ...(a.description !== undefined ? { description: a.description } : {}),
     completion: a.completion ?? false,
   }));
-  checkUnique(args.map((a) => a.name), [...path, "arguments"], "argument name");
+  unique(args, [...path, "arguments"], "argument name", (a) => a.name);
   const identifier = pascalName(p.name);
   const argumentsTypeName = `${identifier}Arguments`;
   const props: IrProp[] = args.map((a) => ({
@@ -168,17 +193,30 @@ function lowerPrompt(p: ManifestPrompt, path: ManifestPath, acc: Collected): Use
 }
 
 function declare(acc: Collected, name: string, type: IrType, path: ManifestPath): void {
-  if (acc.takenNames.has(name)) throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
+  if (acc.takenNames.has(name))
+    throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
   acc.takenNames.add(name);
   acc.types.push({ name, type, extends: [], internal: false });
 }
 
-function checkUnique(values: readonly string[], listPath: string | ManifestPath, what: string, field = "name"): void {
+/** Rejects the second item whose `key` repeats an earlier one, pointing at `<list>[i].<field>`. */
+function unique<T>(
+  items: readonly T[],
+  list: ManifestPath,
+  what: string,
+  key: (item: T) => string,
+  field = "name",
+): void {
   const seen = new Map<string, number>();
-  values.forEach((value, i) => {
+  items.forEach((item, i) => {
+    const value = key(item);
     const first = seen.get(value);
-    const base = typeof listPath === "string" ? [listPath] : listPath;
-    if (first !== undefined) throw new SchemaProblem([...base, i, field], `duplicate ${what} ${JSON.stringify(value)} (first at ${base.join(".")}[${first}])`);
+    if (first !== undefined) {
+      throw new SchemaProblem(
+        [...list, i, field],
+        `duplicate ${what} ${JSON.stringify(value)} (first at ${formatPath([...list, first])})`,
+      );
+    }
     seen.set(value, i);
   });
 }

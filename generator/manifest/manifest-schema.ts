@@ -11,7 +11,9 @@ import { z } from "zod";
 /** A JSON Schema object as written by the user: any JSON object. */
 const JsonSchemaObject = z
   .record(z.string(), z.unknown())
-  .describe("A JSON Schema (2020-12 by default; draft-07 when `$schema` says so). Served to clients exactly as written.");
+  .describe(
+    "A JSON Schema (2020-12 by default; draft-07 when `$schema` says so). Served to clients exactly as written.",
+  );
 
 const Icon = z.strictObject({
   src: z.string().min(1).describe("URL (https: or data:) of the icon."),
@@ -42,7 +44,9 @@ const Tool = z.strictObject({
   title: z.string().exactOptional(),
   description: z.string().exactOptional(),
   inputSchema: JsonSchemaObject.exactOptional().describe('Defaults to `{ "type": "object" }` (no arguments).'),
-  outputSchema: JsonSchemaObject.exactOptional().describe("When present, handlers must return matching structuredContent."),
+  outputSchema: JsonSchemaObject.exactOptional().describe(
+    "When present, handlers must return matching structuredContent.",
+  ),
   annotations: ToolAnnotations.exactOptional(),
   icons: z.array(Icon).exactOptional(),
   scopes: z
@@ -111,10 +115,15 @@ const Server = z.strictObject({
 
 const Capabilities = z.strictObject({
   tools: z.strictObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  resources: z.strictObject({ listChanged: z.boolean().exactOptional(), subscribe: z.boolean().exactOptional() }).exactOptional(),
+  resources: z
+    .strictObject({ listChanged: z.boolean().exactOptional(), subscribe: z.boolean().exactOptional() })
+    .exactOptional(),
   prompts: z.strictObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
   logging: z.boolean().exactOptional(),
-  completions: z.boolean().exactOptional().describe("Default: true when any template variable or prompt argument has completion."),
+  completions: z
+    .boolean()
+    .exactOptional()
+    .describe("Default: true when any template variable or prompt argument has completion."),
 });
 
 const Generate = z.strictObject({

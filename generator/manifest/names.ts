@@ -4,10 +4,11 @@
  */
 
 const RESERVED = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
-    "yield let static implements interface package private protected public await")
-    .split(" "),
+    "yield let static implements interface package private protected public await"
+  ).split(" "),
 );
 
 /** `get_weather`, `get-weather`, `get.weather`, `getWeather` → `GetWeather`. Leading digits get a `T` prefix. */

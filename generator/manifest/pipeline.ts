@@ -40,7 +40,10 @@ export async function generateFromManifest(job: ManifestJob): Promise<ManifestOu
   const displayPath = posix(path.relative(outDir, manifestPath));
   const model = { ...first.model, source: { ...first.model.source, path: displayPath } };
   const files = await Promise.all(
-    emitUserFiles(model).map(async (f) => ({ path: f.path, content: f.path.endsWith(".ts") ? await formatTypeScript(f.content) : f.content })),
+    emitUserFiles(model).map(async (f) => ({
+      path: f.path,
+      content: f.path.endsWith(".ts") ? await formatTypeScript(f.content) : f.content,
+    })),
   );
   const warnings = model.warnings.map((w) => `${job.manifestPath}: ${formatPath(w.path)}: ${w.message}`);
   return { model, outDir, files, warnings };

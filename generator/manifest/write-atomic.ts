@@ -17,7 +17,8 @@ async function previouslyGenerated(outDir: string): Promise<string[]> {
   for (const entry of await readdir(outDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
-    if ((await readFile(full, "utf8")).startsWith(MARK)) found.push(path.relative(outDir, full).split(path.sep).join("/"));
+    if ((await readFile(full, "utf8")).startsWith(MARK))
+      found.push(path.relative(outDir, full).split(path.sep).join("/"));
   }
   return found.sort();
 }

@@ -4,6 +4,7 @@
  * (stateless era).
  */
 import type {
+  Awaitable,
   CreateMessageParams,
   CreateMessageResult,
   ElicitParams,
@@ -11,8 +12,6 @@ import type {
   ListRootsResult,
 } from "../protocol/types.ts";
 import type { Era } from "../session/profiles.ts";
-
-export type Awaitable<T> = T | Promise<T>;
 
 export interface ClientRequestContext {
   /** Aborted when the server cancels (handshake era) or the originating call is aborted (stateless era). */

@@ -55,6 +55,7 @@ export class StreamableHttpClientTransport implements Transport {
   private legacy: LegacySseClient | undefined;
   private getStreamOpen = false;
   private reinitCounter = 0;
+  private renewing: Promise<void> | undefined;
   sessionId: string | undefined;
   protocolVersion: string | undefined;
 
@@ -153,6 +154,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (modern) this.modernIds.add(id);
     }
     let response: Response;
+    const sentSession = this.sessionId;
     try {
       const headers = await this.headers(message);
       headers["content-type"] = "application/json";
@@ -175,8 +177,10 @@ export class StreamableHttpClientTransport implements Transport {
     if (!response.ok) {
       release();
       const text = await response.text();
-      if (response.status === 404 && mayRecover && this.sessionId !== undefined && message["method"] !== "initialize" && !modern) {
-        await this.newSession();
+      if (response.status === 404 && mayRecover && sentSession !== undefined && message["method"] !== "initialize" && !modern) {
+        // Several requests may hit the ended session at once: one re-initialization serves them all.
+        if (this.sessionId === sentSession) this.renewing ??= this.newSession().finally(() => (this.renewing = undefined));
+        await this.renewing;
         return this.post(message, false);
       }
       const body = this.jsonRpcBody(text, type);

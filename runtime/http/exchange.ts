@@ -20,6 +20,11 @@ export interface ExchangeOptions {
   readonly priming?: boolean;
   readonly retryMs?: number | undefined;
   readonly keepAliveMs?: number;
+  /**
+   * SSE polling (2025-11-25): end the connection this long after the stream opened, before the response, so the
+   * client resumes with GET + Last-Event-ID after `retry`. Only with an event store and a priming event.
+   */
+  readonly pollAfterMs?: number | undefined;
   /** Maps a final JSON-RPC response to the HTTP status of a plain-JSON answer (stateless era). */
   readonly statusOf?: (response: object) => number;
 }
@@ -101,10 +106,20 @@ export class Exchange {
     const stream = new SseStream();
     this.stream = stream;
     stream.onClose(() => this.streamClosed(stream));
-    const { eventStore, priming, retryMs, keepAliveMs } = this.options;
+    const { eventStore, priming, retryMs, keepAliveMs, pollAfterMs } = this.options;
     if (eventStore && priming) {
       const id = eventStore.storeEvent(this.streamId, undefined);
       if (typeof id === "string") stream.send({ id, data: "", ...(retryMs !== undefined ? { retryMs } : {}) });
+      if (pollAfterMs !== undefined) {
+        const timer = setTimeout(() => {
+          if (this.stream !== stream || this.finished) return;
+          this.detached = true;
+          this.stream = undefined;
+          stream.end(); // the SSE stream goes on in the event store; the client polls for the rest
+        }, pollAfterMs);
+        timer.unref?.();
+        stream.onClose(() => clearTimeout(timer));
+      }
     }
     if (keepAliveMs) stream.startKeepAlive(keepAliveMs);
     this.resolve({ status: 200, headers: { ...SSE_HEADERS, ...this.options.headers }, body: stream });

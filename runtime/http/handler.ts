@@ -36,6 +36,12 @@ export interface McpHttpOptions extends HostGuardOptions {
   readonly eventStore?: false | (() => EventStore);
   /** Sent as the SSE `retry` field with the priming event. */
   readonly retryMs?: number;
+  /**
+   * SSE polling (2025-11-25 sessions): close a POST's SSE connection this long after it opened when the response
+   * is not there yet; the client comes back with GET + Last-Event-ID (after `retryMs`) for the rest. For proxies
+   * and load balancers that cut long requests. Default: off.
+   */
+  readonly pollAfterMs?: number;
   /** Sessions idle (no open stream, nothing in flight) this long are closed. Default 15 minutes. */
   readonly sessionIdleTimeoutMs?: number;
   /** Default 10,000; beyond it new sessions get 503. */
@@ -55,6 +61,7 @@ export interface McpHttpOptions extends HostGuardOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+const MAX_IDLE_STATELESS = 64;
 const DEFAULT_FORWARD = ["user-agent", "x-request-id", "traceparent", "tracestate"];
 
 export function rpcError(status: number, code: number, message: string, id?: RequestId | null, data?: unknown): HttpResponseOut {
@@ -80,6 +87,9 @@ function validShape(m: unknown): m is Message {
 export class McpHttpHandler {
   private readonly sessions = new Map<string, SessionTransport>();
   private readonly legacy = new Map<string, LegacySseTransport>();
+  /** Server sessions for stateless requests, idle and ready for the next one. */
+  private readonly idleStateless: RequestTransport[] = [];
+  private closed = false;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly forward: readonly string[];
 
@@ -99,7 +109,9 @@ export class McpHttpHandler {
 
   /** Close every session and stop the idle sweeper. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
+    await Promise.all(this.idleStateless.splice(0).map((t) => t.close()));
     await Promise.all([...this.sessions.values(), ...this.legacy.values()].map((s) => s.close()));
   }
 
@@ -221,7 +233,7 @@ export class McpHttpHandler {
     if (requests.some((m) => session.hasInFlight(m.id)))
       return rpcError(400, -32600, "Invalid Request: a request with this id is already in flight", null);
     const mode = this.options.responseMode ?? "auto";
-    const answer = session.post(requests, others, batch, this.context(request, authInfo), mode, requests.length > 0 ? request.signal : undefined);
+    const answer = session.post(requests, others, batch, this.context(request, authInfo), mode, requests.length > 0 ? request.onGone : undefined);
     return answer ?? emptyResponse(202);
   }
 
@@ -244,13 +256,14 @@ export class McpHttpHandler {
       eventStore: store,
       retryMs: this.options.retryMs,
       keepAliveMs: this.options.keepAliveMs ?? 25_000,
+      pollAfterMs: this.options.pollAfterMs,
       onClosed: (s) => this.sessions.delete(s.sessionId),
     });
     session.principal = principalOf(authInfo);
     this.sessions.set(session.sessionId, session);
     await this.host.connect(session);
     const id = message["id"] as RequestId;
-    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request.signal)!;
+    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request.onGone)!;
   }
 
   private findSession(request: HttpRequestIn, authInfo: AuthInfo | undefined): SessionTransport | HttpResponseOut {
@@ -302,16 +315,27 @@ export class McpHttpHandler {
   ): Promise<HttpResponseOut> {
     if (!modern && typeof message["method"] !== "string") return emptyResponse(202); // a response with nobody waiting
     const id = typeof message["method"] === "string" && isId(message["id"]) ? message["id"] : undefined;
-    const transport = new RequestTransport(message, id, {
+    // Stateless-era server sessions keep nothing between requests, so an idle one serves the next POST; a
+    // handshake-era one (sessions: false) has replayed an initialize at one revision and is used once.
+    let transport = modern ? this.idleStateless.pop() : undefined;
+    if (!transport) {
+      transport = new RequestTransport(modern ? (t) => this.parkStateless(t) : undefined);
+      await this.host.connect(transport);
+    }
+    const options = {
       mode: this.options.responseMode ?? "auto",
       keepAliveMs: this.options.keepAliveMs ?? 25_000,
-      signal: request.signal,
+      onGone: request.onGone,
       cancelOnClose: modern,
       ...(modern ? { statusOf: modernStatusOf } : {}),
       ...(handshakeRevision !== undefined ? { handshakeRevision } : {}),
-    });
-    await this.host.connect(transport);
-    return transport.run(this.context(request, authInfo));
+    };
+    return transport.run(message, id, options, this.context(request, authInfo));
+  }
+
+  private parkStateless(transport: RequestTransport): void {
+    if (this.idleStateless.length < MAX_IDLE_STATELESS && !this.closed) this.idleStateless.push(transport);
+    else void transport.close();
   }
 
   private toolScopeFailure(messages: readonly Message[], authInfo: AuthInfo | undefined): HttpResponseOut | undefined {

@@ -31,27 +31,22 @@ function readLimited(req: IncomingMessage, limit: number): Promise<string> {
 export function fromNodeRequest(req: IncomingMessage, res: ServerResponse): HttpRequestIn {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
-  let controller: AbortController | undefined;
   return {
     method: req.method ?? "GET",
     path: q === -1 ? url : url.slice(0, q),
     search: q === -1 ? "" : url.slice(q),
-    protocol: "encrypted" in req.socket && req.socket.encrypted ? "https:" : "http:",
     header: (name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     },
     readBody: (limit) => readLimited(req, limit),
-    get signal() {
-      // Created on first use: only stateless-era requests need it.
-      if (!controller) {
-        const c = new AbortController();
-        controller = c;
+    onGone: (listener) => {
+      if (res.closed) {
+        if (!res.writableFinished) listener();
+      } else
         res.once("close", () => {
-          if (!res.writableFinished) c.abort();
+          if (!res.writableFinished) listener();
         });
-      }
-      return controller.signal;
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
- * A transport that lives for one HTTP POST: stateless serving (the 2026-07-28 era, and handshake-era servers
- * run without sessions). The message goes in, related notifications and the response come out on this POST,
- * and the transport closes. When the client closes the response stream, that is the cancellation: the
- * context signal aborts, the transport closes and nothing more is sent for the request.
+ * A transport for stateless serving (the 2026-07-28 era, and handshake-era servers run without sessions): one
+ * HTTP POST at a time. The message goes in, related notifications and the response come out on that POST. When the
+ * client closes the response stream, that is the cancellation: the context signal aborts, the transport closes and
+ * nothing more is sent for the request. A transport whose request finished normally can serve the next POST
+ * (`onIdle`), so a server session is not built and torn down for every request.
  */
 import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
 import { Exchange, type ResponseMode, type RequestId } from "./exchange.ts";
@@ -10,82 +11,80 @@ import type { HttpResponseOut } from "./types.ts";
 
 const PREAMBLE_ID = "mcp-gen-stateless-initialize";
 
+export interface StatelessServeOptions {
+  readonly mode: ResponseMode;
+  readonly keepAliveMs?: number;
+  readonly statusOf?: (response: object) => number;
+  /** Registers a listener for the HTTP client going away before the answer is complete. */
+  readonly onGone?: ((listener: () => void) => void) | undefined;
+  /** Stateless era: going away cancels the request (handlers see an aborted `context.signal`). */
+  readonly cancelOnClose: boolean;
+  /**
+   * Handshake era without sessions: the server session needs an `initialize` before it serves anything, so one is
+   * replayed first (at this revision, empty client capabilities) and its answer kept off the wire.
+   */
+  readonly handshakeRevision?: string;
+}
+
 export class RequestTransport implements Transport {
   private sink: TransportSink | undefined;
   private closed = false;
   private exchange: Exchange | undefined;
+  private requestId: RequestId | undefined;
 
-  constructor(
-    private readonly message: object,
-    private readonly requestId: RequestId | undefined,
-    private readonly options: {
-      readonly mode: ResponseMode;
-      readonly keepAliveMs?: number;
-      readonly statusOf?: (response: object) => number;
-      /** The HTTP request's own signal (aborted when the client goes away). */
-      readonly signal?: AbortSignal | undefined;
-      /** Stateless era: going away cancels the request (handlers see an aborted `context.signal`). */
-      readonly cancelOnClose: boolean;
-      /**
-       * Handshake era without sessions: the server session needs an `initialize` before it serves anything, so
-       * one is replayed first (at this revision, empty client capabilities) and its answer kept off the wire.
-       */
-      readonly handshakeRevision?: string;
-    },
-  ) {}
+  /** `onIdle`: called when a request finished normally and the transport may serve another; else it closes. */
+  constructor(private readonly onIdle?: (transport: RequestTransport) => void) {}
 
   async start(sink: TransportSink): Promise<void> {
     this.sink = sink;
   }
 
-  /** Deliver the message; resolves with the HTTP answer (202 for a notification). */
-  run(context: IncomingContext): Promise<HttpResponseOut> {
+  /** Deliver one message; resolves with the HTTP answer (202 for a notification). */
+  run(message: object, requestId: RequestId | undefined, options: StatelessServeOptions, context: IncomingContext): Promise<HttpResponseOut> {
     const sink = this.sink;
-    if (!sink) throw new Error("RequestTransport.run before start");
-    const revision = this.options.handshakeRevision;
-    if (revision !== undefined && (this.message as { method?: unknown }).method !== "initialize") {
+    if (!sink || this.closed || this.exchange) throw new Error("RequestTransport.run: not started, closed or busy");
+    const revision = options.handshakeRevision;
+    if (revision !== undefined && (message as { method?: unknown }).method !== "initialize") {
       const params = { protocolVersion: revision, capabilities: {}, clientInfo: { name: "stateless-http-client", version: "0" } };
       sink.receive({ jsonrpc: "2.0", id: PREAMBLE_ID, method: "initialize", params }, context);
       sink.receive({ jsonrpc: "2.0", method: "notifications/initialized" }, context);
     }
-    if (this.requestId === undefined) {
-      sink.receive(this.message, context);
-      void this.close();
+    if (requestId === undefined) {
+      sink.receive(message, context);
+      this.idle();
       return Promise.resolve({ status: 202, headers: {} });
     }
     const exchange = new Exchange({
       streamId: "0",
-      mode: this.options.mode,
+      mode: options.mode,
       batch: false,
       headers: {},
-      keepAliveMs: this.options.keepAliveMs ?? 0,
-      ...(this.options.statusOf ? { statusOf: this.options.statusOf } : {}),
+      keepAliveMs: options.keepAliveMs ?? 0,
+      ...(options.statusOf ? { statusOf: options.statusOf } : {}),
     });
     this.exchange = exchange;
-    exchange.outstanding.add(this.requestId);
-    exchange.onFinished = () => void this.close();
-    const cancel = this.options.cancelOnClose ? new AbortController() : undefined;
+    this.requestId = requestId;
+    exchange.outstanding.add(requestId);
+    exchange.onFinished = () => this.idle();
+    const cancel = options.cancelOnClose ? new AbortController() : undefined;
     const gone = () => {
-      if (exchange.finished) return;
+      if (exchange.finished || this.exchange !== exchange) return;
       cancel?.abort(new Error("the client closed the response stream"));
       void this.close();
     };
-    const signal = this.options.signal;
-    if (signal?.aborted) gone();
-    else signal?.addEventListener("abort", gone, { once: true });
+    options.onGone?.(gone);
     void exchange.done.then((out) => {
       if (typeof out.body === "object") out.body.onClose(gone);
     });
-    sink.receive(this.message, cancel ? { ...context, signal: cancel.signal } : context);
+    sink.receive(message, cancel ? { ...context, signal: cancel.signal } : context);
     return exchange.done;
   }
 
   async send(message: object, options?: OutgoingOptions): Promise<void> {
     const exchange = this.exchange;
-    if (this.closed || !exchange) return; // cancelled: MUST NOT send anything more for this request
+    if (this.closed || !exchange) return; // cancelled or finished: MUST NOT send anything more for that request
     if ("id" in message && message.id === PREAMBLE_ID && !("method" in message)) return;
-    const answers =
-      "id" in message && !("method" in message) && message.id === this.requestId ? this.requestId : undefined;
+    const answers = "id" in message && !("method" in message) && message.id === this.requestId ? this.requestId : undefined;
     if (answers === undefined && options?.relatedRequestId !== this.requestId && "id" in message && "method" in message)
       throw new Error("a stateless HTTP request has no stream for unrelated server requests");
     await exchange.deliver(message, answers);
@@ -96,5 +95,12 @@ export class RequestTransport implements Transport {
     this.closed = true;
     this.exchange?.abort();
     this.sink?.closed();
+  }
+
+  private idle(): void {
+    this.exchange = undefined;
+    this.requestId = undefined;
+    if (this.onIdle && !this.closed) this.onIdle(this);
+    else void this.close();
   }
 }

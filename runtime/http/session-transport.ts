@@ -19,6 +19,7 @@ export interface SessionTransportOptions {
   readonly eventStore?: EventStore | undefined;
   readonly retryMs?: number | undefined;
   readonly keepAliveMs?: number;
+  readonly pollAfterMs?: number | undefined;
   readonly onClosed: (session: SessionTransport) => void;
 }
 
@@ -66,7 +67,7 @@ export class SessionTransport implements Transport {
     batch: boolean,
     context: IncomingContext,
     mode: "auto" | "sse" | "json",
-    signal?: AbortSignal,
+    onGone?: (listener: () => void) => void,
   ): Promise<HttpResponseOut> | undefined {
     this.lastActive = Date.now();
     let exchange: Exchange | undefined;
@@ -81,6 +82,7 @@ export class SessionTransport implements Transport {
         priming: this.protocolVersion !== undefined && this.protocolVersion >= "2025-11-25",
         retryMs: this.options.retryMs,
         keepAliveMs: this.options.keepAliveMs ?? 0,
+        pollAfterMs: this.options.pollAfterMs,
       });
       const ex = exchange;
       for (const request of requests) {
@@ -91,7 +93,7 @@ export class SessionTransport implements Transport {
       ex.onFinished = () => this.byStream.delete(streamId);
       // A client gone before its answer started leaves the exchange to finish into the event store only; it no
       // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
-      signal?.addEventListener("abort", () => ex.clientGone(), { once: true });
+      onGone?.(() => ex.clientGone());
     }
     for (const message of [...others, ...requests]) this.sink?.receive(message, context);
     return exchange?.done;
@@ -104,9 +106,11 @@ export class SessionTransport implements Transport {
     const store = this.options.eventStore;
     if (lastEventId !== undefined && store) {
       const stream = new SseStream();
-      const streamId = await store.replayAfter(lastEventId, (id, message) =>
+      const replayed = store.replayAfter(lastEventId, (id, message) =>
         stream.send({ id, event: "message", data: JSON.stringify(message) }),
       );
+      // With a synchronous store, replay and re-attaching happen in one go: no event can slip in between.
+      const streamId = replayed instanceof Promise ? await replayed : replayed;
       if (streamId === undefined) return { status: 400, headers: {}, body: "Unknown Last-Event-ID" };
       if (streamId === GET_STREAM) return this.openGetStream(stream, headers);
       const exchange = this.byStream.get(streamId);

@@ -14,10 +14,8 @@ export interface HttpRequestIn {
   header(name: string): string | undefined;
   /** The body as UTF-8 text; rejects with `BodyTooLargeError` beyond `limit` bytes. */
   readBody(limit: number): Promise<string>;
-  /** Aborted when the client goes away before the response is complete. */
-  readonly signal: AbortSignal;
-  /** `http:` or `https:` as the client sees it (used to build absolute URLs such as the metadata URL). */
-  readonly protocol: string;
+  /** `listener` runs if the client goes away before the response is complete. */
+  onGone(listener: () => void): void;
 }
 
 export interface HttpResponseOut {

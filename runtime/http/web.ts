@@ -33,12 +33,14 @@ export function fromWebRequest(request: Request): HttpRequestIn {
     method: request.method,
     path: url.pathname,
     search: url.search,
-    protocol: url.protocol,
     // A Request built in-process may lack Host; its URL then says where it was sent.
     header: (name) =>
       request.headers.get(name) ?? (name === "host" ? url.host : undefined),
     readBody: (limit) => readLimited(request, limit),
-    signal: request.signal,
+    onGone: (listener) => {
+      if (request.signal.aborted) listener();
+      else request.signal.addEventListener("abort", listener, { once: true });
+    },
   };
 }
 

@@ -4,6 +4,8 @@
  * exact per-revision types and validators are the generated ones in `generated/protocol/<rev>/`.
  */
 
+export type Awaitable<T> = T | Promise<T>;
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: unknown };
 

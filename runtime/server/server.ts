@@ -5,6 +5,7 @@
  */
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type {
+  Awaitable,
   CallToolResult,
   CapabilitiesObject,
   GetPromptResult,
@@ -24,8 +25,6 @@ import type { RequestContext } from "./context.ts";
 import { RequestStateSealer } from "./request-state.ts";
 import { ServerSession } from "./session.ts";
 import { matchUriTemplate } from "./uri-template.ts";
-
-export type Awaitable<T> = T | Promise<T>;
 
 export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
 export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;

@@ -7,15 +7,17 @@ import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_N
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
-import { describeGate, elicitationModeAllowed, hasCapability } from "../session/capabilities.ts";
+import { describeGate, hasCapability } from "../session/capabilities.ts";
 import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../session/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
-import { formatIssues, parseParams, parseResult } from "../session/validation.ts";
+import { parseParams } from "../session/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost, type InputChannel } from "./context.ts";
 import { SERVER_METHODS } from "./methods.ts";
+import { ListenStreams } from "./listen-streams.ts";
 import { InputRounds } from "./mrtr.ts";
-import { principalOf } from "./request-state.ts";
+import { principalOf, type RequestBinding } from "./request-state.ts";
+import { HandshakeInput } from "./handshake-input.ts";
 import type { McpServer } from "./server.ts";
 
 interface HandshakeState {
@@ -27,15 +29,14 @@ interface HandshakeState {
   readonly subscriptions: Set<string>;
 }
 
-interface Listen {
-  readonly filter: SubscriptionFilter;
-  readonly profile: RevisionProfile;
-  readonly end: () => void;
-}
-
 type Result = Record<string, unknown>;
 
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** What a `requestState` is bound to: the method, the salient params and the caller. */
+function bindingOf(request: IncomingRequest, params: Result): RequestBinding {
+  return { method: request.method, params, principal: principalOf(request.context?.authInfo) };
+}
 
 export class ServerSession implements ContextHost {
   private readonly engine: JsonRpcEngine;
@@ -43,7 +44,7 @@ export class ServerSession implements ContextHost {
   private readonly statelessProfiles: ReadonlyMap<string, RevisionProfile>;
   private readonly handshakeByRevision: ReadonlyMap<string, RevisionProfile>;
   private handshake: HandshakeState | undefined;
-  private readonly listens = new Map<JsonRpcId, Listen>();
+  private readonly listens = new ListenStreams((profile, method, params, related) => void this.sendGated(profile, method, params, related));
   private servedStateless = false;
   /** `_meta` naming this server on stateless-era results (shared, never mutated). */
   private readonly serverInfoMeta: MetaObject;
@@ -105,7 +106,7 @@ export class ServerSession implements ContextHost {
   async close(): Promise<void> {
     if (this.engine.closed) return;
     if (this.listens.size > 0) {
-      for (const listen of this.listens.values()) listen.end();
+      this.listens.endAll();
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     await this.engine.close();
@@ -117,25 +118,34 @@ export class ServerSession implements ContextHost {
     await this.engine.request("ping", undefined, timeoutMs === undefined ? undefined : { timeoutMs });
   }
 
+  /**
+   * Handshake era: sends a server→client notification of the negotiated revision (e.g.
+   * `notifications/elicitation/complete`). Throws `ProtocolUsageError` for a method the revision lacks or whose
+   * capability gate is not declared.
+   */
+  async notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void> {
+    const state = this.handshake;
+    const token = state?.profile.methods[method];
+    if (!state || !token || token.kind !== "notification" || token.direction === "clientToServer") {
+      throw new ProtocolUsageError(`${method} is not a server notification of this session's revision`);
+    }
+    const gate = token.capability;
+    if (gate && !hasCapability(gate.side === "client" ? state.clientCapabilities : this.server.capabilities(), gate.path)) {
+      throw new ProtocolUsageError(`cannot send ${method}: the ${describeGate(gate)} was not declared`);
+    }
+    await this.engine.notify(method, params);
+  }
+
   // ---- called by the server definition ------------------------------------------------------------------
 
   listChanged(kind: "tools" | "resources" | "prompts"): void {
-    const method = `notifications/${kind}/list_changed`;
-    if (this.handshake?.initialized) this.sendGated(this.handshake.profile, method, {});
-    const flag = `${kind}ListChanged` as "toolsListChanged" | "resourcesListChanged" | "promptsListChanged";
-    for (const [id, listen] of this.listens) {
-      if (listen.filter[flag]) this.sendGated(listen.profile, method, { _meta: { [MetaKey.subscriptionId]: id } }, id);
-    }
+    if (this.handshake?.initialized) void this.sendGated(this.handshake.profile, `notifications/${kind}/list_changed`, {});
+    this.listens.listChanged(kind);
   }
 
   resourceUpdated(uri: string): void {
-    const method = "notifications/resources/updated";
-    if (this.handshake?.subscriptions.has(uri)) this.sendGated(this.handshake.profile, method, { uri });
-    for (const [id, listen] of this.listens) {
-      if (listen.filter.resourceSubscriptions?.includes(uri)) {
-        this.sendGated(listen.profile, method, { uri, _meta: { [MetaKey.subscriptionId]: id } }, id);
-      }
-    }
+    if (this.handshake?.subscriptions.has(uri)) void this.sendGated(this.handshake.profile, "notifications/resources/updated", { uri });
+    this.listens.resourceUpdated(uri);
   }
 
   // ---- called by method implementations ------------------------------------------------------------------
@@ -153,28 +163,8 @@ export class ServerSession implements ContextHost {
   }
 
   /** Opens a `subscriptions/listen` stream; resolves (graceful end) when the session closes. */
-  listen(id: JsonRpcId, requested: SubscriptionFilter, signal: AbortSignal, profile?: RevisionProfile): Promise<Result> {
-    const caps = this.server.capabilities();
-    const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
-    if (requested.toolsListChanged && hasCapability(caps, ["tools", "listChanged"])) agreed.toolsListChanged = true;
-    if (requested.promptsListChanged && hasCapability(caps, ["prompts", "listChanged"])) agreed.promptsListChanged = true;
-    if (requested.resourcesListChanged && hasCapability(caps, ["resources", "listChanged"])) agreed.resourcesListChanged = true;
-    if (requested.resourceSubscriptions && hasCapability(caps, ["resources", "subscribe"])) {
-      agreed.resourceSubscriptions = [...requested.resourceSubscriptions];
-    }
-    const meta = { [MetaKey.subscriptionId]: id };
-    const listenProfile = profile ?? this.latestStateless();
-    this.engine
-      .notify("notifications/subscriptions/acknowledged", { _meta: meta, notifications: agreed }, id)
-      .catch(() => undefined);
-    return new Promise<Result>((resolve) => {
-      const finish = () => {
-        this.listens.delete(id);
-        resolve({ _meta: meta });
-      };
-      this.listens.set(id, { filter: agreed, profile: listenProfile, end: finish });
-      signal.addEventListener("abort", () => this.listens.delete(id), { once: true });
-    });
+  listen(id: JsonRpcId, requested: SubscriptionFilter, signal: AbortSignal, profile: RevisionProfile): Promise<Result> {
+    return this.listens.open(id, requested, this.server.capabilities(), profile, signal);
   }
 
   // ---- incoming -----------------------------------------------------------------------------------------
@@ -223,7 +213,7 @@ export class ServerSession implements ContextHost {
   private async serveHandshake(request: IncomingRequest, state: HandshakeState): Promise<Result> {
     if (request.method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
     const { params } = this.admit(state.profile, request);
-    const input = this.handshakeInput(request, state);
+    const input = new HandshakeInput(this.engine, request, state.profile, state.clientCapabilities);
     const context = this.context(request, state.profile, params, state.clientCapabilities, state.clientInfo, state.logLevel, input);
     const env = { server: this.server, session: this, profile: state.profile, context, requestId: request.id, params };
     return SERVER_METHODS[request.method]!(env);
@@ -243,12 +233,11 @@ export class ServerSession implements ContextHost {
     const clientCapabilities = (meta[MetaKey.clientCapabilities] ?? {}) as CapabilitiesObject;
     const clientInfo = meta[MetaKey.clientInfo] as Implementation | undefined;
     const logLevel = logLevelRank(meta[MetaKey.logLevel]) >= 0 ? (meta[MetaKey.logLevel] as LogLevel) : undefined;
-    const binding = () => ({ method: request.method, params, principal: principalOf(request.context?.authInfo) });
     let answers: Record<string, unknown> = NO_ANSWERS;
     const state = params["requestState"];
     const responses = params["inputResponses"] as Record<string, unknown> | undefined;
     if (rp.inputRequired && (typeof state === "string" || responses)) {
-      answers = { ...(typeof state === "string" ? this.server.sealer.open(binding(), state).answers : {}), ...responses };
+      answers = { ...(typeof state === "string" ? this.server.sealer.open(bindingOf(request, params), state).answers : {}), ...responses };
     }
     const rounds = new InputRounds(profile, clientCapabilities, answers, rp.inputRequired);
     const context = this.context(request, profile, params, clientCapabilities, clientInfo, logLevel, rounds);
@@ -262,7 +251,7 @@ export class ServerSession implements ContextHost {
     }
     if (rounds.missingCount > 0) {
       await new Promise((resolve) => setImmediate(resolve)); // let concurrent asks of the same round register
-      const requestState = this.server.sealer.seal(binding(), { answers: rounds.answers });
+      const requestState = this.server.sealer.seal(bindingOf(request, params), { answers: rounds.answers });
       return { resultType: "input_required", inputRequests: rounds.missing, requestState };
     }
     return this.completeResult(rp, result, context.authInfo !== undefined);
@@ -328,26 +317,6 @@ export class ServerSession implements ContextHost {
     if (!profile) return Promise.resolve();
     const p: Result = logger === undefined ? { level, data } : { level, logger, data };
     return this.sendGated(profile, "notifications/message", p, context.requestId);
-  }
-
-  /** Handshake era: `elicit`/`createMessage`/`listRoots` are requests to the client, gated by its capabilities. */
-  private handshakeInput(request: IncomingRequest, state: HandshakeState): InputChannel {
-    return {
-      ask: async (method, params) => {
-        const token = state.profile.requests.get(method)?.token;
-        if (!token || token.direction === "clientToServer") throw new ProtocolUsageError(`${method} does not exist in revision ${state.profile.revision}`);
-        if (token.capability && !hasCapability(state.clientCapabilities, token.capability.path)) {
-          throw new ProtocolUsageError(`cannot send ${method}: the client did not declare the ${describeGate(token.capability)}`);
-        }
-        if (method === "elicitation/create" && !elicitationModeAllowed(state.clientCapabilities, params)) {
-          throw new ProtocolUsageError(`cannot send ${method}: the client did not declare this elicitation mode`);
-        }
-        const checked = token.params.safeParse(params);
-        if (!checked.success) throw new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`);
-        const result = await this.engine.request(method, params, { signal: request.signal, relatedRequestId: request.id });
-        return parseResult(token.result, result, `${method} result`);
-      },
-    };
   }
 
   private sendGated(profile: RevisionProfile, method: string, params: Result, related?: JsonRpcId): Promise<void> {

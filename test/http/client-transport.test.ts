@@ -50,10 +50,13 @@ describe("handshake era against our server", () => {
     const first = transport.sessionId!;
     const deleted = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": first } });
     expect(deleted.status).toBe(200);
-    const echo = await request(transport, sink, 5, "tools/call", { name: "echo", arguments: { text: "again" } });
-    expect(echo["result"]).toMatchObject({ content: [{ text: "again" }] });
+    const sessionsBefore = server.handler.sessionCount;
+    // Three calls hit the ended session at once: one new session serves them all.
+    const answers = await Promise.all([5, 6, 7].map((id) => request(transport, sink, id, "tools/call", { name: "echo", arguments: { text: `again ${id}` } })));
+    expect(answers.map((a) => (a["result"] as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(["again 5", "again 6", "again 7"]);
     expect(transport.sessionId).toBeDefined();
     expect(transport.sessionId).not.toBe(first);
+    expect(server.handler.sessionCount).toBe(sessionsBefore + 1);
     await transport.terminateSession();
   });
 });
@@ -165,6 +168,42 @@ describe("against the official SDK v1 server", () => {
       const sum = await request(transport, sink, 2, "tools/call", { name: "add", arguments: { a: 2, b: 40 } });
       expect(sum["result"]).toMatchObject({ content: [{ type: "text", text: "42" }] });
       await transport.terminateSession();
+    } finally {
+      sdkServer.closeAllConnections();
+      sdkServer.close();
+    }
+  });
+
+  it("falls back to a McpServer behind the SDK's legacy SSEServerTransport (2024-11-05)", async () => {
+    const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+    const { SSEServerTransport } = await import("@modelcontextprotocol/sdk/server/sse.js");
+    const transports = new Map<string, InstanceType<typeof SSEServerTransport>>();
+    const sdkServer = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (req.method === "GET" && url.pathname === "/mcp") {
+        const transport = new SSEServerTransport("/messages", res);
+        transports.set(transport.sessionId, transport);
+        const mcp = new McpServer({ name: "old-sdk", version: "1.0.0" });
+        mcp.registerTool("hello", {}, () => ({ content: [{ type: "text", text: "hi from 2024" }] }));
+        void mcp.connect(transport);
+        return;
+      }
+      const transport = transports.get(url.searchParams.get("sessionId") ?? "");
+      if (req.method === "POST" && url.pathname === "/messages" && transport) return void transport.handlePostMessage(req, res);
+      res.writeHead(405).end();
+    });
+    await new Promise<void>((resolve) => sdkServer.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(sdkServer.address() as AddressInfo).port}/mcp`;
+      const transport = new StreamableHttpClientTransport(url);
+      const sink = new CollectingSink();
+      await transport.start(sink);
+      const init = await request(transport, sink, 1, "initialize", (initializeMessage(0, "2024-11-05") as { params: unknown }).params);
+      expect(init["result"]).toMatchObject({ protocolVersion: "2024-11-05", serverInfo: { name: "old-sdk" } });
+      await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const hello = await request(transport, sink, 2, "tools/call", { name: "hello", arguments: {} });
+      expect(hello["result"]).toMatchObject({ content: [{ text: "hi from 2024" }] });
+      await transport.close();
     } finally {
       sdkServer.closeAllConnections();
       sdkServer.close();

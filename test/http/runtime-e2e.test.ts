@@ -147,9 +147,13 @@ describe("server-initiated messages (2025-11-25)", () => {
       await client.connect(new StreamableHttpClientTransport(running.url, { reconnect: { initialDelayMs: 50 } }));
       const changed: unknown[] = [];
       client.on("notifications/tools/list_changed", (p) => void changed.push(p));
-      await new Promise((r) => setTimeout(r, 100)); // the GET stream opens after notifications/initialized
-      mcp.tool({ name: "late_tool", inputSchema: { type: "object" } }, () => ({ content: [] }));
-      await waitFor(() => changed.length === 1);
+      // The GET stream opens in the background after notifications/initialized; a change made before it is open
+      // has nowhere to go, so keep changing the tool list until one notification arrives.
+      for (let i = 0; changed.length === 0 && i < 50; i++) {
+        mcp.tool({ name: `late_tool_${i}`, inputSchema: { type: "object" } }, () => ({ content: [] }));
+        await waitFor(() => changed.length > 0, 200).catch(() => undefined);
+      }
+      expect(changed.length).toBeGreaterThan(0);
       await client.close();
     } finally {
       await running.close();

@@ -8,7 +8,11 @@ import { McpHttpHandler } from "../../runtime/http/handler.ts";
 import { toFetchHandler } from "../../runtime/http/web.ts";
 import { serve } from "../../runtime/http/node.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
-import { initializeMessage, JSON_HEADERS, modernMeta, MODERN, openSession } from "./helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
+import { CollectingSink, initializeMessage, JSON_HEADERS, modernMeta, MODERN, openSession, request } from "./helpers.ts";
 
 const BASE = "http://localhost:8080/mcp";
 
@@ -97,6 +101,45 @@ describe("resumability (handshake era)", () => {
       const replay = await events(resumed);
       expect(replay).toHaveLength(256);
       expect(JSON.parse(replay.at(-1)!.data)).toMatchObject({ id: 9 });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("SSE polling (pollAfterMs)", () => {
+  it("the server cuts a long POST stream; our client and the SDK v1 client resume and get everything once", async () => {
+    const server = await serve(new FixtureHost(), { pollAfterMs: 40, retryMs: 20 });
+    try {
+      // Count resumptions: GETs that carry Last-Event-ID (proof the server really cut the POST streams).
+      let resumes = 0;
+      const counting: typeof fetch = (input, init) => {
+        const headers = new Headers(init?.headers);
+        if ((init?.method ?? "GET") === "GET" && headers.has("last-event-id")) resumes++;
+        return fetch(input, init);
+      };
+      const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false, fetch: counting });
+      const sink = new CollectingSink();
+      await transport.start(sink);
+      await request(transport, sink, 1, "initialize", (initializeMessage(0) as { params: unknown }).params);
+      await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const answer = await request(transport, sink, 2, "tools/call", { name: "drip", arguments: {} });
+      expect(answer["result"]).toMatchObject({ content: [{ text: "dripped" }] });
+      const drops = sink.messages.filter((m) => m["method"] === "notifications/message").map((m) => (m["params"] as { data: string }).data);
+      expect(drops).toEqual(["drop 0", "drop 1", "drop 2", "drop 3", "drop 4"]);
+      expect(resumes).toBeGreaterThan(0);
+      await transport.terminateSession();
+      const ours = resumes;
+
+      const sdk = new Client({ name: "v1", version: "1.0.0" });
+      const logs: unknown[] = [];
+      sdk.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(server.url), { fetch: counting }));
+      const result = await sdk.callTool({ name: "drip", arguments: {} });
+      expect(result.content).toEqual([{ type: "text", text: "dripped" }]);
+      expect(logs).toEqual(["drop 0", "drop 1", "drop 2", "drop 3", "drop 4"]);
+      expect(resumes).toBeGreaterThan(ours);
+      await sdk.close();
     } finally {
       await server.close();
     }

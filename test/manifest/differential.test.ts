@@ -63,7 +63,10 @@ it("generated types, z.infer of the validators and json-schema-to-typescript agr
   ];
   let checked = 0;
   for (const [index, [manifest, generated]] of SOURCES.entries()) {
-    const output = await generateFromManifest({ manifestPath: path.join(REPO, manifest), outDir: path.join(REPO, generated) });
+    const output = await generateFromManifest({
+      manifestPath: path.join(REPO, manifest),
+      outDir: path.join(REPO, generated),
+    });
     lines.push(
       `import type * as T${index} from "${relativeImport(`${generated}/types.ts`)}";`,
       `import * as S${index} from "${relativeImport(`${generated}/schemas.ts`)}";`,
@@ -72,7 +75,10 @@ it("generated types, z.infer of the validators and json-schema-to-typescript agr
       for (const schema of tool.output ? [tool.input, tool.output] : [tool.input]) {
         const name = schema.typeName;
         const ns = `O${index}_${name}`;
-        lines.push(`// ${manifest}: tool ${tool.name}`, `agree<Mutual<T${index}.${name}, z.infer<typeof S${index}.${name}Schema>>>(true);`);
+        lines.push(
+          `// ${manifest}: tool ${tool.name}`,
+          `agree<Mutual<T${index}.${name}, z.infer<typeof S${index}.${name}Schema>>>(true);`,
+        );
         checked++;
         if (ORACLE_UNREADABLE.has(name)) {
           await expect(oracleType(schema.json)).rejects.toThrow();
@@ -87,7 +93,11 @@ it("generated types, z.infer of the validators and json-schema-to-typescript agr
   await writeFile(path.join(SCRATCH, "check.ts"), `${lines.join("\n")}\n`);
   await writeFile(
     path.join(SCRATCH, "tsconfig.json"),
-    JSON.stringify({ extends: relativeImport("tsconfig.json"), include: ["check.ts"], compilerOptions: { noUnusedLocals: false } }),
+    JSON.stringify({
+      extends: relativeImport("tsconfig.json"),
+      include: ["check.ts"],
+      compilerOptions: { noUnusedLocals: false },
+    }),
   );
   let errors = "";
   try {
@@ -98,7 +108,10 @@ it("generated types, z.infer of the validators and json-schema-to-typescript agr
   // Name the tool of each failing line (the nearest comment above it).
   const written = lines.join("\n").split("\n");
   errors = errors.replace(/check\.ts\((\d+),\d+\)/g, (match, line: string) => {
-    const above = written.slice(0, Number(line)).reverse().find((l) => l.startsWith("// "));
+    const above = written
+      .slice(0, Number(line))
+      .reverse()
+      .find((l) => l.startsWith("// "));
     return `${match} [${above?.slice(3) ?? "?"}; ${written[Number(line) - 1]?.trim()}]`;
   });
   expect(checked).toBeGreaterThanOrEqual(38);

@@ -17,7 +17,12 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 async function connectStdio(entry: string): Promise<McpClient> {
   const client = new McpClient({ info: { name: "e2e", version: "1.0.0" } });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(REPO, entry)], cwd: REPO, stderr: "ignore" }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", path.join(REPO, entry)],
+      cwd: REPO,
+      stderr: "ignore",
+    }),
   );
   return client;
 }
@@ -44,7 +49,9 @@ describe("generated weather client ↔ generated weather server over stdio", () 
 
   it("inputs are validated by the server, including keywords only JSON Schema can check", async () => {
     // minLength (checked by the JSON Schema refinement) and a closed object (zod strictObject).
-    await expect(client.tools.get_forecast({ city: "" })).rejects.toThrow(/get_forecast failed: Invalid arguments.*fewer than 1 characters/);
+    await expect(client.tools.get_forecast({ city: "" })).rejects.toThrow(
+      /get_forecast failed: Invalid arguments.*fewer than 1 characters/,
+    );
     await expect(client.tools.get_forecast({ city: "Paris", extra: 1 } as never)).rejects.toThrow(/Invalid arguments/);
     await expect(client.tools.get_alerts({ region: "norway" })).rejects.toThrow(/Invalid arguments/);
     const alerts = await client.tools.get_alerts({ region: "NO" });
@@ -55,13 +62,20 @@ describe("generated weather client ↔ generated weather server over stdio", () 
     const converted = await client.tools.convert_temperature({ value: 20, to: "fahrenheit" });
     expect(converted.content).toEqual([{ type: "text", text: "68°F" }]);
     const stations = await client.resources["weather://stations"]();
-    expect(JSON.parse(String(stations.contents[0]?.text)).map((s: { city: string }) => s.city)).toEqual(["Paris", "Oslo", "Lima"]);
+    expect(JSON.parse(String(stations.contents[0]?.text)).map((s: { city: string }) => s.city)).toEqual([
+      "Paris",
+      "Oslo",
+      "Lima",
+    ]);
     const current = await client.resourceTemplates.current_conditions({ city: "Oslo" });
     expect(current.contents[0]?.uri).toBe("weather://Oslo/current");
     expect(JSON.parse(String(current.contents[0]?.text)).city).toBe("Oslo");
     const prompt = await client.prompts.plan_trip({ city: "Lima", activity: "surfing" });
     expect(prompt.messages[0]?.content["text"]).toBe("Plan a day in Lima around surfing. Check get_forecast first.");
-    const completion = await raw.complete({ ref: { type: "ref/prompt", name: "plan_trip" }, argument: { name: "city", value: "o" } });
+    const completion = await raw.complete({
+      ref: { type: "ref/prompt", name: "plan_trip" },
+      argument: { name: "city", value: "o" },
+    });
     expect(completion.completion.values).toEqual(["Oslo"]);
   });
 
@@ -94,7 +108,9 @@ describe("output validation", () => {
     await raw.connect(clientSide);
     const result = await raw.callTool("get_forecast", { city: "Paris" });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.["text"]).toMatch(/structuredContent that does not match its outputSchema: structuredContent\.units/);
+    expect(result.content[0]?.["text"]).toMatch(
+      /structuredContent that does not match its outputSchema: structuredContent\.units/,
+    );
     await raw.close();
     await server.close();
   });
@@ -111,13 +127,22 @@ describe("generated everything client ↔ everything server (conformance contrac
 
   it("serves the contract's tools, resources, templates and prompts", async () => {
     const client = everything.createClient(raw);
-    expect((await client.tools.test_simple_text({})).content).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
-    expect((await client.tools.test_audio_content({})).content[0]).toMatchObject({ type: "audio", mimeType: "audio/wav" });
+    expect((await client.tools.test_simple_text({})).content).toEqual([
+      { type: "text", text: "This is a simple text response for testing." },
+    ]);
+    expect((await client.tools.test_audio_content({})).content[0]).toMatchObject({
+      type: "audio",
+      mimeType: "audio/wav",
+    });
     const failed = await client.tools.test_error_handling({});
     expect(failed.isError).toBe(true);
     expect(failed.content[0]?.["text"]).toBe("This tool intentionally returns an error for testing");
     const data = await client.resourceTemplates["template-data"]({ id: "123" });
-    expect(JSON.parse(String(data.contents[0]?.text))).toEqual({ id: "123", templateTest: true, data: "Data for ID: 123" });
+    expect(JSON.parse(String(data.contents[0]?.text))).toEqual({
+      id: "123",
+      templateTest: true,
+      data: "Data for ID: 123",
+    });
     const prompt = await client.prompts.test_prompt_with_arguments({ arg1: "testValue1", arg2: "testValue2" });
     expect(prompt.messages[0]?.content["text"]).toBe("Prompt with arguments: arg1='testValue1', arg2='testValue2'");
   });
@@ -134,5 +159,65 @@ describe("generated everything client ↔ everything server (conformance contrac
       then: { required: ["phone"] },
       else: { required: ["email"] },
     });
+  });
+});
+
+describe("the everything handlers ask the client through the context, in both eras", () => {
+  async function connect(revision: string): Promise<McpClient> {
+    const raw = new McpClient({
+      info: { name: "e2e", version: "1.0.0" },
+      revisions: [revision],
+      handlers: {
+        elicitation: () => ({
+          action: "accept",
+          content: { name: "Ada", username: "ada", email: "ada@example.com", ok: true, color: "green", context: "c" },
+        }),
+        sampling: () => ({ role: "assistant", content: { type: "text", text: "Paris" }, model: "test-model" }),
+        roots: () => ({ roots: [{ uri: "file:///tmp", name: "tmp" }] }),
+      },
+    });
+    await raw.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", path.join(REPO, "examples/everything/server.ts")],
+        cwd: REPO,
+        stderr: "ignore",
+      }),
+    );
+    return raw;
+  }
+
+  it("2025-11-25: sampling, elicitation and progress are real requests and notifications", async () => {
+    const raw = await connect("2025-11-25");
+    try {
+      const client = everything.createClient(raw);
+      expect((await client.tools.test_sampling({ prompt: "Capital of France?" })).content[0]?.["text"]).toBe(
+        "LLM response: Paris",
+      );
+      expect(String((await client.tools.test_elicitation({ message: "Who are you?" })).content[0]?.["text"])).toContain(
+        '"username":"ada"',
+      );
+      const progress: number[] = [];
+      await client.tools.test_tool_with_progress({}, { onProgress: (p) => progress.push(p.progress) });
+      expect(progress).toEqual([0, 50, 100]);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it("2026-07-28: the same handlers run as multi round-trip input requests", async () => {
+    const raw = await connect("2026-07-28");
+    try {
+      const client = everything.createClient(raw);
+      expect((await client.tools.test_input_required_result_elicitation({})).content[0]?.["text"]).toBe("Hello, Ada!");
+      expect((await client.tools.test_input_required_result_multi_round({})).content[0]?.["text"]).toBe(
+        "Ada likes green",
+      );
+      expect((await client.tools.test_input_required_result_list_roots({})).content[0]?.["text"]).toBe(
+        "Roots: file:///tmp",
+      );
+    } finally {
+      await raw.close();
+    }
   });
 });

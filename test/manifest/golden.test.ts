@@ -26,8 +26,14 @@ describe("manifest goldens", () => {
 
   it("regenerating unchanged input is byte-identical", async () => {
     const manifestPath = path.join(HERE, "golden", "json-schema", "mcp.yaml");
-    const first = await generateFromManifest({ manifestPath, outDir: path.join(HERE, "golden", "json-schema", "expected") });
-    const second = await generateFromManifest({ manifestPath, outDir: path.join(HERE, "golden", "json-schema", "expected") });
+    const first = await generateFromManifest({
+      manifestPath,
+      outDir: path.join(HERE, "golden", "json-schema", "expected"),
+    });
+    const second = await generateFromManifest({
+      manifestPath,
+      outDir: path.join(HERE, "golden", "json-schema", "expected"),
+    });
     expect(second.files).toEqual(first.files);
   });
 

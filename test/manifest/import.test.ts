@@ -3,11 +3,15 @@
  * then `generate`, then a compile check of the output and calls of their tools through the generated typed client.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
+import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts";
+import { createServer as createWeatherServer } from "../../examples/weather/generated/index.ts";
+import { serve } from "../../runtime/http/index.ts";
 import { runGenerate, type CommandIo } from "../../generator/commands/generate.ts";
 import { runImport } from "../../generator/commands/import.ts";
 import { McpClient, StdioClientTransport, type CallToolResult } from "../../runtime/index.ts";
@@ -29,13 +33,20 @@ const SERVERS: Record<string, Server> = {
     command: process.execPath,
     args: [require.resolve("@modelcontextprotocol/server-everything/dist/index.js"), "stdio"],
   },
-  filesystem: { name: "filesystem", command: process.execPath, args: [require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js"), FS_ROOT] },
+  filesystem: {
+    name: "filesystem",
+    command: process.execPath,
+    args: [require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js"), FS_ROOT],
+  },
 };
 
 /** The shape of a generated client module, as far as these tests use it. */
 interface GeneratedModule {
   createClient(client: McpClient): {
-    tools: Record<string, (input: object) => Promise<CallToolResult | { structuredContent: unknown; result: CallToolResult }>>;
+    tools: Record<
+      string,
+      (input: object) => Promise<CallToolResult | { structuredContent: unknown; result: CallToolResult }>
+    >;
   };
 }
 
@@ -46,7 +57,12 @@ async function importAndGenerate(server: Server): Promise<string> {
   const commandLine = [server.command, ...server.args].map((a) => JSON.stringify(a)).join(" ");
   const errors: string[] = [];
   const io: CommandIo = { out: () => undefined, err: (l) => errors.push(l) };
-  expect(await runImport({ command: commandLine, out: path.join(dir, "mcp.yaml"), runtimeImport: "../../../../runtime/index.ts" }, io)).toBe(0);
+  expect(
+    await runImport(
+      { command: commandLine, out: path.join(dir, "mcp.yaml"), runtimeImport: "../../../../runtime/index.ts" },
+      io,
+    ),
+  ).toBe(0);
   expect(await runGenerate({ manifest: path.join(dir, "mcp.yaml"), check: false }, quiet)).toBe(0);
   expect(errors).toEqual([]);
   return path.join(dir, "generated");
@@ -70,10 +86,14 @@ describe("import → generate → typed calls", () => {
     generated["everything"] = await importAndGenerate(SERVERS.everything!);
     const { raw, client } = await typedClient(SERVERS.everything!, generated["everything"]);
     try {
-      expect(await client.tools["echo"]!({ message: "hi" })).toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
+      expect(await client.tools["echo"]!({ message: "hi" })).toMatchObject({
+        content: [{ type: "text", text: "Echo: hi" }],
+      });
       const sum = (await client.tools["get-sum"]!({ a: 2, b: 3 })) as CallToolResult;
       expect(String(sum.content[0]?.["text"])).toContain("5");
-      const weather = (await client.tools["get-structured-content"]!({ location: "Chicago" })) as { structuredContent: { temperature: unknown } };
+      const weather = (await client.tools["get-structured-content"]!({ location: "Chicago" })) as {
+        structuredContent: { temperature: unknown };
+      };
       expect(typeof weather.structuredContent.temperature).toBe("number");
     } finally {
       await raw.close();
@@ -86,7 +106,9 @@ describe("import → generate → typed calls", () => {
     generated["filesystem"] = await importAndGenerate(SERVERS.filesystem!);
     const { raw, client } = await typedClient(SERVERS.filesystem!, generated["filesystem"]);
     try {
-      const read = (await client.tools["read_text_file"]!({ path: path.join(FS_ROOT, "a.txt") })) as { structuredContent: { content: string } };
+      const read = (await client.tools["read_text_file"]!({ path: path.join(FS_ROOT, "a.txt") })) as {
+        structuredContent: { content: string };
+      };
       expect(read.structuredContent.content).toBe("hello file\n");
     } finally {
       await raw.close();
@@ -105,4 +127,34 @@ describe("import → generate → typed calls", () => {
     }
     expect(output).toBe("");
   }, 180_000);
+});
+
+describe("import --url (Streamable HTTP)", () => {
+  it("reads the weather example served over HTTP back into an equivalent manifest", async () => {
+    const running = await serve(createWeatherServer(weatherHandlers));
+    const out = path.join(SCRATCH, "http", "mcp.yaml");
+    try {
+      const errors: string[] = [];
+      const code = await runImport(
+        { url: running.url, out, runtimeImport: "mcp-gen/runtime" },
+        { out: () => undefined, err: (l) => errors.push(l) },
+      );
+      expect(errors).toEqual([]);
+      expect(code).toBe(0);
+    } finally {
+      await running.close();
+    }
+    type Listed = { name: string; inputSchema?: unknown; outputSchema?: unknown; uri?: string; uriTemplate?: string };
+    const imported = parse(await readFile(out, "utf8")) as Record<string, Listed[]>;
+    const original = parse(await readFile(path.join(REPO, "examples/weather/mcp.yaml"), "utf8")) as Record<
+      string,
+      Listed[]
+    >;
+    expect(
+      imported["tools"]!.map(({ name, inputSchema, outputSchema }) => ({ name, inputSchema, outputSchema })),
+    ).toEqual(original["tools"]!.map(({ name, inputSchema, outputSchema }) => ({ name, inputSchema, outputSchema })));
+    expect(imported["resources"]!.map((r) => r.uri)).toEqual(["weather://stations"]);
+    expect(imported["resourceTemplates"]!.map((t) => t.uriTemplate)).toEqual(["weather://{city}/current"]);
+    expect(imported["prompts"]!.map((p) => p.name)).toEqual(["plan_trip"]);
+  });
 });

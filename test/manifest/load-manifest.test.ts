@@ -24,13 +24,15 @@ const tool = (name: string, extra = "") => `  - name: ${name}\n${extra}`;
 
 describe("manifest errors", () => {
   it("YAML syntax errors carry file:line:col", () => {
-    expect(firstError(`${HEADER}tools:\n  - name: a\n    inputSchema: { type: object\n`)).toMatch(/^mcp\.yaml:\d+:\d+: syntax error: /);
+    expect(firstError(`${HEADER}tools:\n  - name: a\n    inputSchema: { type: object\n`)).toMatch(
+      /^mcp\.yaml:\d+:\d+: syntax error: /,
+    );
   });
 
   it("JSON manifests get positions too", () => {
-    expect(firstError('{\n  "server": { "name": "s", "version": "1" },\n  "tools": [ { "name": 3 } ]\n}\n', "mcp.json")).toBe(
-      "mcp.json:3:24: tools[0].name: Invalid input: expected string, received number",
-    );
+    expect(
+      firstError('{\n  "server": { "name": "s", "version": "1" },\n  "tools": [ { "name": 3 } ]\n}\n', "mcp.json"),
+    ).toBe("mcp.json:3:24: tools[0].name: Invalid input: expected string, received number");
   });
 
   it("a bad schema keyword is reported at its path: tools[3].inputSchema.properties.city", () => {
@@ -42,18 +44,62 @@ describe("manifest errors", () => {
   });
 
   it.each<[string, string, string]>([
-    ["duplicate tool names", `tools:\n${tool("a")}${tool("a")}`, 'mcp.yaml:4:11: tools[1].name: duplicate tool name "a" (first at tools[0])'],
-    ["names that collide as identifiers", `tools:\n${tool("get_x")}${tool("get-x")}`, 'tools[1].name: duplicate tool name (as an identifier) "GetX"'],
-    ["invalid tool names", `tools:\n${tool('"has space"')}`, "mcp.yaml:3:11: tools[0].name: invalid tool name: use 1-128 characters of A-Z a-z 0-9 _ . -"],
-    ["unresolvable $ref", `tools:\n${tool("a", '    inputSchema: { type: object, properties: { x: { $ref: "#/$defs/nope" } } }\n')}`, 'tools[0].inputSchema.properties.x.$ref: unresolvable $ref "#/$defs/nope"'],
-    ["non-object tool schema", `tools:\n${tool("a", "    inputSchema: { type: string }\n")}`, 'tools[0].inputSchema.type: a tool schema must have "type": "object"'],
-    ["unknown fields", `tools:\n${tool("a", "    inputschema: {}\n")}`, 'mcp.yaml:4:18: tools[0].inputschema: unknown field "inputschema"'],
+    [
+      "duplicate tool names",
+      `tools:\n${tool("a")}${tool("a")}`,
+      'mcp.yaml:4:11: tools[1].name: duplicate tool name "a" (first at tools[0])',
+    ],
+    [
+      "names that collide as identifiers",
+      `tools:\n${tool("get_x")}${tool("get-x")}`,
+      'tools[1].name: duplicate tool name (as an identifier) "GetX"',
+    ],
+    [
+      "invalid tool names",
+      `tools:\n${tool('"has space"')}`,
+      "mcp.yaml:3:11: tools[0].name: invalid tool name: use 1-128 characters of A-Z a-z 0-9 _ . -",
+    ],
+    [
+      "unresolvable $ref",
+      `tools:\n${tool("a", '    inputSchema: { type: object, properties: { x: { $ref: "#/$defs/nope" } } }\n')}`,
+      'tools[0].inputSchema.properties.x.$ref: unresolvable $ref "#/$defs/nope"',
+    ],
+    [
+      "non-object tool schema",
+      `tools:\n${tool("a", "    inputSchema: { type: string }\n")}`,
+      'tools[0].inputSchema.type: a tool schema must have "type": "object"',
+    ],
+    [
+      "unknown fields",
+      `tools:\n${tool("a", "    inputschema: {}\n")}`,
+      'mcp.yaml:4:18: tools[0].inputschema: unknown field "inputschema"',
+    ],
     ["missing server", "#\ntools: []\n", "mcp.yaml:2:1: server: required field missing (expected object)"],
-    ["duplicate resource URIs", 'resources:\n  - { uri: "x://a", name: a }\n  - { uri: "x://a", name: b }\n', 'resources[1].uri: duplicate resource uri "x://a"'],
-    ["bad URI template", 'resourceTemplates:\n  - { uriTemplate: "x://{a", name: t }\n', "resourceTemplates[0].uriTemplate: invalid RFC 6570 URI template"],
-    ["template variable not in the template", 'resourceTemplates:\n  - { uriTemplate: "x://{a}", name: t, variables: { b: {} } }\n', "resourceTemplates[0].variables.b: variable b does not appear in the uriTemplate"],
-    ["duplicate prompt arguments", "prompts:\n  - { name: p, arguments: [{ name: a }, { name: a }] }\n", 'prompts[0].arguments[1].name: duplicate argument name "a"'],
-    ["duplicate YAML keys", "server: { name: s, version: 1.0.0 }\nserver: { name: t, version: 1.0.0 }\n", "syntax error: Map keys must be unique"],
+    [
+      "duplicate resource URIs",
+      'resources:\n  - { uri: "x://a", name: a }\n  - { uri: "x://a", name: b }\n',
+      'resources[1].uri: duplicate resource uri "x://a"',
+    ],
+    [
+      "bad URI template",
+      'resourceTemplates:\n  - { uriTemplate: "x://{a", name: t }\n',
+      "resourceTemplates[0].uriTemplate: invalid RFC 6570 URI template",
+    ],
+    [
+      "template variable not in the template",
+      'resourceTemplates:\n  - { uriTemplate: "x://{a}", name: t, variables: { b: {} } }\n',
+      "resourceTemplates[0].variables.b: variable b does not appear in the uriTemplate",
+    ],
+    [
+      "duplicate prompt arguments",
+      "prompts:\n  - { name: p, arguments: [{ name: a }, { name: a }] }\n",
+      'prompts[0].arguments[1].name: duplicate argument name "a"',
+    ],
+    [
+      "duplicate YAML keys",
+      "server: { name: s, version: 1.0.0 }\nserver: { name: t, version: 1.0.0 }\n",
+      "syntax error: Map keys must be unique",
+    ],
   ])("%s", (_name, body, message) => {
     const text = body.startsWith("server") || body.startsWith("#") ? body : `${HEADER}${body}`;
     expect(firstError(text)).toContain(message);
@@ -73,7 +119,10 @@ describe("mcp-gen generate on a bad manifest", () => {
     const manifest = path.join(dir, "mcp.yaml");
     await writeFile(manifest, `${HEADER}tools:\n${tool("ok")}${tool("ok")}`);
     const lines: string[] = [];
-    const code = await runGenerate({ manifest, check: false }, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const code = await runGenerate(
+      { manifest, check: false },
+      { out: (l) => lines.push(l), err: (l) => lines.push(l) },
+    );
     expect(code).toBe(1);
     expect(lines).toEqual([`mcp-gen: ${manifest}:4:11: tools[1].name: duplicate tool name "ok" (first at tools[0])`]);
     expect(existsSync(path.join(dir, "generated"))).toBe(false);
@@ -82,7 +131,10 @@ describe("mcp-gen generate on a bad manifest", () => {
 
   it("a missing manifest is a one-line error", async () => {
     const lines: string[] = [];
-    const code = await runGenerate({ manifest: path.join(dir, "nope.yaml"), check: false }, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const code = await runGenerate(
+      { manifest: path.join(dir, "nope.yaml"), check: false },
+      { out: (l) => lines.push(l), err: (l) => lines.push(l) },
+    );
     expect(code).toBe(1);
     expect(lines).toEqual([`mcp-gen: ${path.join(dir, "nope.yaml")}: manifest not found`]);
   });

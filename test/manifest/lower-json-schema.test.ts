@@ -36,22 +36,44 @@ describe("lowerJsonSchema: exact types", () => {
     ["string", { type: "string" }, S],
     ["integer", { type: "integer" }, I],
     ["nullable via type array", { type: ["number", "null"] }, { kind: "union", items: [N, NULL] }],
-    ["enum", { enum: ["a", "b", 1, null] }, { kind: "union", items: [{ kind: "literal", value: "a" }, { kind: "literal", value: "b" }, { kind: "literal", value: 1 }, NULL] }],
+    [
+      "enum",
+      { enum: ["a", "b", 1, null] },
+      {
+        kind: "union",
+        items: [{ kind: "literal", value: "a" }, { kind: "literal", value: "b" }, { kind: "literal", value: 1 }, NULL],
+      },
+    ],
     ["const", { const: true }, { kind: "literal", value: true }],
     ["anyOf", { anyOf: [{ type: "string" }, { type: "integer" }] }, { kind: "union", items: [S, I] }],
     ["empty schema", {}, U],
-    ["array", { type: "array", items: { type: "string" }, minItems: 1 }, { kind: "array", element: S, constraints: { minItems: 1 } }],
-    ["closed tuple", { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 2 }, { kind: "tuple", elements: [S, N] }],
+    [
+      "array",
+      { type: "array", items: { type: "string" }, minItems: 1 },
+      { kind: "array", element: S, constraints: { minItems: 1 } },
+    ],
+    [
+      "closed tuple",
+      { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 2 },
+      { kind: "tuple", elements: [S, N] },
+    ],
     ["record", { type: "object", additionalProperties: { type: "number" } }, { kind: "object", props: [], index: N }],
   ])("%s", (_name, schema, expected) => {
-    const lowered = lowerJsonSchema({ type: "object", properties: { p: schema }, required: ["p"] }, "Root", [], new Set());
+    const lowered = lowerJsonSchema(
+      { type: "object", properties: { p: schema }, required: ["p"] },
+      "Root",
+      [],
+      new Set(),
+    );
     const root = lowered.decls[0]!.type;
     expect(root.kind === "object" ? root.props[0]!.type : root).toEqual(expected);
     expect(lowered.warnings).toEqual([]);
   });
 
   it("objects: required/optional, open (index unknown) and closed", () => {
-    expect(rootType({ type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, required: ["a"] })).toEqual({
+    expect(
+      rootType({ type: "object", properties: { a: { type: "string" }, b: { type: "number" } }, required: ["a"] }),
+    ).toEqual({
       kind: "object",
       props: [
         { name: "a", type: S, optional: false },
@@ -104,13 +126,20 @@ describe("lowerJsonSchema: exact types", () => {
       },
     });
     const root = lowered.decls[0]!.type;
-    expect(root.kind === "object" && root.props.map((p) => p.constraints)).toEqual([{ minimum: 1, maximum: 5 }, { pattern: "^a" }]);
+    expect(root.kind === "object" && root.props.map((p) => p.constraints)).toEqual([
+      { minimum: 1, maximum: 5 },
+      { pattern: "^a" },
+    ]);
     expect(lowered.enforcedByJsonSchema).toEqual(["format", "minLength"]);
   });
 
   it("a type beside enum values of another type is checked by JSON Schema", () => {
-    expect(lower({ type: "object", properties: { a: { type: "string", enum: ["x", "y"] } } }).enforcedByJsonSchema).toEqual([]);
-    expect(lower({ type: "object", properties: { a: { type: "string", enum: ["x", 1] } } }).enforcedByJsonSchema).toEqual(["type"]);
+    expect(
+      lower({ type: "object", properties: { a: { type: "string", enum: ["x", "y"] } } }).enforcedByJsonSchema,
+    ).toEqual([]);
+    expect(
+      lower({ type: "object", properties: { a: { type: "string", enum: ["x", 1] } } }).enforcedByJsonSchema,
+    ).toEqual(["type"]);
   });
 });
 
@@ -119,7 +148,11 @@ describe("lowerJsonSchema: keywords that cannot be typed widen with a warning an
     ["if/then/else", { if: { required: ["a"] }, then: { required: ["b"] } }, "if"],
     ["patternProperties", { patternProperties: { "^x": { type: "string" } } }, "patternProperties"],
     ["not", { not: { type: "string" } }, "not"],
-    ["tuple with more minItems than prefix items", { type: "array", prefixItems: [{ type: "string" }], minItems: 3 }, "prefixItems"],
+    [
+      "tuple with more minItems than prefix items",
+      { type: "array", prefixItems: [{ type: "string" }], minItems: 3 },
+      "prefixItems",
+    ],
     ["uniqueItems", { type: "array", uniqueItems: true }, "uniqueItems"],
     ["required without properties", { anyOf: [{ required: ["a"] }, { required: ["b"] }] }, "required"],
   ])("%s", (_name, schema, keyword) => {
@@ -138,7 +171,14 @@ describe("lowerJsonSchema: keywords that cannot be typed widen with a warning an
 
   it("a tuple is the union of the lengths JSON Schema accepts", () => {
     const B: IrType = { kind: "primitive", name: "boolean" };
-    expect(propType({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: { type: "boolean" }, minItems: 1 })).toEqual({
+    expect(
+      propType({
+        type: "array",
+        prefixItems: [{ type: "string" }, { type: "number" }],
+        items: { type: "boolean" },
+        minItems: 1,
+      }),
+    ).toEqual({
       kind: "union",
       items: [
         { kind: "tuple", elements: [S] },
@@ -165,11 +205,27 @@ describe("lowerJsonSchema: keywords that cannot be typed widen with a warning an
 
 describe("lowerJsonSchema: errors name the keyword's path", () => {
   it.each<[string, Record<string, unknown>, string]>([
-    ["bad type", { type: "object", properties: { city: { type: "strin" } } }, '["tools",0,"inputSchema","properties","city","type"] invalid type "strin"'],
-    ["unresolvable $ref", { type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, 'unresolvable $ref "#/$defs/missing"'],
-    ["remote $ref", { type: "object", properties: { a: { $ref: "https://example.com/s.json" } } }, "mcp-gen never fetches schemas"],
+    [
+      "bad type",
+      { type: "object", properties: { city: { type: "strin" } } },
+      '["tools",0,"inputSchema","properties","city","type"] invalid type "strin"',
+    ],
+    [
+      "unresolvable $ref",
+      { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
+      'unresolvable $ref "#/$defs/missing"',
+    ],
+    [
+      "remote $ref",
+      { type: "object", properties: { a: { $ref: "https://example.com/s.json" } } },
+      "mcp-gen never fetches schemas",
+    ],
     ["missing anchor", { type: "object", properties: { a: { $ref: "#nowhere" } } }, 'no $anchor "nowhere"'],
-    ["required not a list", { type: "object", required: "a" }, '["tools",0,"inputSchema","required"] `required` must be an array'],
+    [
+      "required not a list",
+      { type: "object", required: "a" },
+      '["tools",0,"inputSchema","required"] `required` must be an array',
+    ],
     ["empty enum", { type: "object", properties: { a: { enum: [] } } }, "`enum` must be a non-empty array"],
   ])("%s", (_name, schema, message) => {
     expect(problem(schema)).toContain(message);

@@ -33,7 +33,9 @@ describe("published manifest JSON Schema", () => {
   it("rejects unknown fields and invalid tool names", () => {
     expect(validate({ server: { name: "s", version: "1" }, tools: [{ name: "ok", inputschema: {} }] })).toBe(false);
     expect(validate({ server: { name: "s", version: "1" }, tools: [{ name: "not ok" }] })).toBe(false);
-    expect(validate({ server: { name: "s", version: "1" }, tools: [{ name: "ok", inputSchema: { type: "object" } }] })).toBe(true);
+    expect(
+      validate({ server: { name: "s", version: "1" }, tools: [{ name: "ok", inputSchema: { type: "object" } }] }),
+    ).toBe(true);
   });
 });
 

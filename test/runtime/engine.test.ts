@@ -182,6 +182,13 @@ describe("JsonRpcEngine: requests both ways", () => {
     expect(seen).toContain("notifications/cancelled");
   });
 
+  it("caps a progress-extended timeout with maxTotalTimeoutMs", async () => {
+    const { client } = await pair();
+    // Without the cap this would wait for the 10-minute timeout (and the test would time out).
+    const call = client.request("hang", {}, { timeoutMs: 600_000, maxTotalTimeoutMs: 40, resetTimeoutOnProgress: true, onProgress: () => undefined });
+    await expect(call).rejects.toBeInstanceOf(RequestTimeoutError);
+  });
+
   it("fails every pending request when the peer goes away", async () => {
     const { client, serverEngine } = await pair();
     const calls = [client.request("hang", {}), client.request("hang", {})];

@@ -215,8 +215,15 @@ describe("capability enforcement and server→client traffic (handshake era)", (
     expect(asked).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("elicitation") }] });
     // The client declared no roots: it may not announce root changes.
     await expect(client.notifyRootsListChanged()).rejects.toBeInstanceOf(ProtocolUsageError);
-    // Server→client ping works in the handshake era.
+    // Server→client ping works in the handshake era; notifications are checked against the table and the gates.
     await session.ping(1000);
+    const changed: unknown[] = [];
+    client.on("notifications/tools/list_changed", (p) => changed.push(p));
+    await session.notify("notifications/tools/list_changed");
+    await expect(session.notify("notifications/initialized")).rejects.toBeInstanceOf(ProtocolUsageError);
+    await expect(session.notify("notifications/resources/list_changed")).rejects.toThrow(/resources.listChanged/);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(changed).toHaveLength(1);
     expect(session.revision).toBe("2025-11-25");
     expect(session.clientInfo).toMatchObject({ name: "bare" });
     await client.close();

@@ -19,12 +19,10 @@ export const serverOptions: ServerOptions = {
     description: "Implements the MCP conformance suite's server contract.",
   },
   capabilities: {
-    ...{
-      tools: { listChanged: true },
-      resources: { listChanged: true, subscribe: true },
-      prompts: { listChanged: true },
-      completions: {},
-    },
+    tools: { listChanged: true },
+    resources: { listChanged: true, subscribe: true },
+    prompts: { listChanged: true },
+    completions: {},
     logging: {},
   },
 };
@@ -342,6 +340,9 @@ export const toolDefinitions: readonly ToolDefinition[] = [
     inputSchema: TestLoggingToolInputJsonSchema,
   },
 ];
+
+/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
 /** `resources/list`, in manifest order. */
 export const resourceDefinitions: readonly ResourceDefinition[] = [

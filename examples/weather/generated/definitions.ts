@@ -19,12 +19,10 @@ export const serverOptions: ServerOptions = {
   },
   instructions: "Forecasts and alerts for a few cities. Use get_forecast for daily highs and lows.",
   capabilities: {
-    ...{
-      tools: { listChanged: false },
-      resources: { listChanged: false, subscribe: false },
-      prompts: { listChanged: false },
-      completions: {},
-    },
+    tools: { listChanged: false },
+    resources: { listChanged: false, subscribe: false },
+    prompts: { listChanged: false },
+    completions: {},
     logging: {},
   },
 };
@@ -178,6 +176,11 @@ export const toolDefinitions: readonly ToolDefinition[] = [
     inputSchema: ConvertTemperatureInputJsonSchema,
   },
 ];
+
+/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+export const toolScopes: Readonly<Record<string, readonly string[]>> = {
+  get_alerts: ["weather:alerts"],
+};
 
 /** `resources/list`, in manifest order. */
 export const resourceDefinitions: readonly ResourceDefinition[] = [

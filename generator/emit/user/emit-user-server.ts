@@ -35,7 +35,9 @@ function toolMember(tool: UserTool): Member {
 
 function toolRegistration(tool: UserTool, index: number): string {
   const call = `${memberAccess("handlers.tools", tool.name)}(input, context)`;
-  const body = tool.output ? `structured(${JSON.stringify(tool.name)}, ${call}, S.${tool.output.typeName}Schema)` : call;
+  const body = tool.output
+    ? `structured(${JSON.stringify(tool.name)}, ${call}, S.${tool.output.typeName}Schema)`
+    : call;
   return (
     `server.tool<T.${tool.input.typeName}>(D.toolDefinitions[${index}]!, (input, context) => ${body}, ` +
     `{ arguments: S.${tool.input.typeName}Schema });`
@@ -72,13 +74,29 @@ function completionMembers(model: UserModel): Member[] {
   const group = (items: { name: string; names: string[] }[]) =>
     items
       .filter((i) => i.names.length > 0)
-      .map((i) => `${propertyKey(i.name)}: { ${i.names.map((n) => `readonly ${propertyKey(n)}: Completer;`).join(" ")} }`);
-  const prompts = group(model.prompts.map((p) => ({ name: p.name, names: p.arguments.filter((a) => a.completion).map((a) => a.name) })));
-  const templates = group(model.resourceTemplates.map((t) => ({ name: t.name, names: t.variables.filter((v) => v.completion).map((v) => v.name) })));
+      .map(
+        (i) => `${propertyKey(i.name)}: { ${i.names.map((n) => `readonly ${propertyKey(n)}: Completer;`).join(" ")} }`,
+      );
+  const prompts = group(
+    model.prompts.map((p) => ({ name: p.name, names: p.arguments.filter((a) => a.completion).map((a) => a.name) })),
+  );
+  const templates = group(
+    model.resourceTemplates.map((t) => ({
+      name: t.name,
+      names: t.variables.filter((v) => v.completion).map((v) => v.name),
+    })),
+  );
   return [
-    ...(prompts.length ? [{ doc: doc("Completers of prompt arguments."), signature: `readonly prompts: { ${prompts.join("; ")} }` }] : []),
+    ...(prompts.length
+      ? [{ doc: doc("Completers of prompt arguments."), signature: `readonly prompts: { ${prompts.join("; ")} }` }]
+      : []),
     ...(templates.length
-      ? [{ doc: doc("Completers of resource template variables."), signature: `readonly resourceTemplates: { ${templates.join("; ")} }` }]
+      ? [
+          {
+            doc: doc("Completers of resource template variables."),
+            signature: `readonly resourceTemplates: { ${templates.join("; ")} }`,
+          },
+        ]
       : []),
   ];
 }
@@ -114,7 +132,8 @@ export function serverView(model: UserModel, header: string): object {
   const registrations = [
     ...model.tools.map(toolRegistration),
     ...model.resources.map(
-      (r, i) => `server.resource(D.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
+      (r, i) =>
+        `server.resource(D.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
     ),
     ...model.resourceTemplates.map(templateRegistration),
     ...model.prompts.map(promptRegistration),

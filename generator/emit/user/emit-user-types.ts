@@ -16,7 +16,11 @@ export function toolSchemas(model: UserModel): UserSchema[] {
 
 /** Names of the validators that need the JSON Schema check (their zod part is then declared as `<Name>Shape`). */
 function checkedRoots(model: UserModel): Set<string> {
-  return new Set(toolSchemas(model).filter((s) => s.enforcedByJsonSchema.length > 0).map((s) => s.typeName));
+  return new Set(
+    toolSchemas(model)
+      .filter((s) => s.enforcedByJsonSchema.length > 0)
+      .map((s) => s.typeName),
+  );
 }
 
 export function needsJsonSchemaCheck(model: UserModel): boolean {
@@ -51,7 +55,9 @@ export function emitUserSchemasFile(model: UserModel): string {
     );
   const imports = [
     'import { z } from "zod";',
-    ...(checked.size > 0 ? ['import * as D from "./definitions.ts";', 'import { jsonSchemaCheck } from "./json-schema.ts";'] : []),
+    ...(checked.size > 0
+      ? ['import * as D from "./definitions.ts";', 'import { jsonSchemaCheck } from "./json-schema.ts";']
+      : []),
     'import type * as T from "./types.ts";\n',
   ];
   return [imports.join("\n"), emitZodPrelude(ctx), ...body, ...refinements].join("\n");
@@ -61,7 +67,8 @@ export function emitUserSchemasFile(model: UserModel): string {
 export function emitUserDefinitionsFile(model: UserModel): string {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   const schemaConsts = toolSchemas(model).map(
-    (s) => `/** \`${s.typeName}\` as the manifest declares it, served unchanged. */\nexport const ${jsonSchemaConst(s.typeName)}: JsonObject = ${json(s.json)};\n`,
+    (s) =>
+      `/** \`${s.typeName}\` as the manifest declares it, served unchanged. */\nexport const ${jsonSchemaConst(s.typeName)}: JsonObject = ${json(s.json)};\n`,
   );
   const tools = model.tools.map((t) => {
     const fields = [
@@ -87,6 +94,7 @@ export function emitUserDefinitionsFile(model: UserModel): string {
     `/** Server info, instructions, revisions and capability switches from the manifest. */\nexport const serverOptions: ServerOptions = { ${serverOptions.join(", ")} };\n`,
     ...schemaConsts,
     `/** \`tools/list\`, in manifest order. */\nexport const toolDefinitions: readonly ToolDefinition[] = [${tools.join(",\n")}];\n`,
+    `/** Required OAuth scopes per tool (manifest \`scopes\`), for the HTTP bearer auth option \`toolScopes\`. */\nexport const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes])))};\n`,
     `/** \`resources/list\`, in manifest order. */\nexport const resourceDefinitions: readonly ResourceDefinition[] = ${json(model.resources.map((r) => r.descriptor))};\n`,
     `/** \`resources/templates/list\`, in manifest order. */\nexport const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};\n`,
     `/** \`prompts/list\`, in manifest order. */\nexport const promptDefinitions: readonly PromptDefinition[] = ${json(model.prompts.map((p) => p.descriptor))};\n`,
@@ -99,11 +107,12 @@ export function emitUserDefinitionsFile(model: UserModel): string {
  */
 function wireCapabilities(model: UserModel): string {
   const c = model.capabilities;
-  const declared = {
-    ...(c.tools ? { tools: { listChanged: c.tools.listChanged } } : {}),
-    ...(c.resources ? { resources: { listChanged: c.resources.listChanged, subscribe: c.resources.subscribe } } : {}),
-    ...(c.prompts ? { prompts: { listChanged: c.prompts.listChanged } } : {}),
-    ...(c.completions ? { completions: {} } : {}),
-  };
-  return `{ ...${JSON.stringify(declared)}, logging: ${c.logging ? "{}" : "undefined"} }`;
+  const entries = [
+    ...(c.tools ? [`tools: ${JSON.stringify(c.tools)}`] : []),
+    ...(c.resources ? [`resources: ${JSON.stringify(c.resources)}`] : []),
+    ...(c.prompts ? [`prompts: ${JSON.stringify(c.prompts)}`] : []),
+    ...(c.completions ? ["completions: {}"] : []),
+    `logging: ${c.logging ? "{}" : "undefined"}`,
+  ];
+  return `{ ${entries.join(", ")} }`;
 }

@@ -6,7 +6,12 @@ import type { UserModel } from "../../manifest/user-model.ts";
 import { headerLine, type GeneratedFile } from "../generated-file.ts";
 import { emitUserClientFile } from "./emit-user-client.ts";
 import { emitUserServerFile } from "./emit-user-server.ts";
-import { emitUserDefinitionsFile, emitUserSchemasFile, emitUserTypesFile, needsJsonSchemaCheck } from "./emit-user-types.ts";
+import {
+  emitUserDefinitionsFile,
+  emitUserSchemasFile,
+  emitUserTypesFile,
+  needsJsonSchemaCheck,
+} from "./emit-user-types.ts";
 import { renderTemplate } from "./render-template.ts";
 
 /** The header of every file generated from a manifest (the manifest path is relative to the output folder). */
@@ -24,6 +29,7 @@ export function emitUserFiles(model: UserModel): GeneratedFile[] {
     { path: "client.ts", content: emitUserClientFile(model, header) },
     { path: "index.ts", content: renderTemplate("user/index.ts.hbs", { header }) },
   ];
-  if (needsJsonSchemaCheck(model)) files.push({ path: "json-schema.ts", content: renderTemplate("user/json-schema.ts.hbs", { header }) });
+  if (needsJsonSchemaCheck(model))
+    files.push({ path: "json-schema.ts", content: renderTemplate("user/json-schema.ts.hbs", { header }) });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -3,7 +3,12 @@
  * `@ts-expect-error` must be an error, or tsc reports the unused directive and the check fails.
  */
 import type { McpClient } from "../../../runtime/index.ts";
-import { createClient, createServer, type GetForecastOutput, type ServerHandlers } from "../../../examples/weather/generated/index.ts";
+import {
+  createClient,
+  createServer,
+  type GetForecastOutput,
+  type ServerHandlers,
+} from "../../../examples/weather/generated/index.ts";
 import { handlers } from "../../../examples/weather/handlers.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -22,15 +27,20 @@ export const wrongOutputShape: ServerHandlers["tools"]["get_forecast"] = () => (
 });
 
 // @ts-expect-error a tool with an outputSchema must return structuredContent (or an isError result)
-export const missingStructured: ServerHandlers["tools"]["get_forecast"] = () => ({ content: [{ type: "text", text: "hi" }] });
+export const missingStructured: ServerHandlers["tools"]["get_forecast"] = () => ({
+  content: [{ type: "text", text: "hi" }],
+});
 
 export const errorResultIsFine: ServerHandlers["tools"]["get_forecast"] = () => ({
   isError: true,
   content: [{ type: "text", text: "no such city" }],
 });
 
-// @ts-expect-error a tool without an outputSchema cannot return structuredContent
-export const contentToolStructured: ServerHandlers["tools"]["convert_temperature"] = () => ({ content: [], structuredContent: { x: 1 } });
+export const contentToolStructured: ServerHandlers["tools"]["convert_temperature"] = () => ({
+  content: [],
+  // @ts-expect-error a tool without an outputSchema cannot return structuredContent
+  structuredContent: { x: 1 },
+});
 
 export const wrongInputUse: ServerHandlers["tools"]["get_forecast"] = (input) => {
   // @ts-expect-error `city` is a string
@@ -68,7 +78,9 @@ export async function clientCalls(raw: McpClient): Promise<void> {
   const weather = createClient(raw);
   const forecast = await weather.tools.get_forecast({ city: "Paris", days: 2 });
   assertType<Equal<typeof forecast.structuredContent, GetForecastOutput>>(true);
-  assertType<Equal<(typeof forecast.structuredContent.days)[number]["conditions"], "sunny" | "cloudy" | "rain" | "snow">>(true);
+  assertType<
+    Equal<(typeof forecast.structuredContent.days)[number]["conditions"], "sunny" | "cloudy" | "rain" | "snow">
+  >(true);
 
   // @ts-expect-error `city` is required
   await weather.tools.get_forecast({ days: 2 });

@@ -16,7 +16,7 @@ export const serverOptions: ServerOptions = {
     name: "json-schema",
     version: "0.0.1",
   },
-  capabilities: { ...{ tools: { listChanged: false } }, logging: undefined },
+  capabilities: { tools: { listChanged: false }, logging: undefined },
 };
 
 /** `TreeInput` as the manifest declares it, served unchanged. */
@@ -257,6 +257,9 @@ export const toolDefinitions: readonly ToolDefinition[] = [
   },
   { name: "legacy", description: "A draft-07 schema.", inputSchema: LegacyInputJsonSchema },
 ];
+
+/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
 /** `resources/list`, in manifest order. */
 export const resourceDefinitions: readonly ResourceDefinition[] = [];

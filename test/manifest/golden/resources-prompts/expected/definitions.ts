@@ -26,13 +26,18 @@ export const serverOptions: ServerOptions = {
   },
   instructions: "Read the docs.",
   capabilities: {
-    ...{ resources: { listChanged: true, subscribe: true }, prompts: { listChanged: false }, completions: {} },
+    resources: { listChanged: true, subscribe: true },
+    prompts: { listChanged: false },
+    completions: {},
     logging: undefined,
   },
 };
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [];
+
+/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
 /** `resources/list`, in manifest order. */
 export const resourceDefinitions: readonly ResourceDefinition[] = [

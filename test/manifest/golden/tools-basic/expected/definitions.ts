@@ -17,7 +17,7 @@ export const serverOptions: ServerOptions = {
     version: "0.0.1",
   },
   revisions: ["2025-11-25", "2026-07-28"],
-  capabilities: { ...{ tools: { listChanged: false } }, logging: undefined },
+  capabilities: { tools: { listChanged: false }, logging: undefined },
 };
 
 /** `SearchInput` as the manifest declares it, served unchanged. */
@@ -119,6 +119,11 @@ export const toolDefinitions: readonly ToolDefinition[] = [
   { name: "ping.v2", description: "No arguments, content-only result.", inputSchema: PingV2InputJsonSchema },
   { name: "set-labels", inputSchema: SetLabelsInputJsonSchema },
 ];
+
+/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+export const toolScopes: Readonly<Record<string, readonly string[]>> = {
+  search: ["search:read"],
+};
 
 /** `resources/list`, in manifest order. */
 export const resourceDefinitions: readonly ResourceDefinition[] = [];

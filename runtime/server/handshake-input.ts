@@ -1,0 +1,35 @@
+/**
+ * The handshake era's input channel: `elicit`/`createMessage`/`listRoots` become JSON-RPC requests to the client,
+ * sent only when the client declared the capability (and, for elicitation, the mode), with valid params, and
+ * related to the request being served (so HTTP puts them on its stream). Results are validated by the table.
+ */
+import type { IncomingRequest, JsonRpcEngine } from "../jsonrpc/engine.ts";
+import { ProtocolUsageError } from "../jsonrpc/errors.ts";
+import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../session/capabilities.ts";
+import type { RevisionProfile } from "../session/profiles.ts";
+import { formatIssues, parseResult } from "../session/validation.ts";
+import type { InputChannel } from "./context.ts";
+
+export class HandshakeInput implements InputChannel {
+  constructor(
+    private readonly engine: JsonRpcEngine,
+    private readonly request: IncomingRequest,
+    private readonly profile: RevisionProfile,
+    private readonly clientCapabilities: Capabilities,
+  ) {}
+
+  async ask(method: string, params: unknown): Promise<unknown> {
+    const token = this.profile.requests.get(method)?.token;
+    if (!token || token.direction === "clientToServer") throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.revision}`);
+    if (token.capability && !hasCapability(this.clientCapabilities, token.capability.path)) {
+      throw new ProtocolUsageError(`cannot send ${method}: the client did not declare the ${describeGate(token.capability)}`);
+    }
+    if (method === "elicitation/create" && !elicitationModeAllowed(this.clientCapabilities, params)) {
+      throw new ProtocolUsageError(`cannot send ${method}: the client did not declare this elicitation mode`);
+    }
+    const checked = token.params.safeParse(params);
+    if (!checked.success) throw new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`);
+    const result = await this.engine.request(method, params, { signal: this.request.signal, relatedRequestId: this.request.id });
+    return parseResult(token.result, result, `${method} result`);
+  }
+}

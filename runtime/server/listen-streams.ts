@@ -1,0 +1,74 @@
+/**
+ * Stateless-era `subscriptions/listen` streams of one session (basic/patterns/subscriptions.mdx): the server agrees
+ * to the subset of the filter it supports, acknowledges first, tags every notification with the subscription id,
+ * and ends streams gracefully with a result when the session closes.
+ */
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import type { SubscriptionFilter } from "../protocol/types.ts";
+import { hasCapability, type Capabilities } from "../session/capabilities.ts";
+import { MetaKey } from "../session/meta.ts";
+import type { RevisionProfile } from "../session/profiles.ts";
+
+type Send = (profile: RevisionProfile, method: string, params: Record<string, unknown>, related: JsonRpcId) => void;
+
+interface Stream {
+  readonly filter: SubscriptionFilter;
+  readonly profile: RevisionProfile;
+  readonly end: () => void;
+}
+
+export class ListenStreams {
+  private readonly streams = new Map<JsonRpcId, Stream>();
+
+  constructor(private readonly send: Send) {}
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /** Opens a stream; the promise resolves with the graceful-end result when `endAll` runs. */
+  open(id: JsonRpcId, requested: SubscriptionFilter, capabilities: Capabilities, profile: RevisionProfile, signal: AbortSignal) {
+    const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
+    if (requested.toolsListChanged && hasCapability(capabilities, ["tools", "listChanged"])) agreed.toolsListChanged = true;
+    if (requested.promptsListChanged && hasCapability(capabilities, ["prompts", "listChanged"])) agreed.promptsListChanged = true;
+    if (requested.resourcesListChanged && hasCapability(capabilities, ["resources", "listChanged"])) agreed.resourcesListChanged = true;
+    if (requested.resourceSubscriptions && hasCapability(capabilities, ["resources", "subscribe"])) {
+      agreed.resourceSubscriptions = [...requested.resourceSubscriptions];
+    }
+    const meta = { [MetaKey.subscriptionId]: id };
+    this.send(profile, "notifications/subscriptions/acknowledged", { _meta: meta, notifications: agreed }, id);
+    return new Promise<Record<string, unknown>>((resolve) => {
+      const end = () => {
+        this.streams.delete(id);
+        resolve({ _meta: meta });
+      };
+      this.streams.set(id, { filter: agreed, profile, end });
+      signal.addEventListener("abort", () => this.streams.delete(id), { once: true });
+    });
+  }
+
+  listChanged(kind: "tools" | "resources" | "prompts"): void {
+    const flag = `${kind}ListChanged` as const;
+    for (const [id, stream] of this.streams) {
+      if (stream.filter[flag]) this.send(stream.profile, `notifications/${kind}/list_changed`, { _meta: { [MetaKey.subscriptionId]: id } }, id);
+    }
+  }
+
+  resourceUpdated(uri: string): void {
+    for (const [id, stream] of this.streams) {
+      if (stream.filter.resourceSubscriptions?.includes(uri)) {
+        this.send(stream.profile, "notifications/resources/updated", { uri, _meta: { [MetaKey.subscriptionId]: id } }, id);
+      }
+    }
+  }
+
+  /** Ends every stream with its graceful result. */
+  endAll(): void {
+    for (const stream of [...this.streams.values()]) stream.end();
+  }
+
+  /** The connection is gone: forget the streams (no result can be sent). */
+  clear(): void {
+    this.streams.clear();
+  }
+}
