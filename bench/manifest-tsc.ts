@@ -1,9 +1,10 @@
 /**
  * tsc check time of the same 30-tool server + client written three ways: mcp-gen's generated stub and typed client,
  * the official SDK v1 (`@modelcontextprotocol/sdk`, zod shapes) and SDK v2 (`@modelcontextprotocol/server` +
- * `client`, zod objects). Each project is checked cold with `tsc --noEmit --extendedDiagnostics` (skipLibCheck on,
- * the repository's strict tsconfig), three times; the median "Check time" and "Total time" are printed with the
- * ratio SDK / mcp-gen. Standalone: `npx tsx bench/manifest-tsc.ts`.
+ * `client`, zod objects), plus a baseline that only imports the mcp-gen runtime. Each project is checked cold with
+ * `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on) three times; the median
+ * times, the checker's type and instantiation counts (independent of machine load) and the SDK / mcp-gen ratios
+ * are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -28,11 +29,7 @@ function toolSchemas(i: number) {
         query: { type: "string", description: `query ${i}` },
         limit: { type: "integer", minimum: 1, maximum: 50 },
         mode: { type: "string", enum: ["fast", "exact", `mode${i}`] },
-        filter: {
-          type: "object",
-          properties: { tag: { type: "string" }, since: { type: "string" } },
-          required: ["tag"],
-        },
+        filter: { type: "object", properties: { tag: { type: "string" }, since: { type: "string" } }, required: ["tag"] },
         ids: { type: "array", items: { type: "number" } },
       },
       required: ["query"],
@@ -43,11 +40,7 @@ function toolSchemas(i: number) {
       properties: {
         items: {
           type: "array",
-          items: {
-            type: "object",
-            properties: { id: { type: "number" }, title: { type: "string" } },
-            required: ["id", "title"],
-          },
+          items: { type: "object", properties: { id: { type: "number" }, title: { type: "string" } }, required: ["id", "title"] },
         },
         total: { type: "integer" },
       },
@@ -55,6 +48,8 @@ function toolSchemas(i: number) {
     },
   };
 }
+
+const runtimeFrom = (dir: string) => JSON.stringify(path.relative(dir, path.join(REPO, "runtime/index.ts")));
 
 async function mcpGenProject(dir: string): Promise<void> {
   const manifest = {
@@ -65,27 +60,29 @@ async function mcpGenProject(dir: string): Promise<void> {
       inputSchema: toolSchemas(i).input,
       outputSchema: toolSchemas(i).output,
     })),
-    generate: {
-      out: "generated",
-      runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")),
-    },
+    generate: { out: "generated", runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")) },
   };
   await writeFile(path.join(dir, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml") });
   await writeFilesAtomically(output.outDir, output.files);
-  const runtime = JSON.stringify(path.relative(dir, path.join(REPO, "runtime/index.ts")));
+  const handlers = names.map(
+    (n) => `  ${n}: (input) => ({ structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }),`,
+  );
+  const calls = names.map(
+    (n) => `  total += (await client.tools.${n}({ query: "q", mode: "fast", filter: { tag: "t" } })).structuredContent.total;`,
+  );
   await writeFile(
     path.join(dir, "app.ts"),
-    `import { McpClient } from ${runtime};
+    `import { McpClient } from ${runtimeFrom(dir)};
 import { createClient, createServer, type ServerHandlers } from "./generated/index.ts";
 const handlers: ServerHandlers = { tools: {
-${names.map((n) => `  ${n}: (input) => ({ structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }),`).join("\n")}
+${handlers.join("\n")}
 } };
 export const server = createServer(handlers);
 export async function calls(raw: McpClient): Promise<number> {
   const client = createClient(raw);
   let total = 0;
-${names.map((n) => `  total += (await client.tools.${n}({ query: "q", mode: "fast", filter: { tag: "t" } })).structuredContent.total;`).join("\n")}
+${calls.join("\n")}
   return total;
 }
 `,
@@ -94,17 +91,19 @@ ${names.map((n) => `  total += (await client.tools.${n}({ query: "q", mode: "fas
 
 /** Baseline: a file that only imports the runtime (with the protocol bindings it loads), no manifest code. */
 async function runtimeOnlyProject(dir: string): Promise<void> {
-  const runtime = JSON.stringify(path.relative(dir, path.join(REPO, "runtime/index.ts")));
   await writeFile(
     path.join(dir, "app.ts"),
-    `import { McpServer } from ${runtime};\nexport const server = new McpServer({ info: { name: "bench", version: "1.0.0" } });\n`,
+    `import { McpServer } from ${runtimeFrom(dir)};\nexport const server = new McpServer({ info: { name: "bench", version: "1.0.0" } });\n`,
   );
 }
 
 /** The zod source of one tool's input and output for the SDK projects. */
 function zodShapes(i: number): { input: string; output: string } {
   return {
-    input: `{ query: z.string().describe("query ${i}"), limit: z.int().min(1).max(50).optional(), mode: z.enum(["fast", "exact", "mode${i}"]).optional(), filter: z.object({ tag: z.string(), since: z.string().optional() }).optional(), ids: z.array(z.number()).optional() }`,
+    input:
+      `{ query: z.string().describe("query ${i}"), limit: z.int().min(1).max(50).optional(), ` +
+      `mode: z.enum(["fast", "exact", "mode${i}"]).optional(), ` +
+      `filter: z.object({ tag: z.string(), since: z.string().optional() }).optional(), ids: z.array(z.number()).optional() }`,
     output: `{ items: z.array(z.object({ id: z.number(), title: z.string() })), total: z.int() }`,
   };
 }
@@ -117,8 +116,17 @@ async function sdkProject(dir: string, version: "v1" | "v2"): Promise<void> {
       : `import { McpServer } from "@modelcontextprotocol/server";\nimport { Client } from "@modelcontextprotocol/client";`;
   const tools = names.map((n, i) => {
     const { input, output } = zodShapes(i);
-    return `server.registerTool(${JSON.stringify(n)}, { description: "Tool ${i}", inputSchema: ${wrap(input)}, outputSchema: ${wrap(output)} }, async (input) => ({ content: [], structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }));`;
+    return (
+      `server.registerTool(${JSON.stringify(n)}, { description: "Tool ${i}", inputSchema: ${wrap(input)}, ` +
+      `outputSchema: ${wrap(output)} }, async (input) => ({ content: [], ` +
+      `structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }));`
+    );
   });
+  const calls = names.map(
+    (n) =>
+      `  total += ((await client.callTool({ name: ${JSON.stringify(n)}, arguments: { query: "q", mode: "fast", ` +
+      `filter: { tag: "t" } } })).structuredContent as { total: number }).total;`,
+  );
   await writeFile(
     path.join(dir, "app.ts"),
     `${imports}
@@ -127,21 +135,27 @@ export const server = new McpServer({ name: "bench", version: "1.0.0" });
 ${tools.join("\n")}
 export async function calls(client: Client): Promise<number> {
   let total = 0;
-${names.map((n) => `  total += ((await client.callTool({ name: ${JSON.stringify(n)}, arguments: { query: "q", mode: "fast", filter: { tag: "t" } } })).structuredContent as { total: number }).total;`).join("\n")}
+${calls.join("\n")}
   return total;
 }
 `,
   );
 }
 
-function check(dir: string): { check: number; total: number } {
-  const out = execFileSync(
-    process.execPath,
-    [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")],
-    { encoding: "utf8" },
-  );
-  const seconds = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)s`).exec(out)?.[1] ?? NaN);
-  return { check: seconds("Check time"), total: seconds("Total time") };
+interface Measure {
+  readonly check: number;
+  readonly total: number;
+  /** Checker work, independent of machine load. */
+  readonly types: number;
+  readonly instantiations: number;
+}
+
+function measure(dir: string): Measure {
+  const out = execFileSync(process.execPath, [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")], {
+    encoding: "utf8",
+  });
+  const value = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)`).exec(out)?.[1] ?? NaN);
+  return { check: value("Check time"), total: value("Total time"), types: value("Types"), instantiations: value("Instantiations") };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -155,28 +169,34 @@ for (const [label, name] of Object.entries(projects)) {
   else if (label === "runtime") await runtimeOnlyProject(dir);
   else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2");
   const include = label === "mcp-gen" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
-  await writeFile(
-    path.join(dir, "tsconfig.json"),
-    JSON.stringify({ extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include }),
-  );
+  const tsconfig = { extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include };
+  await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
 }
 
-const results: Record<string, { check: number; total: number }> = {};
+const results: Record<string, Measure> = {};
 for (const [label, name] of Object.entries(projects)) {
-  const runs = [0, 1, 2].map(() => check(path.join(ROOT, name)));
-  results[label] = { check: median(runs.map((r) => r.check)), total: median(runs.map((r) => r.total)) };
+  const runs = [0, 1, 2].map(() => measure(path.join(ROOT, name)));
+  results[label] = {
+    check: median(runs.map((r) => r.check)),
+    total: median(runs.map((r) => r.total)),
+    types: runs[0]!.types,
+    instantiations: runs[0]!.instantiations,
+  };
 }
+await rm(ROOT, { recursive: true, force: true });
+
 const base = results["mcp-gen"]!;
 const runtime = results["runtime"]!;
-console.log(`manifest-tsc: ${TOOLS}-tool server + client, tsc --noEmit --extendedDiagnostics (median of 3, seconds)`);
+console.log(`manifest-tsc: ${TOOLS}-tool server + client, tsc --noEmit --extendedDiagnostics (median of 3)`);
 for (const [label, r] of Object.entries(results)) {
-  const ratio = label.startsWith("SDK")
-    ? `  check ${(r.check / base.check).toFixed(2)}x, total ${(r.total / base.total).toFixed(2)}x (SDK / mcp-gen)`
-    : "";
+  const ratio = label.startsWith("SDK") ? `  check ${(r.check / base.check).toFixed(2)}x (SDK / mcp-gen)` : "";
   console.log(
-    `  ${label.padEnd(8)} check ${r.check.toFixed(2).padStart(6)}  total ${r.total.toFixed(2).padStart(6)}${ratio}`,
+    `  ${label.padEnd(8)} check ${r.check.toFixed(2).padStart(6)}s  total ${r.total.toFixed(2).padStart(6)}s  ` +
+      `types ${String(r.types).padStart(7)}  instantiations ${String(r.instantiations).padStart(8)}${ratio}`,
   );
 }
-// What the manifest's generated code itself costs, on top of importing the runtime at all.
-console.log(`  generated code alone (mcp-gen minus runtime): check ${(base.check - runtime.check).toFixed(2)}s`);
-await rm(ROOT, { recursive: true, force: true });
+// What the manifest's generated code costs on top of importing the runtime at all.
+console.log(
+  `  generated code alone (mcp-gen minus runtime): types ${base.types - runtime.types}, ` +
+    `instantiations ${base.instantiations - runtime.instantiations}`,
+);

@@ -41,7 +41,7 @@ export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
   const declaredResources = manifest.resources ?? [];
   unique(declaredResources, ["resources"], "resource uri", (r) => r.uri, "uri");
   const resources = declaredResources.map(({ uri, name, ...rest }): UserResource => {
-    return { uri, name, identifier: pascalName(name), descriptor: { uri, name, ...rest } };
+    return { uri, name, descriptor: { uri, name, ...rest } };
   });
 
   const declaredTemplates = manifest.resourceTemplates ?? [];

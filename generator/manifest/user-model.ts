@@ -81,7 +81,6 @@ export interface UserTool {
 export interface UserResource {
   readonly uri: string;
   readonly name: string;
-  readonly identifier: string;
   /** The `resources/list` entry, as the manifest declares it (without manifest-only fields). */
   readonly descriptor: Readonly<Record<string, unknown>>;
 }

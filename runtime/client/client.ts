@@ -30,10 +30,11 @@ import { MetaKey, withMeta, type LogLevel } from "../session/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
 import { selectProfiles } from "../session/registry.ts";
 import { InvalidMessageError, parseParams, parseResult } from "../session/validation.ts";
-import type { Transport } from "../transport/transport.ts";
+import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import { handlerCapabilities, handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
 import { fulfilInputRequests } from "./input-rounds.ts";
-import { negotiate, statelessMeta, type Negotiated } from "./negotiate.ts";
+import { collectPages } from "./pagination.ts";
+import { negotiate, ProbeConnectionLostError, statelessMeta, type Negotiated } from "./negotiate.ts";
 
 export interface ClientOptions {
   readonly info: Implementation;
@@ -92,31 +93,47 @@ export class McpClient {
     this.capabilities = mergeCapabilities(handlerCapabilities(options.handlers ?? {}), options.capabilities);
   }
 
-  /** Starts the transport and negotiates a revision. Rejects (and closes) when no revision fits. */
+  /**
+   * Starts the transport and negotiates a revision. Rejects (and closes) when no revision fits. A reopenable transport
+   * (stdio) whose server exits on the `server/discover` probe is started again for `initialize`.
+   */
   async connect(transport: Transport, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
     if (this.engine) throw new ProtocolUsageError("McpClient.connect may be called once");
+    try {
+      this.negotiated = await this.open(transport, false, options.signal);
+    } catch (error) {
+      const reopen = (transport as Partial<ReopenableTransport>).reopen;
+      if (!(error instanceof ProbeConnectionLostError) || typeof reopen !== "function") throw error;
+      this.options.onDiagnostic?.(`${error.message}; starting it again for initialize`);
+      this.negotiated = await this.open(reopen.call(transport), true, options.signal);
+    }
+  }
+
+  private async open(transport: Transport, skipProbe: boolean, signal: AbortSignal | undefined): Promise<Negotiated> {
     const diagnose = this.options.onDiagnostic;
-    const engine = new JsonRpcEngine(
+    const engine: JsonRpcEngine = new JsonRpcEngine(
       transport,
       {
         onRequest: (request) => this.onServerRequest(request),
         onNotification: (method, params) => this.onNotification(method, params),
         ...(diagnose ? { onDiagnostic: diagnose } : {}),
-        onClose: (error) => this.options.onClose?.(error),
+        // Closes during negotiation surface as connect's rejection instead.
+        onClose: (error) => this.engine === engine && this.negotiated && this.options.onClose?.(error),
       },
       { defaultTimeoutMs: this.options.requestTimeoutMs ?? 60_000 },
     );
     this.engine = engine;
     await engine.start();
     try {
-      this.negotiated = await negotiate({
+      return await negotiate({
         engine,
         profiles: this.acceptable,
         capabilities: this.capabilities,
         info: this.options.info,
         probeTimeoutMs: this.options.probeTimeoutMs ?? 5000,
         requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
-        signal: options.signal,
+        signal,
+        skipProbe,
       });
     } catch (error) {
       await engine.close().catch(() => undefined);
@@ -218,7 +235,7 @@ export class McpClient {
     return this.request("tools/list", params, options) as Promise<ListToolsResult>;
   }
   async listAllTools(options?: CallOptions): Promise<ToolDefinition[]> {
-    return this.collect((p) => this.listTools(p, options), (r) => r.tools);
+    return collectPages((p) => this.listTools(p, options), (r) => r.tools);
   }
   callTool(name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
@@ -228,13 +245,13 @@ export class McpClient {
     return this.request("resources/list", params, options) as Promise<ListResourcesResult>;
   }
   listAllResources(options?: CallOptions): Promise<ResourceDefinition[]> {
-    return this.collect((p) => this.listResources(p, options), (r) => r.resources);
+    return collectPages((p) => this.listResources(p, options), (r) => r.resources);
   }
   listResourceTemplates(params: PageParams = {}, options?: CallOptions): Promise<ListResourceTemplatesResult> {
     return this.request("resources/templates/list", params, options) as Promise<ListResourceTemplatesResult>;
   }
   listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplateDefinition[]> {
-    return this.collect((p) => this.listResourceTemplates(p, options), (r) => r.resourceTemplates);
+    return collectPages((p) => this.listResourceTemplates(p, options), (r) => r.resourceTemplates);
   }
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     return this.request("resources/read", { uri }, options) as Promise<ReadResourceResult>;
@@ -250,7 +267,7 @@ export class McpClient {
     return this.request("prompts/list", params, options) as Promise<ListPromptsResult>;
   }
   listAllPrompts(options?: CallOptions): Promise<PromptDefinition[]> {
-    return this.collect((p) => this.listPrompts(p, options), (r) => r.prompts);
+    return collectPages((p) => this.listPrompts(p, options), (r) => r.prompts);
   }
   getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<GetPromptResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
@@ -293,20 +310,6 @@ export class McpClient {
       );
       ended.catch(() => undefined);
     });
-  }
-
-  private async collect<R extends { nextCursor?: string }, T>(page: (p: PageParams) => Promise<R>, items: (r: R) => readonly T[]): Promise<T[]> {
-    const all: T[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const result = await page(cursor === undefined ? {} : { cursor });
-      all.push(...items(result));
-      cursor = result.nextCursor;
-      if (cursor !== undefined && seen.has(cursor)) throw new ProtocolUsageError(`pagination loop: cursor ${cursor} repeated`);
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor !== undefined);
-    return all;
   }
 
   /** Closes the connection (for stdio: closes the server's stdin, then escalates to signals). */

@@ -5,7 +5,7 @@
  * server, which gets `initialize` with the newest acceptable handshake revision.
  */
 import type { JsonRpcEngine } from "../jsonrpc/engine.ts";
-import { ErrorCode, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
 import type { CapabilitiesObject, Implementation } from "../protocol/types.ts";
 import { MetaKey, withMeta } from "../session/meta.ts";
 import type { RevisionProfile } from "../session/profiles.ts";
@@ -29,6 +29,16 @@ export interface NegotiationInput {
   readonly probeTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly signal: AbortSignal | undefined;
+  /** Go straight to `initialize` (the server is known to be handshake-era). */
+  readonly skipProbe?: boolean;
+}
+
+/** The connection closed during the `server/discover` probe: some legacy servers exit on any pre-`initialize` request. */
+export class ProbeConnectionLostError extends Error {
+  constructor(cause: Error) {
+    super(`the server closed the connection on the server/discover probe: ${cause.message}`, { cause });
+    this.name = "ProbeConnectionLostError";
+  }
 }
 
 export class NegotiationError extends Error {
@@ -47,7 +57,7 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   const stateless = input.profiles.filter((p) => p.era === "stateless");
   const handshake = input.profiles.filter((p) => p.era === "handshake");
   let serverVersions: readonly string[] | undefined;
-  const first = stateless[0];
+  const first = input.skipProbe ? undefined : stateless[0];
   if (first) {
     const outcome = await probe(input, first, input.probeTimeoutMs);
     if (outcome.kind === "modern") return outcome.negotiated;
@@ -88,6 +98,7 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
       if (Array.isArray(supported)) return { kind: "unsupported", supported: supported.filter((v): v is string => typeof v === "string") };
     }
     if (error instanceof RpcError || error instanceof RequestTimeoutError) return { kind: "legacy" };
+    if (error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
     throw error;
   }
   const result = parseResult(rp.completeResult, raw, "server/discover result") as {

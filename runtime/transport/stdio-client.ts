@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { LineWriter, readLines } from "./streams.ts";
-import type { Transport, TransportSink } from "./transport.ts";
+import type { ReopenableTransport, TransportSink } from "./transport.ts";
 
 /** Environment variables passed to the server when `env` is not given (others could leak secrets). */
 export const DEFAULT_INHERITED_ENV: readonly string[] = process.platform === "win32"
@@ -28,7 +28,7 @@ export interface StdioClientTransportOptions {
   readonly shutdownGraceMs?: number;
 }
 
-export class StdioClientTransport implements Transport {
+export class StdioClientTransport implements ReopenableTransport {
   private child: ChildProcessWithoutNullStreams | undefined;
   private writer: LineWriter | undefined;
   private sink: TransportSink | undefined;
@@ -36,6 +36,11 @@ export class StdioClientTransport implements Transport {
   private exited: Promise<void> | undefined;
 
   constructor(private readonly options: StdioClientTransportOptions) {}
+
+  /** A new, unstarted transport for the same command (used when a legacy server exits on the era probe). */
+  reopen(): StdioClientTransport {
+    return new StdioClientTransport(this.options);
+  }
 
   /** The server's process id once started. */
   get pid(): number | undefined {

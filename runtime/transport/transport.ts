@@ -44,3 +44,8 @@ export interface Transport {
   send(message: object, options?: OutgoingOptions): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Optional: a client transport that can start over on a fresh connection (stdio: spawn the server again). */
+export interface ReopenableTransport extends Transport {
+  reopen(): Transport;
+}
