@@ -29,7 +29,11 @@ function toolSchemas(i: number) {
         query: { type: "string", description: `query ${i}` },
         limit: { type: "integer", minimum: 1, maximum: 50 },
         mode: { type: "string", enum: ["fast", "exact", `mode${i}`] },
-        filter: { type: "object", properties: { tag: { type: "string" }, since: { type: "string" } }, required: ["tag"] },
+        filter: {
+          type: "object",
+          properties: { tag: { type: "string" }, since: { type: "string" } },
+          required: ["tag"],
+        },
         ids: { type: "array", items: { type: "number" } },
       },
       required: ["query"],
@@ -40,7 +44,11 @@ function toolSchemas(i: number) {
       properties: {
         items: {
           type: "array",
-          items: { type: "object", properties: { id: { type: "number" }, title: { type: "string" } }, required: ["id", "title"] },
+          items: {
+            type: "object",
+            properties: { id: { type: "number" }, title: { type: "string" } },
+            required: ["id", "title"],
+          },
         },
         total: { type: "integer" },
       },
@@ -60,16 +68,21 @@ async function mcpGenProject(dir: string): Promise<void> {
       inputSchema: toolSchemas(i).input,
       outputSchema: toolSchemas(i).output,
     })),
-    generate: { out: "generated", runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")) },
+    generate: {
+      out: "generated",
+      runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")),
+    },
   };
   await writeFile(path.join(dir, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml") });
   await writeFilesAtomically(output.outDir, output.files);
   const handlers = names.map(
-    (n) => `  ${n}: (input) => ({ structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }),`,
+    (n) =>
+      `  ${n}: (input) => ({ structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }),`,
   );
   const calls = names.map(
-    (n) => `  total += (await client.tools.${n}({ query: "q", mode: "fast", filter: { tag: "t" } })).structuredContent.total;`,
+    (n) =>
+      `  total += (await client.tools.${n}({ query: "q", mode: "fast", filter: { tag: "t" } })).structuredContent.total;`,
   );
   await writeFile(
     path.join(dir, "app.ts"),
@@ -151,11 +164,20 @@ interface Measure {
 }
 
 function measure(dir: string): Measure {
-  const out = execFileSync(process.execPath, [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")], {
-    encoding: "utf8",
-  });
+  const out = execFileSync(
+    process.execPath,
+    [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")],
+    {
+      encoding: "utf8",
+    },
+  );
   const value = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)`).exec(out)?.[1] ?? NaN);
-  return { check: value("Check time"), total: value("Total time"), types: value("Types"), instantiations: value("Instantiations") };
+  return {
+    check: value("Check time"),
+    total: value("Total time"),
+    types: value("Types"),
+    instantiations: value("Instantiations"),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -256,6 +256,7 @@ async function main(): Promise<void> {
       rows.push(await runIsolated(i));
     } catch (error) {
       console.log(`${PLAN[i]![1]} ${PLAN[i]![0]}: failed: ${(error as Error).message}`);
+      process.exitCode = 1;
     }
   }
   console.log(`# runtime round trips (tools/call add, ${MEASURE_MS} ms per measurement, one process per scenario, node ${process.version})`);

@@ -40,7 +40,7 @@ export {
 } from "./jsonrpc/errors.ts";
 export type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification } from "./jsonrpc/messages.ts";
 
-export type { AuthInfo, IncomingContext, OutgoingOptions, Transport, TransportSink } from "./transport/transport.ts";
+export type { AuthInfo, IncomingContext, OutgoingOptions, ReopenableTransport, Transport, TransportSink } from "./transport/transport.ts";
 export { createMemoryTransportPair } from "./transport/memory.ts";
 export type { MemoryPairOptions } from "./transport/memory.ts";
 export { StdioServerTransport } from "./transport/stdio-server.ts";

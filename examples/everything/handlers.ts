@@ -193,8 +193,11 @@ export const handlers: ServerHandlers = {
       if (context.clientCapabilities["sampling"]) parts.push(`model: ${await askCapital(context, 50)}`);
       return text(parts.length > 0 ? parts.join("; ") : "The client declared no capabilities to ask with");
     },
+    // The runtime seals requestState with an HMAC; a tampered one is rejected (-32602) before this runs again.
+    test_input_required_result_tampered_state: async (_input, context) => text(`Hello, ${await askName(context)}!`),
     test_missing_capability: async (_input, context) => text(`The model said: ${await askCapital(context, 50)}`),
     test_streaming_elicitation: async (_input, context) => text(`Hello, ${await askName(context)}!`),
+    test_custom_header_echo: ({ region, query }) => text(`region=${region}${query === undefined ? "" : ` query=${query}`}`),
     async test_logging_tool(_input, context) {
       await context.log.info("test_logging_tool ran");
       return text("Logged (if the client asked for logs)");

@@ -21,10 +21,18 @@ export interface CommandIo {
   err(line: string): void;
 }
 
-const stdio: CommandIo = {
+/** The process's stdout/stderr, one line per call. */
+export const stdio: CommandIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
+
+/** The `--runtime-import` option of the commands that write a manifest (`init`, `import`). */
+export const RUNTIME_IMPORT_OPTION = {
+  type: "string",
+  default: "mcp-gen/runtime",
+  describe: "Module specifier generated code imports the runtime from",
+} as const;
 
 /** One generation (or check). Returns the exit code; prints manifest problems one per line. */
 export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: CommandIo = stdio): Promise<number> {

@@ -11,7 +11,7 @@ import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
 import { writeFilesAtomically } from "../manifest/write-atomic.ts";
-import type { CommandIo } from "./generate.ts";
+import { RUNTIME_IMPORT_OPTION, stdio, type CommandIo } from "./generate.ts";
 
 export interface ImportArgs {
   readonly command?: string;
@@ -137,15 +137,8 @@ export const importCommand: CommandModule<object, ImportArgs> = {
         default: "mcp.yaml",
         describe: "Manifest to write (.yaml or .json)",
       })
-      .option("runtime-import", {
-        type: "string",
-        default: "mcp-gen/runtime",
-        describe: "Module specifier generated code imports the runtime from",
-      }) as unknown as Argv<ImportArgs>,
+      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<ImportArgs>,
   handler: async (args) => {
-    process.exitCode = await runImport(args, {
-      out: (line) => process.stdout.write(`${line}\n`),
-      err: (line) => process.stderr.write(`${line}\n`),
-    });
+    process.exitCode = await runImport(args, stdio);
   },
 };

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { stringify } from "yaml";
 import { writeFilesAtomically } from "../manifest/write-atomic.ts";
-import { runGenerate, type CommandIo } from "./generate.ts";
+import { RUNTIME_IMPORT_OPTION, runGenerate, stdio, type CommandIo } from "./generate.ts";
 
 export interface InitArgs {
   readonly dir: string;
@@ -83,15 +83,8 @@ export const initCommand: CommandModule<object, InitArgs> = {
     yargs
       .option("dir", { type: "string", default: ".", describe: "Folder to scaffold into" })
       .option("name", { type: "string", default: "my-mcp-server", describe: "Server name" })
-      .option("runtime-import", {
-        type: "string",
-        default: "mcp-gen/runtime",
-        describe: "Module specifier generated code imports the runtime from",
-      }) as unknown as Argv<InitArgs>,
+      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<InitArgs>,
   handler: async (args) => {
-    process.exitCode = await runInit(args, {
-      out: (line) => process.stdout.write(`${line}\n`),
-      err: (line) => process.stderr.write(`${line}\n`),
-    });
+    process.exitCode = await runInit(args, stdio);
   },
 };

@@ -5,7 +5,7 @@
  * Multi round-trip results are fulfilled with the registered handlers and retried transparently.
  */
 import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION, type IncomingRequest, type RequestOptions } from "../jsonrpc/engine.ts";
-import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
+import { ErrorCode, ProtocolUsageError, RequestCancelledError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type {
   CallToolResult,
@@ -305,7 +305,8 @@ export class McpClient {
         (error: unknown) => {
           stop();
           reject(error);
-          if (!controller.signal.aborted) throw error;
+          // Ended by us (close) or by the server (notifications/cancelled): an ordinary end of the stream.
+          if (!controller.signal.aborted && !(error instanceof RequestCancelledError)) throw error;
         },
       );
       ended.catch(() => undefined);
@@ -378,7 +379,10 @@ export class McpClient {
     }
     if (method === CANCELLED_NOTIFICATION) {
       const id = p["requestId"] as JsonRpcId | undefined;
-      if (id !== undefined) this.engine?.cancelIncoming(id, p["reason"] as string | undefined);
+      const reason = p["reason"] as string | undefined;
+      // Handshake era: the server cancels its own request to us. Stateless era: it ends one of our listen streams.
+      if (id !== undefined && this.negotiated?.profile.era === "stateless") this.engine?.cancelOutgoing(id, reason);
+      else if (id !== undefined) this.engine?.cancelIncoming(id, reason);
     }
     const token = this.negotiated?.profile.methods[method];
     if (token?.kind === "notification" && !token.params.safeParse(params ?? {}).success) {

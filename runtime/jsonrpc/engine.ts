@@ -175,6 +175,14 @@ export class JsonRpcEngine {
     entry.abort(new RequestCancelledError(String(id), reason));
   }
 
+  /** The peer cancelled a request this side sent (2026-07-28: a server ending a listen stream). No notice is sent back. */
+  cancelOutgoing(id: JsonRpcId, reason?: string): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.settle(entry, undefined, new RequestCancelledError(entry.method, reason ?? "cancelled by the peer"));
+    return true;
+  }
+
   /** Routes a `notifications/progress` to the request that asked for it. Returns false for unknown tokens. */
   deliverProgress(token: unknown, update: ProgressUpdate): boolean {
     if (typeof token !== "number" && typeof token !== "string") return false;

@@ -43,7 +43,8 @@ export class ListenStreams {
         resolve({ _meta: meta });
       };
       this.streams.set(id, { filter: agreed, profile, end });
-      signal.addEventListener("abort", () => this.streams.delete(id), { once: true });
+      // Cancelled by the client (or its HTTP stream closed): settle so the request is released; no response is sent.
+      signal.addEventListener("abort", end, { once: true });
     });
   }
 

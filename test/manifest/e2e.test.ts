@@ -149,7 +149,7 @@ describe("generated everything client ↔ everything server (conformance contrac
 
   it("keeps $schema, $defs, $anchor, allOf and if/then/else of the 2020-12 tool intact", async () => {
     const tool = (await raw.listAllTools()).find((t) => t.name === "json_schema_2020_12_tool");
-    expect(tool?.inputSchema).toEqual(everything.JsonSchema202012ToolInputJsonSchema);
+    expect(tool?.inputSchema).toEqual(everything.jsonSchemas.JsonSchema202012ToolInput);
     expect(tool?.inputSchema).toMatchObject({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       $defs: { address: { $anchor: "addressDef" } },

@@ -151,6 +151,15 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
         ["notifications/tools/list_changed", { _meta: { "io.modelcontextprotocol/subscriptionId": sub.id } }],
         ["notifications/resources/updated", { uri: "demo://readme", _meta: { "io.modelcontextprotocol/subscriptionId": sub.id } }],
       ]);
+      // A second stream, cancelled by the client: it stops receiving, and nothing answers the cancelled request.
+      const other = await client.listen({ resourceSubscriptions: ["demo://readme"] });
+      other.close();
+      await expect(other.ended).resolves.toBeUndefined();
+      await new Promise((r) => setTimeout(r, 5));
+      notifications.length = 0;
+      server.notifyResourceUpdated("demo://readme");
+      await new Promise((r) => setTimeout(r, 5));
+      expect(notifications.map(([, p]) => (p as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"])).toEqual([sub.id]);
       const ended = sub.ended;
       await server.close();
       await expect(ended).resolves.toBeUndefined();
@@ -286,5 +295,30 @@ describe("transport context reaches handlers", () => {
     // Authenticated callers get private caching hints on cacheable results (stateless era).
     if (client.era === "stateless") expect(await client.listTools()).toMatchObject({ cacheScope: "private" });
     await client.close();
+  });
+});
+
+describe("a stateless server ending a listen stream with notifications/cancelled", () => {
+  it("ends the client's subscription", async () => {
+    const { JsonRpcEngine } = await import("../../runtime/index.ts");
+    const stateless = SUPPORTED_REVISIONS.find((r) => getProfile(r)!.era === "stateless")!;
+    const [a, b] = createMemoryTransportPair();
+    const fake: InstanceType<typeof JsonRpcEngine> = new JsonRpcEngine(b, {
+      onRequest: (request) => {
+        if (request.method === "server/discover") {
+          return { resultType: "complete", supportedVersions: [stateless], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: "public" };
+        }
+        const meta = { "io.modelcontextprotocol/subscriptionId": request.id };
+        void fake.notify("notifications/subscriptions/acknowledged", { _meta: meta, notifications: { toolsListChanged: true } });
+        setTimeout(() => void fake.notify("notifications/cancelled", { requestId: request.id, reason: "shutting down" }), 5);
+        return new Promise(() => undefined);
+      },
+      onNotification: () => undefined,
+    });
+    await fake.start();
+    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [stateless] });
+    await client.connect(a);
+    const sub = await client.listen({ toolsListChanged: true });
+    await expect(sub.ended).resolves.toBeUndefined();
   });
 });

@@ -107,6 +107,17 @@ describe("stdio robustness", () => {
     await expect(pending).rejects.toThrow(/exited \(signal SIGKILL\)/);
   });
 
+  it("restarts a legacy server that exits on the server/discover probe, then initializes", async () => {
+    const strict = fileURLToPath(new URL("./fixtures/strict-legacy-server.ts", import.meta.url));
+    const diagnostics: string[] = [];
+    const client = new McpClient({ info: { name: "e2e", version: "1" }, onDiagnostic: (m) => diagnostics.push(m) });
+    clients.push(client);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", strict], stderr: "pipe" }));
+    expect(client.revision).toBe("2025-06-18");
+    expect((await client.listAllTools()).map((t) => t.name)).toEqual(["noop"]);
+    expect(diagnostics.join("\n")).toMatch(/closed the connection on the server\/discover probe/);
+  });
+
   it("reports a command that cannot start", async () => {
     const client = new McpClient({ info: { name: "e2e", version: "1" } });
     await expect(client.connect(new StdioClientTransport({ command: "/nonexistent/mcp-server" }))).rejects.toThrow(/cannot start MCP server/);

@@ -27,128 +27,127 @@ export const serverOptions: ServerOptions = {
   },
 };
 
-/** `GetForecastInput` as the manifest declares it, served unchanged. */
-export const GetForecastInputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    city: {
-      type: "string",
-      minLength: 1,
-      description: "City name, e.g. Paris",
-    },
-    days: {
-      type: "integer",
-      minimum: 1,
-      maximum: 7,
-      default: 3,
-    },
-    units: {
-      type: "string",
-      enum: ["metric", "imperial"],
-      default: "metric",
-    },
-  },
-  required: ["city"],
-  additionalProperties: false,
-};
-
-/** `GetForecastOutput` as the manifest declares it, served unchanged. */
-export const GetForecastOutputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    city: {
-      type: "string",
-    },
-    units: {
-      type: "string",
-      enum: ["metric", "imperial"],
-    },
-    days: {
-      type: "array",
-      items: {
-        $ref: "#/$defs/day",
+/** Every tool schema as the manifest declares it, by type name; served unchanged. */
+export const jsonSchemas: Readonly<
+  Record<
+    "GetForecastInput" | "GetForecastOutput" | "GetAlertsInput" | "GetAlertsOutput" | "ConvertTemperatureInput",
+    JsonObject
+  >
+> = {
+  GetForecastInput: {
+    type: "object",
+    properties: {
+      city: {
+        type: "string",
+        minLength: 1,
+        description: "City name, e.g. Paris",
+      },
+      days: {
+        type: "integer",
+        minimum: 1,
+        maximum: 7,
+        default: 3,
+      },
+      units: {
+        type: "string",
+        enum: ["metric", "imperial"],
+        default: "metric",
       },
     },
+    required: ["city"],
+    additionalProperties: false,
   },
-  required: ["city", "units", "days"],
-  $defs: {
-    day: {
-      type: "object",
-      properties: {
-        date: {
-          type: "string",
-          format: "date",
-        },
-        high: {
-          type: "number",
-        },
-        low: {
-          type: "number",
-        },
-        conditions: {
-          type: "string",
-          enum: ["sunny", "cloudy", "rain", "snow"],
+  GetForecastOutput: {
+    type: "object",
+    properties: {
+      city: {
+        type: "string",
+      },
+      units: {
+        type: "string",
+        enum: ["metric", "imperial"],
+      },
+      days: {
+        type: "array",
+        items: {
+          $ref: "#/$defs/day",
         },
       },
-      required: ["date", "high", "low", "conditions"],
     },
-  },
-};
-
-/** `GetAlertsInput` as the manifest declares it, served unchanged. */
-export const GetAlertsInputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    region: {
-      type: "string",
-      pattern: "^[A-Z]{2}$",
-      description: "Two-letter region code",
-    },
-  },
-  required: ["region"],
-};
-
-/** `GetAlertsOutput` as the manifest declares it, served unchanged. */
-export const GetAlertsOutputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    alerts: {
-      type: "array",
-      items: {
+    required: ["city", "units", "days"],
+    $defs: {
+      day: {
         type: "object",
         properties: {
-          severity: {
+          date: {
             type: "string",
-            enum: ["minor", "moderate", "severe"],
+            format: "date",
           },
-          headline: {
+          high: {
+            type: "number",
+          },
+          low: {
+            type: "number",
+          },
+          conditions: {
             type: "string",
-          },
-          expires: {
-            type: ["string", "null"],
-            format: "date-time",
+            enum: ["sunny", "cloudy", "rain", "snow"],
           },
         },
-        required: ["severity", "headline"],
+        required: ["date", "high", "low", "conditions"],
       },
     },
   },
-  required: ["alerts"],
-};
-
-/** `ConvertTemperatureInput` as the manifest declares it, served unchanged. */
-export const ConvertTemperatureInputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    value: {
-      type: "number",
+  GetAlertsInput: {
+    type: "object",
+    properties: {
+      region: {
+        type: "string",
+        pattern: "^[A-Z]{2}$",
+        description: "Two-letter region code",
+      },
     },
-    to: {
-      type: "string",
-      enum: ["celsius", "fahrenheit"],
-    },
+    required: ["region"],
   },
-  required: ["value", "to"],
+  GetAlertsOutput: {
+    type: "object",
+    properties: {
+      alerts: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            severity: {
+              type: "string",
+              enum: ["minor", "moderate", "severe"],
+            },
+            headline: {
+              type: "string",
+            },
+            expires: {
+              type: ["string", "null"],
+              format: "date-time",
+            },
+          },
+          required: ["severity", "headline"],
+        },
+      },
+    },
+    required: ["alerts"],
+  },
+  ConvertTemperatureInput: {
+    type: "object",
+    properties: {
+      value: {
+        type: "number",
+      },
+      to: {
+        type: "string",
+        enum: ["celsius", "fahrenheit"],
+      },
+    },
+    required: ["value", "to"],
+  },
 };
 
 /** `tools/list`, in manifest order. */
@@ -157,8 +156,8 @@ export const toolDefinitions: readonly ToolDefinition[] = [
     name: "get_forecast",
     title: "Daily forecast",
     description: "Daily forecast for a city, up to 7 days ahead.",
-    inputSchema: GetForecastInputJsonSchema,
-    outputSchema: GetForecastOutputJsonSchema,
+    inputSchema: jsonSchemas.GetForecastInput,
+    outputSchema: jsonSchemas.GetForecastOutput,
     annotations: {
       readOnlyHint: true,
       openWorldHint: false,
@@ -167,13 +166,13 @@ export const toolDefinitions: readonly ToolDefinition[] = [
   {
     name: "get_alerts",
     description: "Active weather alerts for a region (empty when there are none).",
-    inputSchema: GetAlertsInputJsonSchema,
-    outputSchema: GetAlertsOutputJsonSchema,
+    inputSchema: jsonSchemas.GetAlertsInput,
+    outputSchema: jsonSchemas.GetAlertsOutput,
   },
   {
     name: "convert_temperature",
     description: "Converts a temperature between Celsius and Fahrenheit.",
-    inputSchema: ConvertTemperatureInputJsonSchema,
+    inputSchema: jsonSchemas.ConvertTemperatureInput,
   },
 ];
 

@@ -64,12 +64,14 @@ export const CurrentConditionsVariablesSchema = openObject({ city: z.string() })
 export const PlanTripArgumentsSchema = openObject({ city: z.string(), activity: z.string().exactOptional() });
 
 /** Validates {@link T.GetForecastInput} completely: the zod shape plus the original JSON Schema for `minLength`. */
-export const GetForecastInputSchema = GetForecastInputShape.superRefine(jsonSchemaCheck(D.GetForecastInputJsonSchema));
+export const GetForecastInputSchema = GetForecastInputShape.superRefine(
+  jsonSchemaCheck(D.jsonSchemas.GetForecastInput),
+);
 
 /** Validates {@link T.GetForecastOutput} completely: the zod shape plus the original JSON Schema for `format`. */
 export const GetForecastOutputSchema = GetForecastOutputShape.superRefine(
-  jsonSchemaCheck(D.GetForecastOutputJsonSchema),
+  jsonSchemaCheck(D.jsonSchemas.GetForecastOutput),
 );
 
 /** Validates {@link T.GetAlertsOutput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const GetAlertsOutputSchema = GetAlertsOutputShape.superRefine(jsonSchemaCheck(D.GetAlertsOutputJsonSchema));
+export const GetAlertsOutputSchema = GetAlertsOutputShape.superRefine(jsonSchemaCheck(D.jsonSchemas.GetAlertsOutput));

@@ -27,9 +27,12 @@ export function needsJsonSchemaCheck(model: UserModel): boolean {
   return checkedRoots(model).size > 0;
 }
 
-/** The const holding a tool schema's original JSON (in definitions.ts). */
+/**
+ * Where a tool schema's original JSON lives in definitions.ts: one `jsonSchemas` object keyed by type name (a
+ * lower-case name, so it can never collide with a declaration-derived name such as `<Type>Schema`).
+ */
 export function jsonSchemaConst(typeName: string): string {
-  return `${typeName}JsonSchema`;
+  return `jsonSchemas.${typeName}`;
 }
 
 export function emitUserTypesFile(model: UserModel): string {
@@ -66,10 +69,13 @@ export function emitUserSchemasFile(model: UserModel): string {
 /** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
 export function emitUserDefinitionsFile(model: UserModel): string {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
-  const schemaConsts = toolSchemas(model).map(
-    (s) =>
-      `/** \`${s.typeName}\` as the manifest declares it, served unchanged. */\nexport const ${jsonSchemaConst(s.typeName)}: JsonObject = ${json(s.json)};\n`,
-  );
+  const schemas = toolSchemas(model);
+  const keys = schemas.length > 0 ? schemas.map((s) => JSON.stringify(s.typeName)).join(" | ") : "never";
+  const jsonSchemas =
+    `/** Every tool schema as the manifest declares it, by type name; served unchanged. */\n` +
+    `export const jsonSchemas: Readonly<Record<${keys}, JsonObject>> = {\n` +
+    schemas.map((s) => `${s.typeName}: ${json(s.json)},\n`).join("") +
+    "};\n";
   const tools = model.tools.map((t) => {
     const fields = [
       `name: ${json(t.name)}`,
@@ -92,7 +98,7 @@ export function emitUserDefinitionsFile(model: UserModel): string {
   return [
     `import type { JsonObject, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ServerOptions, ToolDefinition } from ${json(model.runtimeImport)};\n`,
     `/** Server info, instructions, revisions and capability switches from the manifest. */\nexport const serverOptions: ServerOptions = { ${serverOptions.join(", ")} };\n`,
-    ...schemaConsts,
+    jsonSchemas,
     `/** \`tools/list\`, in manifest order. */\nexport const toolDefinitions: readonly ToolDefinition[] = [${tools.join(",\n")}];\n`,
     `/** Required OAuth scopes per tool (manifest \`scopes\`), for the HTTP bearer auth option \`toolScopes\`. */\nexport const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes])))};\n`,
     `/** \`resources/list\`, in manifest order. */\nexport const resourceDefinitions: readonly ResourceDefinition[] = ${json(model.resources.map((r) => r.descriptor))};\n`,

@@ -19,243 +19,239 @@ export const serverOptions: ServerOptions = {
   capabilities: { tools: { listChanged: false }, logging: undefined },
 };
 
-/** `TreeInput` as the manifest declares it, served unchanged. */
-export const TreeInputJsonSchema: JsonObject = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object",
-  properties: {
-    root: {
-      $ref: "#/$defs/node",
-    },
-    parent: {
-      $ref: "#",
-    },
-  },
-  required: ["root"],
-  $defs: {
-    node: {
-      type: "object",
-      properties: {
-        name: {
-          type: "string",
-        },
-        children: {
-          type: "array",
-          items: {
-            $ref: "#/$defs/node",
-          },
-        },
+/** Every tool schema as the manifest declares it, by type name; served unchanged. */
+export const jsonSchemas: Readonly<
+  Record<"TreeInput" | "ShapesInput" | "ShapesOutput" | "ConditionalInput" | "LegacyInput", JsonObject>
+> = {
+  TreeInput: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    properties: {
+      root: {
+        $ref: "#/$defs/node",
       },
-      required: ["name"],
-    },
-  },
-};
-
-/** `ShapesInput` as the manifest declares it, served unchanged. */
-export const ShapesInputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    shape: {
-      oneOf: [
-        {
-          type: "object",
-          properties: {
-            kind: {
-              const: "circle",
-            },
-            radius: {
-              type: "number",
-            },
-          },
-          required: ["kind", "radius"],
-        },
-        {
-          type: "object",
-          properties: {
-            kind: {
-              const: "square",
-            },
-            side: {
-              type: "number",
-            },
-          },
-          required: ["kind", "side"],
-        },
-      ],
-    },
-    color: {
-      anyOf: [
-        {
-          type: "string",
-        },
-        {
-          type: "integer",
-        },
-      ],
-    },
-    meta: {
-      allOf: [
-        {
-          type: "object",
-          properties: {
-            a: {
-              type: "string",
-            },
-          },
-        },
-        {
-          type: "object",
-          properties: {
-            b: {
-              type: "number",
-            },
-          },
-        },
-      ],
-    },
-    point: {
-      type: "array",
-      prefixItems: [
-        {
-          type: "number",
-        },
-        {
-          type: "number",
-        },
-      ],
-      items: false,
-    },
-    note: {
-      type: ["string", "null"],
-    },
-  },
-  required: ["shape"],
-};
-
-/** `ShapesOutput` as the manifest declares it, served unchanged. */
-export const ShapesOutputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    area: {
-      type: "number",
-    },
-    when: {
-      type: "string",
-      format: "date-time",
-    },
-  },
-  required: ["area"],
-};
-
-/** `ConditionalInput` as the manifest declares it, served unchanged. */
-export const ConditionalInputJsonSchema: JsonObject = {
-  type: "object",
-  properties: {
-    mode: {
-      type: "string",
-      enum: ["a", "b"],
-    },
-    a: {
-      type: "string",
-    },
-    b: {
-      type: "string",
-    },
-    env: {
-      type: "object",
-      patternProperties: {
-        "^[A-Z_]+$": {
-          type: "string",
-        },
+      parent: {
+        $ref: "#",
       },
-      additionalProperties: false,
     },
-    address: {
-      $ref: "#addr",
+    required: ["root"],
+    $defs: {
+      node: {
+        type: "object",
+        properties: {
+          name: {
+            type: "string",
+          },
+          children: {
+            type: "array",
+            items: {
+              $ref: "#/$defs/node",
+            },
+          },
+        },
+        required: ["name"],
+      },
     },
   },
-  if: {
+  ShapesInput: {
+    type: "object",
+    properties: {
+      shape: {
+        oneOf: [
+          {
+            type: "object",
+            properties: {
+              kind: {
+                const: "circle",
+              },
+              radius: {
+                type: "number",
+              },
+            },
+            required: ["kind", "radius"],
+          },
+          {
+            type: "object",
+            properties: {
+              kind: {
+                const: "square",
+              },
+              side: {
+                type: "number",
+              },
+            },
+            required: ["kind", "side"],
+          },
+        ],
+      },
+      color: {
+        anyOf: [
+          {
+            type: "string",
+          },
+          {
+            type: "integer",
+          },
+        ],
+      },
+      meta: {
+        allOf: [
+          {
+            type: "object",
+            properties: {
+              a: {
+                type: "string",
+              },
+            },
+          },
+          {
+            type: "object",
+            properties: {
+              b: {
+                type: "number",
+              },
+            },
+          },
+        ],
+      },
+      point: {
+        type: "array",
+        prefixItems: [
+          {
+            type: "number",
+          },
+          {
+            type: "number",
+          },
+        ],
+        items: false,
+      },
+      note: {
+        type: ["string", "null"],
+      },
+    },
+    required: ["shape"],
+  },
+  ShapesOutput: {
+    type: "object",
+    properties: {
+      area: {
+        type: "number",
+      },
+      when: {
+        type: "string",
+        format: "date-time",
+      },
+    },
+    required: ["area"],
+  },
+  ConditionalInput: {
+    type: "object",
     properties: {
       mode: {
-        const: "a",
+        type: "string",
+        enum: ["a", "b"],
+      },
+      a: {
+        type: "string",
+      },
+      b: {
+        type: "string",
+      },
+      env: {
+        type: "object",
+        patternProperties: {
+          "^[A-Z_]+$": {
+            type: "string",
+          },
+        },
+        additionalProperties: false,
+      },
+      address: {
+        $ref: "#addr",
       },
     },
-    required: ["mode"],
-  },
-  then: {
-    required: ["a"],
-  },
-  else: {
-    required: ["b"],
-  },
-  $defs: {
-    address: {
-      $anchor: "addr",
-      type: "object",
+    if: {
       properties: {
-        city: {
-          type: "string",
-          minLength: 1,
+        mode: {
+          const: "a",
+        },
+      },
+      required: ["mode"],
+    },
+    then: {
+      required: ["a"],
+    },
+    else: {
+      required: ["b"],
+    },
+    $defs: {
+      address: {
+        $anchor: "addr",
+        type: "object",
+        properties: {
+          city: {
+            type: "string",
+            minLength: 1,
+          },
         },
       },
     },
   },
-};
-
-/** `LegacyInput` as the manifest declares it, served unchanged. */
-export const LegacyInputJsonSchema: JsonObject = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  type: "object",
-  properties: {
-    item: {
-      $ref: "#/definitions/item",
-    },
-    pair: {
-      type: "array",
-      items: [
-        {
-          type: "string",
-        },
-        {
-          type: "integer",
-        },
-      ],
-      additionalItems: false,
-    },
-    email: {
-      type: "string",
-      format: "email",
-    },
-  },
-  definitions: {
-    item: {
-      type: "object",
-      properties: {
-        sku: {
-          type: "string",
-          pattern: "^[A-Z]{3}-[0-9]+$",
-        },
+  LegacyInput: {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties: {
+      item: {
+        $ref: "#/definitions/item",
       },
-      required: ["sku"],
+      pair: {
+        type: "array",
+        items: [
+          {
+            type: "string",
+          },
+          {
+            type: "integer",
+          },
+        ],
+        additionalItems: false,
+      },
+      email: {
+        type: "string",
+        format: "email",
+      },
+    },
+    definitions: {
+      item: {
+        type: "object",
+        properties: {
+          sku: {
+            type: "string",
+            pattern: "^[A-Z]{3}-[0-9]+$",
+          },
+        },
+        required: ["sku"],
+      },
     },
   },
 };
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [
-  { name: "tree", description: "Recursive $defs and a $ref to the root.", inputSchema: TreeInputJsonSchema },
+  { name: "tree", description: "Recursive $defs and a $ref to the root.", inputSchema: jsonSchemas.TreeInput },
   {
     name: "shapes",
     description: "Unions and intersections.",
-    inputSchema: ShapesInputJsonSchema,
-    outputSchema: ShapesOutputJsonSchema,
+    inputSchema: jsonSchemas.ShapesInput,
+    outputSchema: jsonSchemas.ShapesOutput,
   },
   {
     name: "conditional",
     description: "Keywords that cannot be typed widen the type and keep validation.",
-    inputSchema: ConditionalInputJsonSchema,
+    inputSchema: jsonSchemas.ConditionalInput,
   },
-  { name: "legacy", description: "A draft-07 schema.", inputSchema: LegacyInputJsonSchema },
+  { name: "legacy", description: "A draft-07 schema.", inputSchema: jsonSchemas.LegacyInput },
 ];
 
 /** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */

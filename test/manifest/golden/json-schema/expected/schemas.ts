@@ -67,13 +67,15 @@ export const LegacyInputShape = z
   .catchall(z.unknown());
 
 /** Validates {@link T.ShapesInput} completely: the zod shape plus the original JSON Schema for `oneOf`. */
-export const ShapesInputSchema = ShapesInputShape.superRefine(jsonSchemaCheck(D.ShapesInputJsonSchema));
+export const ShapesInputSchema = ShapesInputShape.superRefine(jsonSchemaCheck(D.jsonSchemas.ShapesInput));
 
 /** Validates {@link T.ShapesOutput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const ShapesOutputSchema = ShapesOutputShape.superRefine(jsonSchemaCheck(D.ShapesOutputJsonSchema));
+export const ShapesOutputSchema = ShapesOutputShape.superRefine(jsonSchemaCheck(D.jsonSchemas.ShapesOutput));
 
 /** Validates {@link T.ConditionalInput} completely: the zod shape plus the original JSON Schema for `else`, `if`, `minLength`, `patternProperties`, `then`. */
-export const ConditionalInputSchema = ConditionalInputShape.superRefine(jsonSchemaCheck(D.ConditionalInputJsonSchema));
+export const ConditionalInputSchema = ConditionalInputShape.superRefine(
+  jsonSchemaCheck(D.jsonSchemas.ConditionalInput),
+);
 
 /** Validates {@link T.LegacyInput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const LegacyInputSchema = LegacyInputShape.superRefine(jsonSchemaCheck(D.LegacyInputJsonSchema));
+export const LegacyInputSchema = LegacyInputShape.superRefine(jsonSchemaCheck(D.jsonSchemas.LegacyInput));

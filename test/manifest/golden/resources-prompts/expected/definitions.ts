@@ -33,6 +33,9 @@ export const serverOptions: ServerOptions = {
   },
 };
 
+/** Every tool schema as the manifest declares it, by type name; served unchanged. */
+export const jsonSchemas: Readonly<Record<never, JsonObject>> = {};
+
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [];
 
