@@ -53,7 +53,13 @@ class Lowering {
     private readonly rootName: string,
     private readonly rootPath: ManifestPath,
     private readonly takenNames: Set<string>,
-  ) {}
+  ) {
+    this.draft07 = typeof root["$schema"] === "string" && /draft-0[4-7]/.test(root["$schema"]);
+  }
+
+  /** Draft-04/06/07 semantics where they differ from 2020-12 (the root's `$schema` decides). */
+  private readonly draft07: boolean;
+
 
   run(): void {
     this.declByPointer.set("#", this.rootName);
@@ -82,6 +88,13 @@ class Lowering {
       return { kind: "primitive", name: "unknown" };
     }
     if (!isObject(schema)) throw new SchemaProblem(path, "a JSON Schema must be an object or a boolean");
+    if (this.draft07 && schema["$ref"] !== undefined) {
+      // Draft-07 ignores every keyword beside `$ref` (2020-12 applies them too).
+      const ignored = Object.keys(schema).filter((k) => k !== "$ref" && !ANNOTATIONS.has(k));
+      if (ignored.length > 0)
+        this.warnings.push({ path, message: `draft-07 ignores ${ignored.join(", ")} beside $ref` });
+      return this.lowerRef(schema["$ref"], [...path, "$ref"]);
+    }
     for (const key of Object.keys(schema)) this.classify(key, path);
     // With enum/const the literals give the type; `type` beside them is then only checked by JSON Schema.
     if (schema["type"] !== undefined && !literalsFitType(schema)) this.enforced.add("type");

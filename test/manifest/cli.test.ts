@@ -3,6 +3,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
@@ -10,6 +11,7 @@ import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(REPO, "bin/mcp-gen.js");
 const SCRATCH = path.join(REPO, ".tmp", `manifest-cli-${process.pid}`);
+const require = createRequire(import.meta.url);
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: "utf8" });
@@ -109,10 +111,24 @@ describe("mcp-gen CLI", () => {
       await raw.close();
     }
 
+    // The scaffold type-checks under the strict tsconfig.
+    await writeFile(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ extends: "../../../tsconfig.json", include: ["*.ts", "generated/*.ts"] }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [require.resolve("typescript/bin/tsc"), "--noEmit", "-p", path.join(dir, "tsconfig.json")],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(tsc.stdout).toBe("");
+
     const again = cli("init", "--dir", dir);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists; init writes nothing/);
-  }, 60_000);
+  }, 120_000);
 });
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {

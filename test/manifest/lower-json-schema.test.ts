@@ -103,6 +103,18 @@ describe("lowerJsonSchema: exact types", () => {
     expect(lowered.enforcedByJsonSchema).toEqual([]);
   });
 
+  it("draft-07 ignores keywords beside $ref (2020-12 applies them)", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { $ref: "#/definitions/s", maxLength: 3 } },
+      definitions: { s: { type: "string" } },
+    };
+    const draft07 = lower({ $schema: "http://json-schema.org/draft-07/schema#", ...schema });
+    expect(draft07.enforcedByJsonSchema).toEqual([]);
+    expect(draft07.warnings.map((w) => w.message)).toEqual(["draft-07 ignores maxLength beside $ref"]);
+    expect(lower(schema).enforcedByJsonSchema).toEqual(["maxLength"]);
+  });
+
   it("draft-07 definitions and $anchor references resolve", () => {
     const lowered = lower({
       type: "object",

@@ -9,7 +9,6 @@ import type {
   ReadResourceResult,
 } from "../../../runtime/index.ts";
 import uriTemplate from "uri-template";
-import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
 /** A successful call of a tool with an `outputSchema`: the validated structured output and the whole result. */

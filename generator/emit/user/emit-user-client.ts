@@ -65,11 +65,23 @@ export function clientView(model: UserModel, header: string): object {
       })),
     },
   ].filter((s) => s.entries.length > 0);
-  const extraImports = model.resourceTemplates.length > 0 ? [{ line: 'import uriTemplate from "uri-template";' }] : [];
+  const runtimeTypes = [
+    "CallOptions",
+    "CallToolResult",
+    "GetPromptResult",
+    "McpClient",
+    ...(model.resources.length + model.resourceTemplates.length > 0 ? ["ReadResourceResult"] : []),
+  ];
+  // Only what the file uses, so projects with `noUnusedLocals` compile it too.
+  const imports = [
+    `import type { ${runtimeTypes.join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
+    ...(model.resourceTemplates.length > 0 ? ['import uriTemplate from "uri-template";'] : []),
+    ...(model.tools.some((t) => t.output) ? ['import * as S from "./schemas.ts";'] : []),
+    ...(sections.some((s) => s.name !== "resources") ? ['import type * as T from "./types.ts";'] : []),
+  ];
   return {
     header,
-    runtimeImport: JSON.stringify(model.runtimeImport),
-    extraImports,
+    imports: imports.map((line) => ({ line })),
     sections: sections.map((s) => ({
       name: s.name,
       members: s.entries.map((e) => ({ doc: e.doc, signature: e.signature })),

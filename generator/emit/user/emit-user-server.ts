@@ -138,7 +138,30 @@ export function serverView(model: UserModel, header: string): object {
     ...model.resourceTemplates.map(templateRegistration),
     ...model.prompts.map(promptRegistration),
   ].map((statement) => ({ statement }));
-  return { header, runtimeImport: JSON.stringify(model.runtimeImport), sections, registrations };
+  return { header, imports: serverImports(model, sections).map((line) => ({ line })), sections, registrations };
+}
+
+/** Only what the file uses, so projects with `noUnusedLocals` compile it too. */
+function serverImports(model: UserModel, sections: readonly Section[]): string[] {
+  const has = (name: string) => sections.some((s) => s.name === name);
+  const runtimeTypes = [
+    "Awaitable",
+    "CallToolResult",
+    ...(has("completions") ? ["Completer"] : []),
+    "ContentBlock",
+    ...(has("prompts") ? ["GetPromptResult"] : []),
+    "JsonObject",
+    ...(has("resources") || has("resourceTemplates") ? ["ReadResourceResult"] : []),
+    ...(sections.length > 0 ? ["RequestContext"] : []),
+    "ServerOptions",
+  ];
+  const validated = model.tools.length + model.resourceTemplates.length + model.prompts.length > 0;
+  return [
+    `import { McpServer, ${runtimeTypes.map((t) => `type ${t}`).join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
+    'import * as D from "./definitions.ts";',
+    ...(validated ? ['import * as S from "./schemas.ts";'] : []),
+    ...(sections.length > 0 ? ['import type * as T from "./types.ts";'] : []),
+  ];
 }
 
 export function emitUserServerFile(model: UserModel, header: string): string {

@@ -5,11 +5,8 @@ import {
   McpServer,
   type Awaitable,
   type CallToolResult,
-  type Completer,
   type ContentBlock,
-  type GetPromptResult,
   type JsonObject,
-  type ReadResourceResult,
   type RequestContext,
   type ServerOptions,
 } from "../../../../../runtime/index.ts";
