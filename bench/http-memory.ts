@@ -5,7 +5,7 @@
  * Also shows that stateless (2026-07-28) serving holds nothing between requests.
  * Standalone: `npx tsx bench/http-memory.ts` (`--sessions=N` to change the count).
  */
-import { caller, initialize, MODERN, startServer, stats } from "./http-client.ts";
+import { caller, initialize, MODERN, startServer, stats } from "./lib/http-client.ts";
 
 const SESSIONS = Number(process.argv.find((a) => a.startsWith("--sessions="))?.slice(11) ?? 1000);
 

@@ -5,7 +5,7 @@
  * table also gives server CPU per call (the fair comparison: the client is the same for all).
  * Standalone: `npx tsx bench/http-throughput.ts` (`--quick` for a short run).
  */
-import { caller, LEGACY, MODERN, startServer, stats, type Caller } from "./http-client.ts";
+import { caller, LEGACY, MODERN, startServer, stats, type Caller } from "./lib/http-client.ts";
 
 const QUICK = process.argv.includes("--quick");
 const MEASURE_MS = QUICK ? 500 : 2000;

@@ -1,13 +1,16 @@
 /**
  * tsc check time of the same 30-tool server + client written three ways: mcp-gen's generated stub and typed client,
  * the official SDK v1 (`@modelcontextprotocol/sdk`, zod shapes) and SDK v2 (`@modelcontextprotocol/server` +
- * `client`, zod objects), plus a baseline that only imports the mcp-gen runtime. Each project is checked cold with
- * `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on) three times; the median
- * times, the checker's type and instantiation counts (independent of machine load) and the SDK / mcp-gen ratios
- * are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
+ * `client`, zod objects), plus a baseline that only imports the mcp-gen runtime. Each project is its own package
+ * (`type: module`) that sees mcp-gen the way a user does: `import … from "mcp-gen/runtime"` through
+ * `node_modules/mcp-gen` (a link to this repository) and its package.json `exports`, i.e. the built JavaScript and
+ * .d.ts in dist/ (built once here with `npm run build`'s tsconfig before measuring). Each project is checked cold with
+ * `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on, like the SDK projects) three
+ * times; the median times, the checker's type and instantiation counts (independent of machine load) and the
+ * SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { stringify } from "yaml";
@@ -57,7 +60,21 @@ function toolSchemas(i: number) {
   };
 }
 
-const runtimeFrom = (dir: string) => JSON.stringify(path.relative(dir, path.join(REPO, "runtime/index.ts")));
+/** The package's runtime entry, as users import it (the manifest's default `generate.runtimeImport`). */
+const RUNTIME = JSON.stringify("mcp-gen/runtime");
+
+/** Builds dist/ exactly as `npm run build` does (a clean dist, then tsc with tsconfig.build.json). */
+async function buildPackage(): Promise<void> {
+  await rm(path.join(REPO, "dist"), { recursive: true, force: true });
+  execFileSync(process.execPath, [TSC, "-p", path.join(REPO, "tsconfig.build.json")], { stdio: "inherit" });
+}
+
+/** A project folder that is its own ES module package, with this repository installed as `mcp-gen`. */
+async function packageDir(dir: string): Promise<void> {
+  await mkdir(path.join(dir, "node_modules"), { recursive: true });
+  await symlink(REPO, path.join(dir, "node_modules", "mcp-gen"), "dir");
+  await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), type: "module" }));
+}
 
 async function mcpGenProject(dir: string): Promise<void> {
   const manifest = {
@@ -68,10 +85,7 @@ async function mcpGenProject(dir: string): Promise<void> {
       inputSchema: toolSchemas(i).input,
       outputSchema: toolSchemas(i).output,
     })),
-    generate: {
-      out: "generated",
-      runtimeImport: path.relative(path.join(dir, "generated"), path.join(REPO, "runtime/index.ts")),
-    },
+    generate: { out: "generated" },
   };
   await writeFile(path.join(dir, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml") });
@@ -86,7 +100,7 @@ async function mcpGenProject(dir: string): Promise<void> {
   );
   await writeFile(
     path.join(dir, "app.ts"),
-    `import { McpClient } from ${runtimeFrom(dir)};
+    `import { McpClient } from ${RUNTIME};
 import { createClient, createServer, type ServerHandlers } from "./generated/index.ts";
 const handlers: ServerHandlers = { tools: {
 ${handlers.join("\n")}
@@ -106,7 +120,7 @@ ${calls.join("\n")}
 async function runtimeOnlyProject(dir: string): Promise<void> {
   await writeFile(
     path.join(dir, "app.ts"),
-    `import { McpServer } from ${runtimeFrom(dir)};\nexport const server = new McpServer({ info: { name: "bench", version: "1.0.0" } });\n`,
+    `import { McpServer } from ${RUNTIME};\nexport const server = new McpServer({ info: { name: "bench", version: "1.0.0" } });\n`,
   );
 }
 
@@ -183,10 +197,11 @@ function measure(dir: string): Measure {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 await rm(ROOT, { recursive: true, force: true });
+await buildPackage();
 const projects = { "mcp-gen": "mcpgen", runtime: "runtime", "SDK v1": "sdk1", "SDK v2": "sdk2" } as const;
 for (const [label, name] of Object.entries(projects)) {
   const dir = path.join(ROOT, name);
-  await mkdir(dir, { recursive: true });
+  await packageDir(dir);
   if (label === "mcp-gen") await mcpGenProject(dir);
   else if (label === "runtime") await runtimeOnlyProject(dir);
   else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2");

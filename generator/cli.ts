@@ -1,11 +1,8 @@
-/** The `mcp-gen` command line (yargs only; each command lives in generator/commands/). */
+/** The `mcp-gen` command line (yargs only; commands are defined in generator/commands/definitions.ts, loaded lazily). */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { GeneratorError } from "./ir/errors.ts";
-import { protocolCommand } from "./commands/protocol.ts";
-import { generateCommand } from "./commands/generate.ts";
-import { importCommand } from "./commands/import.ts";
-import { initCommand } from "./commands/init.ts";
+import { generateCommand, importCommand, initCommand, protocolCommand } from "./commands/definitions.ts";
 
 try {
   await yargs(hideBin(process.argv))

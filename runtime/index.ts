@@ -16,7 +16,10 @@
  * Handlers get a `RequestContext` (request id, AbortSignal, progress, logger, revision/era, client info and
  * capabilities, `authInfo`/`headers` from HTTP) and may call `ctx.elicit`/`ctx.createMessage`/`ctx.listRoots` in
  * every era: server→client requests in the handshake era, multi round-trip rounds (HMAC-protected `requestState`)
- * in the stateless era, where the handler re-runs on the client's retry with earlier answers replayed in call order.
+ * in the stateless era, where the handler re-runs on the client's retry with earlier answers replayed in call order
+ * (inputs are keyed `input-0`, `input-1`, … unless the handler names them: `ctx.elicit(params, { key: "user_name" })`).
+ * Over Streamable HTTP with resumable streams, `ctx.closeSseStream()` ends the answer's connection early and the client
+ * resumes it with Last-Event-ID (SSE polling).
  * Tool handler errors become `isError` results; `RpcError`s pass through as JSON-RPC errors.
  *
  * Client:
@@ -68,7 +71,7 @@ export type {
   ToolOptions,
 } from "./server/server.ts";
 export { ServerSession } from "./server/session.ts";
-export type { RequestContext, RequestLogger } from "./server/context.ts";
+export type { InputOptions, RequestContext, RequestLogger } from "./server/context.ts";
 
 export { McpClient } from "./client/client.ts";
 export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";

@@ -4,9 +4,8 @@
  */
 import { watch } from "node:fs";
 import path from "node:path";
-import type { Argv, CommandModule } from "yargs";
 import { ManifestError } from "../manifest/errors.ts";
-import { DEFAULT_MANIFEST, generateFromManifest } from "../manifest/pipeline.ts";
+import { generateFromManifest } from "../manifest/pipeline.ts";
 import { checkFiles, writeFilesAtomically } from "../manifest/write-atomic.ts";
 
 export interface GenerateArgs {
@@ -26,13 +25,6 @@ export const stdio: CommandIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
-
-/** The `--runtime-import` option of the commands that write a manifest (`init`, `import`). */
-export const RUNTIME_IMPORT_OPTION = {
-  type: "string",
-  default: "mcp-gen/runtime",
-  describe: "Module specifier generated code imports the runtime from",
-} as const;
 
 /** One generation (or check). Returns the exit code; prints manifest problems one per line. */
 export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: CommandIo = stdio): Promise<number> {
@@ -62,7 +54,7 @@ export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: Command
 }
 
 /** Regenerates whenever the manifest changes, until the process is stopped. */
-function watchManifest(args: GenerateArgs): void {
+export function watchManifest(args: GenerateArgs): void {
   let timer: NodeJS.Timeout | undefined;
   const run = () => {
     runGenerate({ ...args, check: false }).catch((error: unknown) => stdio.err(`mcp-gen: ${String(error)}`));
@@ -76,40 +68,3 @@ function watchManifest(args: GenerateArgs): void {
   });
   stdio.out(`mcp-gen: watching ${args.manifest}`);
 }
-
-export const generateCommand: CommandModule<object, GenerateArgs> = {
-  command: "generate",
-  describe: "Generate typed tool types, validators, a server stub and a client from a manifest",
-  builder: (yargs: Argv) =>
-    yargs
-      .option("manifest", {
-        alias: "m",
-        type: "string",
-        default: DEFAULT_MANIFEST,
-        describe: "Manifest file (YAML or JSON)",
-      })
-      .option("out", {
-        alias: "o",
-        type: "string",
-        describe: "Output folder (default: the manifest's generate.out, else ./generated next to it)",
-      })
-      .option("check", {
-        type: "boolean",
-        default: false,
-        describe: "Write nothing; exit 1 naming stale, missing or extra files",
-      })
-      .option("watch", {
-        alias: "w",
-        type: "boolean",
-        default: false,
-        describe: "Regenerate whenever the manifest changes",
-      })
-      .check((args) => {
-        if (args.check && args.watch) throw new globalThis.Error("--check and --watch cannot be combined");
-        return true;
-      }) as Argv<GenerateArgs>,
-  handler: async (args) => {
-    if (args.watch) return watchManifest(args);
-    process.exitCode = await runGenerate(args);
-  },
-};

@@ -4,14 +4,13 @@
  * existing server gets a typed client with `mcp-gen generate`. The manifest is validated before it is written.
  */
 import path from "node:path";
-import type { Argv, CommandModule } from "yargs";
 import { stringify } from "yaml";
 import { McpClient, StdioClientTransport, type Transport } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
 import { writeFilesAtomically } from "../manifest/write-atomic.ts";
-import { RUNTIME_IMPORT_OPTION, stdio, type CommandIo } from "./generate.ts";
+import type { CommandIo } from "./generate.ts";
 
 export interface ImportArgs {
   readonly command?: string;
@@ -123,22 +122,3 @@ export async function runImport(args: ImportArgs, io: CommandIo): Promise<number
   );
   return 0;
 }
-
-export const importCommand: CommandModule<object, ImportArgs> = {
-  command: "import",
-  describe: "Write a manifest from a running MCP server (stdio command or HTTP URL)",
-  builder: (yargs: Argv) =>
-    yargs
-      .option("command", { alias: "c", type: "string", describe: 'Server command line, e.g. "npx -y some-mcp-server"' })
-      .option("url", { alias: "u", type: "string", describe: "Streamable HTTP endpoint of the server" })
-      .option("out", {
-        alias: "o",
-        type: "string",
-        default: "mcp.yaml",
-        describe: "Manifest to write (.yaml or .json)",
-      })
-      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<ImportArgs>,
-  handler: async (args) => {
-    process.exitCode = await runImport(args, stdio);
-  },
-};

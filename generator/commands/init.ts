@@ -5,10 +5,9 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { Argv, CommandModule } from "yargs";
 import { stringify } from "yaml";
 import { writeFilesAtomically } from "../manifest/write-atomic.ts";
-import { RUNTIME_IMPORT_OPTION, runGenerate, stdio, type CommandIo } from "./generate.ts";
+import { runGenerate, type CommandIo } from "./generate.ts";
 
 export interface InitArgs {
   readonly dir: string;
@@ -75,16 +74,3 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
   io.out(`mcp-gen: wrote ${files.map((f) => path.join(args.dir, f.path)).join(", ")}`);
   return runGenerate({ manifest: path.join(args.dir, "mcp.yaml"), check: false }, io);
 }
-
-export const initCommand: CommandModule<object, InitArgs> = {
-  command: "init",
-  describe: "Scaffold a manifest (mcp.yaml), a runnable server entry point and its generated stub",
-  builder: (yargs: Argv) =>
-    yargs
-      .option("dir", { type: "string", default: ".", describe: "Folder to scaffold into" })
-      .option("name", { type: "string", default: "my-mcp-server", describe: "Server name" })
-      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<InitArgs>,
-  handler: async (args) => {
-    process.exitCode = await runInit(args, stdio);
-  },
-};

@@ -43,15 +43,18 @@ function objectSchemaNames(types: readonly IrTypeDecl[], recursive: ReadonlySet<
 }
 
 /**
- * A module with one `<Name>Schema` per declaration, in dependency order (recursive ones lazy). `typesImport` is the
- * specifier of the module declaring the types (used for annotations of recursive schemas and doc links).
+ * A module with one `<Name>Schema` per declaration, in dependency order (recursive ones lazy), each annotated with its
+ * declared type (`z.ZodType<T.Name>`) so importers and the emitted .d.ts never expand zod's inferred generics.
+ * `typesImport` is the specifier of the module declaring the types (used in the annotations and doc links).
  */
 export function emitSchemasModule(types: readonly IrTypeDecl[], typesImport = "./types.ts"): string {
   const { order, recursive } = dependencyOrder(types);
   const objects = objectSchemaNames(types, recursive);
   const ctx = createZodContext(undefined, (name) => objects.has(name));
   const typeRef = (name: string) => `T.${name}`;
-  const body = order.map((decl) => emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef }));
+  const body = order.map((decl) =>
+    emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, declaredTypes: true }),
+  );
   return [
     `import { z } from "zod";\nimport type * as T from ${JSON.stringify(typesImport)};\n`,
     emitZodPrelude(ctx),

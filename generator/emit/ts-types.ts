@@ -2,7 +2,7 @@
  * IR types → TypeScript source text. Pure functions, no formatting concerns (prettier runs later), reused by the
  * protocol emitter and the manifest emitter.
  */
-import type { IrDoc, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+import type { IrConstraints, IrDoc, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
 
 export interface TypeEmitOptions {
   /** How a `ref` is printed (default: the bare name, e.g. to qualify it as `T.Name`). */
@@ -76,9 +76,22 @@ function objectMembers(type: IrObjectType, options: TypeEmitOptions): string[] {
   return members;
 }
 
+/** Whether values of `type` include `null` already. */
+export function acceptsNull(type: IrType): boolean {
+  if (type.kind === "primitive") return type.name === "null" || type.name === "unknown";
+  return type.kind === "union" && type.items.some(acceptsNull);
+}
+
+/** A `nullable` constraint (`@nullable`) on a type without `null` adds `| null`, as the validator does. */
+function addsNull(type: IrType, constraints: IrConstraints | undefined): boolean {
+  return constraints?.nullable === true && !acceptsNull(type);
+}
+
 function emitProperty(prop: IrProp, options: TypeEmitOptions): string {
   const optional = prop.optional ? "?" : "";
-  return `${emitDoc(prop.doc)}${propertyKey(prop.name)}${optional}: ${emitTypeExpression(prop.type, options)};`;
+  const text = emitTypeExpression(prop.type, options);
+  const type = addsNull(prop.type, prop.constraints) ? `${wrap(prop.type, text)} | null` : text;
+  return `${emitDoc(prop.doc)}${propertyKey(prop.name)}${optional}: ${type};`;
 }
 
 /**
@@ -87,11 +100,13 @@ function emitProperty(prop: IrProp, options: TypeEmitOptions): string {
  * that are only compatible through its `any`s, and a flat interface reads on its own.
  */
 export function emitTypeDeclaration(decl: IrTypeDecl, options: TypeEmitOptions = {}): string {
+  const nullable = addsNull(decl.type, decl.constraints);
   const form = decl.form ?? (decl.type.kind === "object" && !decl.type.closed ? "interface" : "alias");
   const doc = emitDoc(decl.doc);
-  if (form === "interface" && decl.type.kind === "object") {
+  if (form === "interface" && decl.type.kind === "object" && !nullable) {
     const members = objectMembers(decl.type, options);
     return `${doc}export interface ${decl.name} {${members.length ? `\n${members.join("\n")}\n` : ""}}\n`;
   }
-  return `${doc}export type ${decl.name} = ${emitTypeExpression(decl.type, options)};\n`;
+  const text = emitTypeExpression(decl.type, options);
+  return `${doc}export type ${decl.name} = ${nullable ? `${wrap(decl.type, text)} | null` : text};\n`;
 }

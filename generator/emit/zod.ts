@@ -11,9 +11,9 @@
  */
 import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
-import { emitDoc, propertyKey } from "./ts-types.ts";
+import { acceptsNull, emitDoc, propertyKey } from "./ts-types.ts";
 
-export type ZodHelper = "openObject" | "objectValue";
+export type ZodHelper = "openObject" | "objectValue" | "exactly" | "ObjectSchema";
 
 export interface ZodEmitContext {
   /** The expression naming the schema of a declaration (e.g. `CallToolRequestSchema` or `S.CallToolRequestSchema`). */
@@ -41,6 +41,17 @@ const HELPERS: Record<ZodHelper, string> = {
   objectValue:
     "/** TypeScript's `object`: any non-null object. */\n" +
     'const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);\n',
+  exactly:
+    "/**\n * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod\n" +
+    " * infers for `schema` and `T` are mutually assignable.\n */\n" +
+    "function exactly<T>() {\n" +
+    "  return <S extends z.core.$ZodType>(\n" +
+    "    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),\n" +
+    "  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;\n" +
+    "}\n",
+  ObjectSchema:
+    "/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */\n" +
+    "type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;\n",
 };
 
 /** The helper declarations used by expressions emitted with `ctx`, in a fixed order. */
@@ -72,11 +83,6 @@ export function emitZodExpression(type: IrType, ctx: ZodEmitContext, constraints
   const base = emitBase(type, ctx, constraints);
   const nullable = constraints?.nullable && !acceptsNull(type);
   return nullable ? `${base}.nullable()` : base;
-}
-
-function acceptsNull(type: IrType): boolean {
-  if (type.kind === "primitive") return type.name === "null" || type.name === "unknown";
-  return type.kind === "union" && type.items.some(acceptsNull);
 }
 
 function emitBase(type: IrType, ctx: ZodEmitContext, c: IrConstraints | undefined): string {
@@ -184,6 +190,12 @@ function emitShapeEntry(prop: IrProp, ctx: ZodEmitContext): string {
 export interface ZodDeclarationOptions {
   /** Emit `z.lazy` with a `z.ZodType<…>` annotation (the declaration is on a reference cycle). */
   readonly recursive: boolean;
+  /**
+   * Annotate every schema with its declared type (`z.ZodType<T.X>`, `ObjectSchema<T.X>` for object schemas) instead
+   * of letting TypeScript infer zod's nested generics: consumers (and .d.ts files) then see compact types. The
+   * expression goes through `exactly<T.X>()`, so it still compiles only if zod's inferred type and `T.X` agree.
+   */
+  readonly declaredTypes?: boolean;
   /** How to name the declared TypeScript type in the annotation (e.g. `T.JSONValue`). */
   readonly typeRef: (name: string) => string;
 }
@@ -196,8 +208,11 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
   });
   const expr = emitZodExpression(decl.type, ctx, decl.constraints);
   const name = ctx.ref(decl.name);
-  if (options.recursive) {
-    return `${doc}export const ${name}: z.ZodType<${options.typeRef(decl.name)}> = z.lazy(() => ${expr});\n`;
-  }
-  return `${doc}export const ${name} = ${expr};\n`;
+  const type = options.typeRef(decl.name);
+  if (options.recursive) return `${doc}export const ${name}: z.ZodType<${type}> = z.lazy(() => ${expr});\n`;
+  if (!options.declaredTypes) return `${doc}export const ${name} = ${expr};\n`;
+  ctx.helpers.add("exactly").add("ObjectSchema");
+  const isObject = ctx.isObjectSchema?.(decl.name) ?? false;
+  const annotation = `${isObject ? "ObjectSchema" : "z.ZodType"}<${type}>`;
+  return `${doc}export const ${name}: ${annotation} = exactly<${type}>()(${expr});\n`;
 }

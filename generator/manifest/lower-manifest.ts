@@ -5,6 +5,7 @@
  */
 import uriTemplate from "uri-template";
 import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
+import { DEFAULT_RUNTIME_IMPORT } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
 import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
@@ -21,7 +22,6 @@ import type {
   UserWarning,
 } from "./user-model.ts";
 
-const DEFAULT_RUNTIME_IMPORT = "mcp-gen/runtime";
 const STRING: IrType = { kind: "primitive", name: "string" };
 
 interface Collected {

@@ -8,7 +8,7 @@ import { formatPath } from "./errors.ts";
 import { loadManifest } from "./load-manifest.ts";
 import type { UserModel } from "./user-model.ts";
 
-export const DEFAULT_MANIFEST = "mcp.yaml";
+export { DEFAULT_MANIFEST } from "./defaults.ts";
 export const DEFAULT_OUT = "generated";
 
 export interface ManifestJob {

@@ -78,6 +78,26 @@ export class Exchange {
     if (this.finished) this.finish();
   }
 
+  /**
+   * SSE polling (SEP-1699), asked for by the handler: end this POST's connection before the answer; the stream goes
+   * on in the event store and the client resumes it with GET + Last-Event-ID. Only where resumption works (an event
+   * store and a revision with priming events); returns whether the connection was ended.
+   */
+  closeConnection(): boolean {
+    if (!this.options.eventStore || !this.options.priming || this.finished) return false;
+    if (!this.decided) this.openStream();
+    return this.endConnection();
+  }
+
+  private endConnection(): boolean {
+    const stream = this.stream;
+    if (!stream || this.finished) return false;
+    this.detached = true;
+    this.stream = undefined;
+    stream.end(); // the SSE stream goes on in the event store; the client polls for the rest
+    return true;
+  }
+
   /** The HTTP client went away (before or during the answer). */
   clientGone(): void {
     if (!this.finished) this.detached = true;
@@ -111,12 +131,7 @@ export class Exchange {
       const id = eventStore.storeEvent(this.streamId, undefined);
       if (typeof id === "string") stream.send({ id, data: "", ...(retryMs !== undefined ? { retryMs } : {}) });
       if (pollAfterMs !== undefined) {
-        const timer = setTimeout(() => {
-          if (this.stream !== stream || this.finished) return;
-          this.detached = true;
-          this.stream = undefined;
-          stream.end(); // the SSE stream goes on in the event store; the client polls for the rest
-        }, pollAfterMs);
+        const timer = setTimeout(() => this.endConnection(), pollAfterMs);
         timer.unref?.();
         stream.onClose(() => clearTimeout(timer));
       }

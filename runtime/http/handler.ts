@@ -16,6 +16,7 @@ import { LegacySseTransport } from "./legacy-sse.ts";
 import { checkModernRequest, modernStatusOf, type HeaderParamsLookup } from "./modern.ts";
 import { RequestTransport } from "./request-transport.ts";
 import { SessionTransport } from "./session-transport.ts";
+import { REVISION_WITHOUT_HEADER } from "./transport-revisions.ts";
 import { BodyTooLargeError, emptyResponse, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
 /** What the HTTP layer needs from an MCP server: start a server-side session on a transport. */
@@ -211,8 +212,7 @@ export class McpHttpHandler {
       return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
     if (this.options.sessions === false) {
       if (batch) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
-      // Without the header a server SHOULD assume 2025-03-26 (the revision that introduced Streamable HTTP).
-      return this.serveStateless(request, first, authInfo, false, version ?? "2025-03-26");
+      return this.serveStateless(request, first, authInfo, false, version ?? REVISION_WITHOUT_HEADER);
     }
     const session = this.findSession(request, authInfo);
     if (!(session instanceof SessionTransport)) return session;
@@ -300,9 +300,6 @@ export class McpHttpHandler {
     if (failure) return failure;
     const scope = this.toolScopeFailure([message], authInfo);
     if (scope) return scope;
-    // `initialize` does not exist in the stateless era; the session would otherwise start a handshake with it.
-    if (message["method"] === "initialize")
-      return jsonResponse(404, { jsonrpc: "2.0", id: message["id"], error: { code: -32601, message: "Method not found: initialize" } });
     return this.serveStateless(request, message, authInfo, true);
   }
 

@@ -8,6 +8,7 @@ import type { EventStore } from "./event-store.ts";
 import { Exchange, type RequestId } from "./exchange.ts";
 import { SseStream, SSE_HEADERS } from "./sse.ts";
 import type { HttpResponseOut } from "./types.ts";
+import { sendsPrimingEvent } from "./transport-revisions.ts";
 
 const GET_STREAM = "g";
 
@@ -79,7 +80,7 @@ export class SessionTransport implements Transport {
         batch,
         headers: { "mcp-session-id": this.sessionId },
         eventStore: this.options.eventStore,
-        priming: this.protocolVersion !== undefined && this.protocolVersion >= "2025-11-25",
+        priming: sendsPrimingEvent(this.protocolVersion),
         retryMs: this.options.retryMs,
         keepAliveMs: this.options.keepAliveMs ?? 0,
         pollAfterMs: this.options.pollAfterMs,
@@ -95,7 +96,12 @@ export class SessionTransport implements Transport {
       // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
       onGone?.(() => ex.clientGone());
     }
-    for (const message of [...others, ...requests]) this.sink?.receive(message, context);
+    for (const message of others) this.sink?.receive(message, context);
+    if (exchange) {
+      const ex = exchange;
+      const withClose: IncomingContext = { ...context, closeStream: () => ex.closeConnection() };
+      for (const message of requests) this.sink?.receive(message, withClose);
+    }
     return exchange?.done;
   }
 
@@ -120,7 +126,7 @@ export class SessionTransport implements Transport {
     }
     if (this.getStream?.open) return { status: 409, headers: {}, body: "A GET stream is already open for this session" };
     const stream = new SseStream();
-    if (store && this.protocolVersion !== undefined && this.protocolVersion >= "2025-11-25") {
+    if (store && sendsPrimingEvent(this.protocolVersion)) {
       const id = await store.storeEvent(GET_STREAM, undefined);
       stream.send({ id, data: "", ...(this.options.retryMs !== undefined ? { retryMs: this.options.retryMs } : {}) });
     }

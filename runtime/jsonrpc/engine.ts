@@ -338,10 +338,14 @@ export class JsonRpcEngine {
   private onTransportClosed(error?: Error): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    const failure = new ConnectionClosedError(error);
-    for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
-    for (const entry of this.incoming.values()) entry.abort(failure);
-    this.incoming.clear();
+    // Built only when something is pending: a stateless HTTP session closes after every request, and an Error
+    // (with its stack) per close is measurable there.
+    if (this.pending.size > 0 || this.incoming.size > 0) {
+      const failure = new ConnectionClosedError(error);
+      for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
+      for (const entry of this.incoming.values()) entry.abort(failure);
+      this.incoming.clear();
+    }
     this.handlers.onClose?.(error);
   }
 

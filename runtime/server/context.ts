@@ -27,6 +27,16 @@ export interface RequestLogger {
   error(data: unknown, logger?: string): Promise<void>;
 }
 
+/** Options of `elicit`/`createMessage`/`listRoots`. */
+export interface InputOptions {
+  /**
+   * Stateless era: the key of this input in `inputRequests`/`inputResponses` (e.g. `"user_name"`); unique among
+   * the handler's inputs. Default: `input-<n>`, numbered in call order among the calls without a key. Ignored in the
+   * handshake era, where the input is a JSON-RPC request with its own id.
+   */
+  readonly key?: string;
+}
+
 export interface RequestContext {
   readonly requestId: JsonRpcId;
   readonly method: string;
@@ -45,18 +55,24 @@ export interface RequestContext {
   readonly meta: MetaObject | undefined;
   /** Sends `notifications/progress` if the client asked for progress; otherwise a no-op. */
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Streamable HTTP sessions with resumable streams (2025-11-25 on): ends the SSE connection carrying this
+   * request's answer now; the client reconnects with Last-Event-ID and gets the rest (SSE polling, SEP-1699).
+   * Returns false, doing nothing, on other transports and revisions.
+   */
+  closeSseStream(): boolean;
   readonly log: RequestLogger;
   /** Asks the user through the client (form or URL mode). Requires the client's `elicitation` capability. */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
   /** Asks the client's model. Requires the client's `sampling` capability. */
-  createMessage(params: CreateMessageParams): Promise<CreateMessageResult>;
+  createMessage(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots. Requires the client's `roots` capability. */
-  listRoots(): Promise<ListRootsResult>;
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
 }
 
 /** How `elicit`/`createMessage`/`listRoots` reach the client in the current era. */
 export interface InputChannel {
-  ask(method: string, params: unknown): Promise<unknown>;
+  ask(method: string, params: unknown, key: string | undefined): Promise<unknown>;
 }
 
 /** What a context needs from the session serving it. */
@@ -104,6 +120,10 @@ export class HandlerContext implements RequestContext {
     return this.host.sendProgress(this, progress, total, message);
   }
 
+  closeSseStream(): boolean {
+    return this.request.context?.closeStream?.() ?? false;
+  }
+
   get log(): RequestLogger {
     if (!this.logger) {
       const log = (level: LogLevel, data: unknown, logger?: string) => this.host.sendLog(this, level, data, logger);
@@ -118,13 +138,13 @@ export class HandlerContext implements RequestContext {
     return this.logger;
   }
 
-  elicit(params: ElicitParams): Promise<ElicitResult> {
-    return this.input.ask("elicitation/create", params) as Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
+    return this.input.ask("elicitation/create", params, options?.key) as Promise<ElicitResult>;
   }
-  createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
-    return this.input.ask("sampling/createMessage", params) as Promise<CreateMessageResult>;
+  createMessage(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
+    return this.input.ask("sampling/createMessage", params, options?.key) as Promise<CreateMessageResult>;
   }
-  listRoots(): Promise<ListRootsResult> {
-    return this.input.ask("roots/list", {}) as Promise<ListRootsResult>;
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
+    return this.input.ask("roots/list", {}, options?.key) as Promise<ListRootsResult>;
   }
 }

@@ -18,7 +18,8 @@ export class HandshakeInput implements InputChannel {
     private readonly clientCapabilities: Capabilities,
   ) {}
 
-  async ask(method: string, params: unknown): Promise<unknown> {
+  /** The input key is a stateless-era notion; here each input is a request with its own id. */
+  async ask(method: string, params: unknown, _key?: string): Promise<unknown> {
     const token = this.profile.requests.get(method)?.token;
     if (!token || token.direction === "clientToServer") throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.revision}`);
     if (token.capability && !hasCapability(this.clientCapabilities, token.capability.path)) {

@@ -1,6 +1,6 @@
 /**
- * The stateless era's input channel: a handler's `elicit`/`createMessage`/`listRoots` calls are numbered in call
- * order. Answers the client already gave (this round's `inputResponses`, earlier rounds' via `requestState`) are
+ * The stateless era's input channel: a handler's `elicit`/`createMessage`/`listRoots` calls are keyed by the key
+ * the handler chose, else numbered in call order (`input-0`, `input-1`, … among the calls without a key). Answers the client already gave (this round's `inputResponses`, earlier rounds' via `requestState`) are
  * replayed; an unanswered call is recorded and rejects, and the request ends with an `InputRequiredResult` listing
  * every unanswered call. The client retries with the answers and the handler runs again from the start.
  */
@@ -9,6 +9,7 @@ import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, typ
 import type { RevisionProfile } from "../session/profiles.ts";
 import { formatIssues } from "../session/validation.ts";
 import type { InputChannel } from "./context.ts";
+import { stableStringify } from "./request-state.ts";
 
 /** Thrown into the handler for an unanswered input; the runtime turns the request into an `InputRequiredResult`. */
 export class InputRequiredSignal extends Error {
@@ -20,7 +21,10 @@ export class InputRequiredSignal extends Error {
 
 export class InputRounds implements InputChannel {
   private next = 0;
-  readonly missing: Record<string, { method: string; params: unknown }> = {};
+  /** Every key asked in this run, with its method and params: one key, one question. */
+  private readonly asked = new Map<string, string>();
+  /** Unanswered inputs by key (null prototype: keys are the handler's or the client's strings). */
+  readonly missing: Record<string, { method: string; params: unknown }> = Object.create(null) as Record<string, { method: string; params: unknown }>;
   missingCount = 0;
 
   constructor(
@@ -31,7 +35,10 @@ export class InputRounds implements InputChannel {
     private readonly allowed: boolean,
   ) {}
 
-  ask(method: string, params: unknown): Promise<unknown> {
+  ask(method: string, params: unknown, chosenKey: string | undefined): Promise<unknown> {
+    if (chosenKey !== undefined && (typeof chosenKey !== "string" || chosenKey.length === 0)) {
+      return Promise.reject(new ProtocolUsageError(`the key of a ${method} input must be a non-empty string`));
+    }
     const token = this.profile.embedded.get(method);
     if (!token || !this.allowed) {
       return Promise.reject(new ProtocolUsageError(`${method} cannot be asked of the client while serving this request`));
@@ -55,8 +62,14 @@ export class InputRounds implements InputChannel {
     if (!checked.success) {
       return Promise.reject(new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`));
     }
-    const key = `input-${this.next++}`;
-    if (key in this.answers) {
+    const key = chosenKey ?? `input-${this.next++}`;
+    const request = `${method} ${stableStringify(params)}`;
+    const earlier = this.asked.get(key);
+    if (earlier !== undefined && earlier !== request) {
+      return Promise.reject(new ProtocolUsageError(`input key ${key} is used for two different input requests`));
+    }
+    this.asked.set(key, request);
+    if (Object.hasOwn(this.answers, key)) {
       const parsed = token.result.safeParse(this.answers[key]);
       if (!parsed.success) {
         return Promise.reject(
@@ -65,8 +78,10 @@ export class InputRounds implements InputChannel {
       }
       return Promise.resolve(parsed.data);
     }
-    this.missing[key] = { method, params };
-    this.missingCount++;
+    if (earlier === undefined) {
+      this.missing[key] = { method, params };
+      this.missingCount++;
+    }
     return Promise.reject(new InputRequiredSignal(key));
   }
 }

@@ -93,7 +93,8 @@ export function digestParams(params: unknown): string {
   return createHash("sha256").update(stableStringify(salient)).digest("base64url");
 }
 
-function stableStringify(value: unknown): string {
+/** JSON with object keys sorted, so equal values give equal strings. */
+export function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.keys(value)

@@ -171,11 +171,13 @@ export class ServerSession implements ContextHost {
 
   private onRequest(request: IncomingRequest): Promise<Result> | Result {
     const { method, params } = request;
-    if (method === "initialize" && !this.handshake) return this.initialize(request);
+    // A request naming its revision in `_meta` is stateless-era, `initialize` too: that era has no `initialize`
+    // (its method table lacks it), so it gets -32601 there instead of starting a handshake.
     const requested = metaOf(params)?.[MetaKey.protocolVersion];
     if (typeof requested === "string" && (!this.handshake || this.statelessProfiles.has(requested))) {
       return this.serveStateless(request, requested);
     }
+    if (method === "initialize" && !this.handshake) return this.initialize(request);
     if (this.handshake) return this.serveHandshake(request, this.handshake);
     if (method === "ping") return {};
     throw new RpcError(

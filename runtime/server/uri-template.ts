@@ -2,6 +2,10 @@
  * Matching a URI against an RFC 6570 template, for the expressions resource templates use in practice:
  * `{var}` (one segment, no `/`), `{+var}` / `{#var}` (reserved expansion, may span `/`), and `{?a,b}` query forms.
  * Operators this cannot reverse make the template match nothing; pass `match` to `resourceTemplate` for those.
+ *
+ * Why not the `uri-template` package (2.0.0, used by the generator side): it parses and expands templates but has
+ * no matching or variable extraction, which is all the runtime needs here; and the installed copy lacks its
+ * `dist/index.js` entry (its build runs at install time, which npm does not do here), so it cannot be imported as is.
  */
 
 export function matchUriTemplate(template: string, uri: string): Record<string, string> | undefined {

@@ -21,6 +21,11 @@ export interface IncomingContext {
   readonly headers?: Readonly<Record<string, string>>;
   /** Aborted when the carrier of this message goes away (e.g. an HTTP response stream is closed). */
   readonly signal?: AbortSignal;
+  /**
+   * Streamable HTTP with resumable streams: ends the connection carrying this request's answer early; the client
+   * reconnects with Last-Event-ID (SSE polling). Returns false where the transport cannot.
+   */
+  readonly closeStream?: () => boolean;
 }
 
 /** Routing hints for outgoing frames. */

@@ -65,6 +65,15 @@ describe("our client ↔ our server", () => {
     expect(numeric.status).toBe(200);
   });
 
+  it("2026-07-28: initialize, which that era lacks, gets 404 + -32601 and mints no session", async () => {
+    const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" }, _meta: modernMeta() };
+    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "initialize" };
+    const response = await post(server.url, { jsonrpc: "2.0", id: 7, method: "initialize", params }, headers);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(await response.json()).toMatchObject({ id: 7, error: { code: -32601 } });
+  });
+
   it("falls back to the legacy HTTP+SSE transport for an old server", async () => {
     const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2024-11-05"] });
     await client.connect(new StreamableHttpClientTransport(legacyOnly.url));

@@ -8,6 +8,7 @@ import { McpHttpHandler } from "../../runtime/http/handler.ts";
 import { toFetchHandler } from "../../runtime/http/web.ts";
 import { serve } from "../../runtime/http/node.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
+import { McpClient, McpServer } from "../../runtime/index.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -142,6 +143,64 @@ describe("SSE polling (pollAfterMs)", () => {
       await sdk.close();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("SSE polling asked for by the handler (ctx.closeSseStream)", () => {
+  function reconnectingServer() {
+    return new McpServer({ info: { name: "polling", version: "1" } }).tool({ name: "reconnect", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      const closed = ctx.closeSseStream();
+      await ctx.log.info("after the cut");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { content: [{ type: "text", text: `closed=${closed}` }] };
+    });
+  }
+
+  it("ends the POST's connection mid-call; the client resumes with Last-Event-ID and gets the rest", async () => {
+    const server = await serve(reconnectingServer(), { retryMs: 10 });
+    try {
+      const resumed: string[] = [];
+      const counting: typeof fetch = (input, init) => {
+        const headers = new Headers(init?.headers);
+        if ((init?.method ?? "GET") === "GET" && headers.has("last-event-id")) resumed.push(headers.get("last-event-id")!);
+        return fetch(input, init);
+      };
+      const logs: unknown[] = [];
+      const client = new McpClient({
+        info: { name: "c", version: "1" },
+        revisions: ["2025-11-25"],
+        onNotification: (method, params) => void (method === "notifications/message" && logs.push((params as { data: unknown }).data)),
+      });
+      await client.connect(new StreamableHttpClientTransport(server.url, { openGetStream: false, fetch: counting }));
+      await client.request("logging/setLevel", { level: "debug" });
+      expect((await client.callTool("reconnect", {})).content).toEqual([{ type: "text", text: "closed=true" }]);
+      expect(resumed.length).toBeGreaterThan(0);
+      expect(logs).toEqual(["after the cut"]);
+      await client.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("does nothing where streams are not resumable (no priming before 2025-11-25, or no HTTP)", async () => {
+    const server = await serve(reconnectingServer(), { retryMs: 10 });
+    try {
+      const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-06-18"] });
+      await client.connect(new StreamableHttpClientTransport(server.url, { openGetStream: false }));
+      expect((await client.callTool("reconnect", {})).content).toEqual([{ type: "text", text: "closed=false" }]);
+      await client.close();
+    } finally {
+      await server.close();
+    }
+    const noStore = await serve(reconnectingServer(), { eventStore: false });
+    try {
+      const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-11-25"] });
+      await client.connect(new StreamableHttpClientTransport(noStore.url, { openGetStream: false }));
+      expect((await client.callTool("reconnect", {})).content).toEqual([{ type: "text", text: "closed=false" }]);
+      await client.close();
+    } finally {
+      await noStore.close();
     }
   });
 });

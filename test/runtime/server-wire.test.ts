@@ -1,6 +1,6 @@
 /** The server as seen on the wire: raw frames in, exact JSON-RPC out. */
 import { describe, expect, it } from "vitest";
-import { createDemoServer } from "./fixtures/demo-server.ts";
+import { addKeyedInputTools, createDemoServer } from "./fixtures/demo-server.ts";
 import { ScriptedTransport } from "./helpers.ts";
 
 const MODERN = "2026-07-28";
@@ -97,6 +97,21 @@ describe("stateless era on the wire", () => {
     expect(await ask({ jsonrpc: "2.0", id: 3, method: "ping", params: { _meta: meta() } })).toMatchObject({ error: { code: -32601 } });
   });
 
+  it("answers a stateless-era initialize with -32601 and starts no handshake", async () => {
+    const { ask } = await open();
+    const init = await ask({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { _meta: meta(), protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    expect(init).toMatchObject({ id: 1, error: { code: -32601 } });
+    // Still no session: a request without _meta is refused as before initialize.
+    expect(await ask({ jsonrpc: "2.0", id: 2, method: "tools/list" })).toMatchObject({ id: 2, error: { code: -32602 } });
+    const handshake = await ask({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    expect(handshake.result?.["protocolVersion"]).toBe("2025-06-18");
+  });
+
   it("serves discover with caching hints and serverInfo", async () => {
     const { ask } = await open();
     const { result } = await ask({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta() } });
@@ -108,6 +123,44 @@ describe("stateless era on the wire", () => {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "demo-server", version: "1.0.0" } },
     });
+  });
+
+  it("keys inputs by the handler's chosen key, numbering only the unkeyed ones", async () => {
+    const { ask, server } = await open();
+    addKeyedInputTools(server);
+    const caps = { elicitation: {}, sampling: {}, roots: {} };
+    const call = (id: number, name: string, extra: Record<string, unknown> = {}) =>
+      ask({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta(caps), name, arguments: {}, ...extra } });
+    const round1 = (await call(1, "ask-keyed")).result!;
+    expect(round1).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create", params: { message: "Your name?" } } } });
+    expect(Object.keys(round1["inputRequests"] as object)).toEqual(["user_name"]);
+    // A wrong key is not an answer: the same input is requested again; extra keys are ignored.
+    const wrong = (await call(2, "ask-keyed", { inputResponses: { "input-0": { action: "accept", content: { name: "Eve" } } } })).result!;
+    expect(Object.keys(wrong["inputRequests"] as object)).toEqual(["user_name"]);
+    const round2 = (await call(3, "ask-keyed", { inputResponses: { user_name: { action: "accept", content: { name: "Ada" } }, extra: { action: "accept", content: { foo: "bar" } } }, requestState: round1["requestState"] })).result!;
+    expect(round2["inputRequests"]).toEqual({
+      capital: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 } },
+      "input-0": { method: "roots/list", params: {} },
+    });
+    const answers = { capital: { role: "assistant", content: { type: "text", text: "Paris" }, model: "m" }, "input-0": { roots: [{ uri: "file:///r" }] } };
+    const final = await call(4, "ask-keyed", { inputResponses: answers, requestState: round2["requestState"] });
+    expect(final.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Ada|Paris|file:///r" }] });
+    const badAnswer = await call(5, "ask-keyed", { inputResponses: { user_name: { action: "maybe" } } });
+    expect(badAnswer.error).toMatchObject({ code: -32602, message: expect.stringContaining("inputResponses.user_name") });
+  });
+
+  it("refuses one key for two different questions, and an empty key", async () => {
+    const { ask, server } = await open();
+    addKeyedInputTools(server);
+    const twice = await ask({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { _meta: meta({ elicitation: {} }), name: "ask-key-twice", arguments: {}, inputResponses: { k: { action: "accept", content: {} } } },
+    });
+    expect(twice.result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("input key k is used for two different") }] });
+    const empty = await ask({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: meta({ roots: {} }), name: "ask-empty-key", arguments: {} } });
+    expect(empty.result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("non-empty string") }] });
   });
 
   it("runs a multi round-trip request and rejects tampered or misused requestState", async () => {

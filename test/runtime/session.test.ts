@@ -9,7 +9,7 @@ import {
   type ClientHandlers,
 } from "../../runtime/index.ts";
 import { getProfile } from "../../runtime/session/registry.ts";
-import { createDemoServer } from "./fixtures/demo-server.ts";
+import { addKeyedInputTools, createDemoServer } from "./fixtures/demo-server.ts";
 
 const handlers: ClientHandlers = {
   elicitation: (params) => ({ action: "accept", content: { name: "Ada", city: "Paris", echo: params.message } }),
@@ -82,6 +82,16 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
     else expect(asked.isError).toBe(true);
     const both = await client.callTool("sample-and-roots", {});
     expect(both.content[0]).toEqual({ type: "text", text: "sampled|file:///a" });
+    await client.close();
+  });
+
+  it("lets handlers choose input keys, with the same handler code in either era", async () => {
+    const { client, server } = await connect(revision);
+    addKeyedInputTools(server);
+    const hasElicitation = getProfile(revision)!.methods["elicitation/create"] !== undefined;
+    const asked = await client.callTool("ask-keyed", {});
+    if (hasElicitation) expect(asked.content[0]).toEqual({ type: "text", text: "Ada|sampled|file:///a" });
+    else expect(asked.isError).toBe(true);
     await client.close();
   });
 

@@ -8,773 +8,910 @@ const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
 /** TypeScript's `object`: any non-null object. */
 const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);
+/**
+ * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
+ * infers for `schema` and `T` are mutually assignable.
+ */
+function exactly<T>() {
+  return <S extends z.core.$ZodType>(
+    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
+  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
+}
+/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
+type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
 
 /** Validates {@link T.ProgressToken}. */
-export const ProgressTokenSchema = z.union([z.string(), z.number()]);
+export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = exactly<T.ProgressToken>()(
+  z.union([z.string(), z.number()]),
+);
 
 /** Validates {@link T.RequestId}. */
-export const RequestIdSchema = z.union([z.string(), z.number()]);
+export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.union([z.string(), z.number()]));
 
 /** Validates {@link T.JSONRPCRequest}. */
-export const JSONRPCRequestSchema = openObject({
-  method: z.string(),
-  params: z
-    .object({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-    })
-    .catchall(z.unknown())
-    .exactOptional(),
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-});
+export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
+  openObject({
+    method: z.string(),
+    params: z
+      .object({
+        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      })
+      .catchall(z.unknown())
+      .exactOptional(),
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+  }),
+);
 
 /** Validates {@link T.JSONRPCNotification}. */
-export const JSONRPCNotificationSchema = openObject({
-  method: z.string(),
-  params: z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-    .catchall(z.unknown())
-    .exactOptional(),
-  jsonrpc: z.literal("2.0"),
-});
+export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
+  openObject({
+    method: z.string(),
+    params: z
+      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
+      .catchall(z.unknown())
+      .exactOptional(),
+    jsonrpc: z.literal("2.0"),
+  }),
+);
 
 /** Validates {@link T.Result}. */
-export const ResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-  .catchall(z.unknown());
+export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
+  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+);
 
 /** Validates {@link T.JSONRPCResponse}. */
-export const JSONRPCResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ResultSchema,
-});
+export const JSONRPCResponseSchema: ObjectSchema<T.JSONRPCResponse> = exactly<T.JSONRPCResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema }),
+);
 
 /** Validates {@link T.JSONRPCError}. */
-export const JSONRPCErrorSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  error: openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
-});
+export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRPCError>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    error: openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+  }),
+);
 
 /** Validates {@link T.JSONRPCMessage}. */
-export const JSONRPCMessageSchema = z.union([
-  JSONRPCRequestSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCResponseSchema,
-  JSONRPCErrorSchema,
-]);
+export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = exactly<T.JSONRPCMessage>()(
+  z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema, JSONRPCErrorSchema]),
+);
 
 /** Validates {@link T.Cursor}. */
-export const CursorSchema = z.string();
+export const CursorSchema: z.ZodType<T.Cursor> = exactly<T.Cursor>()(z.string());
 
 /** Validates {@link T.Request}. */
-export const RequestSchema = openObject({
-  method: z.string(),
-  params: z
-    .object({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-    })
-    .catchall(z.unknown())
-    .exactOptional(),
-});
+export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
+  openObject({
+    method: z.string(),
+    params: z
+      .object({
+        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      })
+      .catchall(z.unknown())
+      .exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Notification}. */
-export const NotificationSchema = openObject({
-  method: z.string(),
-  params: z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-    .catchall(z.unknown())
-    .exactOptional(),
-});
+export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
+  openObject({
+    method: z.string(),
+    params: z
+      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
+      .catchall(z.unknown())
+      .exactOptional(),
+  }),
+);
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema = ResultSchema;
+export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult>()(ResultSchema);
 
 /** Validates {@link T.CancelledNotification}. */
-export const CancelledNotificationSchema = openObject({
-  method: z.literal("notifications/cancelled"),
-  params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
-});
+export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
+  openObject({
+    method: z.literal("notifications/cancelled"),
+    params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
+  }),
+);
 
 /** Validates {@link T.ClientCapabilities}. */
-export const ClientCapabilitiesSchema = openObject({
-  experimental: z.record(z.string(), objectValue).exactOptional(),
-  roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  sampling: objectValue.exactOptional(),
-  elicitation: objectValue.exactOptional(),
-});
+export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
+  openObject({
+    experimental: z.record(z.string(), objectValue).exactOptional(),
+    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    sampling: objectValue.exactOptional(),
+    elicitation: objectValue.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Implementation}. */
-export const ImplementationSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  version: z.string(),
-});
+export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Implementation>()(
+  openObject({ name: z.string(), title: z.string().exactOptional(), version: z.string() }),
+);
 
 /** Validates {@link T.InitializeRequest}. */
-export const InitializeRequestSchema = openObject({
-  method: z.literal("initialize"),
-  params: openObject({
-    protocolVersion: z.string(),
-    capabilities: ClientCapabilitiesSchema,
-    clientInfo: ImplementationSchema,
+export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactly<T.InitializeRequest>()(
+  openObject({
+    method: z.literal("initialize"),
+    params: openObject({
+      protocolVersion: z.string(),
+      capabilities: ClientCapabilitiesSchema,
+      clientInfo: ImplementationSchema,
+    }),
   }),
-});
+);
 
 /** Validates {@link T.ServerCapabilities}. */
-export const ServerCapabilitiesSchema = openObject({
-  experimental: z.record(z.string(), objectValue).exactOptional(),
-  logging: objectValue.exactOptional(),
-  completions: objectValue.exactOptional(),
-  prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  resources: openObject({
-    subscribe: z.boolean().exactOptional(),
-    listChanged: z.boolean().exactOptional(),
-  }).exactOptional(),
-  tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-});
+export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
+  openObject({
+    experimental: z.record(z.string(), objectValue).exactOptional(),
+    logging: objectValue.exactOptional(),
+    completions: objectValue.exactOptional(),
+    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    resources: openObject({
+      subscribe: z.boolean().exactOptional(),
+      listChanged: z.boolean().exactOptional(),
+    }).exactOptional(),
+    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.InitializeResult}. */
-export const InitializeResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    protocolVersion: z.string(),
-    capabilities: ServerCapabilitiesSchema,
-    serverInfo: ImplementationSchema,
-    instructions: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
+export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      protocolVersion: z.string(),
+      capabilities: ServerCapabilitiesSchema,
+      serverInfo: ImplementationSchema,
+      instructions: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.InitializedNotification}. */
-export const InitializedNotificationSchema = openObject({
-  params: z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-    .catchall(z.unknown())
-    .exactOptional(),
-  method: z.literal("notifications/initialized"),
-});
+export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotification> =
+  exactly<T.InitializedNotification>()(
+    openObject({
+      params: z
+        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
+        .catchall(z.unknown())
+        .exactOptional(),
+      method: z.literal("notifications/initialized"),
+    }),
+  );
 
 /** Validates {@link T.BaseMetadata}. */
-export const BaseMetadataSchema = openObject({ name: z.string(), title: z.string().exactOptional() });
+export const BaseMetadataSchema: ObjectSchema<T.BaseMetadata> = exactly<T.BaseMetadata>()(
+  openObject({ name: z.string(), title: z.string().exactOptional() }),
+);
 
 /** Validates {@link T.PingRequest}. */
-export const PingRequestSchema = openObject({
-  params: z
-    .object({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-    })
-    .catchall(z.unknown())
-    .exactOptional(),
-  method: z.literal("ping"),
-});
+export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequest>()(
+  openObject({
+    params: z
+      .object({
+        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      })
+      .catchall(z.unknown())
+      .exactOptional(),
+    method: z.literal("ping"),
+  }),
+);
 
 /** Validates {@link T.ProgressNotification}. */
-export const ProgressNotificationSchema = openObject({
-  method: z.literal("notifications/progress"),
-  params: openObject({
-    progressToken: ProgressTokenSchema,
-    progress: z.number(),
-    total: z.number().exactOptional(),
-    message: z.string().exactOptional(),
+export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = exactly<T.ProgressNotification>()(
+  openObject({
+    method: z.literal("notifications/progress"),
+    params: openObject({
+      progressToken: ProgressTokenSchema,
+      progress: z.number(),
+      total: z.number().exactOptional(),
+      message: z.string().exactOptional(),
+    }),
   }),
-});
+);
 
 /** Validates {@link T.PaginatedRequest}. */
-export const PaginatedRequestSchema = openObject({
-  method: z.string(),
-  params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
-});
+export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
+  openObject({ method: z.string(), params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional() }),
+);
 
 /** Validates {@link T.PaginatedResult}. */
-export const PaginatedResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
-  .catchall(z.unknown());
+export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
+  z
+    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListResourcesRequest}. */
-export const ListResourcesRequestSchema = openObject({
-  params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
-  method: z.literal("resources/list"),
-});
+export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
+  openObject({
+    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    method: z.literal("resources/list"),
+  }),
+);
 
 /** Validates {@link T.Role}. */
-export const RoleSchema = z.enum(["user", "assistant"]);
+export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "assistant"]));
 
 /** Validates {@link T.Annotations}. */
-export const AnnotationsSchema = openObject({
-  audience: z.array(RoleSchema).exactOptional(),
-  priority: z.number().gte(0).lte(1).exactOptional(),
-  lastModified: z.string().exactOptional(),
-});
+export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
+  openObject({
+    audience: z.array(RoleSchema).exactOptional(),
+    priority: z.number().gte(0).lte(1).exactOptional(),
+    lastModified: z.string().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Resource}. */
-export const ResourceSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  uri: z.url(),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  size: z.number().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    uri: z.url(),
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    size: z.number().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListResourcesResult}. */
-export const ListResourcesResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    resources: z.array(ResourceSchema),
-  })
-  .catchall(z.unknown());
+export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      nextCursor: CursorSchema.exactOptional(),
+      resources: z.array(ResourceSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListResourceTemplatesRequest}. */
-export const ListResourceTemplatesRequestSchema = openObject({
-  params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
-  method: z.literal("resources/templates/list"),
-});
+export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemplatesRequest> =
+  exactly<T.ListResourceTemplatesRequest>()(
+    openObject({
+      params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+      method: z.literal("resources/templates/list"),
+    }),
+  );
 
 /** Validates {@link T.ResourceTemplate}. */
-export const ResourceTemplateSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  uriTemplate: z
-    .string()
-    .regex(
-      new RegExp(
-        "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<T.ResourceTemplate>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    uriTemplate: z
+      .string()
+      .regex(
+        new RegExp(
+          "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+        ),
       ),
-    ),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListResourceTemplatesResult}. */
-export const ListResourceTemplatesResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    resourceTemplates: z.array(ResourceTemplateSchema),
-  })
-  .catchall(z.unknown());
+export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTemplatesResult> =
+  exactly<T.ListResourceTemplatesResult>()(
+    z
+      .object({
+        _meta: z.record(z.string(), z.unknown()).exactOptional(),
+        nextCursor: CursorSchema.exactOptional(),
+        resourceTemplates: z.array(ResourceTemplateSchema),
+      })
+      .catchall(z.unknown()),
+  );
 
 /** Validates {@link T.ReadResourceRequest}. */
-export const ReadResourceRequestSchema = openObject({
-  method: z.literal("resources/read"),
-  params: openObject({ uri: z.url() }),
-});
+export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = exactly<T.ReadResourceRequest>()(
+  openObject({ method: z.literal("resources/read"), params: openObject({ uri: z.url() }) }),
+);
 
 /** Validates {@link T.TextResourceContents}. */
-export const TextResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  text: z.string(),
-});
+export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    text: z.string(),
+  }),
+);
 
 /** Validates {@link T.BlobResourceContents}. */
-export const BlobResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  blob: z.base64(),
-});
+export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    blob: z.base64(),
+  }),
+);
 
 /** Validates {@link T.ReadResourceResult}. */
-export const ReadResourceResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
-  })
-  .catchall(z.unknown());
+export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ResourceListChangedNotification}. */
-export const ResourceListChangedNotificationSchema = openObject({
-  params: z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-    .catchall(z.unknown())
-    .exactOptional(),
-  method: z.literal("notifications/resources/list_changed"),
-});
+export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListChangedNotification> =
+  exactly<T.ResourceListChangedNotification>()(
+    openObject({
+      params: z
+        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
+        .catchall(z.unknown())
+        .exactOptional(),
+      method: z.literal("notifications/resources/list_changed"),
+    }),
+  );
 
 /** Validates {@link T.SubscribeRequest}. */
-export const SubscribeRequestSchema = openObject({
-  method: z.literal("resources/subscribe"),
-  params: openObject({ uri: z.url() }),
-});
+export const SubscribeRequestSchema: ObjectSchema<T.SubscribeRequest> = exactly<T.SubscribeRequest>()(
+  openObject({ method: z.literal("resources/subscribe"), params: openObject({ uri: z.url() }) }),
+);
 
 /** Validates {@link T.UnsubscribeRequest}. */
-export const UnsubscribeRequestSchema = openObject({
-  method: z.literal("resources/unsubscribe"),
-  params: openObject({ uri: z.url() }),
-});
+export const UnsubscribeRequestSchema: ObjectSchema<T.UnsubscribeRequest> = exactly<T.UnsubscribeRequest>()(
+  openObject({ method: z.literal("resources/unsubscribe"), params: openObject({ uri: z.url() }) }),
+);
 
 /** Validates {@link T.ResourceUpdatedNotification}. */
-export const ResourceUpdatedNotificationSchema = openObject({
-  method: z.literal("notifications/resources/updated"),
-  params: openObject({ uri: z.url() }),
-});
+export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNotification> =
+  exactly<T.ResourceUpdatedNotification>()(
+    openObject({ method: z.literal("notifications/resources/updated"), params: openObject({ uri: z.url() }) }),
+  );
 
 /** Validates {@link T.ResourceContents}. */
-export const ResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListPromptsRequest}. */
-export const ListPromptsRequestSchema = openObject({
-  params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
-  method: z.literal("prompts/list"),
-});
+export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
+  openObject({
+    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    method: z.literal("prompts/list"),
+  }),
+);
 
 /** Validates {@link T.PromptArgument}. */
-export const PromptArgumentSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  required: z.boolean().exactOptional(),
-});
+export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    required: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Prompt}. */
-export const PromptSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  arguments: z.array(PromptArgumentSchema).exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    arguments: z.array(PromptArgumentSchema).exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListPromptsResult}. */
-export const ListPromptsResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    prompts: z.array(PromptSchema),
-  })
-  .catchall(z.unknown());
+export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      nextCursor: CursorSchema.exactOptional(),
+      prompts: z.array(PromptSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.GetPromptRequest}. */
-export const GetPromptRequestSchema = openObject({
-  method: z.literal("prompts/get"),
-  params: openObject({ name: z.string(), arguments: z.record(z.string(), z.string()).exactOptional() }),
-});
+export const GetPromptRequestSchema: ObjectSchema<T.GetPromptRequest> = exactly<T.GetPromptRequest>()(
+  openObject({
+    method: z.literal("prompts/get"),
+    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.string()).exactOptional() }),
+  }),
+);
 
 /** Validates {@link T.TextContent}. */
-export const TextContentSchema = openObject({
-  type: z.literal("text"),
-  text: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
+  openObject({
+    type: z.literal("text"),
+    text: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ImageContent}. */
-export const ImageContentSchema = openObject({
-  type: z.literal("image"),
-  data: z.base64(),
-  mimeType: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageContent>()(
+  openObject({
+    type: z.literal("image"),
+    data: z.base64(),
+    mimeType: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.AudioContent}. */
-export const AudioContentSchema = openObject({
-  type: z.literal("audio"),
-  data: z.base64(),
-  mimeType: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioContent>()(
+  openObject({
+    type: z.literal("audio"),
+    data: z.base64(),
+    mimeType: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ResourceLink}. */
-export const ResourceLinkSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  uri: z.url(),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  size: z.number().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  type: z.literal("resource_link"),
-});
+export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.ResourceLink>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    uri: z.url(),
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    size: z.number().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    type: z.literal("resource_link"),
+  }),
+);
 
 /** Validates {@link T.EmbeddedResource}. */
-export const EmbeddedResourceSchema = openObject({
-  type: z.literal("resource"),
-  resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<T.EmbeddedResource>()(
+  openObject({
+    type: z.literal("resource"),
+    resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ContentBlock}. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ResourceLinkSchema,
-  EmbeddedResourceSchema,
-]);
+export const ContentBlockSchema: z.ZodType<T.ContentBlock> = exactly<T.ContentBlock>()(
+  z.discriminatedUnion("type", [
+    TextContentSchema,
+    ImageContentSchema,
+    AudioContentSchema,
+    ResourceLinkSchema,
+    EmbeddedResourceSchema,
+  ]),
+);
 
 /** Validates {@link T.PromptMessage}. */
-export const PromptMessageSchema = openObject({ role: RoleSchema, content: ContentBlockSchema });
+export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.PromptMessage>()(
+  openObject({ role: RoleSchema, content: ContentBlockSchema }),
+);
 
 /** Validates {@link T.GetPromptResult}. */
-export const GetPromptResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    description: z.string().exactOptional(),
-    messages: z.array(PromptMessageSchema),
-  })
-  .catchall(z.unknown());
+export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      description: z.string().exactOptional(),
+      messages: z.array(PromptMessageSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.PromptListChangedNotification}. */
-export const PromptListChangedNotificationSchema = openObject({
-  params: z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-    .catchall(z.unknown())
-    .exactOptional(),
-  method: z.literal("notifications/prompts/list_changed"),
-});
+export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChangedNotification> =
+  exactly<T.PromptListChangedNotification>()(
+    openObject({
+      params: z
+        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
+        .catchall(z.unknown())
+        .exactOptional(),
+      method: z.literal("notifications/prompts/list_changed"),
+    }),
+  );
 
 /** Validates {@link T.ListToolsRequest}. */
-export const ListToolsRequestSchema = openObject({
-  params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
-  method: z.literal("tools/list"),
-});
+export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
+  openObject({
+    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    method: z.literal("tools/list"),
+  }),
+);
 
 /** Validates {@link T.ToolAnnotations}. */
-export const ToolAnnotationsSchema = openObject({
-  title: z.string().exactOptional(),
-  readOnlyHint: z.boolean().exactOptional(),
-  destructiveHint: z.boolean().exactOptional(),
-  idempotentHint: z.boolean().exactOptional(),
-  openWorldHint: z.boolean().exactOptional(),
-});
+export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.ToolAnnotations>()(
+  openObject({
+    title: z.string().exactOptional(),
+    readOnlyHint: z.boolean().exactOptional(),
+    destructiveHint: z.boolean().exactOptional(),
+    idempotentHint: z.boolean().exactOptional(),
+    openWorldHint: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Tool}. */
-export const ToolSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  inputSchema: openObject({
-    type: z.literal("object"),
-    properties: z.record(z.string(), objectValue).exactOptional(),
-    required: z.array(z.string()).exactOptional(),
-  }),
-  outputSchema: openObject({
-    type: z.literal("object"),
-    properties: z.record(z.string(), objectValue).exactOptional(),
-    required: z.array(z.string()).exactOptional(),
-  }).exactOptional(),
-  annotations: ToolAnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
-
-/** Validates {@link T.ListToolsResult}. */
-export const ListToolsResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    tools: z.array(ToolSchema),
-  })
-  .catchall(z.unknown());
-
-/** Validates {@link T.CallToolResult}. */
-export const CallToolResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    content: z.array(ContentBlockSchema),
-    structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
-    isError: z.boolean().exactOptional(),
-  })
-  .catchall(z.unknown());
-
-/** Validates {@link T.CallToolRequest}. */
-export const CallToolRequestSchema = openObject({
-  method: z.literal("tools/call"),
-  params: openObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).exactOptional() }),
-});
-
-/** Validates {@link T.ToolListChangedNotification}. */
-export const ToolListChangedNotificationSchema = openObject({
-  params: z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-    .catchall(z.unknown())
-    .exactOptional(),
-  method: z.literal("notifications/tools/list_changed"),
-});
-
-/** Validates {@link T.LoggingLevel}. */
-export const LoggingLevelSchema = z.enum([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-]);
-
-/** Validates {@link T.SetLevelRequest}. */
-export const SetLevelRequestSchema = openObject({
-  method: z.literal("logging/setLevel"),
-  params: openObject({ level: LoggingLevelSchema }),
-});
-
-/** Validates {@link T.LoggingMessageNotification}. */
-export const LoggingMessageNotificationSchema = openObject({
-  method: z.literal("notifications/message"),
-  params: openObject({ level: LoggingLevelSchema, logger: z.string().exactOptional(), data: z.unknown() }),
-});
-
-/** Validates {@link T.SamplingMessage}. */
-export const SamplingMessageSchema = openObject({
-  role: RoleSchema,
-  content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]),
-});
-
-/** Validates {@link T.ModelHint}. */
-export const ModelHintSchema = openObject({ name: z.string().exactOptional() });
-
-/** Validates {@link T.ModelPreferences}. */
-export const ModelPreferencesSchema = openObject({
-  hints: z.array(ModelHintSchema).exactOptional(),
-  costPriority: z.number().gte(0).lte(1).exactOptional(),
-  speedPriority: z.number().gte(0).lte(1).exactOptional(),
-  intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
-});
-
-/** Validates {@link T.CreateMessageRequest}. */
-export const CreateMessageRequestSchema = openObject({
-  method: z.literal("sampling/createMessage"),
-  params: openObject({
-    messages: z.array(SamplingMessageSchema),
-    modelPreferences: ModelPreferencesSchema.exactOptional(),
-    systemPrompt: z.string().exactOptional(),
-    includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-    temperature: z.number().exactOptional(),
-    maxTokens: z.number(),
-    stopSequences: z.array(z.string()).exactOptional(),
-    metadata: objectValue.exactOptional(),
-  }),
-});
-
-/** Validates {@link T.CreateMessageResult}. */
-export const CreateMessageResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    role: RoleSchema,
-    content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]),
-    model: z.string(),
-    stopReason: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
-
-/** Validates {@link T.PromptReference}. */
-export const PromptReferenceSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  type: z.literal("ref/prompt"),
-});
-
-/** Validates {@link T.ResourceTemplateReference}. */
-export const ResourceTemplateReferenceSchema = openObject({
-  type: z.literal("ref/resource"),
-  uri: z
-    .string()
-    .regex(
-      new RegExp(
-        "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
-      ),
-    ),
-});
-
-/** Validates {@link T.CompleteRequest}. */
-export const CompleteRequestSchema = openObject({
-  method: z.literal("completion/complete"),
-  params: openObject({
-    ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
-    argument: openObject({ name: z.string(), value: z.string() }),
-    context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
-  }),
-});
-
-/** Validates {@link T.CompleteResult}. */
-export const CompleteResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    completion: openObject({
-      values: z.array(z.string()),
-      total: z.number().exactOptional(),
-      hasMore: z.boolean().exactOptional(),
-    }),
-  })
-  .catchall(z.unknown());
-
-/** Validates {@link T.ListRootsRequest}. */
-export const ListRootsRequestSchema = openObject({
-  params: z
-    .object({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-    })
-    .catchall(z.unknown())
-    .exactOptional(),
-  method: z.literal("roots/list"),
-});
-
-/** Validates {@link T.Root}. */
-export const RootSchema = openObject({
-  uri: z.url(),
-  name: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
-
-/** Validates {@link T.ListRootsResult}. */
-export const ListRootsResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
-  .catchall(z.unknown());
-
-/** Validates {@link T.RootsListChangedNotification}. */
-export const RootsListChangedNotificationSchema = openObject({
-  params: z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-    .catchall(z.unknown())
-    .exactOptional(),
-  method: z.literal("notifications/roots/list_changed"),
-});
-
-/** Validates {@link T.StringSchema}. */
-export const StringSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minLength: z.number().exactOptional(),
-  maxLength: z.number().exactOptional(),
-  format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
-});
-
-/** Validates {@link T.NumberSchema}. */
-export const NumberSchemaSchema = openObject({
-  type: z.enum(["number", "integer"]),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minimum: z.number().exactOptional(),
-  maximum: z.number().exactOptional(),
-});
-
-/** Validates {@link T.BooleanSchema}. */
-export const BooleanSchemaSchema = openObject({
-  type: z.literal("boolean"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  default: z.boolean().exactOptional(),
-});
-
-/** Validates {@link T.EnumSchema}. */
-export const EnumSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  enum: z.array(z.string()),
-  enumNames: z.array(z.string()).exactOptional(),
-});
-
-/** Validates {@link T.PrimitiveSchemaDefinition}. */
-export const PrimitiveSchemaDefinitionSchema = z.union([
-  StringSchemaSchema,
-  NumberSchemaSchema,
-  BooleanSchemaSchema,
-  EnumSchemaSchema,
-]);
-
-/** Validates {@link T.ElicitRequest}. */
-export const ElicitRequestSchema = openObject({
-  method: z.literal("elicitation/create"),
-  params: openObject({
-    message: z.string(),
-    requestedSchema: openObject({
+export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    inputSchema: openObject({
       type: z.literal("object"),
-      properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+      properties: z.record(z.string(), objectValue).exactOptional(),
       required: z.array(z.string()).exactOptional(),
     }),
+    outputSchema: openObject({
+      type: z.literal("object"),
+      properties: z.record(z.string(), objectValue).exactOptional(),
+      required: z.array(z.string()).exactOptional(),
+    }).exactOptional(),
+    annotations: ToolAnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
   }),
-});
+);
+
+/** Validates {@link T.ListToolsResult}. */
+export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      nextCursor: CursorSchema.exactOptional(),
+      tools: z.array(ToolSchema),
+    })
+    .catchall(z.unknown()),
+);
+
+/** Validates {@link T.CallToolResult}. */
+export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      content: z.array(ContentBlockSchema),
+      structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
+      isError: z.boolean().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
+
+/** Validates {@link T.CallToolRequest}. */
+export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.CallToolRequest>()(
+  openObject({
+    method: z.literal("tools/call"),
+    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).exactOptional() }),
+  }),
+);
+
+/** Validates {@link T.ToolListChangedNotification}. */
+export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNotification> =
+  exactly<T.ToolListChangedNotification>()(
+    openObject({
+      params: z
+        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
+        .catchall(z.unknown())
+        .exactOptional(),
+      method: z.literal("notifications/tools/list_changed"),
+    }),
+  );
+
+/** Validates {@link T.LoggingLevel}. */
+export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = exactly<T.LoggingLevel>()(
+  z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]),
+);
+
+/** Validates {@link T.SetLevelRequest}. */
+export const SetLevelRequestSchema: ObjectSchema<T.SetLevelRequest> = exactly<T.SetLevelRequest>()(
+  openObject({ method: z.literal("logging/setLevel"), params: openObject({ level: LoggingLevelSchema }) }),
+);
+
+/** Validates {@link T.LoggingMessageNotification}. */
+export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNotification> =
+  exactly<T.LoggingMessageNotification>()(
+    openObject({
+      method: z.literal("notifications/message"),
+      params: openObject({ level: LoggingLevelSchema, logger: z.string().exactOptional(), data: z.unknown() }),
+    }),
+  );
+
+/** Validates {@link T.SamplingMessage}. */
+export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.SamplingMessage>()(
+  openObject({ role: RoleSchema, content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]) }),
+);
+
+/** Validates {@link T.ModelHint}. */
+export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
+  openObject({ name: z.string().exactOptional() }),
+);
+
+/** Validates {@link T.ModelPreferences}. */
+export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
+  openObject({
+    hints: z.array(ModelHintSchema).exactOptional(),
+    costPriority: z.number().gte(0).lte(1).exactOptional(),
+    speedPriority: z.number().gte(0).lte(1).exactOptional(),
+    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+  }),
+);
+
+/** Validates {@link T.CreateMessageRequest}. */
+export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = exactly<T.CreateMessageRequest>()(
+  openObject({
+    method: z.literal("sampling/createMessage"),
+    params: openObject({
+      messages: z.array(SamplingMessageSchema),
+      modelPreferences: ModelPreferencesSchema.exactOptional(),
+      systemPrompt: z.string().exactOptional(),
+      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
+      temperature: z.number().exactOptional(),
+      maxTokens: z.number(),
+      stopSequences: z.array(z.string()).exactOptional(),
+      metadata: objectValue.exactOptional(),
+    }),
+  }),
+);
+
+/** Validates {@link T.CreateMessageResult}. */
+export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      role: RoleSchema,
+      content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]),
+      model: z.string(),
+      stopReason: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
+
+/** Validates {@link T.PromptReference}. */
+export const PromptReferenceSchema: ObjectSchema<T.PromptReference> = exactly<T.PromptReference>()(
+  openObject({ name: z.string(), title: z.string().exactOptional(), type: z.literal("ref/prompt") }),
+);
+
+/** Validates {@link T.ResourceTemplateReference}. */
+export const ResourceTemplateReferenceSchema: ObjectSchema<T.ResourceTemplateReference> =
+  exactly<T.ResourceTemplateReference>()(
+    openObject({
+      type: z.literal("ref/resource"),
+      uri: z
+        .string()
+        .regex(
+          new RegExp(
+            "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+          ),
+        ),
+    }),
+  );
+
+/** Validates {@link T.CompleteRequest}. */
+export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.CompleteRequest>()(
+  openObject({
+    method: z.literal("completion/complete"),
+    params: openObject({
+      ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+      argument: openObject({ name: z.string(), value: z.string() }),
+      context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
+    }),
+  }),
+);
+
+/** Validates {@link T.CompleteResult}. */
+export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      completion: openObject({
+        values: z.array(z.string()),
+        total: z.number().exactOptional(),
+        hasMore: z.boolean().exactOptional(),
+      }),
+    })
+    .catchall(z.unknown()),
+);
+
+/** Validates {@link T.ListRootsRequest}. */
+export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
+  openObject({
+    params: z
+      .object({
+        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      })
+      .catchall(z.unknown())
+      .exactOptional(),
+    method: z.literal("roots/list"),
+  }),
+);
+
+/** Validates {@link T.Root}. */
+export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
+  openObject({
+    uri: z.url(),
+    name: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
+
+/** Validates {@link T.ListRootsResult}. */
+export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
+  z
+    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
+    .catchall(z.unknown()),
+);
+
+/** Validates {@link T.RootsListChangedNotification}. */
+export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChangedNotification> =
+  exactly<T.RootsListChangedNotification>()(
+    openObject({
+      params: z
+        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
+        .catchall(z.unknown())
+        .exactOptional(),
+      method: z.literal("notifications/roots/list_changed"),
+    }),
+  );
+
+/** Validates {@link T.StringSchema}. */
+export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.StringSchema>()(
+  openObject({
+    type: z.literal("string"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    minLength: z.number().exactOptional(),
+    maxLength: z.number().exactOptional(),
+    format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
+  }),
+);
+
+/** Validates {@link T.NumberSchema}. */
+export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.NumberSchema>()(
+  openObject({
+    type: z.enum(["number", "integer"]),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    minimum: z.number().exactOptional(),
+    maximum: z.number().exactOptional(),
+  }),
+);
+
+/** Validates {@link T.BooleanSchema}. */
+export const BooleanSchemaSchema: ObjectSchema<T.BooleanSchema> = exactly<T.BooleanSchema>()(
+  openObject({
+    type: z.literal("boolean"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    default: z.boolean().exactOptional(),
+  }),
+);
+
+/** Validates {@link T.EnumSchema}. */
+export const EnumSchemaSchema: ObjectSchema<T.EnumSchema> = exactly<T.EnumSchema>()(
+  openObject({
+    type: z.literal("string"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    enum: z.array(z.string()),
+    enumNames: z.array(z.string()).exactOptional(),
+  }),
+);
+
+/** Validates {@link T.PrimitiveSchemaDefinition}. */
+export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> =
+  exactly<T.PrimitiveSchemaDefinition>()(
+    z.union([StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema, EnumSchemaSchema]),
+  );
+
+/** Validates {@link T.ElicitRequest}. */
+export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.ElicitRequest>()(
+  openObject({
+    method: z.literal("elicitation/create"),
+    params: openObject({
+      message: z.string(),
+      requestedSchema: openObject({
+        type: z.literal("object"),
+        properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+        required: z.array(z.string()).exactOptional(),
+      }),
+    }),
+  }),
+);
 
 /** Validates {@link T.ElicitResult}. */
-export const ElicitResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    action: z.enum(["accept", "decline", "cancel"]),
-    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).exactOptional(),
-  })
-  .catchall(z.unknown());
+export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      action: z.enum(["accept", "decline", "cancel"]),
+      content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ClientRequest}. */
-export const ClientRequestSchema = z.discriminatedUnion("method", [
-  PingRequestSchema,
-  InitializeRequestSchema,
-  CompleteRequestSchema,
-  SetLevelRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-]);
+export const ClientRequestSchema: z.ZodType<T.ClientRequest> = exactly<T.ClientRequest>()(
+  z.discriminatedUnion("method", [
+    PingRequestSchema,
+    InitializeRequestSchema,
+    CompleteRequestSchema,
+    SetLevelRequestSchema,
+    GetPromptRequestSchema,
+    ListPromptsRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema,
+    SubscribeRequestSchema,
+    UnsubscribeRequestSchema,
+    CallToolRequestSchema,
+    ListToolsRequestSchema,
+  ]),
+);
 
 /** Validates {@link T.ClientNotification}. */
-export const ClientNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  InitializedNotificationSchema,
-  RootsListChangedNotificationSchema,
-]);
+export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = exactly<T.ClientNotification>()(
+  z.discriminatedUnion("method", [
+    CancelledNotificationSchema,
+    ProgressNotificationSchema,
+    InitializedNotificationSchema,
+    RootsListChangedNotificationSchema,
+  ]),
+);
 
 /** Validates {@link T.ClientResult}. */
-export const ClientResultSchema = z.union([
-  EmptyResultSchema,
-  CreateMessageResultSchema,
-  ListRootsResultSchema,
-  ElicitResultSchema,
-]);
+export const ClientResultSchema: z.ZodType<T.ClientResult> = exactly<T.ClientResult>()(
+  z.union([EmptyResultSchema, CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]),
+);
 
 /** Validates {@link T.ServerRequest}. */
-export const ServerRequestSchema = z.discriminatedUnion("method", [
-  PingRequestSchema,
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
-]);
+export const ServerRequestSchema: z.ZodType<T.ServerRequest> = exactly<T.ServerRequest>()(
+  z.discriminatedUnion("method", [
+    PingRequestSchema,
+    CreateMessageRequestSchema,
+    ListRootsRequestSchema,
+    ElicitRequestSchema,
+  ]),
+);
 
 /** Validates {@link T.ServerNotification}. */
-export const ServerNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  PromptListChangedNotificationSchema,
-]);
+export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = exactly<T.ServerNotification>()(
+  z.discriminatedUnion("method", [
+    CancelledNotificationSchema,
+    ProgressNotificationSchema,
+    LoggingMessageNotificationSchema,
+    ResourceUpdatedNotificationSchema,
+    ResourceListChangedNotificationSchema,
+    ToolListChangedNotificationSchema,
+    PromptListChangedNotificationSchema,
+  ]),
+);
 
 /** Validates {@link T.ServerResult}. */
-export const ServerResultSchema = z.union([
-  EmptyResultSchema,
-  InitializeResultSchema,
-  CompleteResultSchema,
-  GetPromptResultSchema,
-  ListPromptsResultSchema,
-  ListResourceTemplatesResultSchema,
-  ListResourcesResultSchema,
-  ReadResourceResultSchema,
-  CallToolResultSchema,
-  ListToolsResultSchema,
-]);
+export const ServerResultSchema: z.ZodType<T.ServerResult> = exactly<T.ServerResult>()(
+  z.union([
+    EmptyResultSchema,
+    InitializeResultSchema,
+    CompleteResultSchema,
+    GetPromptResultSchema,
+    ListPromptsResultSchema,
+    ListResourceTemplatesResultSchema,
+    ListResourcesResultSchema,
+    ReadResourceResultSchema,
+    CallToolResultSchema,
+    ListToolsResultSchema,
+  ]),
+);

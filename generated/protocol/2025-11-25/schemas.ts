@@ -8,1161 +8,1432 @@ const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
 /** TypeScript's `object`: any non-null object. */
 const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);
+/**
+ * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
+ * infers for `schema` and `T` are mutually assignable.
+ */
+function exactly<T>() {
+  return <S extends z.core.$ZodType>(
+    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
+  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
+}
+/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
+type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
 
 /** Validates {@link T.RequestId}. */
-export const RequestIdSchema = z.union([z.string(), z.number()]);
+export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.union([z.string(), z.number()]));
 
 /** Validates {@link T.JSONRPCRequest}. */
-export const JSONRPCRequestSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-});
+export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
+  openObject({
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).exactOptional(),
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+  }),
+);
 
 /** Validates {@link T.JSONRPCNotification}. */
-export const JSONRPCNotificationSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-  jsonrpc: z.literal("2.0"),
-});
+export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
+  openObject({
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).exactOptional(),
+    jsonrpc: z.literal("2.0"),
+  }),
+);
 
 /** Validates {@link T.Result}. */
-export const ResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-  .catchall(z.unknown());
+export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
+  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+);
 
 /** Validates {@link T.JSONRPCResultResponse}. */
-export const JSONRPCResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ResultSchema,
-});
+export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> = exactly<T.JSONRPCResultResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema }),
+);
 
 /** Validates {@link T.Error}. */
-export const ErrorSchema = openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() });
+export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
+  openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+);
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
-export const JSONRPCErrorResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: ErrorSchema,
-});
+export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema.exactOptional(), error: ErrorSchema }),
+);
 
 /** Validates {@link T.JSONRPCResponse}. */
-export const JSONRPCResponseSchema = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
+export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = exactly<T.JSONRPCResponse>()(
+  z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]),
+);
 
 /** Validates {@link T.JSONRPCMessage}. */
-export const JSONRPCMessageSchema = z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema]);
+export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = exactly<T.JSONRPCMessage>()(
+  z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema]),
+);
 
 /** Validates {@link T.ProgressToken}. */
-export const ProgressTokenSchema = z.union([z.string(), z.number()]);
+export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = exactly<T.ProgressToken>()(
+  z.union([z.string(), z.number()]),
+);
 
 /** Validates {@link T.Cursor}. */
-export const CursorSchema = z.string();
+export const CursorSchema: z.ZodType<T.Cursor> = exactly<T.Cursor>()(z.string());
 
 /** Validates {@link T.TaskMetadata}. */
-export const TaskMetadataSchema = openObject({ ttl: z.number().exactOptional() });
+export const TaskMetadataSchema: ObjectSchema<T.TaskMetadata> = exactly<T.TaskMetadata>()(
+  openObject({ ttl: z.number().exactOptional() }),
+);
 
 /** Validates {@link T.TaskAugmentedRequestParams}. */
-export const TaskAugmentedRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  task: TaskMetadataSchema.exactOptional(),
-});
+export const TaskAugmentedRequestParamsSchema: ObjectSchema<T.TaskAugmentedRequestParams> =
+  exactly<T.TaskAugmentedRequestParams>()(
+    openObject({
+      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      task: TaskMetadataSchema.exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.RequestParams}. */
-export const RequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-});
+export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.RequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Request}. */
-export const RequestSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
+  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+);
 
 /** Validates {@link T.NotificationParams}. */
-export const NotificationParamsSchema = openObject({ _meta: z.record(z.string(), z.unknown()).exactOptional() });
+export const NotificationParamsSchema: ObjectSchema<T.NotificationParams> = exactly<T.NotificationParams>()(
+  openObject({ _meta: z.record(z.string(), z.unknown()).exactOptional() }),
+);
 
 /** Validates {@link T.Notification}. */
-export const NotificationSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
+  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+);
 
 /** Validates {@link T.ElicitRequestURLParams}. */
-export const ElicitRequestURLParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  task: TaskMetadataSchema.exactOptional(),
-  mode: z.literal("url"),
-  message: z.string(),
-  elicitationId: z.string(),
-  url: z.url(),
-});
+export const ElicitRequestURLParamsSchema: ObjectSchema<T.ElicitRequestURLParams> = exactly<T.ElicitRequestURLParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    task: TaskMetadataSchema.exactOptional(),
+    mode: z.literal("url"),
+    message: z.string(),
+    elicitationId: z.string(),
+    url: z.url(),
+  }),
+);
 
 /** Validates {@link T.URLElicitationRequiredError}. */
-export const URLElicitationRequiredErrorSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: z.intersection(
-    ErrorSchema,
+export const URLElicitationRequiredErrorSchema: ObjectSchema<T.URLElicitationRequiredError> =
+  exactly<T.URLElicitationRequiredError>()(
     openObject({
-      code: z.literal(-32042),
-      data: z.object({ elicitations: z.array(ElicitRequestURLParamsSchema) }).catchall(z.unknown()),
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema.exactOptional(),
+      error: z.intersection(
+        ErrorSchema,
+        openObject({
+          code: z.literal(-32042),
+          data: z.object({ elicitations: z.array(ElicitRequestURLParamsSchema) }).catchall(z.unknown()),
+        }),
+      ),
     }),
-  ),
-});
+  );
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema = ResultSchema;
+export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult>()(ResultSchema);
 
 /** Validates {@link T.CancelledNotificationParams}. */
-export const CancelledNotificationParamsSchema = openObject({
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  requestId: RequestIdSchema.exactOptional(),
-  reason: z.string().exactOptional(),
-});
+export const CancelledNotificationParamsSchema: ObjectSchema<T.CancelledNotificationParams> =
+  exactly<T.CancelledNotificationParams>()(
+    openObject({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      requestId: RequestIdSchema.exactOptional(),
+      reason: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.CancelledNotification}. */
-export const CancelledNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/cancelled"),
-  params: CancelledNotificationParamsSchema,
-});
+export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    method: z.literal("notifications/cancelled"),
+    params: CancelledNotificationParamsSchema,
+  }),
+);
 
 /** Validates {@link T.ClientCapabilities}. */
-export const ClientCapabilitiesSchema = openObject({
-  experimental: z.record(z.string(), objectValue).exactOptional(),
-  roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  sampling: openObject({ context: objectValue.exactOptional(), tools: objectValue.exactOptional() }).exactOptional(),
-  elicitation: openObject({ form: objectValue.exactOptional(), url: objectValue.exactOptional() }).exactOptional(),
-  tasks: openObject({
-    list: objectValue.exactOptional(),
-    cancel: objectValue.exactOptional(),
-    requests: openObject({
-      sampling: openObject({ createMessage: objectValue.exactOptional() }).exactOptional(),
-      elicitation: openObject({ create: objectValue.exactOptional() }).exactOptional(),
+export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
+  openObject({
+    experimental: z.record(z.string(), objectValue).exactOptional(),
+    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    sampling: openObject({ context: objectValue.exactOptional(), tools: objectValue.exactOptional() }).exactOptional(),
+    elicitation: openObject({ form: objectValue.exactOptional(), url: objectValue.exactOptional() }).exactOptional(),
+    tasks: openObject({
+      list: objectValue.exactOptional(),
+      cancel: objectValue.exactOptional(),
+      requests: openObject({
+        sampling: openObject({ createMessage: objectValue.exactOptional() }).exactOptional(),
+        elicitation: openObject({ create: objectValue.exactOptional() }).exactOptional(),
+      }).exactOptional(),
     }).exactOptional(),
-  }).exactOptional(),
-});
+  }),
+);
 
 /** Validates {@link T.Icon}. */
-export const IconSchema = openObject({
-  src: z.url(),
-  mimeType: z.string().exactOptional(),
-  sizes: z.array(z.string()).exactOptional(),
-  theme: z.enum(["light", "dark"]).exactOptional(),
-});
+export const IconSchema: ObjectSchema<T.Icon> = exactly<T.Icon>()(
+  openObject({
+    src: z.url(),
+    mimeType: z.string().exactOptional(),
+    sizes: z.array(z.string()).exactOptional(),
+    theme: z.enum(["light", "dark"]).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Implementation}. */
-export const ImplementationSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  version: z.string(),
-  description: z.string().exactOptional(),
-  websiteUrl: z.url().exactOptional(),
-});
+export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Implementation>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    version: z.string(),
+    description: z.string().exactOptional(),
+    websiteUrl: z.url().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.InitializeRequestParams}. */
-export const InitializeRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  protocolVersion: z.string(),
-  capabilities: ClientCapabilitiesSchema,
-  clientInfo: ImplementationSchema,
-});
+export const InitializeRequestParamsSchema: ObjectSchema<T.InitializeRequestParams> =
+  exactly<T.InitializeRequestParams>()(
+    openObject({
+      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      protocolVersion: z.string(),
+      capabilities: ClientCapabilitiesSchema,
+      clientInfo: ImplementationSchema,
+    }),
+  );
 
 /** Validates {@link T.InitializeRequest}. */
-export const InitializeRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("initialize"),
-  params: InitializeRequestParamsSchema,
-});
+export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactly<T.InitializeRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("initialize"),
+    params: InitializeRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.ServerCapabilities}. */
-export const ServerCapabilitiesSchema = openObject({
-  experimental: z.record(z.string(), objectValue).exactOptional(),
-  logging: objectValue.exactOptional(),
-  completions: objectValue.exactOptional(),
-  prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  resources: openObject({
-    subscribe: z.boolean().exactOptional(),
-    listChanged: z.boolean().exactOptional(),
-  }).exactOptional(),
-  tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  tasks: openObject({
-    list: objectValue.exactOptional(),
-    cancel: objectValue.exactOptional(),
-    requests: openObject({ tools: openObject({ call: objectValue.exactOptional() }).exactOptional() }).exactOptional(),
-  }).exactOptional(),
-});
+export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
+  openObject({
+    experimental: z.record(z.string(), objectValue).exactOptional(),
+    logging: objectValue.exactOptional(),
+    completions: objectValue.exactOptional(),
+    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    resources: openObject({
+      subscribe: z.boolean().exactOptional(),
+      listChanged: z.boolean().exactOptional(),
+    }).exactOptional(),
+    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    tasks: openObject({
+      list: objectValue.exactOptional(),
+      cancel: objectValue.exactOptional(),
+      requests: openObject({
+        tools: openObject({ call: objectValue.exactOptional() }).exactOptional(),
+      }).exactOptional(),
+    }).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.InitializeResult}. */
-export const InitializeResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    protocolVersion: z.string(),
-    capabilities: ServerCapabilitiesSchema,
-    serverInfo: ImplementationSchema,
-    instructions: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
+export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      protocolVersion: z.string(),
+      capabilities: ServerCapabilitiesSchema,
+      serverInfo: ImplementationSchema,
+      instructions: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.InitializedNotification}. */
-export const InitializedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/initialized"),
-  params: NotificationParamsSchema.exactOptional(),
-});
+export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotification> =
+  exactly<T.InitializedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/initialized"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.Icons}. */
-export const IconsSchema = openObject({ icons: z.array(IconSchema).exactOptional() });
+export const IconsSchema: ObjectSchema<T.Icons> = exactly<T.Icons>()(
+  openObject({ icons: z.array(IconSchema).exactOptional() }),
+);
 
 /** Validates {@link T.BaseMetadata}. */
-export const BaseMetadataSchema = openObject({ name: z.string(), title: z.string().exactOptional() });
+export const BaseMetadataSchema: ObjectSchema<T.BaseMetadata> = exactly<T.BaseMetadata>()(
+  openObject({ name: z.string(), title: z.string().exactOptional() }),
+);
 
 /** Validates {@link T.PingRequest}. */
-export const PingRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("ping"),
-  params: RequestParamsSchema.exactOptional(),
-});
+export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("ping"),
+    params: RequestParamsSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ProgressNotificationParams}. */
-export const ProgressNotificationParamsSchema = openObject({
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  progressToken: ProgressTokenSchema,
-  progress: z.number(),
-  total: z.number().exactOptional(),
-  message: z.string().exactOptional(),
-});
+export const ProgressNotificationParamsSchema: ObjectSchema<T.ProgressNotificationParams> =
+  exactly<T.ProgressNotificationParams>()(
+    openObject({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      progressToken: ProgressTokenSchema,
+      progress: z.number(),
+      total: z.number().exactOptional(),
+      message: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.ProgressNotification}. */
-export const ProgressNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/progress"),
-  params: ProgressNotificationParamsSchema,
-});
+export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = exactly<T.ProgressNotification>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    method: z.literal("notifications/progress"),
+    params: ProgressNotificationParamsSchema,
+  }),
+);
 
 /** Validates {@link T.PaginatedRequestParams}. */
-export const PaginatedRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  cursor: CursorSchema.exactOptional(),
-});
+export const PaginatedRequestParamsSchema: ObjectSchema<T.PaginatedRequestParams> = exactly<T.PaginatedRequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    cursor: CursorSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.PaginatedRequest}. */
-export const PaginatedRequestSchema = openObject({
-  method: z.string(),
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema.exactOptional(),
-});
+export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
+  openObject({
+    method: z.string(),
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.PaginatedResult}. */
-export const PaginatedResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
-  .catchall(z.unknown());
+export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
+  z
+    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListResourcesRequest}. */
-export const ListResourcesRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema.exactOptional(),
-  method: z.literal("resources/list"),
-});
+export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema.exactOptional(),
+    method: z.literal("resources/list"),
+  }),
+);
 
 /** Validates {@link T.Role}. */
-export const RoleSchema = z.enum(["user", "assistant"]);
+export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "assistant"]));
 
 /** Validates {@link T.Annotations}. */
-export const AnnotationsSchema = openObject({
-  audience: z.array(RoleSchema).exactOptional(),
-  priority: z.number().gte(0).lte(1).exactOptional(),
-  lastModified: z.string().exactOptional(),
-});
+export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
+  openObject({
+    audience: z.array(RoleSchema).exactOptional(),
+    priority: z.number().gte(0).lte(1).exactOptional(),
+    lastModified: z.string().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Resource}. */
-export const ResourceSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  uri: z.url(),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  size: z.number().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    uri: z.url(),
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    size: z.number().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListResourcesResult}. */
-export const ListResourcesResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    resources: z.array(ResourceSchema),
-  })
-  .catchall(z.unknown());
+export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      nextCursor: CursorSchema.exactOptional(),
+      resources: z.array(ResourceSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListResourceTemplatesRequest}. */
-export const ListResourceTemplatesRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema.exactOptional(),
-  method: z.literal("resources/templates/list"),
-});
+export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemplatesRequest> =
+  exactly<T.ListResourceTemplatesRequest>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema,
+      params: PaginatedRequestParamsSchema.exactOptional(),
+      method: z.literal("resources/templates/list"),
+    }),
+  );
 
 /** Validates {@link T.ResourceTemplate}. */
-export const ResourceTemplateSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  uriTemplate: z
-    .string()
-    .regex(
-      new RegExp(
-        "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<T.ResourceTemplate>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    uriTemplate: z
+      .string()
+      .regex(
+        new RegExp(
+          "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+        ),
       ),
-    ),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListResourceTemplatesResult}. */
-export const ListResourceTemplatesResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    resourceTemplates: z.array(ResourceTemplateSchema),
-  })
-  .catchall(z.unknown());
+export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTemplatesResult> =
+  exactly<T.ListResourceTemplatesResult>()(
+    z
+      .object({
+        _meta: z.record(z.string(), z.unknown()).exactOptional(),
+        nextCursor: CursorSchema.exactOptional(),
+        resourceTemplates: z.array(ResourceTemplateSchema),
+      })
+      .catchall(z.unknown()),
+  );
 
 /** Validates {@link T.ResourceRequestParams}. */
-export const ResourceRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  uri: z.url(),
-});
+export const ResourceRequestParamsSchema: ObjectSchema<T.ResourceRequestParams> = exactly<T.ResourceRequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    uri: z.url(),
+  }),
+);
 
 /** Validates {@link T.ReadResourceRequestParams}. */
-export const ReadResourceRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  uri: z.url(),
-});
+export const ReadResourceRequestParamsSchema: ObjectSchema<T.ReadResourceRequestParams> =
+  exactly<T.ReadResourceRequestParams>()(
+    openObject({
+      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      uri: z.url(),
+    }),
+  );
 
 /** Validates {@link T.ReadResourceRequest}. */
-export const ReadResourceRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("resources/read"),
-  params: ReadResourceRequestParamsSchema,
-});
+export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = exactly<T.ReadResourceRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("resources/read"),
+    params: ReadResourceRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.TextResourceContents}. */
-export const TextResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  text: z.string(),
-});
+export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    text: z.string(),
+  }),
+);
 
 /** Validates {@link T.BlobResourceContents}. */
-export const BlobResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  blob: z.base64(),
-});
+export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    blob: z.base64(),
+  }),
+);
 
 /** Validates {@link T.ReadResourceResult}. */
-export const ReadResourceResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
-  })
-  .catchall(z.unknown());
+export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ResourceListChangedNotification}. */
-export const ResourceListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/resources/list_changed"),
-  params: NotificationParamsSchema.exactOptional(),
-});
+export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListChangedNotification> =
+  exactly<T.ResourceListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/resources/list_changed"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.SubscribeRequestParams}. */
-export const SubscribeRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  uri: z.url(),
-});
+export const SubscribeRequestParamsSchema: ObjectSchema<T.SubscribeRequestParams> = exactly<T.SubscribeRequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    uri: z.url(),
+  }),
+);
 
 /** Validates {@link T.SubscribeRequest}. */
-export const SubscribeRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("resources/subscribe"),
-  params: SubscribeRequestParamsSchema,
-});
+export const SubscribeRequestSchema: ObjectSchema<T.SubscribeRequest> = exactly<T.SubscribeRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("resources/subscribe"),
+    params: SubscribeRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.UnsubscribeRequestParams}. */
-export const UnsubscribeRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  uri: z.url(),
-});
+export const UnsubscribeRequestParamsSchema: ObjectSchema<T.UnsubscribeRequestParams> =
+  exactly<T.UnsubscribeRequestParams>()(
+    openObject({
+      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      uri: z.url(),
+    }),
+  );
 
 /** Validates {@link T.UnsubscribeRequest}. */
-export const UnsubscribeRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("resources/unsubscribe"),
-  params: UnsubscribeRequestParamsSchema,
-});
+export const UnsubscribeRequestSchema: ObjectSchema<T.UnsubscribeRequest> = exactly<T.UnsubscribeRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("resources/unsubscribe"),
+    params: UnsubscribeRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.ResourceUpdatedNotificationParams}. */
-export const ResourceUpdatedNotificationParamsSchema = openObject({
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  uri: z.url(),
-});
+export const ResourceUpdatedNotificationParamsSchema: ObjectSchema<T.ResourceUpdatedNotificationParams> =
+  exactly<T.ResourceUpdatedNotificationParams>()(
+    openObject({ _meta: z.record(z.string(), z.unknown()).exactOptional(), uri: z.url() }),
+  );
 
 /** Validates {@link T.ResourceUpdatedNotification}. */
-export const ResourceUpdatedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/resources/updated"),
-  params: ResourceUpdatedNotificationParamsSchema,
-});
+export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNotification> =
+  exactly<T.ResourceUpdatedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/resources/updated"),
+      params: ResourceUpdatedNotificationParamsSchema,
+    }),
+  );
 
 /** Validates {@link T.ResourceContents}. */
-export const ResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListPromptsRequest}. */
-export const ListPromptsRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema.exactOptional(),
-  method: z.literal("prompts/list"),
-});
+export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema.exactOptional(),
+    method: z.literal("prompts/list"),
+  }),
+);
 
 /** Validates {@link T.PromptArgument}. */
-export const PromptArgumentSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  required: z.boolean().exactOptional(),
-});
+export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    required: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Prompt}. */
-export const PromptSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  description: z.string().exactOptional(),
-  arguments: z.array(PromptArgumentSchema).exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    description: z.string().exactOptional(),
+    arguments: z.array(PromptArgumentSchema).exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListPromptsResult}. */
-export const ListPromptsResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    prompts: z.array(PromptSchema),
-  })
-  .catchall(z.unknown());
+export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      nextCursor: CursorSchema.exactOptional(),
+      prompts: z.array(PromptSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.GetPromptRequestParams}. */
-export const GetPromptRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.string()).exactOptional(),
-});
+export const GetPromptRequestParamsSchema: ObjectSchema<T.GetPromptRequestParams> = exactly<T.GetPromptRequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.string()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.GetPromptRequest}. */
-export const GetPromptRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("prompts/get"),
-  params: GetPromptRequestParamsSchema,
-});
+export const GetPromptRequestSchema: ObjectSchema<T.GetPromptRequest> = exactly<T.GetPromptRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("prompts/get"),
+    params: GetPromptRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.TextContent}. */
-export const TextContentSchema = openObject({
-  type: z.literal("text"),
-  text: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
+  openObject({
+    type: z.literal("text"),
+    text: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ImageContent}. */
-export const ImageContentSchema = openObject({
-  type: z.literal("image"),
-  data: z.base64(),
-  mimeType: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageContent>()(
+  openObject({
+    type: z.literal("image"),
+    data: z.base64(),
+    mimeType: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.AudioContent}. */
-export const AudioContentSchema = openObject({
-  type: z.literal("audio"),
-  data: z.base64(),
-  mimeType: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioContent>()(
+  openObject({
+    type: z.literal("audio"),
+    data: z.base64(),
+    mimeType: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ResourceLink}. */
-export const ResourceLinkSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  uri: z.url(),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  size: z.number().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  type: z.literal("resource_link"),
-});
+export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.ResourceLink>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    uri: z.url(),
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    size: z.number().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    type: z.literal("resource_link"),
+  }),
+);
 
 /** Validates {@link T.EmbeddedResource}. */
-export const EmbeddedResourceSchema = openObject({
-  type: z.literal("resource"),
-  resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<T.EmbeddedResource>()(
+  openObject({
+    type: z.literal("resource"),
+    resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ContentBlock}. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ResourceLinkSchema,
-  EmbeddedResourceSchema,
-]);
+export const ContentBlockSchema: z.ZodType<T.ContentBlock> = exactly<T.ContentBlock>()(
+  z.discriminatedUnion("type", [
+    TextContentSchema,
+    ImageContentSchema,
+    AudioContentSchema,
+    ResourceLinkSchema,
+    EmbeddedResourceSchema,
+  ]),
+);
 
 /** Validates {@link T.PromptMessage}. */
-export const PromptMessageSchema = openObject({ role: RoleSchema, content: ContentBlockSchema });
+export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.PromptMessage>()(
+  openObject({ role: RoleSchema, content: ContentBlockSchema }),
+);
 
 /** Validates {@link T.GetPromptResult}. */
-export const GetPromptResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    description: z.string().exactOptional(),
-    messages: z.array(PromptMessageSchema),
-  })
-  .catchall(z.unknown());
+export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      description: z.string().exactOptional(),
+      messages: z.array(PromptMessageSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.PromptListChangedNotification}. */
-export const PromptListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/prompts/list_changed"),
-  params: NotificationParamsSchema.exactOptional(),
-});
+export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChangedNotification> =
+  exactly<T.PromptListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/prompts/list_changed"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.ListToolsRequest}. */
-export const ListToolsRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema.exactOptional(),
-  method: z.literal("tools/list"),
-});
+export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema.exactOptional(),
+    method: z.literal("tools/list"),
+  }),
+);
 
 /** Validates {@link T.ToolExecution}. */
-export const ToolExecutionSchema = openObject({
-  taskSupport: z.enum(["forbidden", "optional", "required"]).exactOptional(),
-});
+export const ToolExecutionSchema: ObjectSchema<T.ToolExecution> = exactly<T.ToolExecution>()(
+  openObject({ taskSupport: z.enum(["forbidden", "optional", "required"]).exactOptional() }),
+);
 
 /** Validates {@link T.ToolAnnotations}. */
-export const ToolAnnotationsSchema = openObject({
-  title: z.string().exactOptional(),
-  readOnlyHint: z.boolean().exactOptional(),
-  destructiveHint: z.boolean().exactOptional(),
-  idempotentHint: z.boolean().exactOptional(),
-  openWorldHint: z.boolean().exactOptional(),
-});
+export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.ToolAnnotations>()(
+  openObject({
+    title: z.string().exactOptional(),
+    readOnlyHint: z.boolean().exactOptional(),
+    destructiveHint: z.boolean().exactOptional(),
+    idempotentHint: z.boolean().exactOptional(),
+    openWorldHint: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Tool}. */
-export const ToolSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  description: z.string().exactOptional(),
-  inputSchema: openObject({
-    $schema: z.string().exactOptional(),
-    type: z.literal("object"),
-    properties: z.record(z.string(), objectValue).exactOptional(),
-    required: z.array(z.string()).exactOptional(),
+export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    description: z.string().exactOptional(),
+    inputSchema: openObject({
+      $schema: z.string().exactOptional(),
+      type: z.literal("object"),
+      properties: z.record(z.string(), objectValue).exactOptional(),
+      required: z.array(z.string()).exactOptional(),
+    }),
+    execution: ToolExecutionSchema.exactOptional(),
+    outputSchema: openObject({
+      $schema: z.string().exactOptional(),
+      type: z.literal("object"),
+      properties: z.record(z.string(), objectValue).exactOptional(),
+      required: z.array(z.string()).exactOptional(),
+    }).exactOptional(),
+    annotations: ToolAnnotationsSchema.exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
   }),
-  execution: ToolExecutionSchema.exactOptional(),
-  outputSchema: openObject({
-    $schema: z.string().exactOptional(),
-    type: z.literal("object"),
-    properties: z.record(z.string(), objectValue).exactOptional(),
-    required: z.array(z.string()).exactOptional(),
-  }).exactOptional(),
-  annotations: ToolAnnotationsSchema.exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+);
 
 /** Validates {@link T.ListToolsResult}. */
-export const ListToolsResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    tools: z.array(ToolSchema),
-  })
-  .catchall(z.unknown());
+export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      nextCursor: CursorSchema.exactOptional(),
+      tools: z.array(ToolSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.CallToolResult}. */
-export const CallToolResultSchema = z
-  .object({
+export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      content: z.array(ContentBlockSchema),
+      structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
+      isError: z.boolean().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
+
+/** Validates {@link T.CallToolRequestParams}. */
+export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    task: TaskMetadataSchema.exactOptional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
+
+/** Validates {@link T.CallToolRequest}. */
+export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.CallToolRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("tools/call"),
+    params: CallToolRequestParamsSchema,
+  }),
+);
+
+/** Validates {@link T.ToolListChangedNotification}. */
+export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNotification> =
+  exactly<T.ToolListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/tools/list_changed"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
+
+/** Validates {@link T.TaskStatus}. */
+export const TaskStatusSchema: z.ZodType<T.TaskStatus> = exactly<T.TaskStatus>()(
+  z.enum(["working", "input_required", "completed", "failed", "cancelled"]),
+);
+
+/** Validates {@link T.RelatedTaskMetadata}. */
+export const RelatedTaskMetadataSchema: ObjectSchema<T.RelatedTaskMetadata> = exactly<T.RelatedTaskMetadata>()(
+  openObject({ taskId: z.string() }),
+);
+
+/** Validates {@link T.Task}. */
+export const TaskSchema: ObjectSchema<T.Task> = exactly<T.Task>()(
+  openObject({
+    taskId: z.string(),
+    status: TaskStatusSchema,
+    statusMessage: z.string().exactOptional(),
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    ttl: z.number().nullable(),
+    pollInterval: z.number().exactOptional(),
+  }),
+);
+
+/** Validates {@link T.CreateTaskResult}. */
+export const CreateTaskResultSchema: ObjectSchema<T.CreateTaskResult> = exactly<T.CreateTaskResult>()(
+  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), task: TaskSchema }).catchall(z.unknown()),
+);
+
+/** Validates {@link T.GetTaskRequest}. */
+export const GetTaskRequestSchema: ObjectSchema<T.GetTaskRequest> = exactly<T.GetTaskRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("tasks/get"),
+    params: openObject({ taskId: z.string() }),
+  }),
+);
+
+/** Validates {@link T.GetTaskResult}. */
+export const GetTaskResultSchema: z.ZodType<T.GetTaskResult> = exactly<T.GetTaskResult>()(
+  z.intersection(ResultSchema, TaskSchema),
+);
+
+/** Validates {@link T.GetTaskPayloadRequest}. */
+export const GetTaskPayloadRequestSchema: ObjectSchema<T.GetTaskPayloadRequest> = exactly<T.GetTaskPayloadRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("tasks/result"),
+    params: openObject({ taskId: z.string() }),
+  }),
+);
+
+/** Validates {@link T.GetTaskPayloadResult}. */
+export const GetTaskPayloadResultSchema: ObjectSchema<T.GetTaskPayloadResult> = exactly<T.GetTaskPayloadResult>()(
+  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+);
+
+/** Validates {@link T.CancelTaskRequest}. */
+export const CancelTaskRequestSchema: ObjectSchema<T.CancelTaskRequest> = exactly<T.CancelTaskRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("tasks/cancel"),
+    params: openObject({ taskId: z.string() }),
+  }),
+);
+
+/** Validates {@link T.CancelTaskResult}. */
+export const CancelTaskResultSchema: z.ZodType<T.CancelTaskResult> = exactly<T.CancelTaskResult>()(
+  z.intersection(ResultSchema, TaskSchema),
+);
+
+/** Validates {@link T.ListTasksRequest}. */
+export const ListTasksRequestSchema: ObjectSchema<T.ListTasksRequest> = exactly<T.ListTasksRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema.exactOptional(),
+    method: z.literal("tasks/list"),
+  }),
+);
+
+/** Validates {@link T.ListTasksResult}. */
+export const ListTasksResultSchema: ObjectSchema<T.ListTasksResult> = exactly<T.ListTasksResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      nextCursor: CursorSchema.exactOptional(),
+      tasks: z.array(TaskSchema),
+    })
+    .catchall(z.unknown()),
+);
+
+/** Validates {@link T.TaskStatusNotificationParams}. */
+export const TaskStatusNotificationParamsSchema: z.ZodType<T.TaskStatusNotificationParams> =
+  exactly<T.TaskStatusNotificationParams>()(z.intersection(NotificationParamsSchema, TaskSchema));
+
+/** Validates {@link T.TaskStatusNotification}. */
+export const TaskStatusNotificationSchema: ObjectSchema<T.TaskStatusNotification> = exactly<T.TaskStatusNotification>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    method: z.literal("notifications/tasks/status"),
+    params: TaskStatusNotificationParamsSchema,
+  }),
+);
+
+/** Validates {@link T.LoggingLevel}. */
+export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = exactly<T.LoggingLevel>()(
+  z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]),
+);
+
+/** Validates {@link T.SetLevelRequestParams}. */
+export const SetLevelRequestParamsSchema: ObjectSchema<T.SetLevelRequestParams> = exactly<T.SetLevelRequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    level: LoggingLevelSchema,
+  }),
+);
+
+/** Validates {@link T.SetLevelRequest}. */
+export const SetLevelRequestSchema: ObjectSchema<T.SetLevelRequest> = exactly<T.SetLevelRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("logging/setLevel"),
+    params: SetLevelRequestParamsSchema,
+  }),
+);
+
+/** Validates {@link T.LoggingMessageNotificationParams}. */
+export const LoggingMessageNotificationParamsSchema: ObjectSchema<T.LoggingMessageNotificationParams> =
+  exactly<T.LoggingMessageNotificationParams>()(
+    openObject({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      level: LoggingLevelSchema,
+      logger: z.string().exactOptional(),
+      data: z.unknown(),
+    }),
+  );
+
+/** Validates {@link T.LoggingMessageNotification}. */
+export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNotification> =
+  exactly<T.LoggingMessageNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/message"),
+      params: LoggingMessageNotificationParamsSchema,
+    }),
+  );
+
+/** Validates {@link T.ToolUseContent}. */
+export const ToolUseContentSchema: ObjectSchema<T.ToolUseContent> = exactly<T.ToolUseContent>()(
+  openObject({
+    type: z.literal("tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.record(z.string(), z.unknown()),
     _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
+
+/** Validates {@link T.ToolResultContent}. */
+export const ToolResultContentSchema: ObjectSchema<T.ToolResultContent> = exactly<T.ToolResultContent>()(
+  openObject({
+    type: z.literal("tool_result"),
+    toolUseId: z.string(),
     content: z.array(ContentBlockSchema),
     structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
     isError: z.boolean().exactOptional(),
-  })
-  .catchall(z.unknown());
-
-/** Validates {@link T.CallToolRequestParams}. */
-export const CallToolRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  task: TaskMetadataSchema.exactOptional(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).exactOptional(),
-});
-
-/** Validates {@link T.CallToolRequest}. */
-export const CallToolRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("tools/call"),
-  params: CallToolRequestParamsSchema,
-});
-
-/** Validates {@link T.ToolListChangedNotification}. */
-export const ToolListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/tools/list_changed"),
-  params: NotificationParamsSchema.exactOptional(),
-});
-
-/** Validates {@link T.TaskStatus}. */
-export const TaskStatusSchema = z.enum(["working", "input_required", "completed", "failed", "cancelled"]);
-
-/** Validates {@link T.RelatedTaskMetadata}. */
-export const RelatedTaskMetadataSchema = openObject({ taskId: z.string() });
-
-/** Validates {@link T.Task}. */
-export const TaskSchema = openObject({
-  taskId: z.string(),
-  status: TaskStatusSchema,
-  statusMessage: z.string().exactOptional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  ttl: z.number().nullable(),
-  pollInterval: z.number().exactOptional(),
-});
-
-/** Validates {@link T.CreateTaskResult}. */
-export const CreateTaskResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), task: TaskSchema })
-  .catchall(z.unknown());
-
-/** Validates {@link T.GetTaskRequest}. */
-export const GetTaskRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("tasks/get"),
-  params: openObject({ taskId: z.string() }),
-});
-
-/** Validates {@link T.GetTaskResult}. */
-export const GetTaskResultSchema = z.intersection(ResultSchema, TaskSchema);
-
-/** Validates {@link T.GetTaskPayloadRequest}. */
-export const GetTaskPayloadRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("tasks/result"),
-  params: openObject({ taskId: z.string() }),
-});
-
-/** Validates {@link T.GetTaskPayloadResult}. */
-export const GetTaskPayloadResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-  .catchall(z.unknown());
-
-/** Validates {@link T.CancelTaskRequest}. */
-export const CancelTaskRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("tasks/cancel"),
-  params: openObject({ taskId: z.string() }),
-});
-
-/** Validates {@link T.CancelTaskResult}. */
-export const CancelTaskResultSchema = z.intersection(ResultSchema, TaskSchema);
-
-/** Validates {@link T.ListTasksRequest}. */
-export const ListTasksRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema.exactOptional(),
-  method: z.literal("tasks/list"),
-});
-
-/** Validates {@link T.ListTasksResult}. */
-export const ListTasksResultSchema = z
-  .object({
     _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    nextCursor: CursorSchema.exactOptional(),
-    tasks: z.array(TaskSchema),
-  })
-  .catchall(z.unknown());
-
-/** Validates {@link T.TaskStatusNotificationParams}. */
-export const TaskStatusNotificationParamsSchema = z.intersection(NotificationParamsSchema, TaskSchema);
-
-/** Validates {@link T.TaskStatusNotification}. */
-export const TaskStatusNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/tasks/status"),
-  params: TaskStatusNotificationParamsSchema,
-});
-
-/** Validates {@link T.LoggingLevel}. */
-export const LoggingLevelSchema = z.enum([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-]);
-
-/** Validates {@link T.SetLevelRequestParams}. */
-export const SetLevelRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  level: LoggingLevelSchema,
-});
-
-/** Validates {@link T.SetLevelRequest}. */
-export const SetLevelRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("logging/setLevel"),
-  params: SetLevelRequestParamsSchema,
-});
-
-/** Validates {@link T.LoggingMessageNotificationParams}. */
-export const LoggingMessageNotificationParamsSchema = openObject({
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  level: LoggingLevelSchema,
-  logger: z.string().exactOptional(),
-  data: z.unknown(),
-});
-
-/** Validates {@link T.LoggingMessageNotification}. */
-export const LoggingMessageNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/message"),
-  params: LoggingMessageNotificationParamsSchema,
-});
-
-/** Validates {@link T.ToolUseContent}. */
-export const ToolUseContentSchema = openObject({
-  type: z.literal("tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.record(z.string(), z.unknown()),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
-
-/** Validates {@link T.ToolResultContent}. */
-export const ToolResultContentSchema = openObject({
-  type: z.literal("tool_result"),
-  toolUseId: z.string(),
-  content: z.array(ContentBlockSchema),
-  structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
-  isError: z.boolean().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+  }),
+);
 
 /** Validates {@link T.SamplingMessageContentBlock}. */
-export const SamplingMessageContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ToolUseContentSchema,
-  ToolResultContentSchema,
-]);
+export const SamplingMessageContentBlockSchema: z.ZodType<T.SamplingMessageContentBlock> =
+  exactly<T.SamplingMessageContentBlock>()(
+    z.discriminatedUnion("type", [
+      TextContentSchema,
+      ImageContentSchema,
+      AudioContentSchema,
+      ToolUseContentSchema,
+      ToolResultContentSchema,
+    ]),
+  );
 
 /** Validates {@link T.SamplingMessage}. */
-export const SamplingMessageSchema = openObject({
-  role: RoleSchema,
-  content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
-
-/** Validates {@link T.ModelHint}. */
-export const ModelHintSchema = openObject({ name: z.string().exactOptional() });
-
-/** Validates {@link T.ModelPreferences}. */
-export const ModelPreferencesSchema = openObject({
-  hints: z.array(ModelHintSchema).exactOptional(),
-  costPriority: z.number().gte(0).lte(1).exactOptional(),
-  speedPriority: z.number().gte(0).lte(1).exactOptional(),
-  intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
-});
-
-/** Validates {@link T.ToolChoice}. */
-export const ToolChoiceSchema = openObject({ mode: z.enum(["auto", "required", "none"]).exactOptional() });
-
-/** Validates {@link T.CreateMessageRequestParams}. */
-export const CreateMessageRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  task: TaskMetadataSchema.exactOptional(),
-  messages: z.array(SamplingMessageSchema),
-  modelPreferences: ModelPreferencesSchema.exactOptional(),
-  systemPrompt: z.string().exactOptional(),
-  includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-  temperature: z.number().exactOptional(),
-  maxTokens: z.number(),
-  stopSequences: z.array(z.string()).exactOptional(),
-  metadata: objectValue.exactOptional(),
-  tools: z.array(ToolSchema).exactOptional(),
-  toolChoice: ToolChoiceSchema.exactOptional(),
-});
-
-/** Validates {@link T.CreateMessageRequest}. */
-export const CreateMessageRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("sampling/createMessage"),
-  params: CreateMessageRequestParamsSchema,
-});
-
-/** Validates {@link T.CreateMessageResult}. */
-export const CreateMessageResultSchema = z
-  .object({
+export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.SamplingMessage>()(
+  openObject({
     role: RoleSchema,
     content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
     _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    model: z.string(),
-    stopReason: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
+  }),
+);
+
+/** Validates {@link T.ModelHint}. */
+export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
+  openObject({ name: z.string().exactOptional() }),
+);
+
+/** Validates {@link T.ModelPreferences}. */
+export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
+  openObject({
+    hints: z.array(ModelHintSchema).exactOptional(),
+    costPriority: z.number().gte(0).lte(1).exactOptional(),
+    speedPriority: z.number().gte(0).lte(1).exactOptional(),
+    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+  }),
+);
+
+/** Validates {@link T.ToolChoice}. */
+export const ToolChoiceSchema: ObjectSchema<T.ToolChoice> = exactly<T.ToolChoice>()(
+  openObject({ mode: z.enum(["auto", "required", "none"]).exactOptional() }),
+);
+
+/** Validates {@link T.CreateMessageRequestParams}. */
+export const CreateMessageRequestParamsSchema: ObjectSchema<T.CreateMessageRequestParams> =
+  exactly<T.CreateMessageRequestParams>()(
+    openObject({
+      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      task: TaskMetadataSchema.exactOptional(),
+      messages: z.array(SamplingMessageSchema),
+      modelPreferences: ModelPreferencesSchema.exactOptional(),
+      systemPrompt: z.string().exactOptional(),
+      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
+      temperature: z.number().exactOptional(),
+      maxTokens: z.number(),
+      stopSequences: z.array(z.string()).exactOptional(),
+      metadata: objectValue.exactOptional(),
+      tools: z.array(ToolSchema).exactOptional(),
+      toolChoice: ToolChoiceSchema.exactOptional(),
+    }),
+  );
+
+/** Validates {@link T.CreateMessageRequest}. */
+export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = exactly<T.CreateMessageRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("sampling/createMessage"),
+    params: CreateMessageRequestParamsSchema,
+  }),
+);
+
+/** Validates {@link T.CreateMessageResult}. */
+export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
+  z
+    .object({
+      role: RoleSchema,
+      content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      model: z.string(),
+      stopReason: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.PromptReference}. */
-export const PromptReferenceSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  type: z.literal("ref/prompt"),
-});
+export const PromptReferenceSchema: ObjectSchema<T.PromptReference> = exactly<T.PromptReference>()(
+  openObject({ name: z.string(), title: z.string().exactOptional(), type: z.literal("ref/prompt") }),
+);
 
 /** Validates {@link T.ResourceTemplateReference}. */
-export const ResourceTemplateReferenceSchema = openObject({
-  type: z.literal("ref/resource"),
-  uri: z
-    .string()
-    .regex(
-      new RegExp(
-        "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
-      ),
-    ),
-});
+export const ResourceTemplateReferenceSchema: ObjectSchema<T.ResourceTemplateReference> =
+  exactly<T.ResourceTemplateReference>()(
+    openObject({
+      type: z.literal("ref/resource"),
+      uri: z
+        .string()
+        .regex(
+          new RegExp(
+            "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+          ),
+        ),
+    }),
+  );
 
 /** Validates {@link T.CompleteRequestParams}. */
-export const CompleteRequestParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
-  argument: openObject({ name: z.string(), value: z.string() }),
-  context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
-});
+export const CompleteRequestParamsSchema: ObjectSchema<T.CompleteRequestParams> = exactly<T.CompleteRequestParams>()(
+  openObject({
+    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+    argument: openObject({ name: z.string(), value: z.string() }),
+    context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.CompleteRequest}. */
-export const CompleteRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("completion/complete"),
-  params: CompleteRequestParamsSchema,
-});
+export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.CompleteRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("completion/complete"),
+    params: CompleteRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.CompleteResult}. */
-export const CompleteResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    completion: openObject({
-      values: z.array(z.string()),
-      total: z.number().exactOptional(),
-      hasMore: z.boolean().exactOptional(),
-    }),
-  })
-  .catchall(z.unknown());
+export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      completion: openObject({
+        values: z.array(z.string()),
+        total: z.number().exactOptional(),
+        hasMore: z.boolean().exactOptional(),
+      }),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListRootsRequest}. */
-export const ListRootsRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("roots/list"),
-  params: RequestParamsSchema.exactOptional(),
-});
+export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("roots/list"),
+    params: RequestParamsSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Root}. */
-export const RootSchema = openObject({
-  uri: z.url(),
-  name: z.string().exactOptional(),
-  _meta: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
+  openObject({
+    uri: z.url(),
+    name: z.string().exactOptional(),
+    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListRootsResult}. */
-export const ListRootsResultSchema = z
-  .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
-  .catchall(z.unknown());
+export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
+  z
+    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.RootsListChangedNotification}. */
-export const RootsListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/roots/list_changed"),
-  params: NotificationParamsSchema.exactOptional(),
-});
+export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChangedNotification> =
+  exactly<T.RootsListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/roots/list_changed"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.StringSchema}. */
-export const StringSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minLength: z.number().exactOptional(),
-  maxLength: z.number().exactOptional(),
-  format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
-  default: z.string().exactOptional(),
-});
+export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.StringSchema>()(
+  openObject({
+    type: z.literal("string"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    minLength: z.number().exactOptional(),
+    maxLength: z.number().exactOptional(),
+    format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
+    default: z.string().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.NumberSchema}. */
-export const NumberSchemaSchema = openObject({
-  type: z.enum(["number", "integer"]),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minimum: z.number().exactOptional(),
-  maximum: z.number().exactOptional(),
-  default: z.number().exactOptional(),
-});
+export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.NumberSchema>()(
+  openObject({
+    type: z.enum(["number", "integer"]),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    minimum: z.number().exactOptional(),
+    maximum: z.number().exactOptional(),
+    default: z.number().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.BooleanSchema}. */
-export const BooleanSchemaSchema = openObject({
-  type: z.literal("boolean"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  default: z.boolean().exactOptional(),
-});
+export const BooleanSchemaSchema: ObjectSchema<T.BooleanSchema> = exactly<T.BooleanSchema>()(
+  openObject({
+    type: z.literal("boolean"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    default: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.UntitledSingleSelectEnumSchema}. */
-export const UntitledSingleSelectEnumSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  enum: z.array(z.string()),
-  default: z.string().exactOptional(),
-});
+export const UntitledSingleSelectEnumSchemaSchema: ObjectSchema<T.UntitledSingleSelectEnumSchema> =
+  exactly<T.UntitledSingleSelectEnumSchema>()(
+    openObject({
+      type: z.literal("string"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      enum: z.array(z.string()),
+      default: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.TitledSingleSelectEnumSchema}. */
-export const TitledSingleSelectEnumSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  oneOf: z.array(openObject({ const: z.string(), title: z.string() })),
-  default: z.string().exactOptional(),
-});
+export const TitledSingleSelectEnumSchemaSchema: ObjectSchema<T.TitledSingleSelectEnumSchema> =
+  exactly<T.TitledSingleSelectEnumSchema>()(
+    openObject({
+      type: z.literal("string"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      oneOf: z.array(openObject({ const: z.string(), title: z.string() })),
+      default: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.SingleSelectEnumSchema}. */
-export const SingleSelectEnumSchemaSchema = z.union([
-  UntitledSingleSelectEnumSchemaSchema,
-  TitledSingleSelectEnumSchemaSchema,
-]);
+export const SingleSelectEnumSchemaSchema: z.ZodType<T.SingleSelectEnumSchema> = exactly<T.SingleSelectEnumSchema>()(
+  z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]),
+);
 
 /** Validates {@link T.UntitledMultiSelectEnumSchema}. */
-export const UntitledMultiSelectEnumSchemaSchema = openObject({
-  type: z.literal("array"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minItems: z.number().exactOptional(),
-  maxItems: z.number().exactOptional(),
-  items: openObject({ type: z.literal("string"), enum: z.array(z.string()) }),
-  default: z.array(z.string()).exactOptional(),
-});
+export const UntitledMultiSelectEnumSchemaSchema: ObjectSchema<T.UntitledMultiSelectEnumSchema> =
+  exactly<T.UntitledMultiSelectEnumSchema>()(
+    openObject({
+      type: z.literal("array"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      minItems: z.number().exactOptional(),
+      maxItems: z.number().exactOptional(),
+      items: openObject({ type: z.literal("string"), enum: z.array(z.string()) }),
+      default: z.array(z.string()).exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.TitledMultiSelectEnumSchema}. */
-export const TitledMultiSelectEnumSchemaSchema = openObject({
-  type: z.literal("array"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minItems: z.number().exactOptional(),
-  maxItems: z.number().exactOptional(),
-  items: openObject({ anyOf: z.array(openObject({ const: z.string(), title: z.string() })) }),
-  default: z.array(z.string()).exactOptional(),
-});
+export const TitledMultiSelectEnumSchemaSchema: ObjectSchema<T.TitledMultiSelectEnumSchema> =
+  exactly<T.TitledMultiSelectEnumSchema>()(
+    openObject({
+      type: z.literal("array"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      minItems: z.number().exactOptional(),
+      maxItems: z.number().exactOptional(),
+      items: openObject({ anyOf: z.array(openObject({ const: z.string(), title: z.string() })) }),
+      default: z.array(z.string()).exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.MultiSelectEnumSchema}. */
-export const MultiSelectEnumSchemaSchema = z.union([
-  UntitledMultiSelectEnumSchemaSchema,
-  TitledMultiSelectEnumSchemaSchema,
-]);
+export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = exactly<T.MultiSelectEnumSchema>()(
+  z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]),
+);
 
 /** Validates {@link T.LegacyTitledEnumSchema}. */
-export const LegacyTitledEnumSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  enum: z.array(z.string()),
-  enumNames: z.array(z.string()).exactOptional(),
-  default: z.string().exactOptional(),
-});
+export const LegacyTitledEnumSchemaSchema: ObjectSchema<T.LegacyTitledEnumSchema> = exactly<T.LegacyTitledEnumSchema>()(
+  openObject({
+    type: z.literal("string"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    enum: z.array(z.string()),
+    enumNames: z.array(z.string()).exactOptional(),
+    default: z.string().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.EnumSchema}. */
-export const EnumSchemaSchema = z.union([
-  SingleSelectEnumSchemaSchema,
-  MultiSelectEnumSchemaSchema,
-  LegacyTitledEnumSchemaSchema,
-]);
+export const EnumSchemaSchema: z.ZodType<T.EnumSchema> = exactly<T.EnumSchema>()(
+  z.union([SingleSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema, LegacyTitledEnumSchemaSchema]),
+);
 
 /** Validates {@link T.PrimitiveSchemaDefinition}. */
-export const PrimitiveSchemaDefinitionSchema = z.union([
-  StringSchemaSchema,
-  NumberSchemaSchema,
-  BooleanSchemaSchema,
-  EnumSchemaSchema,
-]);
+export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> =
+  exactly<T.PrimitiveSchemaDefinition>()(
+    z.union([StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema, EnumSchemaSchema]),
+  );
 
 /** Validates {@link T.ElicitRequestFormParams}. */
-export const ElicitRequestFormParamsSchema = openObject({
-  _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-  task: TaskMetadataSchema.exactOptional(),
-  mode: z.literal("form").exactOptional(),
-  message: z.string(),
-  requestedSchema: openObject({
-    $schema: z.string().exactOptional(),
-    type: z.literal("object"),
-    properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
-    required: z.array(z.string()).exactOptional(),
-  }),
-});
+export const ElicitRequestFormParamsSchema: ObjectSchema<T.ElicitRequestFormParams> =
+  exactly<T.ElicitRequestFormParams>()(
+    openObject({
+      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      task: TaskMetadataSchema.exactOptional(),
+      mode: z.literal("form").exactOptional(),
+      message: z.string(),
+      requestedSchema: openObject({
+        $schema: z.string().exactOptional(),
+        type: z.literal("object"),
+        properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+        required: z.array(z.string()).exactOptional(),
+      }),
+    }),
+  );
 
 /** Validates {@link T.ElicitRequestParams}. */
-export const ElicitRequestParamsSchema = z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]);
+export const ElicitRequestParamsSchema: z.ZodType<T.ElicitRequestParams> = exactly<T.ElicitRequestParams>()(
+  z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]),
+);
 
 /** Validates {@link T.ElicitRequest}. */
-export const ElicitRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("elicitation/create"),
-  params: ElicitRequestParamsSchema,
-});
+export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.ElicitRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("elicitation/create"),
+    params: ElicitRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.ElicitResult}. */
-export const ElicitResultSchema = z
-  .object({
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-    action: z.enum(["accept", "decline", "cancel"]),
-    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).exactOptional(),
-  })
-  .catchall(z.unknown());
+export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
+  z
+    .object({
+      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      action: z.enum(["accept", "decline", "cancel"]),
+      content: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+        .exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ElicitationCompleteNotification}. */
-export const ElicitationCompleteNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/elicitation/complete"),
-  params: openObject({ elicitationId: z.string() }),
-});
+export const ElicitationCompleteNotificationSchema: ObjectSchema<T.ElicitationCompleteNotification> =
+  exactly<T.ElicitationCompleteNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/elicitation/complete"),
+      params: openObject({ elicitationId: z.string() }),
+    }),
+  );
 
 /** Validates {@link T.ClientRequest}. */
-export const ClientRequestSchema = z.discriminatedUnion("method", [
-  PingRequestSchema,
-  InitializeRequestSchema,
-  CompleteRequestSchema,
-  SetLevelRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  GetTaskRequestSchema,
-  GetTaskPayloadRequestSchema,
-  ListTasksRequestSchema,
-  CancelTaskRequestSchema,
-]);
+export const ClientRequestSchema: z.ZodType<T.ClientRequest> = exactly<T.ClientRequest>()(
+  z.discriminatedUnion("method", [
+    PingRequestSchema,
+    InitializeRequestSchema,
+    CompleteRequestSchema,
+    SetLevelRequestSchema,
+    GetPromptRequestSchema,
+    ListPromptsRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema,
+    SubscribeRequestSchema,
+    UnsubscribeRequestSchema,
+    CallToolRequestSchema,
+    ListToolsRequestSchema,
+    GetTaskRequestSchema,
+    GetTaskPayloadRequestSchema,
+    ListTasksRequestSchema,
+    CancelTaskRequestSchema,
+  ]),
+);
 
 /** Validates {@link T.ClientNotification}. */
-export const ClientNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  InitializedNotificationSchema,
-  RootsListChangedNotificationSchema,
-  TaskStatusNotificationSchema,
-]);
+export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = exactly<T.ClientNotification>()(
+  z.discriminatedUnion("method", [
+    CancelledNotificationSchema,
+    ProgressNotificationSchema,
+    InitializedNotificationSchema,
+    RootsListChangedNotificationSchema,
+    TaskStatusNotificationSchema,
+  ]),
+);
 
 /** Validates {@link T.ClientResult}. */
-export const ClientResultSchema = z.union([
-  EmptyResultSchema,
-  CreateMessageResultSchema,
-  ListRootsResultSchema,
-  ElicitResultSchema,
-  GetTaskResultSchema,
-  GetTaskPayloadResultSchema,
-  ListTasksResultSchema,
-  CancelTaskResultSchema,
-]);
+export const ClientResultSchema: z.ZodType<T.ClientResult> = exactly<T.ClientResult>()(
+  z.union([
+    EmptyResultSchema,
+    CreateMessageResultSchema,
+    ListRootsResultSchema,
+    ElicitResultSchema,
+    GetTaskResultSchema,
+    GetTaskPayloadResultSchema,
+    ListTasksResultSchema,
+    CancelTaskResultSchema,
+  ]),
+);
 
 /** Validates {@link T.ServerRequest}. */
-export const ServerRequestSchema = z.discriminatedUnion("method", [
-  PingRequestSchema,
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
-  GetTaskRequestSchema,
-  GetTaskPayloadRequestSchema,
-  ListTasksRequestSchema,
-  CancelTaskRequestSchema,
-]);
+export const ServerRequestSchema: z.ZodType<T.ServerRequest> = exactly<T.ServerRequest>()(
+  z.discriminatedUnion("method", [
+    PingRequestSchema,
+    CreateMessageRequestSchema,
+    ListRootsRequestSchema,
+    ElicitRequestSchema,
+    GetTaskRequestSchema,
+    GetTaskPayloadRequestSchema,
+    ListTasksRequestSchema,
+    CancelTaskRequestSchema,
+  ]),
+);
 
 /** Validates {@link T.ServerNotification}. */
-export const ServerNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ElicitationCompleteNotificationSchema,
-  TaskStatusNotificationSchema,
-]);
+export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = exactly<T.ServerNotification>()(
+  z.discriminatedUnion("method", [
+    CancelledNotificationSchema,
+    ProgressNotificationSchema,
+    LoggingMessageNotificationSchema,
+    ResourceUpdatedNotificationSchema,
+    ResourceListChangedNotificationSchema,
+    ToolListChangedNotificationSchema,
+    PromptListChangedNotificationSchema,
+    ElicitationCompleteNotificationSchema,
+    TaskStatusNotificationSchema,
+  ]),
+);
 
 /** Validates {@link T.ServerResult}. */
-export const ServerResultSchema = z.union([
-  EmptyResultSchema,
-  InitializeResultSchema,
-  CompleteResultSchema,
-  GetPromptResultSchema,
-  ListPromptsResultSchema,
-  ListResourceTemplatesResultSchema,
-  ListResourcesResultSchema,
-  ReadResourceResultSchema,
-  CallToolResultSchema,
-  ListToolsResultSchema,
-  GetTaskResultSchema,
-  GetTaskPayloadResultSchema,
-  ListTasksResultSchema,
-  CancelTaskResultSchema,
-]);
+export const ServerResultSchema: z.ZodType<T.ServerResult> = exactly<T.ServerResult>()(
+  z.union([
+    EmptyResultSchema,
+    InitializeResultSchema,
+    CompleteResultSchema,
+    GetPromptResultSchema,
+    ListPromptsResultSchema,
+    ListResourceTemplatesResultSchema,
+    ListResourcesResultSchema,
+    ReadResourceResultSchema,
+    CallToolResultSchema,
+    ListToolsResultSchema,
+    GetTaskResultSchema,
+    GetTaskPayloadResultSchema,
+    ListTasksResultSchema,
+    CancelTaskResultSchema,
+  ]),
+);

@@ -6,6 +6,17 @@ import type * as T from "./types.ts";
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
+/**
+ * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
+ * infers for `schema` and `T` are mutually assignable.
+ */
+function exactly<T>() {
+  return <S extends z.core.$ZodType>(
+    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
+  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
+}
+/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
+type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
 
 /** Validates {@link T.JSONValue}. */
 export const JSONValueSchema: z.ZodType<T.JSONValue> = z.lazy(() =>
@@ -19,107 +30,121 @@ export const JSONObjectSchema: z.ZodType<T.JSONObject> = z.lazy(() => z.record(z
 export const JSONArraySchema: z.ZodType<T.JSONArray> = z.lazy(() => z.array(JSONValueSchema));
 
 /** Validates {@link T.RequestId}. */
-export const RequestIdSchema = z.union([z.string(), z.number()]);
+export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.union([z.string(), z.number()]));
 
 /** Validates {@link T.JSONRPCRequest}. */
-export const JSONRPCRequestSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-});
+export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
+  openObject({
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).exactOptional(),
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+  }),
+);
 
 /** Validates {@link T.JSONRPCNotification}. */
-export const JSONRPCNotificationSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-  jsonrpc: z.literal("2.0"),
-});
+export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
+  openObject({
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).exactOptional(),
+    jsonrpc: z.literal("2.0"),
+  }),
+);
 
 /** Validates {@link T.Icon}. */
-export const IconSchema = openObject({
-  src: z.url(),
-  mimeType: z.string().exactOptional(),
-  sizes: z.array(z.string()).exactOptional(),
-  theme: z.enum(["light", "dark"]).exactOptional(),
-});
+export const IconSchema: ObjectSchema<T.Icon> = exactly<T.Icon>()(
+  openObject({
+    src: z.url(),
+    mimeType: z.string().exactOptional(),
+    sizes: z.array(z.string()).exactOptional(),
+    theme: z.enum(["light", "dark"]).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Implementation}. */
-export const ImplementationSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  version: z.string(),
-  description: z.string().exactOptional(),
-  websiteUrl: z.url().exactOptional(),
-});
+export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Implementation>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    version: z.string(),
+    description: z.string().exactOptional(),
+    websiteUrl: z.url().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ResultMetaObject}. */
-export const ResultMetaObjectSchema = z
-  .object({ "io.modelcontextprotocol/serverInfo": ImplementationSchema.exactOptional() })
-  .catchall(z.unknown());
+export const ResultMetaObjectSchema: ObjectSchema<T.ResultMetaObject> = exactly<T.ResultMetaObject>()(
+  z.object({ "io.modelcontextprotocol/serverInfo": ImplementationSchema.exactOptional() }).catchall(z.unknown()),
+);
 
 /** Validates {@link T.ResultType}. */
-export const ResultTypeSchema = z.string();
+export const ResultTypeSchema: z.ZodType<T.ResultType> = exactly<T.ResultType>()(z.string());
 
 /** Validates {@link T.Result}. */
-export const ResultSchema = z
-  .object({ _meta: ResultMetaObjectSchema.exactOptional(), resultType: ResultTypeSchema })
-  .catchall(z.unknown());
+export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
+  z.object({ _meta: ResultMetaObjectSchema.exactOptional(), resultType: ResultTypeSchema }).catchall(z.unknown()),
+);
 
 /** Validates {@link T.JSONRPCResultResponse}. */
-export const JSONRPCResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ResultSchema,
-});
+export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> = exactly<T.JSONRPCResultResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema }),
+);
 
 /** Validates {@link T.Error}. */
-export const ErrorSchema = openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() });
+export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
+  openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+);
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
-export const JSONRPCErrorResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: ErrorSchema,
-});
+export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema.exactOptional(), error: ErrorSchema }),
+);
 
 /** Validates {@link T.JSONRPCResponse}. */
-export const JSONRPCResponseSchema = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
+export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = exactly<T.JSONRPCResponse>()(
+  z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]),
+);
 
 /** Validates {@link T.JSONRPCMessage}. */
-export const JSONRPCMessageSchema = z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema]);
+export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = exactly<T.JSONRPCMessage>()(
+  z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema]),
+);
 
 /** Validates {@link T.MetaObject}. */
-export const MetaObjectSchema = z.record(z.string(), z.unknown());
+export const MetaObjectSchema: z.ZodType<T.MetaObject> = exactly<T.MetaObject>()(z.record(z.string(), z.unknown()));
 
 /** Validates {@link T.ProgressToken}. */
-export const ProgressTokenSchema = z.union([z.string(), z.number()]);
+export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = exactly<T.ProgressToken>()(
+  z.union([z.string(), z.number()]),
+);
 
 /** Validates {@link T.ClientCapabilities}. */
-export const ClientCapabilitiesSchema = openObject({
-  experimental: z.record(z.string(), JSONObjectSchema).exactOptional(),
-  /**
-   * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
-   * Remains in the specification for at least twelve months; see the
-   * deprecated features registry.
-   */
-  roots: (z.looseObject({}) as z.ZodType<{}>).exactOptional(),
-  /**
-   * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
-   * Remains in the specification for at least twelve months; see the
-   * deprecated features registry.
-   */
-  sampling: openObject({
-    context: JSONObjectSchema.exactOptional(),
-    tools: JSONObjectSchema.exactOptional(),
-  }).exactOptional(),
-  elicitation: openObject({
-    form: JSONObjectSchema.exactOptional(),
-    url: JSONObjectSchema.exactOptional(),
-  }).exactOptional(),
-  extensions: z.record(z.string(), JSONObjectSchema).exactOptional(),
-});
+export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
+  openObject({
+    experimental: z.record(z.string(), JSONObjectSchema).exactOptional(),
+    /**
+     * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
+     * Remains in the specification for at least twelve months; see the
+     * deprecated features registry.
+     */
+    roots: (z.looseObject({}) as z.ZodType<{}>).exactOptional(),
+    /**
+     * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
+     * Remains in the specification for at least twelve months; see the
+     * deprecated features registry.
+     */
+    sampling: openObject({
+      context: JSONObjectSchema.exactOptional(),
+      tools: JSONObjectSchema.exactOptional(),
+    }).exactOptional(),
+    elicitation: openObject({
+      form: JSONObjectSchema.exactOptional(),
+      url: JSONObjectSchema.exactOptional(),
+    }).exactOptional(),
+    extensions: z.record(z.string(), JSONObjectSchema).exactOptional(),
+  }),
+);
 
 /**
  * Validates {@link T.LoggingLevel}.
@@ -128,162 +153,165 @@ export const ClientCapabilitiesSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const LoggingLevelSchema = z.enum([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-]);
+export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = exactly<T.LoggingLevel>()(
+  z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]),
+);
 
 /** Validates {@link T.RequestMetaObject}. */
-export const RequestMetaObjectSchema = z
-  .object({
-    progressToken: ProgressTokenSchema.exactOptional(),
-    "io.modelcontextprotocol/protocolVersion": z.string(),
-    "io.modelcontextprotocol/clientInfo": ImplementationSchema.exactOptional(),
-    "io.modelcontextprotocol/clientCapabilities": ClientCapabilitiesSchema,
-    /**
-     * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
-     * Remains in the specification for at least twelve months; see the
-     * deprecated features registry.
-     */
-    "io.modelcontextprotocol/logLevel": LoggingLevelSchema.exactOptional(),
-  })
-  .catchall(z.unknown());
+export const RequestMetaObjectSchema: ObjectSchema<T.RequestMetaObject> = exactly<T.RequestMetaObject>()(
+  z
+    .object({
+      progressToken: ProgressTokenSchema.exactOptional(),
+      "io.modelcontextprotocol/protocolVersion": z.string(),
+      "io.modelcontextprotocol/clientInfo": ImplementationSchema.exactOptional(),
+      "io.modelcontextprotocol/clientCapabilities": ClientCapabilitiesSchema,
+      /**
+       * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
+       * Remains in the specification for at least twelve months; see the
+       * deprecated features registry.
+       */
+      "io.modelcontextprotocol/logLevel": LoggingLevelSchema.exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.NotificationMetaObject}. */
-export const NotificationMetaObjectSchema = z
-  .object({ "io.modelcontextprotocol/subscriptionId": RequestIdSchema.exactOptional() })
-  .catchall(z.unknown());
+export const NotificationMetaObjectSchema: ObjectSchema<T.NotificationMetaObject> = exactly<T.NotificationMetaObject>()(
+  z.object({ "io.modelcontextprotocol/subscriptionId": RequestIdSchema.exactOptional() }).catchall(z.unknown()),
+);
 
 /** Validates {@link T.Cursor}. */
-export const CursorSchema = z.string();
+export const CursorSchema: z.ZodType<T.Cursor> = exactly<T.Cursor>()(z.string());
 
 /** Validates {@link T.RequestParams}. */
-export const RequestParamsSchema = openObject({ _meta: RequestMetaObjectSchema });
+export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.RequestParams>()(
+  openObject({ _meta: RequestMetaObjectSchema }),
+);
 
 /** Validates {@link T.Request}. */
-export const RequestSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
+  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+);
 
 /** Validates {@link T.NotificationParams}. */
-export const NotificationParamsSchema = openObject({ _meta: NotificationMetaObjectSchema.exactOptional() });
+export const NotificationParamsSchema: ObjectSchema<T.NotificationParams> = exactly<T.NotificationParams>()(
+  openObject({ _meta: NotificationMetaObjectSchema.exactOptional() }),
+);
 
 /** Validates {@link T.Notification}. */
-export const NotificationSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
+  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+);
 
 /** Validates {@link T.ParseError}. */
-export const ParseErrorSchema = openObject({
-  message: z.string(),
-  data: z.unknown().exactOptional(),
-  code: z.literal(-32700),
-});
+export const ParseErrorSchema: ObjectSchema<T.ParseError> = exactly<T.ParseError>()(
+  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32700) }),
+);
 
 /** Validates {@link T.InvalidRequestError}. */
-export const InvalidRequestErrorSchema = openObject({
-  message: z.string(),
-  data: z.unknown().exactOptional(),
-  code: z.literal(-32600),
-});
+export const InvalidRequestErrorSchema: ObjectSchema<T.InvalidRequestError> = exactly<T.InvalidRequestError>()(
+  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32600) }),
+);
 
 /** Validates {@link T.MethodNotFoundError}. */
-export const MethodNotFoundErrorSchema = openObject({
-  message: z.string(),
-  data: z.unknown().exactOptional(),
-  code: z.literal(-32601),
-});
+export const MethodNotFoundErrorSchema: ObjectSchema<T.MethodNotFoundError> = exactly<T.MethodNotFoundError>()(
+  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32601) }),
+);
 
 /** Validates {@link T.InvalidParamsError}. */
-export const InvalidParamsErrorSchema = openObject({
-  message: z.string(),
-  data: z.unknown().exactOptional(),
-  code: z.literal(-32602),
-});
+export const InvalidParamsErrorSchema: ObjectSchema<T.InvalidParamsError> = exactly<T.InvalidParamsError>()(
+  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32602) }),
+);
 
 /** Validates {@link T.InternalError}. */
-export const InternalErrorSchema = openObject({
-  message: z.string(),
-  data: z.unknown().exactOptional(),
-  code: z.literal(-32603),
-});
+export const InternalErrorSchema: ObjectSchema<T.InternalError> = exactly<T.InternalError>()(
+  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32603) }),
+);
 
 /** Validates {@link T.HeaderMismatchError}. */
-export const HeaderMismatchErrorSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: z.intersection(ErrorSchema, openObject({ code: z.literal(-32020) })),
-});
+export const HeaderMismatchErrorSchema: ObjectSchema<T.HeaderMismatchError> = exactly<T.HeaderMismatchError>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema.exactOptional(),
+    error: z.intersection(ErrorSchema, openObject({ code: z.literal(-32020) })),
+  }),
+);
 
 /** Validates {@link T.UnsupportedProtocolVersionError}. */
-export const UnsupportedProtocolVersionErrorSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: z.intersection(
-    ErrorSchema,
+export const UnsupportedProtocolVersionErrorSchema: ObjectSchema<T.UnsupportedProtocolVersionError> =
+  exactly<T.UnsupportedProtocolVersionError>()(
     openObject({
-      code: z.literal(-32022),
-      data: openObject({ supported: z.array(z.string()), requested: z.string() }),
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema.exactOptional(),
+      error: z.intersection(
+        ErrorSchema,
+        openObject({
+          code: z.literal(-32022),
+          data: openObject({ supported: z.array(z.string()), requested: z.string() }),
+        }),
+      ),
     }),
-  ),
-});
+  );
 
 /** Validates {@link T.MissingRequiredClientCapabilityError}. */
-export const MissingRequiredClientCapabilityErrorSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: z.intersection(
-    ErrorSchema,
-    openObject({ code: z.literal(-32021), data: openObject({ requiredCapabilities: ClientCapabilitiesSchema }) }),
-  ),
-});
+export const MissingRequiredClientCapabilityErrorSchema: ObjectSchema<T.MissingRequiredClientCapabilityError> =
+  exactly<T.MissingRequiredClientCapabilityError>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema.exactOptional(),
+      error: z.intersection(
+        ErrorSchema,
+        openObject({ code: z.literal(-32021), data: openObject({ requiredCapabilities: ClientCapabilitiesSchema }) }),
+      ),
+    }),
+  );
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema = ResultSchema;
+export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult>()(ResultSchema);
 
 /** Validates {@link T.Role}. */
-export const RoleSchema = z.enum(["user", "assistant"]);
+export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "assistant"]));
 
 /** Validates {@link T.Annotations}. */
-export const AnnotationsSchema = openObject({
-  audience: z.array(RoleSchema).exactOptional(),
-  priority: z.number().gte(0).lte(1).exactOptional(),
-  lastModified: z.string().exactOptional(),
-});
+export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
+  openObject({
+    audience: z.array(RoleSchema).exactOptional(),
+    priority: z.number().gte(0).lte(1).exactOptional(),
+    lastModified: z.string().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.TextContent}. */
-export const TextContentSchema = openObject({
-  type: z.literal("text"),
-  text: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
+  openObject({
+    type: z.literal("text"),
+    text: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ImageContent}. */
-export const ImageContentSchema = openObject({
-  type: z.literal("image"),
-  data: z.base64(),
-  mimeType: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageContent>()(
+  openObject({
+    type: z.literal("image"),
+    data: z.base64(),
+    mimeType: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.AudioContent}. */
-export const AudioContentSchema = openObject({
-  type: z.literal("audio"),
-  data: z.base64(),
-  mimeType: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioContent>()(
+  openObject({
+    type: z.literal("audio"),
+    data: z.base64(),
+    mimeType: z.string(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /**
  * Validates {@link T.ToolUseContent}.
@@ -292,60 +320,72 @@ export const AudioContentSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const ToolUseContentSchema = openObject({
-  type: z.literal("tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.record(z.string(), z.unknown()),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const ToolUseContentSchema: ObjectSchema<T.ToolUseContent> = exactly<T.ToolUseContent>()(
+  openObject({
+    type: z.literal("tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ResourceLink}. */
-export const ResourceLinkSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  uri: z.url(),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  size: z.number().exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-  type: z.literal("resource_link"),
-});
+export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.ResourceLink>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    uri: z.url(),
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    size: z.number().exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+    type: z.literal("resource_link"),
+  }),
+);
 
 /** Validates {@link T.TextResourceContents}. */
-export const TextResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-  text: z.string(),
-});
+export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+    text: z.string(),
+  }),
+);
 
 /** Validates {@link T.BlobResourceContents}. */
-export const BlobResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-  blob: z.base64(),
-});
+export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
+  openObject({
+    uri: z.url(),
+    mimeType: z.string().exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+    blob: z.base64(),
+  }),
+);
 
 /** Validates {@link T.EmbeddedResource}. */
-export const EmbeddedResourceSchema = openObject({
-  type: z.literal("resource"),
-  resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<T.EmbeddedResource>()(
+  openObject({
+    type: z.literal("resource"),
+    resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ContentBlock}. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ResourceLinkSchema,
-  EmbeddedResourceSchema,
-]);
+export const ContentBlockSchema: z.ZodType<T.ContentBlock> = exactly<T.ContentBlock>()(
+  z.discriminatedUnion("type", [
+    TextContentSchema,
+    ImageContentSchema,
+    AudioContentSchema,
+    ResourceLinkSchema,
+    EmbeddedResourceSchema,
+  ]),
+);
 
 /**
  * Validates {@link T.ToolResultContent}.
@@ -354,14 +394,16 @@ export const ContentBlockSchema = z.discriminatedUnion("type", [
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const ToolResultContentSchema = openObject({
-  type: z.literal("tool_result"),
-  toolUseId: z.string(),
-  content: z.array(ContentBlockSchema),
-  structuredContent: z.unknown().exactOptional(),
-  isError: z.boolean().exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const ToolResultContentSchema: ObjectSchema<T.ToolResultContent> = exactly<T.ToolResultContent>()(
+  openObject({
+    type: z.literal("tool_result"),
+    toolUseId: z.string(),
+    content: z.array(ContentBlockSchema),
+    structuredContent: z.unknown().exactOptional(),
+    isError: z.boolean().exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /**
  * Validates {@link T.SamplingMessageContentBlock}.
@@ -370,13 +412,16 @@ export const ToolResultContentSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const SamplingMessageContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ToolUseContentSchema,
-  ToolResultContentSchema,
-]);
+export const SamplingMessageContentBlockSchema: z.ZodType<T.SamplingMessageContentBlock> =
+  exactly<T.SamplingMessageContentBlock>()(
+    z.discriminatedUnion("type", [
+      TextContentSchema,
+      ImageContentSchema,
+      AudioContentSchema,
+      ToolUseContentSchema,
+      ToolResultContentSchema,
+    ]),
+  );
 
 /**
  * Validates {@link T.SamplingMessage}.
@@ -385,11 +430,13 @@ export const SamplingMessageContentBlockSchema = z.discriminatedUnion("type", [
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const SamplingMessageSchema = openObject({
-  role: RoleSchema,
-  content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.SamplingMessage>()(
+  openObject({
+    role: RoleSchema,
+    content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /**
  * Validates {@link T.ModelHint}.
@@ -398,7 +445,9 @@ export const SamplingMessageSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const ModelHintSchema = openObject({ name: z.string().exactOptional() });
+export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
+  openObject({ name: z.string().exactOptional() }),
+);
 
 /**
  * Validates {@link T.ModelPreferences}.
@@ -407,33 +456,39 @@ export const ModelHintSchema = openObject({ name: z.string().exactOptional() });
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const ModelPreferencesSchema = openObject({
-  hints: z.array(ModelHintSchema).exactOptional(),
-  costPriority: z.number().gte(0).lte(1).exactOptional(),
-  speedPriority: z.number().gte(0).lte(1).exactOptional(),
-  intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
-});
+export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
+  openObject({
+    hints: z.array(ModelHintSchema).exactOptional(),
+    costPriority: z.number().gte(0).lte(1).exactOptional(),
+    speedPriority: z.number().gte(0).lte(1).exactOptional(),
+    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ToolAnnotations}. */
-export const ToolAnnotationsSchema = openObject({
-  title: z.string().exactOptional(),
-  readOnlyHint: z.boolean().exactOptional(),
-  destructiveHint: z.boolean().exactOptional(),
-  idempotentHint: z.boolean().exactOptional(),
-  openWorldHint: z.boolean().exactOptional(),
-});
+export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.ToolAnnotations>()(
+  openObject({
+    title: z.string().exactOptional(),
+    readOnlyHint: z.boolean().exactOptional(),
+    destructiveHint: z.boolean().exactOptional(),
+    idempotentHint: z.boolean().exactOptional(),
+    openWorldHint: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Tool}. */
-export const ToolSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  description: z.string().exactOptional(),
-  inputSchema: z.object({ $schema: z.string().exactOptional(), type: z.literal("object") }).catchall(z.unknown()),
-  outputSchema: z.object({ $schema: z.string().exactOptional() }).catchall(z.unknown()).exactOptional(),
-  annotations: ToolAnnotationsSchema.exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    description: z.string().exactOptional(),
+    inputSchema: z.object({ $schema: z.string().exactOptional(), type: z.literal("object") }).catchall(z.unknown()),
+    outputSchema: z.object({ $schema: z.string().exactOptional() }).catchall(z.unknown()).exactOptional(),
+    annotations: ToolAnnotationsSchema.exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /**
  * Validates {@link T.ToolChoice}.
@@ -442,7 +497,9 @@ export const ToolSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const ToolChoiceSchema = openObject({ mode: z.enum(["auto", "required", "none"]).exactOptional() });
+export const ToolChoiceSchema: ObjectSchema<T.ToolChoice> = exactly<T.ToolChoice>()(
+  openObject({ mode: z.enum(["auto", "required", "none"]).exactOptional() }),
+);
 
 /**
  * Validates {@link T.CreateMessageRequestParams}.
@@ -451,22 +508,25 @@ export const ToolChoiceSchema = openObject({ mode: z.enum(["auto", "required", "
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const CreateMessageRequestParamsSchema = openObject({
-  messages: z.array(SamplingMessageSchema),
-  modelPreferences: ModelPreferencesSchema.exactOptional(),
-  systemPrompt: z.string().exactOptional(),
-  /**
-   * @deprecated The `"thisServer"` and `"allServers"` values are deprecated as of protocol version 2025-11-25
-   * (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `"none"`.
-   */
-  includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-  temperature: z.number().exactOptional(),
-  maxTokens: z.number(),
-  stopSequences: z.array(z.string()).exactOptional(),
-  metadata: JSONObjectSchema.exactOptional(),
-  tools: z.array(ToolSchema).exactOptional(),
-  toolChoice: ToolChoiceSchema.exactOptional(),
-});
+export const CreateMessageRequestParamsSchema: ObjectSchema<T.CreateMessageRequestParams> =
+  exactly<T.CreateMessageRequestParams>()(
+    openObject({
+      messages: z.array(SamplingMessageSchema),
+      modelPreferences: ModelPreferencesSchema.exactOptional(),
+      systemPrompt: z.string().exactOptional(),
+      /**
+       * @deprecated The `"thisServer"` and `"allServers"` values are deprecated as of protocol version 2025-11-25
+       * (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `"none"`.
+       */
+      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
+      temperature: z.number().exactOptional(),
+      maxTokens: z.number(),
+      stopSequences: z.array(z.string()).exactOptional(),
+      metadata: JSONObjectSchema.exactOptional(),
+      tools: z.array(ToolSchema).exactOptional(),
+      toolChoice: ToolChoiceSchema.exactOptional(),
+    }),
+  );
 
 /**
  * Validates {@link T.CreateMessageRequest}.
@@ -475,10 +535,9 @@ export const CreateMessageRequestParamsSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const CreateMessageRequestSchema = openObject({
-  method: z.literal("sampling/createMessage"),
-  params: CreateMessageRequestParamsSchema,
-});
+export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = exactly<T.CreateMessageRequest>()(
+  openObject({ method: z.literal("sampling/createMessage"), params: CreateMessageRequestParamsSchema }),
+);
 
 /**
  * Validates {@link T.ListRootsRequest}.
@@ -487,147 +546,167 @@ export const CreateMessageRequestSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const ListRootsRequestSchema = openObject({
-  method: z.literal("roots/list"),
-  params: openObject({ _meta: MetaObjectSchema.exactOptional() }).exactOptional(),
-});
+export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
+  openObject({
+    method: z.literal("roots/list"),
+    params: openObject({ _meta: MetaObjectSchema.exactOptional() }).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.StringSchema}. */
-export const StringSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minLength: z.number().exactOptional(),
-  maxLength: z.number().exactOptional(),
-  format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
-  default: z.string().exactOptional(),
-});
+export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.StringSchema>()(
+  openObject({
+    type: z.literal("string"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    minLength: z.number().exactOptional(),
+    maxLength: z.number().exactOptional(),
+    format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
+    default: z.string().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.NumberSchema}. */
-export const NumberSchemaSchema = openObject({
-  type: z.enum(["number", "integer"]),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minimum: z.number().exactOptional(),
-  maximum: z.number().exactOptional(),
-  default: z.number().exactOptional(),
-});
+export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.NumberSchema>()(
+  openObject({
+    type: z.enum(["number", "integer"]),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    minimum: z.number().exactOptional(),
+    maximum: z.number().exactOptional(),
+    default: z.number().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.BooleanSchema}. */
-export const BooleanSchemaSchema = openObject({
-  type: z.literal("boolean"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  default: z.boolean().exactOptional(),
-});
+export const BooleanSchemaSchema: ObjectSchema<T.BooleanSchema> = exactly<T.BooleanSchema>()(
+  openObject({
+    type: z.literal("boolean"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    default: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.UntitledSingleSelectEnumSchema}. */
-export const UntitledSingleSelectEnumSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  enum: z.array(z.string()),
-  default: z.string().exactOptional(),
-});
+export const UntitledSingleSelectEnumSchemaSchema: ObjectSchema<T.UntitledSingleSelectEnumSchema> =
+  exactly<T.UntitledSingleSelectEnumSchema>()(
+    openObject({
+      type: z.literal("string"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      enum: z.array(z.string()),
+      default: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.TitledSingleSelectEnumSchema}. */
-export const TitledSingleSelectEnumSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  oneOf: z.array(openObject({ const: z.string(), title: z.string() })),
-  default: z.string().exactOptional(),
-});
+export const TitledSingleSelectEnumSchemaSchema: ObjectSchema<T.TitledSingleSelectEnumSchema> =
+  exactly<T.TitledSingleSelectEnumSchema>()(
+    openObject({
+      type: z.literal("string"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      oneOf: z.array(openObject({ const: z.string(), title: z.string() })),
+      default: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.SingleSelectEnumSchema}. */
-export const SingleSelectEnumSchemaSchema = z.union([
-  UntitledSingleSelectEnumSchemaSchema,
-  TitledSingleSelectEnumSchemaSchema,
-]);
+export const SingleSelectEnumSchemaSchema: z.ZodType<T.SingleSelectEnumSchema> = exactly<T.SingleSelectEnumSchema>()(
+  z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]),
+);
 
 /** Validates {@link T.UntitledMultiSelectEnumSchema}. */
-export const UntitledMultiSelectEnumSchemaSchema = openObject({
-  type: z.literal("array"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minItems: z.number().exactOptional(),
-  maxItems: z.number().exactOptional(),
-  items: openObject({ type: z.literal("string"), enum: z.array(z.string()) }),
-  default: z.array(z.string()).exactOptional(),
-});
+export const UntitledMultiSelectEnumSchemaSchema: ObjectSchema<T.UntitledMultiSelectEnumSchema> =
+  exactly<T.UntitledMultiSelectEnumSchema>()(
+    openObject({
+      type: z.literal("array"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      minItems: z.number().exactOptional(),
+      maxItems: z.number().exactOptional(),
+      items: openObject({ type: z.literal("string"), enum: z.array(z.string()) }),
+      default: z.array(z.string()).exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.TitledMultiSelectEnumSchema}. */
-export const TitledMultiSelectEnumSchemaSchema = openObject({
-  type: z.literal("array"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  minItems: z.number().exactOptional(),
-  maxItems: z.number().exactOptional(),
-  items: openObject({ anyOf: z.array(openObject({ const: z.string(), title: z.string() })) }),
-  default: z.array(z.string()).exactOptional(),
-});
+export const TitledMultiSelectEnumSchemaSchema: ObjectSchema<T.TitledMultiSelectEnumSchema> =
+  exactly<T.TitledMultiSelectEnumSchema>()(
+    openObject({
+      type: z.literal("array"),
+      title: z.string().exactOptional(),
+      description: z.string().exactOptional(),
+      minItems: z.number().exactOptional(),
+      maxItems: z.number().exactOptional(),
+      items: openObject({ anyOf: z.array(openObject({ const: z.string(), title: z.string() })) }),
+      default: z.array(z.string()).exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.MultiSelectEnumSchema}. */
-export const MultiSelectEnumSchemaSchema = z.union([
-  UntitledMultiSelectEnumSchemaSchema,
-  TitledMultiSelectEnumSchemaSchema,
-]);
+export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = exactly<T.MultiSelectEnumSchema>()(
+  z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]),
+);
 
 /** Validates {@link T.LegacyTitledEnumSchema}. */
-export const LegacyTitledEnumSchemaSchema = openObject({
-  type: z.literal("string"),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  enum: z.array(z.string()),
-  enumNames: z.array(z.string()).exactOptional(),
-  default: z.string().exactOptional(),
-});
+export const LegacyTitledEnumSchemaSchema: ObjectSchema<T.LegacyTitledEnumSchema> = exactly<T.LegacyTitledEnumSchema>()(
+  openObject({
+    type: z.literal("string"),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    enum: z.array(z.string()),
+    enumNames: z.array(z.string()).exactOptional(),
+    default: z.string().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.EnumSchema}. */
-export const EnumSchemaSchema = z.union([
-  SingleSelectEnumSchemaSchema,
-  MultiSelectEnumSchemaSchema,
-  LegacyTitledEnumSchemaSchema,
-]);
+export const EnumSchemaSchema: z.ZodType<T.EnumSchema> = exactly<T.EnumSchema>()(
+  z.union([SingleSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema, LegacyTitledEnumSchemaSchema]),
+);
 
 /** Validates {@link T.PrimitiveSchemaDefinition}. */
-export const PrimitiveSchemaDefinitionSchema = z.union([
-  StringSchemaSchema,
-  NumberSchemaSchema,
-  BooleanSchemaSchema,
-  EnumSchemaSchema,
-]);
+export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> =
+  exactly<T.PrimitiveSchemaDefinition>()(
+    z.union([StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema, EnumSchemaSchema]),
+  );
 
 /** Validates {@link T.ElicitRequestFormParams}. */
-export const ElicitRequestFormParamsSchema = openObject({
-  mode: z.literal("form").exactOptional(),
-  message: z.string(),
-  requestedSchema: openObject({
-    $schema: z.string().exactOptional(),
-    type: z.literal("object"),
-    properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
-    required: z.array(z.string()).exactOptional(),
-  }),
-});
+export const ElicitRequestFormParamsSchema: ObjectSchema<T.ElicitRequestFormParams> =
+  exactly<T.ElicitRequestFormParams>()(
+    openObject({
+      mode: z.literal("form").exactOptional(),
+      message: z.string(),
+      requestedSchema: openObject({
+        $schema: z.string().exactOptional(),
+        type: z.literal("object"),
+        properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+        required: z.array(z.string()).exactOptional(),
+      }),
+    }),
+  );
 
 /** Validates {@link T.ElicitRequestURLParams}. */
-export const ElicitRequestURLParamsSchema = openObject({ mode: z.literal("url"), message: z.string(), url: z.url() });
+export const ElicitRequestURLParamsSchema: ObjectSchema<T.ElicitRequestURLParams> = exactly<T.ElicitRequestURLParams>()(
+  openObject({ mode: z.literal("url"), message: z.string(), url: z.url() }),
+);
 
 /** Validates {@link T.ElicitRequestParams}. */
-export const ElicitRequestParamsSchema = z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]);
+export const ElicitRequestParamsSchema: z.ZodType<T.ElicitRequestParams> = exactly<T.ElicitRequestParams>()(
+  z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]),
+);
 
 /** Validates {@link T.ElicitRequest}. */
-export const ElicitRequestSchema = openObject({
-  method: z.literal("elicitation/create"),
-  params: ElicitRequestParamsSchema,
-});
+export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.ElicitRequest>()(
+  openObject({ method: z.literal("elicitation/create"), params: ElicitRequestParamsSchema }),
+);
 
 /** Validates {@link T.InputRequest}. */
-export const InputRequestSchema = z.discriminatedUnion("method", [
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
-]);
+export const InputRequestSchema: z.ZodType<T.InputRequest> = exactly<T.InputRequest>()(
+  z.discriminatedUnion("method", [CreateMessageRequestSchema, ListRootsRequestSchema, ElicitRequestSchema]),
+);
 
 /**
  * Validates {@link T.CreateMessageResult}.
@@ -636,13 +715,15 @@ export const InputRequestSchema = z.discriminatedUnion("method", [
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const CreateMessageResultSchema = openObject({
-  role: RoleSchema,
-  content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
-  _meta: MetaObjectSchema.exactOptional(),
-  model: z.string(),
-  stopReason: z.string().exactOptional(),
-});
+export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
+  openObject({
+    role: RoleSchema,
+    content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
+    _meta: MetaObjectSchema.exactOptional(),
+    model: z.string(),
+    stopReason: z.string().exactOptional(),
+  }),
+);
 
 /**
  * Validates {@link T.Root}.
@@ -651,11 +732,9 @@ export const CreateMessageResultSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const RootSchema = openObject({
-  uri: z.url(),
-  name: z.string().exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
+  openObject({ uri: z.url(), name: z.string().exactOptional(), _meta: MetaObjectSchema.exactOptional() }),
+);
 
 /**
  * Validates {@link T.ListRootsResult}.
@@ -664,517 +743,629 @@ export const RootSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const ListRootsResultSchema = openObject({ roots: z.array(RootSchema) });
+export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
+  openObject({ roots: z.array(RootSchema) }),
+);
 
 /** Validates {@link T.ElicitResult}. */
-export const ElicitResultSchema = openObject({
-  action: z.enum(["accept", "decline", "cancel"]),
-  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).exactOptional(),
-});
+export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
+  openObject({
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.InputResponse}. */
-export const InputResponseSchema = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
+export const InputResponseSchema: z.ZodType<T.InputResponse> = exactly<T.InputResponse>()(
+  z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]),
+);
 
 /** Validates {@link T.InputRequests}. */
-export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
+export const InputRequestsSchema: z.ZodType<T.InputRequests> = exactly<T.InputRequests>()(
+  z.record(z.string(), InputRequestSchema),
+);
 
 /** Validates {@link T.InputResponses}. */
-export const InputResponsesSchema = z.record(z.string(), InputResponseSchema);
+export const InputResponsesSchema: z.ZodType<T.InputResponses> = exactly<T.InputResponses>()(
+  z.record(z.string(), InputResponseSchema),
+);
 
 /** Validates {@link T.InputRequiredResult}. */
-export const InputRequiredResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    inputRequests: InputRequestsSchema.exactOptional(),
-    requestState: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
+export const InputRequiredResultSchema: ObjectSchema<T.InputRequiredResult> = exactly<T.InputRequiredResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      inputRequests: InputRequestsSchema.exactOptional(),
+      requestState: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.InputResponseRequestParams}. */
-export const InputResponseRequestParamsSchema = openObject({
-  _meta: RequestMetaObjectSchema,
-  inputResponses: InputResponsesSchema.exactOptional(),
-  requestState: z.string().exactOptional(),
-});
+export const InputResponseRequestParamsSchema: ObjectSchema<T.InputResponseRequestParams> =
+  exactly<T.InputResponseRequestParams>()(
+    openObject({
+      _meta: RequestMetaObjectSchema,
+      inputResponses: InputResponsesSchema.exactOptional(),
+      requestState: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.CancelledNotificationParams}. */
-export const CancelledNotificationParamsSchema = openObject({
-  _meta: NotificationMetaObjectSchema.exactOptional(),
-  requestId: RequestIdSchema,
-  reason: z.string().exactOptional(),
-});
+export const CancelledNotificationParamsSchema: ObjectSchema<T.CancelledNotificationParams> =
+  exactly<T.CancelledNotificationParams>()(
+    openObject({
+      _meta: NotificationMetaObjectSchema.exactOptional(),
+      requestId: RequestIdSchema,
+      reason: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.CancelledNotification}. */
-export const CancelledNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/cancelled"),
-  params: CancelledNotificationParamsSchema,
-});
+export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    method: z.literal("notifications/cancelled"),
+    params: CancelledNotificationParamsSchema,
+  }),
+);
 
 /** Validates {@link T.DiscoverRequest}. */
-export const DiscoverRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("server/discover"),
-  params: RequestParamsSchema,
-});
+export const DiscoverRequestSchema: ObjectSchema<T.DiscoverRequest> = exactly<T.DiscoverRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("server/discover"),
+    params: RequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.ServerCapabilities}. */
-export const ServerCapabilitiesSchema = openObject({
-  experimental: z.record(z.string(), JSONObjectSchema).exactOptional(),
-  /**
-   * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
-   * Remains in the specification for at least twelve months; see the
-   * deprecated features registry.
-   */
-  logging: JSONObjectSchema.exactOptional(),
-  completions: JSONObjectSchema.exactOptional(),
-  prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  resources: openObject({
-    subscribe: z.boolean().exactOptional(),
-    listChanged: z.boolean().exactOptional(),
-  }).exactOptional(),
-  tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  extensions: z.record(z.string(), JSONObjectSchema).exactOptional(),
-});
+export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
+  openObject({
+    experimental: z.record(z.string(), JSONObjectSchema).exactOptional(),
+    /**
+     * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
+     * Remains in the specification for at least twelve months; see the
+     * deprecated features registry.
+     */
+    logging: JSONObjectSchema.exactOptional(),
+    completions: JSONObjectSchema.exactOptional(),
+    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    resources: openObject({
+      subscribe: z.boolean().exactOptional(),
+      listChanged: z.boolean().exactOptional(),
+    }).exactOptional(),
+    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    extensions: z.record(z.string(), JSONObjectSchema).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.DiscoverResult}. */
-export const DiscoverResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    ttlMs: z.number().gte(0),
-    cacheScope: z.enum(["public", "private"]),
-    supportedVersions: z.array(z.string()),
-    capabilities: ServerCapabilitiesSchema,
-    instructions: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
+export const DiscoverResultSchema: ObjectSchema<T.DiscoverResult> = exactly<T.DiscoverResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      ttlMs: z.number().gte(0),
+      cacheScope: z.enum(["public", "private"]),
+      supportedVersions: z.array(z.string()),
+      capabilities: ServerCapabilitiesSchema,
+      instructions: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.DiscoverResultResponse}. */
-export const DiscoverResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: DiscoverResultSchema,
-});
+export const DiscoverResultResponseSchema: ObjectSchema<T.DiscoverResultResponse> = exactly<T.DiscoverResultResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: DiscoverResultSchema }),
+);
 
 /** Validates {@link T.Icons}. */
-export const IconsSchema = openObject({ icons: z.array(IconSchema).exactOptional() });
+export const IconsSchema: ObjectSchema<T.Icons> = exactly<T.Icons>()(
+  openObject({ icons: z.array(IconSchema).exactOptional() }),
+);
 
 /** Validates {@link T.BaseMetadata}. */
-export const BaseMetadataSchema = openObject({ name: z.string(), title: z.string().exactOptional() });
+export const BaseMetadataSchema: ObjectSchema<T.BaseMetadata> = exactly<T.BaseMetadata>()(
+  openObject({ name: z.string(), title: z.string().exactOptional() }),
+);
 
 /** Validates {@link T.ProgressNotificationParams}. */
-export const ProgressNotificationParamsSchema = openObject({
-  _meta: NotificationMetaObjectSchema.exactOptional(),
-  progressToken: ProgressTokenSchema,
-  progress: z.number(),
-  total: z.number().exactOptional(),
-  message: z.string().exactOptional(),
-});
+export const ProgressNotificationParamsSchema: ObjectSchema<T.ProgressNotificationParams> =
+  exactly<T.ProgressNotificationParams>()(
+    openObject({
+      _meta: NotificationMetaObjectSchema.exactOptional(),
+      progressToken: ProgressTokenSchema,
+      progress: z.number(),
+      total: z.number().exactOptional(),
+      message: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.ProgressNotification}. */
-export const ProgressNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/progress"),
-  params: ProgressNotificationParamsSchema,
-});
+export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = exactly<T.ProgressNotification>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    method: z.literal("notifications/progress"),
+    params: ProgressNotificationParamsSchema,
+  }),
+);
 
 /** Validates {@link T.PaginatedRequestParams}. */
-export const PaginatedRequestParamsSchema = openObject({
-  _meta: RequestMetaObjectSchema,
-  cursor: CursorSchema.exactOptional(),
-});
+export const PaginatedRequestParamsSchema: ObjectSchema<T.PaginatedRequestParams> = exactly<T.PaginatedRequestParams>()(
+  openObject({ _meta: RequestMetaObjectSchema, cursor: CursorSchema.exactOptional() }),
+);
 
 /** Validates {@link T.PaginatedRequest}. */
-export const PaginatedRequestSchema = openObject({
-  method: z.string(),
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema,
-});
+export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
+  openObject({
+    method: z.string(),
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.PaginatedResult}. */
-export const PaginatedResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    nextCursor: CursorSchema.exactOptional(),
-  })
-  .catchall(z.unknown());
+export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      nextCursor: CursorSchema.exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.CacheableResult}. */
-export const CacheableResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    ttlMs: z.number().gte(0),
-    cacheScope: z.enum(["public", "private"]),
-  })
-  .catchall(z.unknown());
+export const CacheableResultSchema: ObjectSchema<T.CacheableResult> = exactly<T.CacheableResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      ttlMs: z.number().gte(0),
+      cacheScope: z.enum(["public", "private"]),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListResourcesRequest}. */
-export const ListResourcesRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema,
-  method: z.literal("resources/list"),
-});
+export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema,
+    method: z.literal("resources/list"),
+  }),
+);
 
 /** Validates {@link T.Resource}. */
-export const ResourceSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  uri: z.url(),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  size: z.number().exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    uri: z.url(),
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    size: z.number().exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListResourcesResult}. */
-export const ListResourcesResultSchema = z
-  .object({
-    nextCursor: CursorSchema.exactOptional(),
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    ttlMs: z.number().gte(0),
-    cacheScope: z.enum(["public", "private"]),
-    resources: z.array(ResourceSchema),
-  })
-  .catchall(z.unknown());
+export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
+  z
+    .object({
+      nextCursor: CursorSchema.exactOptional(),
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      ttlMs: z.number().gte(0),
+      cacheScope: z.enum(["public", "private"]),
+      resources: z.array(ResourceSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListResourcesResultResponse}. */
-export const ListResourcesResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ListResourcesResultSchema,
-});
+export const ListResourcesResultResponseSchema: ObjectSchema<T.ListResourcesResultResponse> =
+  exactly<T.ListResourcesResultResponse>()(
+    openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ListResourcesResultSchema }),
+  );
 
 /** Validates {@link T.ListResourceTemplatesRequest}. */
-export const ListResourceTemplatesRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema,
-  method: z.literal("resources/templates/list"),
-});
+export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemplatesRequest> =
+  exactly<T.ListResourceTemplatesRequest>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema,
+      params: PaginatedRequestParamsSchema,
+      method: z.literal("resources/templates/list"),
+    }),
+  );
 
 /** Validates {@link T.ResourceTemplate}. */
-export const ResourceTemplateSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  uriTemplate: z
-    .string()
-    .regex(
-      new RegExp(
-        "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<T.ResourceTemplate>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    uriTemplate: z
+      .string()
+      .regex(
+        new RegExp(
+          "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+        ),
       ),
-    ),
-  description: z.string().exactOptional(),
-  mimeType: z.string().exactOptional(),
-  annotations: AnnotationsSchema.exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+    description: z.string().exactOptional(),
+    mimeType: z.string().exactOptional(),
+    annotations: AnnotationsSchema.exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListResourceTemplatesResult}. */
-export const ListResourceTemplatesResultSchema = z
-  .object({
-    nextCursor: CursorSchema.exactOptional(),
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    ttlMs: z.number().gte(0),
-    cacheScope: z.enum(["public", "private"]),
-    resourceTemplates: z.array(ResourceTemplateSchema),
-  })
-  .catchall(z.unknown());
+export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTemplatesResult> =
+  exactly<T.ListResourceTemplatesResult>()(
+    z
+      .object({
+        nextCursor: CursorSchema.exactOptional(),
+        _meta: ResultMetaObjectSchema.exactOptional(),
+        resultType: ResultTypeSchema,
+        ttlMs: z.number().gte(0),
+        cacheScope: z.enum(["public", "private"]),
+        resourceTemplates: z.array(ResourceTemplateSchema),
+      })
+      .catchall(z.unknown()),
+  );
 
 /** Validates {@link T.ListResourceTemplatesResultResponse}. */
-export const ListResourceTemplatesResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ListResourceTemplatesResultSchema,
-});
+export const ListResourceTemplatesResultResponseSchema: ObjectSchema<T.ListResourceTemplatesResultResponse> =
+  exactly<T.ListResourceTemplatesResultResponse>()(
+    openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ListResourceTemplatesResultSchema }),
+  );
 
 /** Validates {@link T.ResourceRequestParams}. */
-export const ResourceRequestParamsSchema = openObject({ _meta: RequestMetaObjectSchema, uri: z.url() });
+export const ResourceRequestParamsSchema: ObjectSchema<T.ResourceRequestParams> = exactly<T.ResourceRequestParams>()(
+  openObject({ _meta: RequestMetaObjectSchema, uri: z.url() }),
+);
 
 /** Validates {@link T.ReadResourceRequestParams}. */
-export const ReadResourceRequestParamsSchema = openObject({
-  uri: z.url(),
-  _meta: RequestMetaObjectSchema,
-  inputResponses: InputResponsesSchema.exactOptional(),
-  requestState: z.string().exactOptional(),
-});
+export const ReadResourceRequestParamsSchema: ObjectSchema<T.ReadResourceRequestParams> =
+  exactly<T.ReadResourceRequestParams>()(
+    openObject({
+      uri: z.url(),
+      _meta: RequestMetaObjectSchema,
+      inputResponses: InputResponsesSchema.exactOptional(),
+      requestState: z.string().exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.ReadResourceRequest}. */
-export const ReadResourceRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("resources/read"),
-  params: ReadResourceRequestParamsSchema,
-});
+export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = exactly<T.ReadResourceRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("resources/read"),
+    params: ReadResourceRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.ReadResourceResult}. */
-export const ReadResourceResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    ttlMs: z.number().gte(0),
-    cacheScope: z.enum(["public", "private"]),
-    contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
-  })
-  .catchall(z.unknown());
+export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      ttlMs: z.number().gte(0),
+      cacheScope: z.enum(["public", "private"]),
+      contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ReadResourceResultResponse}. */
-export const ReadResourceResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: z.union([ReadResourceResultSchema, InputRequiredResultSchema]),
-});
+export const ReadResourceResultResponseSchema: ObjectSchema<T.ReadResourceResultResponse> =
+  exactly<T.ReadResourceResultResponse>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema,
+      result: z.union([ReadResourceResultSchema, InputRequiredResultSchema]),
+    }),
+  );
 
 /** Validates {@link T.ResourceListChangedNotification}. */
-export const ResourceListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/resources/list_changed"),
-  params: NotificationParamsSchema.exactOptional(),
-});
+export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListChangedNotification> =
+  exactly<T.ResourceListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/resources/list_changed"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.SubscriptionFilter}. */
-export const SubscriptionFilterSchema = openObject({
-  toolsListChanged: z.boolean().exactOptional(),
-  promptsListChanged: z.boolean().exactOptional(),
-  resourcesListChanged: z.boolean().exactOptional(),
-  resourceSubscriptions: z.array(z.string()).exactOptional(),
-});
+export const SubscriptionFilterSchema: ObjectSchema<T.SubscriptionFilter> = exactly<T.SubscriptionFilter>()(
+  openObject({
+    toolsListChanged: z.boolean().exactOptional(),
+    promptsListChanged: z.boolean().exactOptional(),
+    resourcesListChanged: z.boolean().exactOptional(),
+    resourceSubscriptions: z.array(z.string()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.SubscriptionsListenRequestParams}. */
-export const SubscriptionsListenRequestParamsSchema = openObject({
-  _meta: RequestMetaObjectSchema,
-  notifications: SubscriptionFilterSchema,
-});
+export const SubscriptionsListenRequestParamsSchema: ObjectSchema<T.SubscriptionsListenRequestParams> =
+  exactly<T.SubscriptionsListenRequestParams>()(
+    openObject({ _meta: RequestMetaObjectSchema, notifications: SubscriptionFilterSchema }),
+  );
 
 /** Validates {@link T.SubscriptionsListenRequest}. */
-export const SubscriptionsListenRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("subscriptions/listen"),
-  params: SubscriptionsListenRequestParamsSchema,
-});
+export const SubscriptionsListenRequestSchema: ObjectSchema<T.SubscriptionsListenRequest> =
+  exactly<T.SubscriptionsListenRequest>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema,
+      method: z.literal("subscriptions/listen"),
+      params: SubscriptionsListenRequestParamsSchema,
+    }),
+  );
 
 /** Validates {@link T.SubscriptionsListenResultMetaObject}. */
-export const SubscriptionsListenResultMetaObjectSchema = z
-  .object({
-    "io.modelcontextprotocol/serverInfo": ImplementationSchema.exactOptional(),
-    "io.modelcontextprotocol/subscriptionId": RequestIdSchema,
-  })
-  .catchall(z.unknown());
+export const SubscriptionsListenResultMetaObjectSchema: ObjectSchema<T.SubscriptionsListenResultMetaObject> =
+  exactly<T.SubscriptionsListenResultMetaObject>()(
+    z
+      .object({
+        "io.modelcontextprotocol/serverInfo": ImplementationSchema.exactOptional(),
+        "io.modelcontextprotocol/subscriptionId": RequestIdSchema,
+      })
+      .catchall(z.unknown()),
+  );
 
 /** Validates {@link T.SubscriptionsListenResult}. */
-export const SubscriptionsListenResultSchema = z
-  .object({ resultType: ResultTypeSchema, _meta: SubscriptionsListenResultMetaObjectSchema })
-  .catchall(z.unknown());
+export const SubscriptionsListenResultSchema: ObjectSchema<T.SubscriptionsListenResult> =
+  exactly<T.SubscriptionsListenResult>()(
+    z.object({ resultType: ResultTypeSchema, _meta: SubscriptionsListenResultMetaObjectSchema }).catchall(z.unknown()),
+  );
 
 /** Validates {@link T.SubscriptionsListenResultResponse}. */
-export const SubscriptionsListenResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: SubscriptionsListenResultSchema,
-});
+export const SubscriptionsListenResultResponseSchema: ObjectSchema<T.SubscriptionsListenResultResponse> =
+  exactly<T.SubscriptionsListenResultResponse>()(
+    openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: SubscriptionsListenResultSchema }),
+  );
 
 /** Validates {@link T.SubscriptionsAcknowledgedNotificationParams}. */
-export const SubscriptionsAcknowledgedNotificationParamsSchema = openObject({
-  _meta: NotificationMetaObjectSchema.exactOptional(),
-  notifications: SubscriptionFilterSchema,
-});
+export const SubscriptionsAcknowledgedNotificationParamsSchema: ObjectSchema<T.SubscriptionsAcknowledgedNotificationParams> =
+  exactly<T.SubscriptionsAcknowledgedNotificationParams>()(
+    openObject({ _meta: NotificationMetaObjectSchema.exactOptional(), notifications: SubscriptionFilterSchema }),
+  );
 
 /** Validates {@link T.SubscriptionsAcknowledgedNotification}. */
-export const SubscriptionsAcknowledgedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/subscriptions/acknowledged"),
-  params: SubscriptionsAcknowledgedNotificationParamsSchema,
-});
+export const SubscriptionsAcknowledgedNotificationSchema: ObjectSchema<T.SubscriptionsAcknowledgedNotification> =
+  exactly<T.SubscriptionsAcknowledgedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/subscriptions/acknowledged"),
+      params: SubscriptionsAcknowledgedNotificationParamsSchema,
+    }),
+  );
 
 /** Validates {@link T.ResourceUpdatedNotificationParams}. */
-export const ResourceUpdatedNotificationParamsSchema = openObject({
-  _meta: NotificationMetaObjectSchema.exactOptional(),
-  uri: z.url(),
-});
+export const ResourceUpdatedNotificationParamsSchema: ObjectSchema<T.ResourceUpdatedNotificationParams> =
+  exactly<T.ResourceUpdatedNotificationParams>()(
+    openObject({ _meta: NotificationMetaObjectSchema.exactOptional(), uri: z.url() }),
+  );
 
 /** Validates {@link T.ResourceUpdatedNotification}. */
-export const ResourceUpdatedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/resources/updated"),
-  params: ResourceUpdatedNotificationParamsSchema,
-});
+export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNotification> =
+  exactly<T.ResourceUpdatedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/resources/updated"),
+      params: ResourceUpdatedNotificationParamsSchema,
+    }),
+  );
 
 /** Validates {@link T.ResourceContents}. */
-export const ResourceContentsSchema = openObject({
-  uri: z.url(),
-  mimeType: z.string().exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
+  openObject({ uri: z.url(), mimeType: z.string().exactOptional(), _meta: MetaObjectSchema.exactOptional() }),
+);
 
 /** Validates {@link T.ListPromptsRequest}. */
-export const ListPromptsRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema,
-  method: z.literal("prompts/list"),
-});
+export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema,
+    method: z.literal("prompts/list"),
+  }),
+);
 
 /** Validates {@link T.PromptArgument}. */
-export const PromptArgumentSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  description: z.string().exactOptional(),
-  required: z.boolean().exactOptional(),
-});
+export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    description: z.string().exactOptional(),
+    required: z.boolean().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Prompt}. */
-export const PromptSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  icons: z.array(IconSchema).exactOptional(),
-  description: z.string().exactOptional(),
-  arguments: z.array(PromptArgumentSchema).exactOptional(),
-  _meta: MetaObjectSchema.exactOptional(),
-});
+export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
+  openObject({
+    name: z.string(),
+    title: z.string().exactOptional(),
+    icons: z.array(IconSchema).exactOptional(),
+    description: z.string().exactOptional(),
+    arguments: z.array(PromptArgumentSchema).exactOptional(),
+    _meta: MetaObjectSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ListPromptsResult}. */
-export const ListPromptsResultSchema = z
-  .object({
-    nextCursor: CursorSchema.exactOptional(),
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    ttlMs: z.number().gte(0),
-    cacheScope: z.enum(["public", "private"]),
-    prompts: z.array(PromptSchema),
-  })
-  .catchall(z.unknown());
+export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
+  z
+    .object({
+      nextCursor: CursorSchema.exactOptional(),
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      ttlMs: z.number().gte(0),
+      cacheScope: z.enum(["public", "private"]),
+      prompts: z.array(PromptSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListPromptsResultResponse}. */
-export const ListPromptsResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ListPromptsResultSchema,
-});
+export const ListPromptsResultResponseSchema: ObjectSchema<T.ListPromptsResultResponse> =
+  exactly<T.ListPromptsResultResponse>()(
+    openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ListPromptsResultSchema }),
+  );
 
 /** Validates {@link T.GetPromptRequestParams}. */
-export const GetPromptRequestParamsSchema = openObject({
-  _meta: RequestMetaObjectSchema,
-  inputResponses: InputResponsesSchema.exactOptional(),
-  requestState: z.string().exactOptional(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.string()).exactOptional(),
-});
+export const GetPromptRequestParamsSchema: ObjectSchema<T.GetPromptRequestParams> = exactly<T.GetPromptRequestParams>()(
+  openObject({
+    _meta: RequestMetaObjectSchema,
+    inputResponses: InputResponsesSchema.exactOptional(),
+    requestState: z.string().exactOptional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.string()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.GetPromptRequest}. */
-export const GetPromptRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("prompts/get"),
-  params: GetPromptRequestParamsSchema,
-});
+export const GetPromptRequestSchema: ObjectSchema<T.GetPromptRequest> = exactly<T.GetPromptRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("prompts/get"),
+    params: GetPromptRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.PromptMessage}. */
-export const PromptMessageSchema = openObject({ role: RoleSchema, content: ContentBlockSchema });
+export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.PromptMessage>()(
+  openObject({ role: RoleSchema, content: ContentBlockSchema }),
+);
 
 /** Validates {@link T.GetPromptResult}. */
-export const GetPromptResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    description: z.string().exactOptional(),
-    messages: z.array(PromptMessageSchema),
-  })
-  .catchall(z.unknown());
+export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      description: z.string().exactOptional(),
+      messages: z.array(PromptMessageSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.GetPromptResultResponse}. */
-export const GetPromptResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: z.union([GetPromptResultSchema, InputRequiredResultSchema]),
-});
+export const GetPromptResultResponseSchema: ObjectSchema<T.GetPromptResultResponse> =
+  exactly<T.GetPromptResultResponse>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema,
+      result: z.union([GetPromptResultSchema, InputRequiredResultSchema]),
+    }),
+  );
 
 /** Validates {@link T.PromptListChangedNotification}. */
-export const PromptListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/prompts/list_changed"),
-  params: NotificationParamsSchema.exactOptional(),
-});
+export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChangedNotification> =
+  exactly<T.PromptListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/prompts/list_changed"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.ListToolsRequest}. */
-export const ListToolsRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  params: PaginatedRequestParamsSchema,
-  method: z.literal("tools/list"),
-});
+export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    params: PaginatedRequestParamsSchema,
+    method: z.literal("tools/list"),
+  }),
+);
 
 /** Validates {@link T.ListToolsResult}. */
-export const ListToolsResultSchema = z
-  .object({
-    nextCursor: CursorSchema.exactOptional(),
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    ttlMs: z.number().gte(0),
-    cacheScope: z.enum(["public", "private"]),
-    tools: z.array(ToolSchema),
-  })
-  .catchall(z.unknown());
+export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
+  z
+    .object({
+      nextCursor: CursorSchema.exactOptional(),
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      ttlMs: z.number().gte(0),
+      cacheScope: z.enum(["public", "private"]),
+      tools: z.array(ToolSchema),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListToolsResultResponse}. */
-export const ListToolsResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ListToolsResultSchema,
-});
+export const ListToolsResultResponseSchema: ObjectSchema<T.ListToolsResultResponse> =
+  exactly<T.ListToolsResultResponse>()(
+    openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ListToolsResultSchema }),
+  );
 
 /** Validates {@link T.CallToolResult}. */
-export const CallToolResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    content: z.array(ContentBlockSchema),
-    structuredContent: z.unknown().exactOptional(),
-    isError: z.boolean().exactOptional(),
-  })
-  .catchall(z.unknown());
+export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      content: z.array(ContentBlockSchema),
+      structuredContent: z.unknown().exactOptional(),
+      isError: z.boolean().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.CallToolResultResponse}. */
-export const CallToolResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: z.union([CallToolResultSchema, InputRequiredResultSchema]),
-});
+export const CallToolResultResponseSchema: ObjectSchema<T.CallToolResultResponse> = exactly<T.CallToolResultResponse>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    result: z.union([CallToolResultSchema, InputRequiredResultSchema]),
+  }),
+);
 
 /** Validates {@link T.CallToolRequestParams}. */
-export const CallToolRequestParamsSchema = openObject({
-  _meta: RequestMetaObjectSchema,
-  inputResponses: InputResponsesSchema.exactOptional(),
-  requestState: z.string().exactOptional(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
+  openObject({
+    _meta: RequestMetaObjectSchema,
+    inputResponses: InputResponsesSchema.exactOptional(),
+    requestState: z.string().exactOptional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.CallToolRequest}. */
-export const CallToolRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("tools/call"),
-  params: CallToolRequestParamsSchema,
-});
+export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.CallToolRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("tools/call"),
+    params: CallToolRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.ToolListChangedNotification}. */
-export const ToolListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/tools/list_changed"),
-  params: NotificationParamsSchema.exactOptional(),
-});
+export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNotification> =
+  exactly<T.ToolListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/tools/list_changed"),
+      params: NotificationParamsSchema.exactOptional(),
+    }),
+  );
 
 /**
  * Validates {@link T.LoggingMessageNotificationParams}.
@@ -1183,12 +1374,15 @@ export const ToolListChangedNotificationSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const LoggingMessageNotificationParamsSchema = openObject({
-  _meta: NotificationMetaObjectSchema.exactOptional(),
-  level: LoggingLevelSchema,
-  logger: z.string().exactOptional(),
-  data: z.unknown(),
-});
+export const LoggingMessageNotificationParamsSchema: ObjectSchema<T.LoggingMessageNotificationParams> =
+  exactly<T.LoggingMessageNotificationParams>()(
+    openObject({
+      _meta: NotificationMetaObjectSchema.exactOptional(),
+      level: LoggingLevelSchema,
+      logger: z.string().exactOptional(),
+      data: z.unknown(),
+    }),
+  );
 
 /**
  * Validates {@link T.LoggingMessageNotification}.
@@ -1197,111 +1391,126 @@ export const LoggingMessageNotificationParamsSchema = openObject({
  * Remains in the specification for at least twelve months; see the
  * deprecated features registry.
  */
-export const LoggingMessageNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/message"),
-  params: LoggingMessageNotificationParamsSchema,
-});
+export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNotification> =
+  exactly<T.LoggingMessageNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/message"),
+      params: LoggingMessageNotificationParamsSchema,
+    }),
+  );
 
 /** Validates {@link T.PromptReference}. */
-export const PromptReferenceSchema = openObject({
-  name: z.string(),
-  title: z.string().exactOptional(),
-  type: z.literal("ref/prompt"),
-});
+export const PromptReferenceSchema: ObjectSchema<T.PromptReference> = exactly<T.PromptReference>()(
+  openObject({ name: z.string(), title: z.string().exactOptional(), type: z.literal("ref/prompt") }),
+);
 
 /** Validates {@link T.ResourceTemplateReference}. */
-export const ResourceTemplateReferenceSchema = openObject({
-  type: z.literal("ref/resource"),
-  uri: z
-    .string()
-    .regex(
-      new RegExp(
-        "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
-      ),
-    ),
-});
+export const ResourceTemplateReferenceSchema: ObjectSchema<T.ResourceTemplateReference> =
+  exactly<T.ResourceTemplateReference>()(
+    openObject({
+      type: z.literal("ref/resource"),
+      uri: z
+        .string()
+        .regex(
+          new RegExp(
+            "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+          ),
+        ),
+    }),
+  );
 
 /** Validates {@link T.CompleteRequestParams}. */
-export const CompleteRequestParamsSchema = openObject({
-  _meta: RequestMetaObjectSchema,
-  ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
-  argument: openObject({ name: z.string(), value: z.string() }),
-  context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
-});
+export const CompleteRequestParamsSchema: ObjectSchema<T.CompleteRequestParams> = exactly<T.CompleteRequestParams>()(
+  openObject({
+    _meta: RequestMetaObjectSchema,
+    ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+    argument: openObject({ name: z.string(), value: z.string() }),
+    context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.CompleteRequest}. */
-export const CompleteRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("completion/complete"),
-  params: CompleteRequestParamsSchema,
-});
+export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.CompleteRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("completion/complete"),
+    params: CompleteRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.CompleteResult}. */
-export const CompleteResultSchema = z
-  .object({
-    _meta: ResultMetaObjectSchema.exactOptional(),
-    resultType: ResultTypeSchema,
-    completion: openObject({
-      values: z.array(z.string()).max(100),
-      total: z.number().exactOptional(),
-      hasMore: z.boolean().exactOptional(),
-    }),
-  })
-  .catchall(z.unknown());
+export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
+  z
+    .object({
+      _meta: ResultMetaObjectSchema.exactOptional(),
+      resultType: ResultTypeSchema,
+      completion: openObject({
+        values: z.array(z.string()).max(100),
+        total: z.number().exactOptional(),
+        hasMore: z.boolean().exactOptional(),
+      }),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.CompleteResultResponse}. */
-export const CompleteResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: CompleteResultSchema,
-});
+export const CompleteResultResponseSchema: ObjectSchema<T.CompleteResultResponse> = exactly<T.CompleteResultResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: CompleteResultSchema }),
+);
 
 /** Validates {@link T.ClientRequest}. */
-export const ClientRequestSchema = z.discriminatedUnion("method", [
-  DiscoverRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscriptionsListenRequestSchema,
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-]);
+export const ClientRequestSchema: z.ZodType<T.ClientRequest> = exactly<T.ClientRequest>()(
+  z.discriminatedUnion("method", [
+    DiscoverRequestSchema,
+    CompleteRequestSchema,
+    GetPromptRequestSchema,
+    ListPromptsRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema,
+    SubscriptionsListenRequestSchema,
+    CallToolRequestSchema,
+    ListToolsRequestSchema,
+  ]),
+);
 
 /** Validates {@link T.ClientNotification}. */
-export const ClientNotificationSchema = CancelledNotificationSchema;
+export const ClientNotificationSchema: z.ZodType<T.ClientNotification> =
+  exactly<T.ClientNotification>()(CancelledNotificationSchema);
 
 /** Validates {@link T.ClientResult}. */
-export const ClientResultSchema = EmptyResultSchema;
+export const ClientResultSchema: z.ZodType<T.ClientResult> = exactly<T.ClientResult>()(EmptyResultSchema);
 
 /** Validates {@link T.ServerNotification}. */
-export const ServerNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  PromptListChangedNotificationSchema,
-  SubscriptionsAcknowledgedNotificationSchema,
-]);
+export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = exactly<T.ServerNotification>()(
+  z.discriminatedUnion("method", [
+    CancelledNotificationSchema,
+    ProgressNotificationSchema,
+    LoggingMessageNotificationSchema,
+    ResourceUpdatedNotificationSchema,
+    ResourceListChangedNotificationSchema,
+    ToolListChangedNotificationSchema,
+    PromptListChangedNotificationSchema,
+    SubscriptionsAcknowledgedNotificationSchema,
+  ]),
+);
 
 /** Validates {@link T.ServerResult}. */
-export const ServerResultSchema = z.union([
-  EmptyResultSchema,
-  DiscoverResultSchema,
-  CompleteResultSchema,
-  GetPromptResultSchema,
-  ListPromptsResultSchema,
-  ListResourceTemplatesResultSchema,
-  ListResourcesResultSchema,
-  ReadResourceResultSchema,
-  SubscriptionsListenResultSchema,
-  CallToolResultSchema,
-  ListToolsResultSchema,
-  InputRequiredResultSchema,
-]);
+export const ServerResultSchema: z.ZodType<T.ServerResult> = exactly<T.ServerResult>()(
+  z.union([
+    EmptyResultSchema,
+    DiscoverResultSchema,
+    CompleteResultSchema,
+    GetPromptResultSchema,
+    ListPromptsResultSchema,
+    ListResourceTemplatesResultSchema,
+    ListResourcesResultSchema,
+    ReadResourceResultSchema,
+    SubscriptionsListenResultSchema,
+    CallToolResultSchema,
+    ListToolsResultSchema,
+    InputRequiredResultSchema,
+  ]),
+);

@@ -44,6 +44,8 @@ export function emitUserSchemasFile(model: UserModel): string {
   const ctx = createZodContext((name) => (checked.has(name) ? `${name}Shape` : `${name}Schema`));
   const { order, recursive } = dependencyOrder(model.types);
   const typeRef = (name: string) => `T.${name}`;
+  // Inferred, not declared types: a manifest's schemas are compiled as source where they are used, and declaring them
+  // (checked with `exactly`) costs more type instantiations there than inference does (bench/manifest-tsc.ts).
   const body = order.map((decl) => emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef }));
   const refinements = toolSchemas(model)
     .filter((s) => checked.has(s.typeName))

@@ -1,23 +1,39 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/**
+ * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
+ * infers for `schema` and `T` are mutually assignable.
+ */
+function exactly<T>() {
+  return <S extends z.core.$ZodType>(
+    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
+  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
+}
+/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
+type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
+
 /** Validates {@link T.Point}. */
-export const PointSchema = z.tuple([z.number(), z.number()]);
+export const PointSchema: z.ZodType<T.Point> = exactly<T.Point>()(z.tuple([z.number(), z.number()]));
 
 /** Validates {@link T.Command}. */
-export const CommandSchema = z.tuple([z.string()], z.boolean());
+export const CommandSchema: z.ZodType<T.Command> = exactly<T.Command>()(z.tuple([z.string()], z.boolean()));
 
 /** Validates {@link T.Slug}. */
-export const SlugSchema = z.string().min(2).max(16).regex(new RegExp("^[a-z][a-z0-9-]*$", "u"));
+export const SlugSchema: z.ZodType<T.Slug> = exactly<T.Slug>()(
+  z.string().min(2).max(16).regex(new RegExp("^[a-z][a-z0-9-]*$", "u")),
+);
 
 /** Validates {@link T.Order}. */
-export const OrderSchema = z.strictObject({
-  id: z.int().gte(1),
-  slug: SlugSchema.exactOptional(),
-  amount: z.number().lte(1000).gt(0).multipleOf(0.5),
-  points: z.array(PointSchema).min(1).max(3),
-  email: z.email().exactOptional(),
-  placedAt: z.iso.datetime({ offset: true }),
-  note: z.string().nullable(),
-  "with space": z.literal(true).exactOptional(),
-});
+export const OrderSchema: ObjectSchema<T.Order> = exactly<T.Order>()(
+  z.strictObject({
+    id: z.int().gte(1),
+    slug: SlugSchema.exactOptional(),
+    amount: z.number().lte(1000).gt(0).multipleOf(0.5),
+    points: z.array(PointSchema).min(1).max(3),
+    email: z.email().exactOptional(),
+    placedAt: z.iso.datetime({ offset: true }),
+    note: z.string().nullable(),
+    "with space": z.literal(true).exactOptional(),
+  }),
+);

@@ -12,6 +12,6 @@ export type Order = {
   points: Point[];
   email?: string;
   placedAt: string;
-  note: string;
+  note: string | null;
   "with space"?: true;
 };

@@ -8,6 +8,17 @@ const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
 /** TypeScript's `object`: any non-null object. */
 const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);
+/**
+ * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
+ * infers for `schema` and `T` are mutually assignable.
+ */
+function exactly<T>() {
+  return <S extends z.core.$ZodType>(
+    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
+  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
+}
+/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
+type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
 
 /** Validates {@link T.JSONValue}. */
 export const JSONValueSchema: z.ZodType<T.JSONValue> = z.lazy(() =>
@@ -21,220 +32,267 @@ export const JSONObjectSchema: z.ZodType<T.JSONObject> = z.lazy(() => z.record(z
 export const JSONArraySchema: z.ZodType<T.JSONArray> = z.lazy(() => z.array(JSONValueSchema));
 
 /** Validates {@link T.MetaObject}. */
-export const MetaObjectSchema = z.record(z.string(), z.unknown());
+export const MetaObjectSchema: z.ZodType<T.MetaObject> = exactly<T.MetaObject>()(z.record(z.string(), z.unknown()));
 
 /** Validates {@link T.ProgressToken}. */
-export const ProgressTokenSchema = z.union([z.string(), z.number()]);
+export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = exactly<T.ProgressToken>()(
+  z.union([z.string(), z.number()]),
+);
 
 /** Validates {@link T.RequestMetaObject}. */
-export const RequestMetaObjectSchema = z
-  .object({ "io.example/version": z.string(), progressToken: ProgressTokenSchema.exactOptional() })
-  .catchall(z.unknown());
+export const RequestMetaObjectSchema: ObjectSchema<T.RequestMetaObject> = exactly<T.RequestMetaObject>()(
+  z
+    .object({ "io.example/version": z.string(), progressToken: ProgressTokenSchema.exactOptional() })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.RequestId}. */
-export const RequestIdSchema = z.union([z.string(), z.number()]);
+export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.union([z.string(), z.number()]));
 
 /** Validates {@link T.Request}. */
-export const RequestSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
+  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+);
 
 /** Validates {@link T.RequestParams}. */
-export const RequestParamsSchema = openObject({ _meta: RequestMetaObjectSchema.exactOptional() });
+export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.RequestParams>()(
+  openObject({ _meta: RequestMetaObjectSchema.exactOptional() }),
+);
 
 /** Validates {@link T.Notification}. */
-export const NotificationSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
+  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+);
 
 /** Validates {@link T.JSONRPCRequest}. */
-export const JSONRPCRequestSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-});
+export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
+  openObject({
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).exactOptional(),
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+  }),
+);
 
 /** Validates {@link T.JSONRPCNotification}. */
-export const JSONRPCNotificationSchema = openObject({
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).exactOptional(),
-  jsonrpc: z.literal("2.0"),
-});
+export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
+  openObject({
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).exactOptional(),
+    jsonrpc: z.literal("2.0"),
+  }),
+);
 
 /** Validates {@link T.Result}. */
-export const ResultSchema = z.object({ _meta: MetaObjectSchema.exactOptional() }).catchall(z.unknown());
+export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
+  z.object({ _meta: MetaObjectSchema.exactOptional() }).catchall(z.unknown()),
+);
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema = ResultSchema;
+export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult>()(ResultSchema);
 
 /** Validates {@link T.Error}. */
-export const ErrorSchema = openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() });
+export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
+  openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+);
 
 /** Validates {@link T.JSONRPCResultResponse}. */
-export const JSONRPCResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: ResultSchema,
-});
+export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> = exactly<T.JSONRPCResultResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema }),
+);
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
-export const JSONRPCErrorResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: ErrorSchema,
-});
+export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
+  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema.exactOptional(), error: ErrorSchema }),
+);
 
 /** Validates {@link T.InvalidParamsErrorResponse}. */
-export const InvalidParamsErrorResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.exactOptional(),
-  error: z.intersection(ErrorSchema, openObject({ code: z.literal(-32602) })),
-});
+export const InvalidParamsErrorResponseSchema: ObjectSchema<T.InvalidParamsErrorResponse> =
+  exactly<T.InvalidParamsErrorResponse>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      id: RequestIdSchema.exactOptional(),
+      error: z.intersection(ErrorSchema, openObject({ code: z.literal(-32602) })),
+    }),
+  );
 
 /** Validates {@link T.ClientCapabilities}. */
-export const ClientCapabilitiesSchema = openObject({
-  roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  sampling: objectValue.exactOptional(),
-});
+export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
+  openObject({
+    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    sampling: objectValue.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.ServerCapabilities}. */
-export const ServerCapabilitiesSchema = openObject({
-  tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  logging: (z.looseObject({}) as z.ZodType<{}>).exactOptional(),
-});
+export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
+  openObject({
+    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    logging: (z.looseObject({}) as z.ZodType<{}>).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.PingRequest}. */
-export const PingRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("ping"),
-  params: RequestParamsSchema.exactOptional(),
-});
+export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("ping"),
+    params: RequestParamsSchema.exactOptional(),
+  }),
+);
 
 /** Validates {@link T.CallToolRequestParams}. */
-export const CallToolRequestParamsSchema = openObject({
-  _meta: RequestMetaObjectSchema.exactOptional(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).exactOptional(),
-});
+export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
+  openObject({
+    _meta: RequestMetaObjectSchema.exactOptional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.CallToolRequest}. */
-export const CallToolRequestSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  method: z.literal("tools/call"),
-  params: CallToolRequestParamsSchema,
-});
+export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.CallToolRequest>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    method: z.literal("tools/call"),
+    params: CallToolRequestParamsSchema,
+  }),
+);
 
 /** Validates {@link T.Annotations}. */
-export const AnnotationsSchema = openObject({
-  priority: z.number().gte(0).lte(1).exactOptional(),
-  audience: z.array(z.enum(["user", "assistant"])).exactOptional(),
-});
+export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
+  openObject({
+    priority: z.number().gte(0).lte(1).exactOptional(),
+    audience: z.array(z.enum(["user", "assistant"])).exactOptional(),
+  }),
+);
 
 /** Validates {@link T.TextContent}. */
-export const TextContentSchema = openObject({
-  type: z.literal("text"),
-  text: z.string(),
-  annotations: AnnotationsSchema.exactOptional(),
-});
+export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
+  openObject({ type: z.literal("text"), text: z.string(), annotations: AnnotationsSchema.exactOptional() }),
+);
 
 /** Validates {@link T.ImageContent}. */
-export const ImageContentSchema = openObject({ type: z.literal("image"), data: z.base64(), mimeType: z.string() });
+export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageContent>()(
+  openObject({ type: z.literal("image"), data: z.base64(), mimeType: z.string() }),
+);
 
 /** Validates {@link T.ContentBlock}. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema]);
+export const ContentBlockSchema: z.ZodType<T.ContentBlock> = exactly<T.ContentBlock>()(
+  z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema]),
+);
 
 /** Validates {@link T.CallToolResult}. */
-export const CallToolResultSchema = z
-  .object({
-    _meta: MetaObjectSchema.exactOptional(),
-    content: z.array(ContentBlockSchema),
-    /** @deprecated Use `content`. */
-    text: z.string().exactOptional(),
-    stopReason: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
+export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
+  z
+    .object({
+      _meta: MetaObjectSchema.exactOptional(),
+      content: z.array(ContentBlockSchema),
+      /** @deprecated Use `content`. */
+      text: z.string().exactOptional(),
+      stopReason: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.ListRootsRequest}. */
-export const ListRootsRequestSchema = openObject({
-  method: z.literal("roots/list"),
-  params: RequestParamsSchema.exactOptional(),
-});
+export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
+  openObject({ method: z.literal("roots/list"), params: RequestParamsSchema.exactOptional() }),
+);
 
 /** Validates {@link T.InputRequest}. */
-export const InputRequestSchema = ListRootsRequestSchema;
+export const InputRequestSchema: z.ZodType<T.InputRequest> = exactly<T.InputRequest>()(ListRootsRequestSchema);
 
 /** Validates {@link T.InputRequiredResult}. */
-export const InputRequiredResultSchema = z
-  .object({
-    _meta: MetaObjectSchema.exactOptional(),
-    inputRequests: z.record(z.string(), InputRequestSchema).exactOptional(),
-    requestState: z.string().exactOptional(),
-  })
-  .catchall(z.unknown());
+export const InputRequiredResultSchema: ObjectSchema<T.InputRequiredResult> = exactly<T.InputRequiredResult>()(
+  z
+    .object({
+      _meta: MetaObjectSchema.exactOptional(),
+      inputRequests: z.record(z.string(), InputRequestSchema).exactOptional(),
+      requestState: z.string().exactOptional(),
+    })
+    .catchall(z.unknown()),
+);
 
 /** Validates {@link T.CallToolResultResponse}. */
-export const CallToolResultResponseSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: z.union([CallToolResultSchema, InputRequiredResultSchema]),
-});
+export const CallToolResultResponseSchema: ObjectSchema<T.CallToolResultResponse> = exactly<T.CallToolResultResponse>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    result: z.union([CallToolResultSchema, InputRequiredResultSchema]),
+  }),
+);
 
 /** Validates {@link T.Resource}. */
-export const ResourceSchema = openObject({
-  uri: z.url(),
-  uriTemplate: z
-    .string()
-    .regex(
-      new RegExp(
-        "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
-      ),
-    )
-    .exactOptional(),
-  size: z.number().exactOptional(),
-});
+export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
+  openObject({
+    uri: z.url(),
+    uriTemplate: z
+      .string()
+      .regex(
+        new RegExp(
+          "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+        ),
+      )
+      .exactOptional(),
+    size: z.number().exactOptional(),
+  }),
+);
 
 /** Validates {@link T.Task}. */
-export const TaskSchema = openObject({ ttl: z.number().nullable(), tags: z.array(openObject({ name: z.string() })) });
+export const TaskSchema: ObjectSchema<T.Task> = exactly<T.Task>()(
+  openObject({ ttl: z.number().nullable(), tags: z.array(openObject({ name: z.string() })) }),
+);
 
 /** Validates {@link T.Completion}. */
-export const CompletionSchema = openObject({ values: z.array(z.string()).max(100) });
+export const CompletionSchema: ObjectSchema<T.Completion> = exactly<T.Completion>()(
+  openObject({ values: z.array(z.string()).max(100) }),
+);
 
 /** Validates {@link T.TaskResult}. */
-export const TaskResultSchema = z.intersection(ResultSchema, TaskSchema);
+export const TaskResultSchema: z.ZodType<T.TaskResult> = exactly<T.TaskResult>()(
+  z.intersection(ResultSchema, TaskSchema),
+);
 
 /** Validates {@link T.ListRootsResult}. */
-export const ListRootsResultSchema = openObject({ roots: z.array(ResourceSchema) });
+export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
+  openObject({ roots: z.array(ResourceSchema) }),
+);
 
 /** Validates {@link T.ToolListChangedNotification}. */
-export const ToolListChangedNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/tools/list_changed"),
-  params: openObject({ _meta: MetaObjectSchema.exactOptional() }).exactOptional(),
-});
+export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNotification> =
+  exactly<T.ToolListChangedNotification>()(
+    openObject({
+      jsonrpc: z.literal("2.0"),
+      method: z.literal("notifications/tools/list_changed"),
+      params: openObject({ _meta: MetaObjectSchema.exactOptional() }).exactOptional(),
+    }),
+  );
 
 /** Validates {@link T.CancelledNotification}. */
-export const CancelledNotificationSchema = openObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.literal("notifications/cancelled"),
-  params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
-});
+export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
+  openObject({
+    jsonrpc: z.literal("2.0"),
+    method: z.literal("notifications/cancelled"),
+    params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
+  }),
+);
 
 /** Validates {@link T.ClientRequest}. */
-export const ClientRequestSchema = z.discriminatedUnion("method", [PingRequestSchema, CallToolRequestSchema]);
+export const ClientRequestSchema: z.ZodType<T.ClientRequest> = exactly<T.ClientRequest>()(
+  z.discriminatedUnion("method", [PingRequestSchema, CallToolRequestSchema]),
+);
 
 /** Validates {@link T.ServerRequest}. */
-export const ServerRequestSchema = PingRequestSchema;
+export const ServerRequestSchema: z.ZodType<T.ServerRequest> = exactly<T.ServerRequest>()(PingRequestSchema);
 
 /** Validates {@link T.ClientNotification}. */
-export const ClientNotificationSchema = CancelledNotificationSchema;
+export const ClientNotificationSchema: z.ZodType<T.ClientNotification> =
+  exactly<T.ClientNotification>()(CancelledNotificationSchema);
 
 /** Validates {@link T.ServerNotification}. */
-export const ServerNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ToolListChangedNotificationSchema,
-]);
+export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = exactly<T.ServerNotification>()(
+  z.discriminatedUnion("method", [CancelledNotificationSchema, ToolListChangedNotificationSchema]),
+);

@@ -1,6 +1,6 @@
 /**
  * Servers for the HTTP benches, each run in its own child process so its CPU and memory can be read alone:
- * `npx tsx bench/http-servers.ts <bare|ours|v1|v2>` prints `PORT=<n>`. Besides MCP, every server answers
+ * `npx tsx bench/lib/http-servers.ts <bare|ours|v1|v2>` prints `PORT=<n>`. Besides MCP, every server answers
  * `GET /__stats` with its CPU time and (after a GC when run with --expose-gc) its heap and RSS.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -11,9 +11,9 @@ import { McpServer as V1Server } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { McpServer as V2Server, createMcpHandler } from "@modelcontextprotocol/server";
 import { getRequestListener } from "@hono/node-server";
-import { McpServer } from "../runtime/index.ts";
-import { McpHttpHandler } from "../runtime/http/handler.ts";
-import { toNodeListener } from "../runtime/http/node.ts";
+import { McpServer } from "../../runtime/index.ts";
+import { McpHttpHandler } from "../../runtime/http/handler.ts";
+import { toNodeListener } from "../../runtime/http/node.ts";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const addResult = (a: number, b: number) => ({ content: [{ type: "text" as const, text: String(a + b) }] });

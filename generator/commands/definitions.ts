@@ -1,0 +1,108 @@
+/**
+ * The yargs definitions of every `mcp-gen` command: names, options and help only. Each handler imports its command's
+ * implementation when it runs, so `--help` and every command load just what they use (ts-morph, prettier and the
+ * runtime are not loaded at startup).
+ */
+import type { Argv, CommandModule } from "yargs";
+import { DEFAULT_MANIFEST, DEFAULT_RUNTIME_IMPORT } from "../manifest/defaults.ts";
+import type { GenerateArgs } from "./generate.ts";
+import type { ImportArgs } from "./import.ts";
+import type { InitArgs } from "./init.ts";
+import type { ProtocolArgs } from "./protocol.ts";
+
+/** The `--runtime-import` option of the commands that write a manifest (`init`, `import`). */
+const RUNTIME_IMPORT_OPTION = {
+  type: "string",
+  default: DEFAULT_RUNTIME_IMPORT,
+  describe: "Module specifier generated code imports the runtime from",
+} as const;
+
+export const protocolCommand: CommandModule<object, ProtocolArgs> = {
+  command: "protocol",
+  describe: "Generate protocol types, zod schemas and the method table from an MCP schema.ts",
+  builder: (yargs: Argv) =>
+    yargs
+      .option("schema", { type: "string", demandOption: true, describe: "Path to the revision's schema.ts" })
+      .option("revision", {
+        type: "string",
+        demandOption: true,
+        describe: "Revision name, recorded as PROTOCOL_REVISION",
+      })
+      .option("out", { type: "string", demandOption: true, describe: "Output directory" }) as Argv<ProtocolArgs>,
+  handler: async (args) => {
+    const { runProtocol } = await import("./protocol.ts");
+    await runProtocol(args);
+  },
+};
+
+export const generateCommand: CommandModule<object, GenerateArgs> = {
+  command: "generate",
+  describe: "Generate typed tool types, validators, a server stub and a client from a manifest",
+  builder: (yargs: Argv) =>
+    yargs
+      .option("manifest", {
+        alias: "m",
+        type: "string",
+        default: DEFAULT_MANIFEST,
+        describe: "Manifest file (YAML or JSON)",
+      })
+      .option("out", {
+        alias: "o",
+        type: "string",
+        describe: "Output folder (default: the manifest's generate.out, else ./generated next to it)",
+      })
+      .option("check", {
+        type: "boolean",
+        default: false,
+        describe: "Write nothing; exit 1 naming stale, missing or extra files",
+      })
+      .option("watch", {
+        alias: "w",
+        type: "boolean",
+        default: false,
+        describe: "Regenerate whenever the manifest changes",
+      })
+      .check((args) => {
+        if (args.check && args.watch) throw new globalThis.Error("--check and --watch cannot be combined");
+        return true;
+      }) as Argv<GenerateArgs>,
+  handler: async (args) => {
+    const { runGenerate, watchManifest } = await import("./generate.ts");
+    if (args.watch) return watchManifest(args);
+    process.exitCode = await runGenerate(args);
+  },
+};
+
+export const initCommand: CommandModule<object, InitArgs> = {
+  command: "init",
+  describe: "Scaffold a manifest (mcp.yaml), a runnable server entry point and its generated stub",
+  builder: (yargs: Argv) =>
+    yargs
+      .option("dir", { type: "string", default: ".", describe: "Folder to scaffold into" })
+      .option("name", { type: "string", default: "my-mcp-server", describe: "Server name" })
+      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<InitArgs>,
+  handler: async (args) => {
+    const [{ runInit }, { stdio }] = await Promise.all([import("./init.ts"), import("./generate.ts")]);
+    process.exitCode = await runInit(args, stdio);
+  },
+};
+
+export const importCommand: CommandModule<object, ImportArgs> = {
+  command: "import",
+  describe: "Write a manifest from a running MCP server (stdio command or HTTP URL)",
+  builder: (yargs: Argv) =>
+    yargs
+      .option("command", { alias: "c", type: "string", describe: 'Server command line, e.g. "npx -y some-mcp-server"' })
+      .option("url", { alias: "u", type: "string", describe: "Streamable HTTP endpoint of the server" })
+      .option("out", {
+        alias: "o",
+        type: "string",
+        default: "mcp.yaml",
+        describe: "Manifest to write (.yaml or .json)",
+      })
+      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<ImportArgs>,
+  handler: async (args) => {
+    const [{ runImport }, { stdio }] = await Promise.all([import("./import.ts"), import("./generate.ts")]);
+    process.exitCode = await runImport(args, stdio);
+  },
+};
