@@ -15,7 +15,7 @@ async function askName(context: RequestContext): Promise<string> {
   const answer = await context.elicit({
     message: "What is your name?",
     requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-  });
+  }, { key: "user_name" });
   return typeof answer.content?.["name"] === "string" ? answer.content["name"] : "stranger";
 }
 

@@ -210,6 +210,9 @@ export class McpHttpHandler {
     const version = request.header("mcp-protocol-version");
     if (version !== undefined && eraOf(version) !== "handshake")
       return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+    // Scopes are checked before any routing, so no path (stateless, session, batch) can skip them.
+    const scope = this.toolScopeFailure(valid, authInfo);
+    if (scope) return scope;
     if (this.options.sessions === false) {
       if (batch) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
       return this.serveStateless(request, first, authInfo, false, version ?? REVISION_WITHOUT_HEADER);
@@ -221,8 +224,6 @@ export class McpHttpHandler {
         return rpcError(400, -32600, `Invalid Request: revision ${session.protocolVersion ?? "(none)"} has no batches`, null);
       if (valid.some((m) => m["method"] === "initialize")) return rpcError(400, -32600, "Invalid Request: initialize must not be batched", null);
     }
-    const scope = this.toolScopeFailure(valid, authInfo);
-    if (scope) return scope;
     const requests: (Message & { id: RequestId })[] = [];
     const others: Message[] = [];
     for (const m of valid) {
@@ -369,6 +370,8 @@ export class McpHttpHandler {
     const read = await this.readMessage(request);
     if ("error" in read) return read.error;
     if (!validShape(read.body)) return rpcError(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message", null);
+    const scope = this.toolScopeFailure([read.body], authInfo);
+    if (scope) return scope;
     transport.receive(read.body, this.context(request, authInfo));
     return { status: 202, headers: { "content-type": "text/plain" }, body: "Accepted" };
   }

@@ -96,6 +96,25 @@ describe("bearer auth", () => {
     expect(parseBearerChallenge(response.headers.get("www-authenticate"))).toMatchObject({ error: "insufficient_scope", scope: "mcp:read" });
   });
 
+  it("enforces a tool's scopes without sessions too (no routing path skips the check)", async () => {
+    const stateless = await serve(new FixtureHost(), {
+      sessions: false,
+      auth: {
+        verifyToken: async (presented) => ({ token: presented, scopes: ["mcp:read"], claims: { sub: "user-1" } }),
+        resourceMetadata: { resource, authorization_servers: [ISSUER] },
+        toolScopes: { whoami: ["profile:read"] },
+      },
+    });
+    try {
+      const whoami = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } };
+      const denied = await post(stateless.url, whoami, { authorization: "Bearer opaque", "mcp-protocol-version": "2025-11-25" });
+      expect(denied.status).toBe(403);
+      expect(parseBearerChallenge(denied.headers.get("www-authenticate"))).toMatchObject({ error: "insufficient_scope" });
+    } finally {
+      await stateless.close();
+    }
+  });
+
   it("enforces a tool's scopes (403 naming them) and gives the handler the claims and allow-listed headers", async () => {
     const reader = await token({ scope: "mcp:read", client_id: "app-1" });
     const init = await post(mcp.url, initializeMessage(1), bearer(reader));
