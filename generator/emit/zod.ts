@@ -5,7 +5,10 @@
  * - Open objects keep unknown keys (`z.looseObject`) but infer only the declared keys, through the `openObject`
  *   helper: TypeScript object types are open too, and an index signature in the inferred type would make spec
  *   interfaces unassignable to it. Closed objects (`closed: true`) use `z.strictObject`.
- * - Optional properties use `.exactOptional()`, matching `exactOptionalPropertyTypes` (`x?: T`, not `T | undefined`).
+ * - Optional properties go through the `optionalKey` helper: typed as zod's exact-optional (`x?: T`, not
+ *   `T | undefined`, matching `exactOptionalPropertyTypes`) but run as `.optional()`, because zod 4.6's
+ *   `.exactOptional()` still runs the inner schema on every absent key (5-10x slower on typical params). The only
+ *   run-time difference, an explicit `undefined` value being accepted, cannot arise from JSON.
  * - Recursive declarations are `z.lazy` with an explicit `z.ZodType<T>` annotation.
  * The helpers an expression needs are recorded in `ZodEmitContext.helpers`; emit them once with `emitZodPrelude`.
  */
@@ -13,7 +16,7 @@ import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "..
 import { GeneratorError } from "../ir/errors.ts";
 import { acceptsNull, emitDoc, propertyKey } from "./ts-types.ts";
 
-export type ZodHelper = "openObject" | "objectValue" | "exactly" | "ObjectSchema";
+export type ZodHelper = "optionalKey" | "openObject" | "objectValue" | "exactly" | "ObjectSchema";
 
 export interface ZodEmitContext {
   /** The expression naming the schema of a declaration (e.g. `CallToolRequestSchema` or `S.CallToolRequestSchema`). */
@@ -35,6 +38,9 @@ export function createZodContext(
 }
 
 const HELPERS: Record<ZodHelper, string> = {
+  optionalKey:
+    "/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */\n" +
+    "const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;\n",
   openObject:
     "/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */\n" +
     "const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>\n  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;\n",
@@ -184,7 +190,9 @@ function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
 function emitShapeEntry(prop: IrProp, ctx: ZodEmitContext): string {
   const value = emitZodExpression(prop.type, ctx, prop.constraints);
   const deprecated = prop.doc?.deprecated !== undefined ? emitDoc({ text: "", deprecated: prop.doc.deprecated }) : "";
-  return `${deprecated}${propertyKey(prop.name)}: ${value}${prop.optional ? ".exactOptional()" : ""},\n`;
+  if (!prop.optional) return `${deprecated}${propertyKey(prop.name)}: ${value},\n`;
+  ctx.helpers.add("optionalKey");
+  return `${deprecated}${propertyKey(prop.name)}: optionalKey(${value}),\n`;
 }
 
 export interface ZodDeclarationOptions {

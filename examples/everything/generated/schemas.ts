@@ -6,6 +6,8 @@ import * as D from "./definitions.ts";
 import { jsonSchemaCheck } from "./json-schema.ts";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -48,16 +50,16 @@ export const TestElicitationSep1330EnumsInputSchema = z.record(z.string(), z.unk
 
 /** Validates {@link T.JsonSchema202012ToolInputAddress}. */
 export const JsonSchema202012ToolInputAddressSchema = z
-  .object({ street: z.string().exactOptional(), city: z.string().exactOptional() })
+  .object({ street: optionalKey(z.string()), city: optionalKey(z.string()) })
   .catchall(z.unknown());
 
 /** Validates {@link T.JsonSchema202012ToolInput}. */
 export const JsonSchema202012ToolInputShape = z.strictObject({
-  name: z.string().exactOptional(),
-  address: JsonSchema202012ToolInputAddressSchema.exactOptional(),
-  contactMethod: z.enum(["phone", "email"]).exactOptional(),
-  phone: z.string().exactOptional(),
-  email: z.string().exactOptional(),
+  name: optionalKey(z.string()),
+  address: optionalKey(JsonSchema202012ToolInputAddressSchema),
+  contactMethod: optionalKey(z.enum(["phone", "email"])),
+  phone: optionalKey(z.string()),
+  email: optionalKey(z.string()),
 });
 
 /** Validates {@link T.TestReconnectionInput}. */
@@ -98,7 +100,7 @@ export const TestLoggingToolInputSchema = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestCustomHeaderEchoInput}. */
 export const TestCustomHeaderEchoInputSchema = z
-  .object({ region: z.string(), query: z.string().exactOptional() })
+  .object({ region: z.string(), query: optionalKey(z.string()) })
   .catchall(z.unknown());
 
 /** Validates {@link T.TemplateDataVariables}. */

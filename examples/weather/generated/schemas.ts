@@ -6,6 +6,8 @@ import * as D from "./definitions.ts";
 import { jsonSchemaCheck } from "./json-schema.ts";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -13,8 +15,8 @@ const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
 /** Validates {@link T.GetForecastInput}. */
 export const GetForecastInputShape = z.strictObject({
   city: z.string(),
-  days: z.int().gte(1).lte(7).exactOptional(),
-  units: z.enum(["metric", "imperial"]).exactOptional(),
+  days: optionalKey(z.int().gte(1).lte(7)),
+  units: optionalKey(z.enum(["metric", "imperial"])),
 });
 
 /** Validates {@link T.GetForecastOutputDay}. */
@@ -45,7 +47,7 @@ export const GetAlertsOutputShape = z
         .object({
           severity: z.enum(["minor", "moderate", "severe"]),
           headline: z.string(),
-          expires: z.string().nullable().exactOptional(),
+          expires: optionalKey(z.string().nullable()),
         })
         .catchall(z.unknown()),
     ),
@@ -61,7 +63,7 @@ export const ConvertTemperatureInputSchema = z
 export const CurrentConditionsVariablesSchema = openObject({ city: z.string() });
 
 /** Validates {@link T.PlanTripArguments}. */
-export const PlanTripArgumentsSchema = openObject({ city: z.string(), activity: z.string().exactOptional() });
+export const PlanTripArgumentsSchema = openObject({ city: z.string(), activity: optionalKey(z.string()) });
 
 /** Validates {@link T.GetForecastInput} completely: the zod shape plus the original JSON Schema for `minLength`. */
 export const GetForecastInputSchema = GetForecastInputShape.superRefine(

@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -32,10 +34,11 @@ export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.
 export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
   }),
@@ -45,17 +48,14 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
 export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
     jsonrpc: z.literal("2.0"),
   }),
 );
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
@@ -68,7 +68,7 @@ export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRP
   openObject({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    error: openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+    error: openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
   }),
 );
 
@@ -84,10 +84,11 @@ export const CursorSchema: z.ZodType<T.Cursor> = exactly<T.Cursor>()(z.string())
 export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
   }),
 );
 
@@ -95,10 +96,7 @@ export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
 export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
   }),
 );
 
@@ -109,16 +107,16 @@ export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult
 export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
   openObject({
     method: z.literal("notifications/cancelled"),
-    params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
+    params: openObject({ requestId: RequestIdSchema, reason: optionalKey(z.string()) }),
   }),
 );
 
 /** Validates {@link T.ClientCapabilities}. */
 export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    sampling: objectValue.exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    roots: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    sampling: optionalKey(objectValue),
   }),
 );
 
@@ -142,14 +140,11 @@ export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactl
 /** Validates {@link T.ServerCapabilities}. */
 export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    logging: objectValue.exactOptional(),
-    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    resources: openObject({
-      subscribe: z.boolean().exactOptional(),
-      listChanged: z.boolean().exactOptional(),
-    }).exactOptional(),
-    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    logging: optionalKey(objectValue),
+    prompts: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    resources: optionalKey(openObject({ subscribe: optionalKey(z.boolean()), listChanged: optionalKey(z.boolean()) })),
+    tools: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
   }),
 );
 
@@ -157,11 +152,11 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       protocolVersion: z.string(),
       capabilities: ServerCapabilitiesSchema,
       serverInfo: ImplementationSchema,
-      instructions: z.string().exactOptional(),
+      instructions: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -170,10 +165,7 @@ export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<
 export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotification> =
   exactly<T.InitializedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/initialized"),
     }),
   );
@@ -181,10 +173,11 @@ export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotificati
 /** Validates {@link T.PingRequest}. */
 export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequest>()(
   openObject({
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
     method: z.literal("ping"),
   }),
 );
@@ -193,26 +186,26 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
 export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = exactly<T.ProgressNotification>()(
   openObject({
     method: z.literal("notifications/progress"),
-    params: openObject({ progressToken: ProgressTokenSchema, progress: z.number(), total: z.number().exactOptional() }),
+    params: openObject({ progressToken: ProgressTokenSchema, progress: z.number(), total: optionalKey(z.number()) }),
   }),
 );
 
 /** Validates {@link T.PaginatedRequest}. */
 export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
-  openObject({ method: z.string(), params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })) }),
 );
 
 /** Validates {@link T.PaginatedResult}. */
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
+    .object({ _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(CursorSchema) })
     .catchall(z.unknown()),
 );
 
 /** Validates {@link T.ListResourcesRequest}. */
 export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("resources/list"),
   }),
 );
@@ -223,15 +216,14 @@ export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "
 /** Validates {@link T.Resource}. */
 export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
   openObject({
-    annotations: openObject({
-      audience: z.array(RoleSchema).exactOptional(),
-      priority: z.number().gte(0).lte(1).exactOptional(),
-    }).exactOptional(),
+    annotations: optionalKey(
+      openObject({ audience: optionalKey(z.array(RoleSchema)), priority: optionalKey(z.number().gte(0).lte(1)) }),
+    ),
     uri: z.url(),
     name: z.string(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    size: z.number().exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    size: optionalKey(z.number()),
   }),
 );
 
@@ -239,8 +231,8 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       resources: z.array(ResourceSchema),
     })
     .catchall(z.unknown()),
@@ -250,7 +242,7 @@ export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = ex
 export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemplatesRequest> =
   exactly<T.ListResourceTemplatesRequest>()(
     openObject({
-      params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
       method: z.literal("resources/templates/list"),
     }),
   );
@@ -258,10 +250,9 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
 /** Validates {@link T.ResourceTemplate}. */
 export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<T.ResourceTemplate>()(
   openObject({
-    annotations: openObject({
-      audience: z.array(RoleSchema).exactOptional(),
-      priority: z.number().gte(0).lte(1).exactOptional(),
-    }).exactOptional(),
+    annotations: optionalKey(
+      openObject({ audience: optionalKey(z.array(RoleSchema)), priority: optionalKey(z.number().gte(0).lte(1)) }),
+    ),
     uriTemplate: z
       .string()
       .regex(
@@ -270,8 +261,8 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
         ),
       ),
     name: z.string(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
   }),
 );
 
@@ -280,8 +271,8 @@ export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTempl
   exactly<T.ListResourceTemplatesResult>()(
     z
       .object({
-        _meta: z.record(z.string(), z.unknown()).exactOptional(),
-        nextCursor: CursorSchema.exactOptional(),
+        _meta: optionalKey(z.record(z.string(), z.unknown())),
+        nextCursor: optionalKey(CursorSchema),
         resourceTemplates: z.array(ResourceTemplateSchema),
       })
       .catchall(z.unknown()),
@@ -294,19 +285,19 @@ export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = ex
 
 /** Validates {@link T.TextResourceContents}. */
 export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
-  openObject({ uri: z.url(), mimeType: z.string().exactOptional(), text: z.string() }),
+  openObject({ uri: z.url(), mimeType: optionalKey(z.string()), text: z.string() }),
 );
 
 /** Validates {@link T.BlobResourceContents}. */
 export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
-  openObject({ uri: z.url(), mimeType: z.string().exactOptional(), blob: z.base64() }),
+  openObject({ uri: z.url(), mimeType: optionalKey(z.string()), blob: z.base64() }),
 );
 
 /** Validates {@link T.ReadResourceResult}. */
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
     })
     .catchall(z.unknown()),
@@ -316,10 +307,7 @@ export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exac
 export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListChangedNotification> =
   exactly<T.ResourceListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/resources/list_changed"),
     }),
   );
@@ -342,28 +330,28 @@ export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNo
 
 /** Validates {@link T.ResourceContents}. */
 export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
-  openObject({ uri: z.url(), mimeType: z.string().exactOptional() }),
+  openObject({ uri: z.url(), mimeType: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ListPromptsRequest}. */
 export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("prompts/list"),
   }),
 );
 
 /** Validates {@link T.PromptArgument}. */
 export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
-  openObject({ name: z.string(), description: z.string().exactOptional(), required: z.boolean().exactOptional() }),
+  openObject({ name: z.string(), description: optionalKey(z.string()), required: optionalKey(z.boolean()) }),
 );
 
 /** Validates {@link T.Prompt}. */
 export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
   openObject({
     name: z.string(),
-    description: z.string().exactOptional(),
-    arguments: z.array(PromptArgumentSchema).exactOptional(),
+    description: optionalKey(z.string()),
+    arguments: optionalKey(z.array(PromptArgumentSchema)),
   }),
 );
 
@@ -371,8 +359,8 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       prompts: z.array(PromptSchema),
     })
     .catchall(z.unknown()),
@@ -382,17 +370,16 @@ export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactl
 export const GetPromptRequestSchema: ObjectSchema<T.GetPromptRequest> = exactly<T.GetPromptRequest>()(
   openObject({
     method: z.literal("prompts/get"),
-    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.string()).exactOptional() }),
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
   }),
 );
 
 /** Validates {@link T.TextContent}. */
 export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
   openObject({
-    annotations: openObject({
-      audience: z.array(RoleSchema).exactOptional(),
-      priority: z.number().gte(0).lte(1).exactOptional(),
-    }).exactOptional(),
+    annotations: optionalKey(
+      openObject({ audience: optionalKey(z.array(RoleSchema)), priority: optionalKey(z.number().gte(0).lte(1)) }),
+    ),
     type: z.literal("text"),
     text: z.string(),
   }),
@@ -401,10 +388,9 @@ export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextCont
 /** Validates {@link T.ImageContent}. */
 export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageContent>()(
   openObject({
-    annotations: openObject({
-      audience: z.array(RoleSchema).exactOptional(),
-      priority: z.number().gte(0).lte(1).exactOptional(),
-    }).exactOptional(),
+    annotations: optionalKey(
+      openObject({ audience: optionalKey(z.array(RoleSchema)), priority: optionalKey(z.number().gte(0).lte(1)) }),
+    ),
     type: z.literal("image"),
     data: z.base64(),
     mimeType: z.string(),
@@ -414,10 +400,9 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
 /** Validates {@link T.EmbeddedResource}. */
 export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<T.EmbeddedResource>()(
   openObject({
-    annotations: openObject({
-      audience: z.array(RoleSchema).exactOptional(),
-      priority: z.number().gte(0).lte(1).exactOptional(),
-    }).exactOptional(),
+    annotations: optionalKey(
+      openObject({ audience: optionalKey(z.array(RoleSchema)), priority: optionalKey(z.number().gte(0).lte(1)) }),
+    ),
     type: z.literal("resource"),
     resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
   }),
@@ -432,8 +417,8 @@ export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.Prom
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      description: z.string().exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      description: optionalKey(z.string()),
       messages: z.array(PromptMessageSchema),
     })
     .catchall(z.unknown()),
@@ -443,10 +428,7 @@ export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.
 export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChangedNotification> =
   exactly<T.PromptListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/prompts/list_changed"),
     }),
   );
@@ -454,7 +436,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
 /** Validates {@link T.ListToolsRequest}. */
 export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("tools/list"),
   }),
 );
@@ -463,11 +445,11 @@ export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<
 export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
   openObject({
     name: z.string(),
-    description: z.string().exactOptional(),
+    description: optionalKey(z.string()),
     inputSchema: openObject({
       type: z.literal("object"),
-      properties: z.record(z.string(), objectValue).exactOptional(),
-      required: z.array(z.string()).exactOptional(),
+      properties: optionalKey(z.record(z.string(), objectValue)),
+      required: optionalKey(z.array(z.string())),
     }),
   }),
 );
@@ -476,8 +458,8 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       tools: z.array(ToolSchema),
     })
     .catchall(z.unknown()),
@@ -487,9 +469,9 @@ export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       content: z.array(z.union([TextContentSchema, ImageContentSchema, EmbeddedResourceSchema])),
-      isError: z.boolean().exactOptional(),
+      isError: optionalKey(z.boolean()),
     })
     .catchall(z.unknown()),
 );
@@ -498,7 +480,7 @@ export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.Ca
 export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.CallToolRequest>()(
   openObject({
     method: z.literal("tools/call"),
-    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).exactOptional() }),
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
   }),
 );
 
@@ -506,10 +488,7 @@ export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.
 export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNotification> =
   exactly<T.ToolListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/tools/list_changed"),
     }),
   );
@@ -529,7 +508,7 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
   exactly<T.LoggingMessageNotification>()(
     openObject({
       method: z.literal("notifications/message"),
-      params: openObject({ level: LoggingLevelSchema, logger: z.string().exactOptional(), data: z.unknown() }),
+      params: openObject({ level: LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
     }),
   );
 
@@ -540,16 +519,16 @@ export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.
 
 /** Validates {@link T.ModelHint}. */
 export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
-  openObject({ name: z.string().exactOptional() }),
+  openObject({ name: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ModelPreferences}. */
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   openObject({
-    hints: z.array(ModelHintSchema).exactOptional(),
-    costPriority: z.number().gte(0).lte(1).exactOptional(),
-    speedPriority: z.number().gte(0).lte(1).exactOptional(),
-    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+    hints: optionalKey(z.array(ModelHintSchema)),
+    costPriority: optionalKey(z.number().gte(0).lte(1)),
+    speedPriority: optionalKey(z.number().gte(0).lte(1)),
+    intelligencePriority: optionalKey(z.number().gte(0).lte(1)),
   }),
 );
 
@@ -559,13 +538,13 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
     method: z.literal("sampling/createMessage"),
     params: openObject({
       messages: z.array(SamplingMessageSchema),
-      modelPreferences: ModelPreferencesSchema.exactOptional(),
-      systemPrompt: z.string().exactOptional(),
-      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-      temperature: z.number().exactOptional(),
+      modelPreferences: optionalKey(ModelPreferencesSchema),
+      systemPrompt: optionalKey(z.string()),
+      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+      temperature: optionalKey(z.number()),
       maxTokens: z.number(),
-      stopSequences: z.array(z.string()).exactOptional(),
-      metadata: objectValue.exactOptional(),
+      stopSequences: optionalKey(z.array(z.string())),
+      metadata: optionalKey(objectValue),
     }),
   }),
 );
@@ -574,11 +553,11 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
 export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       role: RoleSchema,
       content: z.union([TextContentSchema, ImageContentSchema]),
       model: z.string(),
-      stopReason: z.string().exactOptional(),
+      stopReason: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -586,10 +565,9 @@ export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = ex
 /** Validates {@link T.Annotated}. */
 export const AnnotatedSchema: ObjectSchema<T.Annotated> = exactly<T.Annotated>()(
   openObject({
-    annotations: openObject({
-      audience: z.array(RoleSchema).exactOptional(),
-      priority: z.number().gte(0).lte(1).exactOptional(),
-    }).exactOptional(),
+    annotations: optionalKey(
+      openObject({ audience: optionalKey(z.array(RoleSchema)), priority: optionalKey(z.number().gte(0).lte(1)) }),
+    ),
   }),
 );
 
@@ -627,11 +605,11 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       completion: openObject({
         values: z.array(z.string()),
-        total: z.number().exactOptional(),
-        hasMore: z.boolean().exactOptional(),
+        total: optionalKey(z.number()),
+        hasMore: optionalKey(z.boolean()),
       }),
     })
     .catchall(z.unknown()),
@@ -640,34 +618,30 @@ export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.Co
 /** Validates {@link T.ListRootsRequest}. */
 export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
   openObject({
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
     method: z.literal("roots/list"),
   }),
 );
 
 /** Validates {@link T.Root}. */
 export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
-  openObject({ uri: z.url(), name: z.string().exactOptional() }),
+  openObject({ uri: z.url(), name: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
-  z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
-    .catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(RootSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.RootsListChangedNotification}. */
 export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChangedNotification> =
   exactly<T.RootsListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/roots/list_changed"),
     }),
   );

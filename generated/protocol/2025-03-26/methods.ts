@@ -9,6 +9,8 @@ import {
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -98,7 +100,7 @@ export const methods = {
   >(
     "notifications/cancelled",
     "both",
-    openObject({ requestId: S.RequestIdSchema, reason: z.string().exactOptional() }),
+    openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
     false,
   ),
   /** `notifications/initialized` (InitializedNotification). */
@@ -114,7 +116,7 @@ export const methods = {
   >(
     "notifications/initialized",
     "clientToServer",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
   ),
   /** `notifications/message` (LoggingMessageNotification). */
@@ -131,7 +133,7 @@ export const methods = {
   >(
     "notifications/message",
     "serverToClient",
-    openObject({ level: S.LoggingLevelSchema, logger: z.string().exactOptional(), data: z.unknown() }),
+    openObject({ level: S.LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
     false,
     { side: "server", path: ["logging"] },
   ),
@@ -162,8 +164,8 @@ export const methods = {
     openObject({
       progressToken: S.ProgressTokenSchema,
       progress: z.number(),
-      total: z.number().exactOptional(),
-      message: z.string().exactOptional(),
+      total: optionalKey(z.number()),
+      message: optionalKey(z.string()),
     }),
     false,
   ),
@@ -180,7 +182,7 @@ export const methods = {
   >(
     "notifications/prompts/list_changed",
     "serverToClient",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "server", path: ["prompts", "listChanged"] },
   ),
@@ -197,7 +199,7 @@ export const methods = {
   >(
     "notifications/resources/list_changed",
     "serverToClient",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "server", path: ["resources", "listChanged"] },
   ),
@@ -229,7 +231,7 @@ export const methods = {
   >(
     "notifications/roots/list_changed",
     "clientToServer",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "client", path: ["roots", "listChanged"] },
   ),
@@ -246,7 +248,7 @@ export const methods = {
   >(
     "notifications/tools/list_changed",
     "serverToClient",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "server", path: ["tools", "listChanged"] },
   ),
@@ -265,7 +267,7 @@ export const methods = {
     "ping",
     "both",
     z
-      .object({ _meta: openObject({ progressToken: S.ProgressTokenSchema.exactOptional() }).exactOptional() })
+      .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) })
       .catchall(z.unknown()),
     S.EmptyResultSchema,
     true,
@@ -286,7 +288,7 @@ export const methods = {
   >(
     "prompts/get",
     "clientToServer",
-    openObject({ name: z.string(), arguments: z.record(z.string(), z.string()).exactOptional() }),
+    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
     S.GetPromptResultSchema,
     false,
     "message",
@@ -306,7 +308,7 @@ export const methods = {
   >(
     "prompts/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListPromptsResultSchema,
     true,
     "message",
@@ -326,7 +328,7 @@ export const methods = {
   >(
     "resources/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListResourcesResultSchema,
     true,
     "message",
@@ -378,7 +380,7 @@ export const methods = {
   >(
     "resources/templates/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListResourceTemplatesResultSchema,
     true,
     "message",
@@ -415,7 +417,7 @@ export const methods = {
     "roots/list",
     "serverToClient",
     z
-      .object({ _meta: openObject({ progressToken: S.ProgressTokenSchema.exactOptional() }).exactOptional() })
+      .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) })
       .catchall(z.unknown()),
     S.ListRootsResultSchema,
     true,
@@ -447,13 +449,13 @@ export const methods = {
     "serverToClient",
     openObject({
       messages: z.array(S.SamplingMessageSchema),
-      modelPreferences: S.ModelPreferencesSchema.exactOptional(),
-      systemPrompt: z.string().exactOptional(),
-      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-      temperature: z.number().exactOptional(),
+      modelPreferences: optionalKey(S.ModelPreferencesSchema),
+      systemPrompt: optionalKey(z.string()),
+      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+      temperature: optionalKey(z.number()),
       maxTokens: z.number(),
-      stopSequences: z.array(z.string()).exactOptional(),
-      metadata: objectValue.exactOptional(),
+      stopSequences: optionalKey(z.array(z.string())),
+      metadata: optionalKey(objectValue),
     }),
     S.CreateMessageResultSchema,
     false,
@@ -473,7 +475,7 @@ export const methods = {
   >(
     "tools/call",
     "clientToServer",
-    openObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).exactOptional() }),
+    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
     S.CallToolResultSchema,
     false,
     "message",
@@ -493,7 +495,7 @@ export const methods = {
   >(
     "tools/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListToolsResultSchema,
     true,
     "message",

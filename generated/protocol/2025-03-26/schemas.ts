@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -32,10 +34,11 @@ export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.
 export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
   }),
@@ -45,10 +48,7 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
 export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
     jsonrpc: z.literal("2.0"),
   }),
 );
@@ -60,7 +60,7 @@ export const JSONRPCBatchRequestSchema: z.ZodType<T.JSONRPCBatchRequest> = exact
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
@@ -73,7 +73,7 @@ export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRP
   openObject({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    error: openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+    error: openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
   }),
 );
 
@@ -101,10 +101,11 @@ export const CursorSchema: z.ZodType<T.Cursor> = exactly<T.Cursor>()(z.string())
 export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
   }),
 );
 
@@ -112,10 +113,7 @@ export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
 export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
   }),
 );
 
@@ -126,16 +124,16 @@ export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult
 export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
   openObject({
     method: z.literal("notifications/cancelled"),
-    params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
+    params: openObject({ requestId: RequestIdSchema, reason: optionalKey(z.string()) }),
   }),
 );
 
 /** Validates {@link T.ClientCapabilities}. */
 export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    sampling: objectValue.exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    roots: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    sampling: optionalKey(objectValue),
   }),
 );
 
@@ -159,15 +157,12 @@ export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactl
 /** Validates {@link T.ServerCapabilities}. */
 export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    logging: objectValue.exactOptional(),
-    completions: objectValue.exactOptional(),
-    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    resources: openObject({
-      subscribe: z.boolean().exactOptional(),
-      listChanged: z.boolean().exactOptional(),
-    }).exactOptional(),
-    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    logging: optionalKey(objectValue),
+    completions: optionalKey(objectValue),
+    prompts: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    resources: optionalKey(openObject({ subscribe: optionalKey(z.boolean()), listChanged: optionalKey(z.boolean()) })),
+    tools: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
   }),
 );
 
@@ -175,11 +170,11 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       protocolVersion: z.string(),
       capabilities: ServerCapabilitiesSchema,
       serverInfo: ImplementationSchema,
-      instructions: z.string().exactOptional(),
+      instructions: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -188,10 +183,7 @@ export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<
 export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotification> =
   exactly<T.InitializedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/initialized"),
     }),
   );
@@ -199,10 +191,11 @@ export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotificati
 /** Validates {@link T.PingRequest}. */
 export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequest>()(
   openObject({
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
     method: z.literal("ping"),
   }),
 );
@@ -214,28 +207,28 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
     params: openObject({
       progressToken: ProgressTokenSchema,
       progress: z.number(),
-      total: z.number().exactOptional(),
-      message: z.string().exactOptional(),
+      total: optionalKey(z.number()),
+      message: optionalKey(z.string()),
     }),
   }),
 );
 
 /** Validates {@link T.PaginatedRequest}. */
 export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
-  openObject({ method: z.string(), params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })) }),
 );
 
 /** Validates {@link T.PaginatedResult}. */
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
+    .object({ _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(CursorSchema) })
     .catchall(z.unknown()),
 );
 
 /** Validates {@link T.ListResourcesRequest}. */
 export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("resources/list"),
   }),
 );
@@ -245,7 +238,7 @@ export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "
 
 /** Validates {@link T.Annotations}. */
 export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
-  openObject({ audience: z.array(RoleSchema).exactOptional(), priority: z.number().gte(0).lte(1).exactOptional() }),
+  openObject({ audience: optionalKey(z.array(RoleSchema)), priority: optionalKey(z.number().gte(0).lte(1)) }),
 );
 
 /** Validates {@link T.Resource}. */
@@ -253,10 +246,10 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
   openObject({
     uri: z.url(),
     name: z.string(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    size: z.number().exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    size: optionalKey(z.number()),
   }),
 );
 
@@ -264,8 +257,8 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       resources: z.array(ResourceSchema),
     })
     .catchall(z.unknown()),
@@ -275,7 +268,7 @@ export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = ex
 export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemplatesRequest> =
   exactly<T.ListResourceTemplatesRequest>()(
     openObject({
-      params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
       method: z.literal("resources/templates/list"),
     }),
   );
@@ -291,9 +284,9 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
         ),
       ),
     name: z.string(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
   }),
 );
 
@@ -302,8 +295,8 @@ export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTempl
   exactly<T.ListResourceTemplatesResult>()(
     z
       .object({
-        _meta: z.record(z.string(), z.unknown()).exactOptional(),
-        nextCursor: CursorSchema.exactOptional(),
+        _meta: optionalKey(z.record(z.string(), z.unknown())),
+        nextCursor: optionalKey(CursorSchema),
         resourceTemplates: z.array(ResourceTemplateSchema),
       })
       .catchall(z.unknown()),
@@ -316,19 +309,19 @@ export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = ex
 
 /** Validates {@link T.TextResourceContents}. */
 export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
-  openObject({ uri: z.url(), mimeType: z.string().exactOptional(), text: z.string() }),
+  openObject({ uri: z.url(), mimeType: optionalKey(z.string()), text: z.string() }),
 );
 
 /** Validates {@link T.BlobResourceContents}. */
 export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
-  openObject({ uri: z.url(), mimeType: z.string().exactOptional(), blob: z.base64() }),
+  openObject({ uri: z.url(), mimeType: optionalKey(z.string()), blob: z.base64() }),
 );
 
 /** Validates {@link T.ReadResourceResult}. */
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
     })
     .catchall(z.unknown()),
@@ -338,10 +331,7 @@ export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exac
 export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListChangedNotification> =
   exactly<T.ResourceListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/resources/list_changed"),
     }),
   );
@@ -364,28 +354,28 @@ export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNo
 
 /** Validates {@link T.ResourceContents}. */
 export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
-  openObject({ uri: z.url(), mimeType: z.string().exactOptional() }),
+  openObject({ uri: z.url(), mimeType: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ListPromptsRequest}. */
 export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("prompts/list"),
   }),
 );
 
 /** Validates {@link T.PromptArgument}. */
 export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
-  openObject({ name: z.string(), description: z.string().exactOptional(), required: z.boolean().exactOptional() }),
+  openObject({ name: z.string(), description: optionalKey(z.string()), required: optionalKey(z.boolean()) }),
 );
 
 /** Validates {@link T.Prompt}. */
 export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
   openObject({
     name: z.string(),
-    description: z.string().exactOptional(),
-    arguments: z.array(PromptArgumentSchema).exactOptional(),
+    description: optionalKey(z.string()),
+    arguments: optionalKey(z.array(PromptArgumentSchema)),
   }),
 );
 
@@ -393,8 +383,8 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       prompts: z.array(PromptSchema),
     })
     .catchall(z.unknown()),
@@ -404,13 +394,13 @@ export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactl
 export const GetPromptRequestSchema: ObjectSchema<T.GetPromptRequest> = exactly<T.GetPromptRequest>()(
   openObject({
     method: z.literal("prompts/get"),
-    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.string()).exactOptional() }),
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
   }),
 );
 
 /** Validates {@link T.TextContent}. */
 export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
-  openObject({ type: z.literal("text"), text: z.string(), annotations: AnnotationsSchema.exactOptional() }),
+  openObject({ type: z.literal("text"), text: z.string(), annotations: optionalKey(AnnotationsSchema) }),
 );
 
 /** Validates {@link T.ImageContent}. */
@@ -419,7 +409,7 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
     type: z.literal("image"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
   }),
 );
 
@@ -429,7 +419,7 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
     type: z.literal("audio"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
   }),
 );
 
@@ -438,7 +428,7 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
   openObject({
     type: z.literal("resource"),
     resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-    annotations: AnnotationsSchema.exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
   }),
 );
 
@@ -454,8 +444,8 @@ export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.Prom
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      description: z.string().exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      description: optionalKey(z.string()),
       messages: z.array(PromptMessageSchema),
     })
     .catchall(z.unknown()),
@@ -465,10 +455,7 @@ export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.
 export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChangedNotification> =
   exactly<T.PromptListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/prompts/list_changed"),
     }),
   );
@@ -476,7 +463,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
 /** Validates {@link T.ListToolsRequest}. */
 export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("tools/list"),
   }),
 );
@@ -484,11 +471,11 @@ export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<
 /** Validates {@link T.ToolAnnotations}. */
 export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.ToolAnnotations>()(
   openObject({
-    title: z.string().exactOptional(),
-    readOnlyHint: z.boolean().exactOptional(),
-    destructiveHint: z.boolean().exactOptional(),
-    idempotentHint: z.boolean().exactOptional(),
-    openWorldHint: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    readOnlyHint: optionalKey(z.boolean()),
+    destructiveHint: optionalKey(z.boolean()),
+    idempotentHint: optionalKey(z.boolean()),
+    openWorldHint: optionalKey(z.boolean()),
   }),
 );
 
@@ -496,13 +483,13 @@ export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.
 export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
   openObject({
     name: z.string(),
-    description: z.string().exactOptional(),
+    description: optionalKey(z.string()),
     inputSchema: openObject({
       type: z.literal("object"),
-      properties: z.record(z.string(), objectValue).exactOptional(),
-      required: z.array(z.string()).exactOptional(),
+      properties: optionalKey(z.record(z.string(), objectValue)),
+      required: optionalKey(z.array(z.string())),
     }),
-    annotations: ToolAnnotationsSchema.exactOptional(),
+    annotations: optionalKey(ToolAnnotationsSchema),
   }),
 );
 
@@ -510,8 +497,8 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       tools: z.array(ToolSchema),
     })
     .catchall(z.unknown()),
@@ -521,9 +508,9 @@ export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       content: z.array(z.union([TextContentSchema, ImageContentSchema, AudioContentSchema, EmbeddedResourceSchema])),
-      isError: z.boolean().exactOptional(),
+      isError: optionalKey(z.boolean()),
     })
     .catchall(z.unknown()),
 );
@@ -532,7 +519,7 @@ export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.Ca
 export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.CallToolRequest>()(
   openObject({
     method: z.literal("tools/call"),
-    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).exactOptional() }),
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
   }),
 );
 
@@ -540,10 +527,7 @@ export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.
 export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNotification> =
   exactly<T.ToolListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/tools/list_changed"),
     }),
   );
@@ -563,7 +547,7 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
   exactly<T.LoggingMessageNotification>()(
     openObject({
       method: z.literal("notifications/message"),
-      params: openObject({ level: LoggingLevelSchema, logger: z.string().exactOptional(), data: z.unknown() }),
+      params: openObject({ level: LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
     }),
   );
 
@@ -574,16 +558,16 @@ export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.
 
 /** Validates {@link T.ModelHint}. */
 export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
-  openObject({ name: z.string().exactOptional() }),
+  openObject({ name: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ModelPreferences}. */
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   openObject({
-    hints: z.array(ModelHintSchema).exactOptional(),
-    costPriority: z.number().gte(0).lte(1).exactOptional(),
-    speedPriority: z.number().gte(0).lte(1).exactOptional(),
-    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+    hints: optionalKey(z.array(ModelHintSchema)),
+    costPriority: optionalKey(z.number().gte(0).lte(1)),
+    speedPriority: optionalKey(z.number().gte(0).lte(1)),
+    intelligencePriority: optionalKey(z.number().gte(0).lte(1)),
   }),
 );
 
@@ -593,13 +577,13 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
     method: z.literal("sampling/createMessage"),
     params: openObject({
       messages: z.array(SamplingMessageSchema),
-      modelPreferences: ModelPreferencesSchema.exactOptional(),
-      systemPrompt: z.string().exactOptional(),
-      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-      temperature: z.number().exactOptional(),
+      modelPreferences: optionalKey(ModelPreferencesSchema),
+      systemPrompt: optionalKey(z.string()),
+      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+      temperature: optionalKey(z.number()),
       maxTokens: z.number(),
-      stopSequences: z.array(z.string()).exactOptional(),
-      metadata: objectValue.exactOptional(),
+      stopSequences: optionalKey(z.array(z.string())),
+      metadata: optionalKey(objectValue),
     }),
   }),
 );
@@ -608,11 +592,11 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
 export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       role: RoleSchema,
       content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]),
       model: z.string(),
-      stopReason: z.string().exactOptional(),
+      stopReason: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -651,11 +635,11 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       completion: openObject({
         values: z.array(z.string()),
-        total: z.number().exactOptional(),
-        hasMore: z.boolean().exactOptional(),
+        total: optionalKey(z.number()),
+        hasMore: optionalKey(z.boolean()),
       }),
     })
     .catchall(z.unknown()),
@@ -664,34 +648,30 @@ export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.Co
 /** Validates {@link T.ListRootsRequest}. */
 export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
   openObject({
-    params: z
-      .object({ _meta: openObject({ progressToken: ProgressTokenSchema.exactOptional() }).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) })
+        .catchall(z.unknown()),
+    ),
     method: z.literal("roots/list"),
   }),
 );
 
 /** Validates {@link T.Root}. */
 export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
-  openObject({ uri: z.url(), name: z.string().exactOptional() }),
+  openObject({ uri: z.url(), name: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
-  z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
-    .catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(RootSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.RootsListChangedNotification}. */
 export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChangedNotification> =
   exactly<T.RootsListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/roots/list_changed"),
     }),
   );

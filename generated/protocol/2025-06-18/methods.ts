@@ -9,6 +9,8 @@ import {
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -44,7 +46,7 @@ export const methods = {
     openObject({
       ref: z.union([S.PromptReferenceSchema, S.ResourceTemplateReferenceSchema]),
       argument: openObject({ name: z.string(), value: z.string() }),
-      context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
+      context: optionalKey(openObject({ arguments: optionalKey(z.record(z.string(), z.string())) })),
     }),
     S.CompleteResultSchema,
     false,
@@ -78,7 +80,7 @@ export const methods = {
       requestedSchema: openObject({
         type: z.literal("object"),
         properties: z.record(z.string(), S.PrimitiveSchemaDefinitionSchema),
-        required: z.array(z.string()).exactOptional(),
+        required: optionalKey(z.array(z.string())),
       }),
     }),
     S.ElicitResultSchema,
@@ -141,7 +143,7 @@ export const methods = {
   >(
     "notifications/cancelled",
     "both",
-    openObject({ requestId: S.RequestIdSchema, reason: z.string().exactOptional() }),
+    openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
     false,
   ),
   /** `notifications/initialized` (InitializedNotification). */
@@ -157,7 +159,7 @@ export const methods = {
   >(
     "notifications/initialized",
     "clientToServer",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
   ),
   /** `notifications/message` (LoggingMessageNotification). */
@@ -174,7 +176,7 @@ export const methods = {
   >(
     "notifications/message",
     "serverToClient",
-    openObject({ level: S.LoggingLevelSchema, logger: z.string().exactOptional(), data: z.unknown() }),
+    openObject({ level: S.LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
     false,
     { side: "server", path: ["logging"] },
   ),
@@ -205,8 +207,8 @@ export const methods = {
     openObject({
       progressToken: S.ProgressTokenSchema,
       progress: z.number(),
-      total: z.number().exactOptional(),
-      message: z.string().exactOptional(),
+      total: optionalKey(z.number()),
+      message: optionalKey(z.string()),
     }),
     false,
   ),
@@ -223,7 +225,7 @@ export const methods = {
   >(
     "notifications/prompts/list_changed",
     "serverToClient",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "server", path: ["prompts", "listChanged"] },
   ),
@@ -240,7 +242,7 @@ export const methods = {
   >(
     "notifications/resources/list_changed",
     "serverToClient",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "server", path: ["resources", "listChanged"] },
   ),
@@ -272,7 +274,7 @@ export const methods = {
   >(
     "notifications/roots/list_changed",
     "clientToServer",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "client", path: ["roots", "listChanged"] },
   ),
@@ -289,7 +291,7 @@ export const methods = {
   >(
     "notifications/tools/list_changed",
     "serverToClient",
-    z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
     true,
     { side: "server", path: ["tools", "listChanged"] },
   ),
@@ -311,7 +313,7 @@ export const methods = {
     "both",
     z
       .object({
-        _meta: z.object({ progressToken: S.ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+        _meta: optionalKey(z.object({ progressToken: optionalKey(S.ProgressTokenSchema) }).catchall(z.unknown())),
       })
       .catchall(z.unknown()),
     S.EmptyResultSchema,
@@ -333,7 +335,7 @@ export const methods = {
   >(
     "prompts/get",
     "clientToServer",
-    openObject({ name: z.string(), arguments: z.record(z.string(), z.string()).exactOptional() }),
+    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
     S.GetPromptResultSchema,
     false,
     "message",
@@ -353,7 +355,7 @@ export const methods = {
   >(
     "prompts/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListPromptsResultSchema,
     true,
     "message",
@@ -373,7 +375,7 @@ export const methods = {
   >(
     "resources/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListResourcesResultSchema,
     true,
     "message",
@@ -425,7 +427,7 @@ export const methods = {
   >(
     "resources/templates/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListResourceTemplatesResultSchema,
     true,
     "message",
@@ -465,7 +467,7 @@ export const methods = {
     "serverToClient",
     z
       .object({
-        _meta: z.object({ progressToken: S.ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+        _meta: optionalKey(z.object({ progressToken: optionalKey(S.ProgressTokenSchema) }).catchall(z.unknown())),
       })
       .catchall(z.unknown()),
     S.ListRootsResultSchema,
@@ -502,13 +504,13 @@ export const methods = {
     "serverToClient",
     openObject({
       messages: z.array(S.SamplingMessageSchema),
-      modelPreferences: S.ModelPreferencesSchema.exactOptional(),
-      systemPrompt: z.string().exactOptional(),
-      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-      temperature: z.number().exactOptional(),
+      modelPreferences: optionalKey(S.ModelPreferencesSchema),
+      systemPrompt: optionalKey(z.string()),
+      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+      temperature: optionalKey(z.number()),
       maxTokens: z.number(),
-      stopSequences: z.array(z.string()).exactOptional(),
-      metadata: objectValue.exactOptional(),
+      stopSequences: optionalKey(z.array(z.string())),
+      metadata: optionalKey(objectValue),
     }),
     S.CreateMessageResultSchema,
     false,
@@ -528,7 +530,7 @@ export const methods = {
   >(
     "tools/call",
     "clientToServer",
-    openObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).exactOptional() }),
+    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
     S.CallToolResultSchema,
     false,
     "message",
@@ -548,7 +550,7 @@ export const methods = {
   >(
     "tools/list",
     "clientToServer",
-    openObject({ cursor: S.CursorSchema.exactOptional() }),
+    openObject({ cursor: optionalKey(S.CursorSchema) }),
     S.ListToolsResultSchema,
     true,
     "message",

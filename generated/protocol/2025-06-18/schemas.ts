@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -32,12 +34,13 @@ export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.
 export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({
-        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-      })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({
+          _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+        })
+        .catchall(z.unknown()),
+    ),
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
   }),
@@ -47,17 +50,14 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
 export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
     jsonrpc: z.literal("2.0"),
   }),
 );
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
@@ -70,7 +70,7 @@ export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRP
   openObject({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    error: openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+    error: openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
   }),
 );
 
@@ -86,12 +86,13 @@ export const CursorSchema: z.ZodType<T.Cursor> = exactly<T.Cursor>()(z.string())
 export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({
-        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-      })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({
+          _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+        })
+        .catchall(z.unknown()),
+    ),
   }),
 );
 
@@ -99,10 +100,7 @@ export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
 export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
   openObject({
     method: z.string(),
-    params: z
-      .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
   }),
 );
 
@@ -113,23 +111,23 @@ export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult
 export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
   openObject({
     method: z.literal("notifications/cancelled"),
-    params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
+    params: openObject({ requestId: RequestIdSchema, reason: optionalKey(z.string()) }),
   }),
 );
 
 /** Validates {@link T.ClientCapabilities}. */
 export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    sampling: objectValue.exactOptional(),
-    elicitation: objectValue.exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    roots: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    sampling: optionalKey(objectValue),
+    elicitation: optionalKey(objectValue),
   }),
 );
 
 /** Validates {@link T.Implementation}. */
 export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Implementation>()(
-  openObject({ name: z.string(), title: z.string().exactOptional(), version: z.string() }),
+  openObject({ name: z.string(), title: optionalKey(z.string()), version: z.string() }),
 );
 
 /** Validates {@link T.InitializeRequest}. */
@@ -147,15 +145,12 @@ export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactl
 /** Validates {@link T.ServerCapabilities}. */
 export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    logging: objectValue.exactOptional(),
-    completions: objectValue.exactOptional(),
-    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    resources: openObject({
-      subscribe: z.boolean().exactOptional(),
-      listChanged: z.boolean().exactOptional(),
-    }).exactOptional(),
-    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    logging: optionalKey(objectValue),
+    completions: optionalKey(objectValue),
+    prompts: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    resources: optionalKey(openObject({ subscribe: optionalKey(z.boolean()), listChanged: optionalKey(z.boolean()) })),
+    tools: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
   }),
 );
 
@@ -163,11 +158,11 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       protocolVersion: z.string(),
       capabilities: ServerCapabilitiesSchema,
       serverInfo: ImplementationSchema,
-      instructions: z.string().exactOptional(),
+      instructions: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -176,28 +171,26 @@ export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<
 export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotification> =
   exactly<T.InitializedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/initialized"),
     }),
   );
 
 /** Validates {@link T.BaseMetadata}. */
 export const BaseMetadataSchema: ObjectSchema<T.BaseMetadata> = exactly<T.BaseMetadata>()(
-  openObject({ name: z.string(), title: z.string().exactOptional() }),
+  openObject({ name: z.string(), title: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.PingRequest}. */
 export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequest>()(
   openObject({
-    params: z
-      .object({
-        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-      })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({
+          _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+        })
+        .catchall(z.unknown()),
+    ),
     method: z.literal("ping"),
   }),
 );
@@ -209,28 +202,28 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
     params: openObject({
       progressToken: ProgressTokenSchema,
       progress: z.number(),
-      total: z.number().exactOptional(),
-      message: z.string().exactOptional(),
+      total: optionalKey(z.number()),
+      message: optionalKey(z.string()),
     }),
   }),
 );
 
 /** Validates {@link T.PaginatedRequest}. */
 export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
-  openObject({ method: z.string(), params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })) }),
 );
 
 /** Validates {@link T.PaginatedResult}. */
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
+    .object({ _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(CursorSchema) })
     .catchall(z.unknown()),
 );
 
 /** Validates {@link T.ListResourcesRequest}. */
 export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("resources/list"),
   }),
 );
@@ -241,9 +234,9 @@ export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "
 /** Validates {@link T.Annotations}. */
 export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
   openObject({
-    audience: z.array(RoleSchema).exactOptional(),
-    priority: z.number().gte(0).lte(1).exactOptional(),
-    lastModified: z.string().exactOptional(),
+    audience: optionalKey(z.array(RoleSchema)),
+    priority: optionalKey(z.number().gte(0).lte(1)),
+    lastModified: optionalKey(z.string()),
   }),
 );
 
@@ -251,13 +244,13 @@ export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotati
 export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
+    title: optionalKey(z.string()),
     uri: z.url(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    size: z.number().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    size: optionalKey(z.number()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -265,8 +258,8 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       resources: z.array(ResourceSchema),
     })
     .catchall(z.unknown()),
@@ -276,7 +269,7 @@ export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = ex
 export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemplatesRequest> =
   exactly<T.ListResourceTemplatesRequest>()(
     openObject({
-      params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
       method: z.literal("resources/templates/list"),
     }),
   );
@@ -285,7 +278,7 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
 export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<T.ResourceTemplate>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
+    title: optionalKey(z.string()),
     uriTemplate: z
       .string()
       .regex(
@@ -293,10 +286,10 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
           "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
         ),
       ),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -305,8 +298,8 @@ export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTempl
   exactly<T.ListResourceTemplatesResult>()(
     z
       .object({
-        _meta: z.record(z.string(), z.unknown()).exactOptional(),
-        nextCursor: CursorSchema.exactOptional(),
+        _meta: optionalKey(z.record(z.string(), z.unknown())),
+        nextCursor: optionalKey(CursorSchema),
         resourceTemplates: z.array(ResourceTemplateSchema),
       })
       .catchall(z.unknown()),
@@ -321,8 +314,8 @@ export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = ex
 export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
     text: z.string(),
   }),
 );
@@ -331,8 +324,8 @@ export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = 
 export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
     blob: z.base64(),
   }),
 );
@@ -341,7 +334,7 @@ export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = 
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
     })
     .catchall(z.unknown()),
@@ -351,10 +344,7 @@ export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exac
 export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListChangedNotification> =
   exactly<T.ResourceListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/resources/list_changed"),
     }),
   );
@@ -379,15 +369,15 @@ export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNo
 export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
 /** Validates {@link T.ListPromptsRequest}. */
 export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("prompts/list"),
   }),
 );
@@ -396,9 +386,9 @@ export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exac
 export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    required: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    required: optionalKey(z.boolean()),
   }),
 );
 
@@ -406,10 +396,10 @@ export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.Pr
 export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    arguments: z.array(PromptArgumentSchema).exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    arguments: optionalKey(z.array(PromptArgumentSchema)),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -417,8 +407,8 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       prompts: z.array(PromptSchema),
     })
     .catchall(z.unknown()),
@@ -428,7 +418,7 @@ export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactl
 export const GetPromptRequestSchema: ObjectSchema<T.GetPromptRequest> = exactly<T.GetPromptRequest>()(
   openObject({
     method: z.literal("prompts/get"),
-    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.string()).exactOptional() }),
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
   }),
 );
 
@@ -437,8 +427,8 @@ export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextCont
   openObject({
     type: z.literal("text"),
     text: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -448,8 +438,8 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
     type: z.literal("image"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -459,8 +449,8 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
     type: z.literal("audio"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -468,13 +458,13 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
 export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.ResourceLink>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
+    title: optionalKey(z.string()),
     uri: z.url(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    size: z.number().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    size: optionalKey(z.number()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
     type: z.literal("resource_link"),
   }),
 );
@@ -484,8 +474,8 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
   openObject({
     type: z.literal("resource"),
     resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -509,8 +499,8 @@ export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.Prom
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      description: z.string().exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      description: optionalKey(z.string()),
       messages: z.array(PromptMessageSchema),
     })
     .catchall(z.unknown()),
@@ -520,10 +510,7 @@ export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.
 export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChangedNotification> =
   exactly<T.PromptListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/prompts/list_changed"),
     }),
   );
@@ -531,7 +518,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
 /** Validates {@link T.ListToolsRequest}. */
 export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
   openObject({
-    params: openObject({ cursor: CursorSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
     method: z.literal("tools/list"),
   }),
 );
@@ -539,11 +526,11 @@ export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<
 /** Validates {@link T.ToolAnnotations}. */
 export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.ToolAnnotations>()(
   openObject({
-    title: z.string().exactOptional(),
-    readOnlyHint: z.boolean().exactOptional(),
-    destructiveHint: z.boolean().exactOptional(),
-    idempotentHint: z.boolean().exactOptional(),
-    openWorldHint: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    readOnlyHint: optionalKey(z.boolean()),
+    destructiveHint: optionalKey(z.boolean()),
+    idempotentHint: optionalKey(z.boolean()),
+    openWorldHint: optionalKey(z.boolean()),
   }),
 );
 
@@ -551,20 +538,22 @@ export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.
 export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
     inputSchema: openObject({
       type: z.literal("object"),
-      properties: z.record(z.string(), objectValue).exactOptional(),
-      required: z.array(z.string()).exactOptional(),
+      properties: optionalKey(z.record(z.string(), objectValue)),
+      required: optionalKey(z.array(z.string())),
     }),
-    outputSchema: openObject({
-      type: z.literal("object"),
-      properties: z.record(z.string(), objectValue).exactOptional(),
-      required: z.array(z.string()).exactOptional(),
-    }).exactOptional(),
-    annotations: ToolAnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    outputSchema: optionalKey(
+      openObject({
+        type: z.literal("object"),
+        properties: optionalKey(z.record(z.string(), objectValue)),
+        required: optionalKey(z.array(z.string())),
+      }),
+    ),
+    annotations: optionalKey(ToolAnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -572,8 +561,8 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       tools: z.array(ToolSchema),
     })
     .catchall(z.unknown()),
@@ -583,10 +572,10 @@ export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       content: z.array(ContentBlockSchema),
-      structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
-      isError: z.boolean().exactOptional(),
+      structuredContent: optionalKey(z.record(z.string(), z.unknown())),
+      isError: optionalKey(z.boolean()),
     })
     .catchall(z.unknown()),
 );
@@ -595,7 +584,7 @@ export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.Ca
 export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.CallToolRequest>()(
   openObject({
     method: z.literal("tools/call"),
-    params: openObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).exactOptional() }),
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
   }),
 );
 
@@ -603,10 +592,7 @@ export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.
 export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNotification> =
   exactly<T.ToolListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/tools/list_changed"),
     }),
   );
@@ -626,7 +612,7 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
   exactly<T.LoggingMessageNotification>()(
     openObject({
       method: z.literal("notifications/message"),
-      params: openObject({ level: LoggingLevelSchema, logger: z.string().exactOptional(), data: z.unknown() }),
+      params: openObject({ level: LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
     }),
   );
 
@@ -637,16 +623,16 @@ export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.
 
 /** Validates {@link T.ModelHint}. */
 export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
-  openObject({ name: z.string().exactOptional() }),
+  openObject({ name: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ModelPreferences}. */
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   openObject({
-    hints: z.array(ModelHintSchema).exactOptional(),
-    costPriority: z.number().gte(0).lte(1).exactOptional(),
-    speedPriority: z.number().gte(0).lte(1).exactOptional(),
-    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+    hints: optionalKey(z.array(ModelHintSchema)),
+    costPriority: optionalKey(z.number().gte(0).lte(1)),
+    speedPriority: optionalKey(z.number().gte(0).lte(1)),
+    intelligencePriority: optionalKey(z.number().gte(0).lte(1)),
   }),
 );
 
@@ -656,13 +642,13 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
     method: z.literal("sampling/createMessage"),
     params: openObject({
       messages: z.array(SamplingMessageSchema),
-      modelPreferences: ModelPreferencesSchema.exactOptional(),
-      systemPrompt: z.string().exactOptional(),
-      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-      temperature: z.number().exactOptional(),
+      modelPreferences: optionalKey(ModelPreferencesSchema),
+      systemPrompt: optionalKey(z.string()),
+      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+      temperature: optionalKey(z.number()),
       maxTokens: z.number(),
-      stopSequences: z.array(z.string()).exactOptional(),
-      metadata: objectValue.exactOptional(),
+      stopSequences: optionalKey(z.array(z.string())),
+      metadata: optionalKey(objectValue),
     }),
   }),
 );
@@ -671,18 +657,18 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
 export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       role: RoleSchema,
       content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]),
       model: z.string(),
-      stopReason: z.string().exactOptional(),
+      stopReason: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
 
 /** Validates {@link T.PromptReference}. */
 export const PromptReferenceSchema: ObjectSchema<T.PromptReference> = exactly<T.PromptReference>()(
-  openObject({ name: z.string(), title: z.string().exactOptional(), type: z.literal("ref/prompt") }),
+  openObject({ name: z.string(), title: optionalKey(z.string()), type: z.literal("ref/prompt") }),
 );
 
 /** Validates {@link T.ResourceTemplateReference}. */
@@ -707,7 +693,7 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
     params: openObject({
       ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
       argument: openObject({ name: z.string(), value: z.string() }),
-      context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
+      context: optionalKey(openObject({ arguments: optionalKey(z.record(z.string(), z.string())) })),
     }),
   }),
 );
@@ -716,11 +702,11 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       completion: openObject({
         values: z.array(z.string()),
-        total: z.number().exactOptional(),
-        hasMore: z.boolean().exactOptional(),
+        total: optionalKey(z.number()),
+        hasMore: optionalKey(z.boolean()),
       }),
     })
     .catchall(z.unknown()),
@@ -729,40 +715,32 @@ export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.Co
 /** Validates {@link T.ListRootsRequest}. */
 export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
   openObject({
-    params: z
-      .object({
-        _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-      })
-      .catchall(z.unknown())
-      .exactOptional(),
+    params: optionalKey(
+      z
+        .object({
+          _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+        })
+        .catchall(z.unknown()),
+    ),
     method: z.literal("roots/list"),
   }),
 );
 
 /** Validates {@link T.Root}. */
 export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
-  openObject({
-    uri: z.url(),
-    name: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  }),
+  openObject({ uri: z.url(), name: optionalKey(z.string()), _meta: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
-  z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
-    .catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(RootSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.RootsListChangedNotification}. */
 export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChangedNotification> =
   exactly<T.RootsListChangedNotification>()(
     openObject({
-      params: z
-        .object({ _meta: z.record(z.string(), z.unknown()).exactOptional() })
-        .catchall(z.unknown())
-        .exactOptional(),
+      params: optionalKey(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown())),
       method: z.literal("notifications/roots/list_changed"),
     }),
   );
@@ -771,11 +749,11 @@ export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChanged
 export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.StringSchema>()(
   openObject({
     type: z.literal("string"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    minLength: z.number().exactOptional(),
-    maxLength: z.number().exactOptional(),
-    format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    minLength: optionalKey(z.number()),
+    maxLength: optionalKey(z.number()),
+    format: optionalKey(z.enum(["email", "uri", "date", "date-time"])),
   }),
 );
 
@@ -783,10 +761,10 @@ export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.String
 export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.NumberSchema>()(
   openObject({
     type: z.enum(["number", "integer"]),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    minimum: z.number().exactOptional(),
-    maximum: z.number().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    minimum: optionalKey(z.number()),
+    maximum: optionalKey(z.number()),
   }),
 );
 
@@ -794,9 +772,9 @@ export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.Number
 export const BooleanSchemaSchema: ObjectSchema<T.BooleanSchema> = exactly<T.BooleanSchema>()(
   openObject({
     type: z.literal("boolean"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    default: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    default: optionalKey(z.boolean()),
   }),
 );
 
@@ -804,10 +782,10 @@ export const BooleanSchemaSchema: ObjectSchema<T.BooleanSchema> = exactly<T.Bool
 export const EnumSchemaSchema: ObjectSchema<T.EnumSchema> = exactly<T.EnumSchema>()(
   openObject({
     type: z.literal("string"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
     enum: z.array(z.string()),
-    enumNames: z.array(z.string()).exactOptional(),
+    enumNames: optionalKey(z.array(z.string())),
   }),
 );
 
@@ -826,7 +804,7 @@ export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.Elic
       requestedSchema: openObject({
         type: z.literal("object"),
         properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
-        required: z.array(z.string()).exactOptional(),
+        required: optionalKey(z.array(z.string())),
       }),
     }),
   }),
@@ -836,9 +814,9 @@ export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.Elic
 export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       action: z.enum(["accept", "decline", "cancel"]),
-      content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).exactOptional(),
+      content: optionalKey(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
     })
     .catchall(z.unknown()),
 );

@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -27,7 +29,7 @@ export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.
 export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
   openObject({
     method: z.string(),
-    params: z.record(z.string(), z.unknown()).exactOptional(),
+    params: optionalKey(z.record(z.string(), z.unknown())),
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
   }),
@@ -35,16 +37,12 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
 
 /** Validates {@link T.JSONRPCNotification}. */
 export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
-  openObject({
-    method: z.string(),
-    params: z.record(z.string(), z.unknown()).exactOptional(),
-    jsonrpc: z.literal("2.0"),
-  }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())), jsonrpc: z.literal("2.0") }),
 );
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.JSONRPCResultResponse}. */
@@ -54,12 +52,12 @@ export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> 
 
 /** Validates {@link T.Error}. */
 export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
-  openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+  openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
 );
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
 export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
-  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema.exactOptional(), error: ErrorSchema }),
+  openObject({ jsonrpc: z.literal("2.0"), id: optionalKey(RequestIdSchema), error: ErrorSchema }),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
@@ -82,45 +80,45 @@ export const CursorSchema: z.ZodType<T.Cursor> = exactly<T.Cursor>()(z.string())
 
 /** Validates {@link T.TaskMetadata}. */
 export const TaskMetadataSchema: ObjectSchema<T.TaskMetadata> = exactly<T.TaskMetadata>()(
-  openObject({ ttl: z.number().exactOptional() }),
+  openObject({ ttl: optionalKey(z.number()) }),
 );
 
 /** Validates {@link T.TaskAugmentedRequestParams}. */
 export const TaskAugmentedRequestParamsSchema: ObjectSchema<T.TaskAugmentedRequestParams> =
   exactly<T.TaskAugmentedRequestParams>()(
     openObject({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-      task: TaskMetadataSchema.exactOptional(),
+      _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+      task: optionalKey(TaskMetadataSchema),
     }),
   );
 
 /** Validates {@link T.RequestParams}. */
 export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.RequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
   }),
 );
 
 /** Validates {@link T.Request}. */
 export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
-  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.NotificationParams}. */
 export const NotificationParamsSchema: ObjectSchema<T.NotificationParams> = exactly<T.NotificationParams>()(
-  openObject({ _meta: z.record(z.string(), z.unknown()).exactOptional() }),
+  openObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.Notification}. */
 export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
-  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.ElicitRequestURLParams}. */
 export const ElicitRequestURLParamsSchema: ObjectSchema<T.ElicitRequestURLParams> = exactly<T.ElicitRequestURLParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-    task: TaskMetadataSchema.exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+    task: optionalKey(TaskMetadataSchema),
     mode: z.literal("url"),
     message: z.string(),
     elicitationId: z.string(),
@@ -133,7 +131,7 @@ export const URLElicitationRequiredErrorSchema: ObjectSchema<T.URLElicitationReq
   exactly<T.URLElicitationRequiredError>()(
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema.exactOptional(),
+      id: optionalKey(RequestIdSchema),
       error: z.intersection(
         ErrorSchema,
         openObject({
@@ -151,9 +149,9 @@ export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult
 export const CancelledNotificationParamsSchema: ObjectSchema<T.CancelledNotificationParams> =
   exactly<T.CancelledNotificationParams>()(
     openObject({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      requestId: RequestIdSchema.exactOptional(),
-      reason: z.string().exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      requestId: optionalKey(RequestIdSchema),
+      reason: optionalKey(z.string()),
     }),
   );
 
@@ -169,18 +167,22 @@ export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> 
 /** Validates {@link T.ClientCapabilities}. */
 export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    sampling: openObject({ context: objectValue.exactOptional(), tools: objectValue.exactOptional() }).exactOptional(),
-    elicitation: openObject({ form: objectValue.exactOptional(), url: objectValue.exactOptional() }).exactOptional(),
-    tasks: openObject({
-      list: objectValue.exactOptional(),
-      cancel: objectValue.exactOptional(),
-      requests: openObject({
-        sampling: openObject({ createMessage: objectValue.exactOptional() }).exactOptional(),
-        elicitation: openObject({ create: objectValue.exactOptional() }).exactOptional(),
-      }).exactOptional(),
-    }).exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    roots: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    sampling: optionalKey(openObject({ context: optionalKey(objectValue), tools: optionalKey(objectValue) })),
+    elicitation: optionalKey(openObject({ form: optionalKey(objectValue), url: optionalKey(objectValue) })),
+    tasks: optionalKey(
+      openObject({
+        list: optionalKey(objectValue),
+        cancel: optionalKey(objectValue),
+        requests: optionalKey(
+          openObject({
+            sampling: optionalKey(openObject({ createMessage: optionalKey(objectValue) })),
+            elicitation: optionalKey(openObject({ create: optionalKey(objectValue) })),
+          }),
+        ),
+      }),
+    ),
   }),
 );
 
@@ -188,9 +190,9 @@ export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exac
 export const IconSchema: ObjectSchema<T.Icon> = exactly<T.Icon>()(
   openObject({
     src: z.url(),
-    mimeType: z.string().exactOptional(),
-    sizes: z.array(z.string()).exactOptional(),
-    theme: z.enum(["light", "dark"]).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    sizes: optionalKey(z.array(z.string())),
+    theme: optionalKey(z.enum(["light", "dark"])),
   }),
 );
 
@@ -198,11 +200,11 @@ export const IconSchema: ObjectSchema<T.Icon> = exactly<T.Icon>()(
 export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Implementation>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     version: z.string(),
-    description: z.string().exactOptional(),
-    websiteUrl: z.url().exactOptional(),
+    description: optionalKey(z.string()),
+    websiteUrl: optionalKey(z.url()),
   }),
 );
 
@@ -210,7 +212,7 @@ export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Im
 export const InitializeRequestParamsSchema: ObjectSchema<T.InitializeRequestParams> =
   exactly<T.InitializeRequestParams>()(
     openObject({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
       protocolVersion: z.string(),
       capabilities: ClientCapabilitiesSchema,
       clientInfo: ImplementationSchema,
@@ -230,22 +232,19 @@ export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactl
 /** Validates {@link T.ServerCapabilities}. */
 export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), objectValue).exactOptional(),
-    logging: objectValue.exactOptional(),
-    completions: objectValue.exactOptional(),
-    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    resources: openObject({
-      subscribe: z.boolean().exactOptional(),
-      listChanged: z.boolean().exactOptional(),
-    }).exactOptional(),
-    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    tasks: openObject({
-      list: objectValue.exactOptional(),
-      cancel: objectValue.exactOptional(),
-      requests: openObject({
-        tools: openObject({ call: objectValue.exactOptional() }).exactOptional(),
-      }).exactOptional(),
-    }).exactOptional(),
+    experimental: optionalKey(z.record(z.string(), objectValue)),
+    logging: optionalKey(objectValue),
+    completions: optionalKey(objectValue),
+    prompts: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    resources: optionalKey(openObject({ subscribe: optionalKey(z.boolean()), listChanged: optionalKey(z.boolean()) })),
+    tools: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    tasks: optionalKey(
+      openObject({
+        list: optionalKey(objectValue),
+        cancel: optionalKey(objectValue),
+        requests: optionalKey(openObject({ tools: optionalKey(openObject({ call: optionalKey(objectValue) })) })),
+      }),
+    ),
   }),
 );
 
@@ -253,11 +252,11 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       protocolVersion: z.string(),
       capabilities: ServerCapabilitiesSchema,
       serverInfo: ImplementationSchema,
-      instructions: z.string().exactOptional(),
+      instructions: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -268,18 +267,18 @@ export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotificati
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/initialized"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
 /** Validates {@link T.Icons}. */
 export const IconsSchema: ObjectSchema<T.Icons> = exactly<T.Icons>()(
-  openObject({ icons: z.array(IconSchema).exactOptional() }),
+  openObject({ icons: optionalKey(z.array(IconSchema)) }),
 );
 
 /** Validates {@link T.BaseMetadata}. */
 export const BaseMetadataSchema: ObjectSchema<T.BaseMetadata> = exactly<T.BaseMetadata>()(
-  openObject({ name: z.string(), title: z.string().exactOptional() }),
+  openObject({ name: z.string(), title: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.PingRequest}. */
@@ -288,7 +287,7 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
     method: z.literal("ping"),
-    params: RequestParamsSchema.exactOptional(),
+    params: optionalKey(RequestParamsSchema),
   }),
 );
 
@@ -296,11 +295,11 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
 export const ProgressNotificationParamsSchema: ObjectSchema<T.ProgressNotificationParams> =
   exactly<T.ProgressNotificationParams>()(
     openObject({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       progressToken: ProgressTokenSchema,
       progress: z.number(),
-      total: z.number().exactOptional(),
-      message: z.string().exactOptional(),
+      total: optionalKey(z.number()),
+      message: optionalKey(z.string()),
     }),
   );
 
@@ -316,8 +315,8 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
 /** Validates {@link T.PaginatedRequestParams}. */
 export const PaginatedRequestParamsSchema: ObjectSchema<T.PaginatedRequestParams> = exactly<T.PaginatedRequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-    cursor: CursorSchema.exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+    cursor: optionalKey(CursorSchema),
   }),
 );
 
@@ -327,14 +326,14 @@ export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<
     method: z.string(),
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    params: PaginatedRequestParamsSchema.exactOptional(),
+    params: optionalKey(PaginatedRequestParamsSchema),
   }),
 );
 
 /** Validates {@link T.PaginatedResult}. */
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), nextCursor: CursorSchema.exactOptional() })
+    .object({ _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(CursorSchema) })
     .catchall(z.unknown()),
 );
 
@@ -343,7 +342,7 @@ export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = 
   openObject({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    params: PaginatedRequestParamsSchema.exactOptional(),
+    params: optionalKey(PaginatedRequestParamsSchema),
     method: z.literal("resources/list"),
   }),
 );
@@ -354,9 +353,9 @@ export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "
 /** Validates {@link T.Annotations}. */
 export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
   openObject({
-    audience: z.array(RoleSchema).exactOptional(),
-    priority: z.number().gte(0).lte(1).exactOptional(),
-    lastModified: z.string().exactOptional(),
+    audience: optionalKey(z.array(RoleSchema)),
+    priority: optionalKey(z.number().gte(0).lte(1)),
+    lastModified: optionalKey(z.string()),
   }),
 );
 
@@ -364,14 +363,14 @@ export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotati
 export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     uri: z.url(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    size: z.number().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    size: optionalKey(z.number()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -379,8 +378,8 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       resources: z.array(ResourceSchema),
     })
     .catchall(z.unknown()),
@@ -392,7 +391,7 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
     openObject({
       jsonrpc: z.literal("2.0"),
       id: RequestIdSchema,
-      params: PaginatedRequestParamsSchema.exactOptional(),
+      params: optionalKey(PaginatedRequestParamsSchema),
       method: z.literal("resources/templates/list"),
     }),
   );
@@ -401,8 +400,8 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
 export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<T.ResourceTemplate>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     uriTemplate: z
       .string()
       .regex(
@@ -410,10 +409,10 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
           "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
         ),
       ),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -422,8 +421,8 @@ export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTempl
   exactly<T.ListResourceTemplatesResult>()(
     z
       .object({
-        _meta: z.record(z.string(), z.unknown()).exactOptional(),
-        nextCursor: CursorSchema.exactOptional(),
+        _meta: optionalKey(z.record(z.string(), z.unknown())),
+        nextCursor: optionalKey(CursorSchema),
         resourceTemplates: z.array(ResourceTemplateSchema),
       })
       .catchall(z.unknown()),
@@ -432,7 +431,7 @@ export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTempl
 /** Validates {@link T.ResourceRequestParams}. */
 export const ResourceRequestParamsSchema: ObjectSchema<T.ResourceRequestParams> = exactly<T.ResourceRequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
     uri: z.url(),
   }),
 );
@@ -441,7 +440,7 @@ export const ResourceRequestParamsSchema: ObjectSchema<T.ResourceRequestParams> 
 export const ReadResourceRequestParamsSchema: ObjectSchema<T.ReadResourceRequestParams> =
   exactly<T.ReadResourceRequestParams>()(
     openObject({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
       uri: z.url(),
     }),
   );
@@ -460,8 +459,8 @@ export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = ex
 export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
     text: z.string(),
   }),
 );
@@ -470,8 +469,8 @@ export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = 
 export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
     blob: z.base64(),
   }),
 );
@@ -480,7 +479,7 @@ export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = 
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
     })
     .catchall(z.unknown()),
@@ -492,14 +491,14 @@ export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListC
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/resources/list_changed"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
 /** Validates {@link T.SubscribeRequestParams}. */
 export const SubscribeRequestParamsSchema: ObjectSchema<T.SubscribeRequestParams> = exactly<T.SubscribeRequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
     uri: z.url(),
   }),
 );
@@ -518,7 +517,7 @@ export const SubscribeRequestSchema: ObjectSchema<T.SubscribeRequest> = exactly<
 export const UnsubscribeRequestParamsSchema: ObjectSchema<T.UnsubscribeRequestParams> =
   exactly<T.UnsubscribeRequestParams>()(
     openObject({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+      _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
       uri: z.url(),
     }),
   );
@@ -536,7 +535,7 @@ export const UnsubscribeRequestSchema: ObjectSchema<T.UnsubscribeRequest> = exac
 /** Validates {@link T.ResourceUpdatedNotificationParams}. */
 export const ResourceUpdatedNotificationParamsSchema: ObjectSchema<T.ResourceUpdatedNotificationParams> =
   exactly<T.ResourceUpdatedNotificationParams>()(
-    openObject({ _meta: z.record(z.string(), z.unknown()).exactOptional(), uri: z.url() }),
+    openObject({ _meta: optionalKey(z.record(z.string(), z.unknown())), uri: z.url() }),
   );
 
 /** Validates {@link T.ResourceUpdatedNotification}. */
@@ -553,8 +552,8 @@ export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNo
 export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -563,7 +562,7 @@ export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exac
   openObject({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    params: PaginatedRequestParamsSchema.exactOptional(),
+    params: optionalKey(PaginatedRequestParamsSchema),
     method: z.literal("prompts/list"),
   }),
 );
@@ -572,9 +571,9 @@ export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exac
 export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    required: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    required: optionalKey(z.boolean()),
   }),
 );
 
@@ -582,11 +581,11 @@ export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.Pr
 export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
-    description: z.string().exactOptional(),
-    arguments: z.array(PromptArgumentSchema).exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
+    description: optionalKey(z.string()),
+    arguments: optionalKey(z.array(PromptArgumentSchema)),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -594,8 +593,8 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       prompts: z.array(PromptSchema),
     })
     .catchall(z.unknown()),
@@ -604,9 +603,9 @@ export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactl
 /** Validates {@link T.GetPromptRequestParams}. */
 export const GetPromptRequestParamsSchema: ObjectSchema<T.GetPromptRequestParams> = exactly<T.GetPromptRequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
     name: z.string(),
-    arguments: z.record(z.string(), z.string()).exactOptional(),
+    arguments: optionalKey(z.record(z.string(), z.string())),
   }),
 );
 
@@ -625,8 +624,8 @@ export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextCont
   openObject({
     type: z.literal("text"),
     text: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -636,8 +635,8 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
     type: z.literal("image"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -647,8 +646,8 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
     type: z.literal("audio"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -656,14 +655,14 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
 export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.ResourceLink>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     uri: z.url(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    size: z.number().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    size: optionalKey(z.number()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
     type: z.literal("resource_link"),
   }),
 );
@@ -673,8 +672,8 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
   openObject({
     type: z.literal("resource"),
     resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -698,8 +697,8 @@ export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.Prom
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      description: z.string().exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      description: optionalKey(z.string()),
       messages: z.array(PromptMessageSchema),
     })
     .catchall(z.unknown()),
@@ -711,7 +710,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/prompts/list_changed"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
@@ -720,24 +719,24 @@ export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<
   openObject({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    params: PaginatedRequestParamsSchema.exactOptional(),
+    params: optionalKey(PaginatedRequestParamsSchema),
     method: z.literal("tools/list"),
   }),
 );
 
 /** Validates {@link T.ToolExecution}. */
 export const ToolExecutionSchema: ObjectSchema<T.ToolExecution> = exactly<T.ToolExecution>()(
-  openObject({ taskSupport: z.enum(["forbidden", "optional", "required"]).exactOptional() }),
+  openObject({ taskSupport: optionalKey(z.enum(["forbidden", "optional", "required"])) }),
 );
 
 /** Validates {@link T.ToolAnnotations}. */
 export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.ToolAnnotations>()(
   openObject({
-    title: z.string().exactOptional(),
-    readOnlyHint: z.boolean().exactOptional(),
-    destructiveHint: z.boolean().exactOptional(),
-    idempotentHint: z.boolean().exactOptional(),
-    openWorldHint: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    readOnlyHint: optionalKey(z.boolean()),
+    destructiveHint: optionalKey(z.boolean()),
+    idempotentHint: optionalKey(z.boolean()),
+    openWorldHint: optionalKey(z.boolean()),
   }),
 );
 
@@ -745,24 +744,26 @@ export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.
 export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
-    description: z.string().exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
+    description: optionalKey(z.string()),
     inputSchema: openObject({
-      $schema: z.string().exactOptional(),
+      $schema: optionalKey(z.string()),
       type: z.literal("object"),
-      properties: z.record(z.string(), objectValue).exactOptional(),
-      required: z.array(z.string()).exactOptional(),
+      properties: optionalKey(z.record(z.string(), objectValue)),
+      required: optionalKey(z.array(z.string())),
     }),
-    execution: ToolExecutionSchema.exactOptional(),
-    outputSchema: openObject({
-      $schema: z.string().exactOptional(),
-      type: z.literal("object"),
-      properties: z.record(z.string(), objectValue).exactOptional(),
-      required: z.array(z.string()).exactOptional(),
-    }).exactOptional(),
-    annotations: ToolAnnotationsSchema.exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    execution: optionalKey(ToolExecutionSchema),
+    outputSchema: optionalKey(
+      openObject({
+        $schema: optionalKey(z.string()),
+        type: z.literal("object"),
+        properties: optionalKey(z.record(z.string(), objectValue)),
+        required: optionalKey(z.array(z.string())),
+      }),
+    ),
+    annotations: optionalKey(ToolAnnotationsSchema),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -770,8 +771,8 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       tools: z.array(ToolSchema),
     })
     .catchall(z.unknown()),
@@ -781,10 +782,10 @@ export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       content: z.array(ContentBlockSchema),
-      structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
-      isError: z.boolean().exactOptional(),
+      structuredContent: optionalKey(z.record(z.string(), z.unknown())),
+      isError: optionalKey(z.boolean()),
     })
     .catchall(z.unknown()),
 );
@@ -792,10 +793,10 @@ export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.Ca
 /** Validates {@link T.CallToolRequestParams}. */
 export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-    task: TaskMetadataSchema.exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+    task: optionalKey(TaskMetadataSchema),
     name: z.string(),
-    arguments: z.record(z.string(), z.unknown()).exactOptional(),
+    arguments: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -815,7 +816,7 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/tools/list_changed"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
@@ -834,17 +835,17 @@ export const TaskSchema: ObjectSchema<T.Task> = exactly<T.Task>()(
   openObject({
     taskId: z.string(),
     status: TaskStatusSchema,
-    statusMessage: z.string().exactOptional(),
+    statusMessage: optionalKey(z.string()),
     createdAt: z.string(),
     lastUpdatedAt: z.string(),
     ttl: z.number().nullable(),
-    pollInterval: z.number().exactOptional(),
+    pollInterval: optionalKey(z.number()),
   }),
 );
 
 /** Validates {@link T.CreateTaskResult}. */
 export const CreateTaskResultSchema: ObjectSchema<T.CreateTaskResult> = exactly<T.CreateTaskResult>()(
-  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), task: TaskSchema }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), task: TaskSchema }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.GetTaskRequest}. */
@@ -874,7 +875,7 @@ export const GetTaskPayloadRequestSchema: ObjectSchema<T.GetTaskPayloadRequest> 
 
 /** Validates {@link T.GetTaskPayloadResult}. */
 export const GetTaskPayloadResultSchema: ObjectSchema<T.GetTaskPayloadResult> = exactly<T.GetTaskPayloadResult>()(
-  z.object({ _meta: z.record(z.string(), z.unknown()).exactOptional() }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.CancelTaskRequest}. */
@@ -897,7 +898,7 @@ export const ListTasksRequestSchema: ObjectSchema<T.ListTasksRequest> = exactly<
   openObject({
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
-    params: PaginatedRequestParamsSchema.exactOptional(),
+    params: optionalKey(PaginatedRequestParamsSchema),
     method: z.literal("tasks/list"),
   }),
 );
@@ -906,8 +907,8 @@ export const ListTasksRequestSchema: ObjectSchema<T.ListTasksRequest> = exactly<
 export const ListTasksResultSchema: ObjectSchema<T.ListTasksResult> = exactly<T.ListTasksResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
-      nextCursor: CursorSchema.exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
+      nextCursor: optionalKey(CursorSchema),
       tasks: z.array(TaskSchema),
     })
     .catchall(z.unknown()),
@@ -934,7 +935,7 @@ export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = exactly<T.LoggingLe
 /** Validates {@link T.SetLevelRequestParams}. */
 export const SetLevelRequestParamsSchema: ObjectSchema<T.SetLevelRequestParams> = exactly<T.SetLevelRequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
     level: LoggingLevelSchema,
   }),
 );
@@ -953,9 +954,9 @@ export const SetLevelRequestSchema: ObjectSchema<T.SetLevelRequest> = exactly<T.
 export const LoggingMessageNotificationParamsSchema: ObjectSchema<T.LoggingMessageNotificationParams> =
   exactly<T.LoggingMessageNotificationParams>()(
     openObject({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       level: LoggingLevelSchema,
-      logger: z.string().exactOptional(),
+      logger: optionalKey(z.string()),
       data: z.unknown(),
     }),
   );
@@ -977,7 +978,7 @@ export const ToolUseContentSchema: ObjectSchema<T.ToolUseContent> = exactly<T.To
     id: z.string(),
     name: z.string(),
     input: z.record(z.string(), z.unknown()),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -987,9 +988,9 @@ export const ToolResultContentSchema: ObjectSchema<T.ToolResultContent> = exactl
     type: z.literal("tool_result"),
     toolUseId: z.string(),
     content: z.array(ContentBlockSchema),
-    structuredContent: z.record(z.string(), z.unknown()).exactOptional(),
-    isError: z.boolean().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    structuredContent: optionalKey(z.record(z.string(), z.unknown())),
+    isError: optionalKey(z.boolean()),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -1010,46 +1011,46 @@ export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.
   openObject({
     role: RoleSchema,
     content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
+    _meta: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
 /** Validates {@link T.ModelHint}. */
 export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
-  openObject({ name: z.string().exactOptional() }),
+  openObject({ name: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ModelPreferences}. */
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   openObject({
-    hints: z.array(ModelHintSchema).exactOptional(),
-    costPriority: z.number().gte(0).lte(1).exactOptional(),
-    speedPriority: z.number().gte(0).lte(1).exactOptional(),
-    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+    hints: optionalKey(z.array(ModelHintSchema)),
+    costPriority: optionalKey(z.number().gte(0).lte(1)),
+    speedPriority: optionalKey(z.number().gte(0).lte(1)),
+    intelligencePriority: optionalKey(z.number().gte(0).lte(1)),
   }),
 );
 
 /** Validates {@link T.ToolChoice}. */
 export const ToolChoiceSchema: ObjectSchema<T.ToolChoice> = exactly<T.ToolChoice>()(
-  openObject({ mode: z.enum(["auto", "required", "none"]).exactOptional() }),
+  openObject({ mode: optionalKey(z.enum(["auto", "required", "none"])) }),
 );
 
 /** Validates {@link T.CreateMessageRequestParams}. */
 export const CreateMessageRequestParamsSchema: ObjectSchema<T.CreateMessageRequestParams> =
   exactly<T.CreateMessageRequestParams>()(
     openObject({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-      task: TaskMetadataSchema.exactOptional(),
+      _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+      task: optionalKey(TaskMetadataSchema),
       messages: z.array(SamplingMessageSchema),
-      modelPreferences: ModelPreferencesSchema.exactOptional(),
-      systemPrompt: z.string().exactOptional(),
-      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-      temperature: z.number().exactOptional(),
+      modelPreferences: optionalKey(ModelPreferencesSchema),
+      systemPrompt: optionalKey(z.string()),
+      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+      temperature: optionalKey(z.number()),
       maxTokens: z.number(),
-      stopSequences: z.array(z.string()).exactOptional(),
-      metadata: objectValue.exactOptional(),
-      tools: z.array(ToolSchema).exactOptional(),
-      toolChoice: ToolChoiceSchema.exactOptional(),
+      stopSequences: optionalKey(z.array(z.string())),
+      metadata: optionalKey(objectValue),
+      tools: optionalKey(z.array(ToolSchema)),
+      toolChoice: optionalKey(ToolChoiceSchema),
     }),
   );
 
@@ -1069,16 +1070,16 @@ export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = ex
     .object({
       role: RoleSchema,
       content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       model: z.string(),
-      stopReason: z.string().exactOptional(),
+      stopReason: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
 
 /** Validates {@link T.PromptReference}. */
 export const PromptReferenceSchema: ObjectSchema<T.PromptReference> = exactly<T.PromptReference>()(
-  openObject({ name: z.string(), title: z.string().exactOptional(), type: z.literal("ref/prompt") }),
+  openObject({ name: z.string(), title: optionalKey(z.string()), type: z.literal("ref/prompt") }),
 );
 
 /** Validates {@link T.ResourceTemplateReference}. */
@@ -1099,10 +1100,10 @@ export const ResourceTemplateReferenceSchema: ObjectSchema<T.ResourceTemplateRef
 /** Validates {@link T.CompleteRequestParams}. */
 export const CompleteRequestParamsSchema: ObjectSchema<T.CompleteRequestParams> = exactly<T.CompleteRequestParams>()(
   openObject({
-    _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
+    _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
     ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
     argument: openObject({ name: z.string(), value: z.string() }),
-    context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
+    context: optionalKey(openObject({ arguments: optionalKey(z.record(z.string(), z.string())) })),
   }),
 );
 
@@ -1120,11 +1121,11 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       completion: openObject({
         values: z.array(z.string()),
-        total: z.number().exactOptional(),
-        hasMore: z.boolean().exactOptional(),
+        total: optionalKey(z.number()),
+        hasMore: optionalKey(z.boolean()),
       }),
     })
     .catchall(z.unknown()),
@@ -1136,24 +1137,18 @@ export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
     method: z.literal("roots/list"),
-    params: RequestParamsSchema.exactOptional(),
+    params: optionalKey(RequestParamsSchema),
   }),
 );
 
 /** Validates {@link T.Root}. */
 export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
-  openObject({
-    uri: z.url(),
-    name: z.string().exactOptional(),
-    _meta: z.record(z.string(), z.unknown()).exactOptional(),
-  }),
+  openObject({ uri: z.url(), name: optionalKey(z.string()), _meta: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
-  z
-    .object({ _meta: z.record(z.string(), z.unknown()).exactOptional(), roots: z.array(RootSchema) })
-    .catchall(z.unknown()),
+  z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(RootSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.RootsListChangedNotification}. */
@@ -1162,7 +1157,7 @@ export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChanged
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/roots/list_changed"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
@@ -1170,12 +1165,12 @@ export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChanged
 export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.StringSchema>()(
   openObject({
     type: z.literal("string"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    minLength: z.number().exactOptional(),
-    maxLength: z.number().exactOptional(),
-    format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
-    default: z.string().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    minLength: optionalKey(z.number()),
+    maxLength: optionalKey(z.number()),
+    format: optionalKey(z.enum(["email", "uri", "date", "date-time"])),
+    default: optionalKey(z.string()),
   }),
 );
 
@@ -1183,11 +1178,11 @@ export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.String
 export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.NumberSchema>()(
   openObject({
     type: z.enum(["number", "integer"]),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    minimum: z.number().exactOptional(),
-    maximum: z.number().exactOptional(),
-    default: z.number().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    minimum: optionalKey(z.number()),
+    maximum: optionalKey(z.number()),
+    default: optionalKey(z.number()),
   }),
 );
 
@@ -1195,9 +1190,9 @@ export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.Number
 export const BooleanSchemaSchema: ObjectSchema<T.BooleanSchema> = exactly<T.BooleanSchema>()(
   openObject({
     type: z.literal("boolean"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    default: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    default: optionalKey(z.boolean()),
   }),
 );
 
@@ -1206,10 +1201,10 @@ export const UntitledSingleSelectEnumSchemaSchema: ObjectSchema<T.UntitledSingle
   exactly<T.UntitledSingleSelectEnumSchema>()(
     openObject({
       type: z.literal("string"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
       enum: z.array(z.string()),
-      default: z.string().exactOptional(),
+      default: optionalKey(z.string()),
     }),
   );
 
@@ -1218,10 +1213,10 @@ export const TitledSingleSelectEnumSchemaSchema: ObjectSchema<T.TitledSingleSele
   exactly<T.TitledSingleSelectEnumSchema>()(
     openObject({
       type: z.literal("string"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
       oneOf: z.array(openObject({ const: z.string(), title: z.string() })),
-      default: z.string().exactOptional(),
+      default: optionalKey(z.string()),
     }),
   );
 
@@ -1235,12 +1230,12 @@ export const UntitledMultiSelectEnumSchemaSchema: ObjectSchema<T.UntitledMultiSe
   exactly<T.UntitledMultiSelectEnumSchema>()(
     openObject({
       type: z.literal("array"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
-      minItems: z.number().exactOptional(),
-      maxItems: z.number().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
+      minItems: optionalKey(z.number()),
+      maxItems: optionalKey(z.number()),
       items: openObject({ type: z.literal("string"), enum: z.array(z.string()) }),
-      default: z.array(z.string()).exactOptional(),
+      default: optionalKey(z.array(z.string())),
     }),
   );
 
@@ -1249,12 +1244,12 @@ export const TitledMultiSelectEnumSchemaSchema: ObjectSchema<T.TitledMultiSelect
   exactly<T.TitledMultiSelectEnumSchema>()(
     openObject({
       type: z.literal("array"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
-      minItems: z.number().exactOptional(),
-      maxItems: z.number().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
+      minItems: optionalKey(z.number()),
+      maxItems: optionalKey(z.number()),
       items: openObject({ anyOf: z.array(openObject({ const: z.string(), title: z.string() })) }),
-      default: z.array(z.string()).exactOptional(),
+      default: optionalKey(z.array(z.string())),
     }),
   );
 
@@ -1267,11 +1262,11 @@ export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = e
 export const LegacyTitledEnumSchemaSchema: ObjectSchema<T.LegacyTitledEnumSchema> = exactly<T.LegacyTitledEnumSchema>()(
   openObject({
     type: z.literal("string"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
     enum: z.array(z.string()),
-    enumNames: z.array(z.string()).exactOptional(),
-    default: z.string().exactOptional(),
+    enumNames: optionalKey(z.array(z.string())),
+    default: optionalKey(z.string()),
   }),
 );
 
@@ -1290,15 +1285,15 @@ export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinit
 export const ElicitRequestFormParamsSchema: ObjectSchema<T.ElicitRequestFormParams> =
   exactly<T.ElicitRequestFormParams>()(
     openObject({
-      _meta: z.object({ progressToken: ProgressTokenSchema.exactOptional() }).catchall(z.unknown()).exactOptional(),
-      task: TaskMetadataSchema.exactOptional(),
-      mode: z.literal("form").exactOptional(),
+      _meta: optionalKey(z.object({ progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown())),
+      task: optionalKey(TaskMetadataSchema),
+      mode: optionalKey(z.literal("form")),
       message: z.string(),
       requestedSchema: openObject({
-        $schema: z.string().exactOptional(),
+        $schema: optionalKey(z.string()),
         type: z.literal("object"),
         properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
-        required: z.array(z.string()).exactOptional(),
+        required: optionalKey(z.array(z.string())),
       }),
     }),
   );
@@ -1322,11 +1317,9 @@ export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.Elic
 export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
   z
     .object({
-      _meta: z.record(z.string(), z.unknown()).exactOptional(),
+      _meta: optionalKey(z.record(z.string(), z.unknown())),
       action: z.enum(["accept", "decline", "cancel"]),
-      content: z
-        .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-        .exactOptional(),
+      content: optionalKey(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
     })
     .catchall(z.unknown()),
 );

@@ -9,6 +9,8 @@ import {
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -183,7 +185,7 @@ export const methods = {
   >(
     "roots/list",
     "serverToClient",
-    openObject({ _meta: S.MetaObjectSchema.exactOptional() }),
+    openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
     S.ListRootsResultSchema,
     true,
     "embedded",

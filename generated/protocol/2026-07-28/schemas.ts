@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -36,7 +38,7 @@ export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.
 export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
   openObject({
     method: z.string(),
-    params: z.record(z.string(), z.unknown()).exactOptional(),
+    params: optionalKey(z.record(z.string(), z.unknown())),
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
   }),
@@ -44,20 +46,16 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
 
 /** Validates {@link T.JSONRPCNotification}. */
 export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
-  openObject({
-    method: z.string(),
-    params: z.record(z.string(), z.unknown()).exactOptional(),
-    jsonrpc: z.literal("2.0"),
-  }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())), jsonrpc: z.literal("2.0") }),
 );
 
 /** Validates {@link T.Icon}. */
 export const IconSchema: ObjectSchema<T.Icon> = exactly<T.Icon>()(
   openObject({
     src: z.url(),
-    mimeType: z.string().exactOptional(),
-    sizes: z.array(z.string()).exactOptional(),
-    theme: z.enum(["light", "dark"]).exactOptional(),
+    mimeType: optionalKey(z.string()),
+    sizes: optionalKey(z.array(z.string())),
+    theme: optionalKey(z.enum(["light", "dark"])),
   }),
 );
 
@@ -65,17 +63,17 @@ export const IconSchema: ObjectSchema<T.Icon> = exactly<T.Icon>()(
 export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Implementation>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     version: z.string(),
-    description: z.string().exactOptional(),
-    websiteUrl: z.url().exactOptional(),
+    description: optionalKey(z.string()),
+    websiteUrl: optionalKey(z.url()),
   }),
 );
 
 /** Validates {@link T.ResultMetaObject}. */
 export const ResultMetaObjectSchema: ObjectSchema<T.ResultMetaObject> = exactly<T.ResultMetaObject>()(
-  z.object({ "io.modelcontextprotocol/serverInfo": ImplementationSchema.exactOptional() }).catchall(z.unknown()),
+  z.object({ "io.modelcontextprotocol/serverInfo": optionalKey(ImplementationSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.ResultType}. */
@@ -83,7 +81,7 @@ export const ResultTypeSchema: z.ZodType<T.ResultType> = exactly<T.ResultType>()
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.object({ _meta: ResultMetaObjectSchema.exactOptional(), resultType: ResultTypeSchema }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(ResultMetaObjectSchema), resultType: ResultTypeSchema }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.JSONRPCResultResponse}. */
@@ -93,12 +91,12 @@ export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> 
 
 /** Validates {@link T.Error}. */
 export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
-  openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+  openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
 );
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
 export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
-  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema.exactOptional(), error: ErrorSchema }),
+  openObject({ jsonrpc: z.literal("2.0"), id: optionalKey(RequestIdSchema), error: ErrorSchema }),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
@@ -122,27 +120,21 @@ export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = exactly<T.Progres
 /** Validates {@link T.ClientCapabilities}. */
 export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), JSONObjectSchema).exactOptional(),
+    experimental: optionalKey(z.record(z.string(), JSONObjectSchema)),
     /**
      * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
      * Remains in the specification for at least twelve months; see the
      * deprecated features registry.
      */
-    roots: (z.looseObject({}) as z.ZodType<{}>).exactOptional(),
+    roots: optionalKey(z.looseObject({}) as z.ZodType<{}>),
     /**
      * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
      * Remains in the specification for at least twelve months; see the
      * deprecated features registry.
      */
-    sampling: openObject({
-      context: JSONObjectSchema.exactOptional(),
-      tools: JSONObjectSchema.exactOptional(),
-    }).exactOptional(),
-    elicitation: openObject({
-      form: JSONObjectSchema.exactOptional(),
-      url: JSONObjectSchema.exactOptional(),
-    }).exactOptional(),
-    extensions: z.record(z.string(), JSONObjectSchema).exactOptional(),
+    sampling: optionalKey(openObject({ context: optionalKey(JSONObjectSchema), tools: optionalKey(JSONObjectSchema) })),
+    elicitation: optionalKey(openObject({ form: optionalKey(JSONObjectSchema), url: optionalKey(JSONObjectSchema) })),
+    extensions: optionalKey(z.record(z.string(), JSONObjectSchema)),
   }),
 );
 
@@ -161,23 +153,23 @@ export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = exactly<T.LoggingLe
 export const RequestMetaObjectSchema: ObjectSchema<T.RequestMetaObject> = exactly<T.RequestMetaObject>()(
   z
     .object({
-      progressToken: ProgressTokenSchema.exactOptional(),
+      progressToken: optionalKey(ProgressTokenSchema),
       "io.modelcontextprotocol/protocolVersion": z.string(),
-      "io.modelcontextprotocol/clientInfo": ImplementationSchema.exactOptional(),
+      "io.modelcontextprotocol/clientInfo": optionalKey(ImplementationSchema),
       "io.modelcontextprotocol/clientCapabilities": ClientCapabilitiesSchema,
       /**
        * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
        * Remains in the specification for at least twelve months; see the
        * deprecated features registry.
        */
-      "io.modelcontextprotocol/logLevel": LoggingLevelSchema.exactOptional(),
+      "io.modelcontextprotocol/logLevel": optionalKey(LoggingLevelSchema),
     })
     .catchall(z.unknown()),
 );
 
 /** Validates {@link T.NotificationMetaObject}. */
 export const NotificationMetaObjectSchema: ObjectSchema<T.NotificationMetaObject> = exactly<T.NotificationMetaObject>()(
-  z.object({ "io.modelcontextprotocol/subscriptionId": RequestIdSchema.exactOptional() }).catchall(z.unknown()),
+  z.object({ "io.modelcontextprotocol/subscriptionId": optionalKey(RequestIdSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.Cursor}. */
@@ -190,49 +182,49 @@ export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.Requ
 
 /** Validates {@link T.Request}. */
 export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
-  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.NotificationParams}. */
 export const NotificationParamsSchema: ObjectSchema<T.NotificationParams> = exactly<T.NotificationParams>()(
-  openObject({ _meta: NotificationMetaObjectSchema.exactOptional() }),
+  openObject({ _meta: optionalKey(NotificationMetaObjectSchema) }),
 );
 
 /** Validates {@link T.Notification}. */
 export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
-  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.ParseError}. */
 export const ParseErrorSchema: ObjectSchema<T.ParseError> = exactly<T.ParseError>()(
-  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32700) }),
+  openObject({ message: z.string(), data: optionalKey(z.unknown()), code: z.literal(-32700) }),
 );
 
 /** Validates {@link T.InvalidRequestError}. */
 export const InvalidRequestErrorSchema: ObjectSchema<T.InvalidRequestError> = exactly<T.InvalidRequestError>()(
-  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32600) }),
+  openObject({ message: z.string(), data: optionalKey(z.unknown()), code: z.literal(-32600) }),
 );
 
 /** Validates {@link T.MethodNotFoundError}. */
 export const MethodNotFoundErrorSchema: ObjectSchema<T.MethodNotFoundError> = exactly<T.MethodNotFoundError>()(
-  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32601) }),
+  openObject({ message: z.string(), data: optionalKey(z.unknown()), code: z.literal(-32601) }),
 );
 
 /** Validates {@link T.InvalidParamsError}. */
 export const InvalidParamsErrorSchema: ObjectSchema<T.InvalidParamsError> = exactly<T.InvalidParamsError>()(
-  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32602) }),
+  openObject({ message: z.string(), data: optionalKey(z.unknown()), code: z.literal(-32602) }),
 );
 
 /** Validates {@link T.InternalError}. */
 export const InternalErrorSchema: ObjectSchema<T.InternalError> = exactly<T.InternalError>()(
-  openObject({ message: z.string(), data: z.unknown().exactOptional(), code: z.literal(-32603) }),
+  openObject({ message: z.string(), data: optionalKey(z.unknown()), code: z.literal(-32603) }),
 );
 
 /** Validates {@link T.HeaderMismatchError}. */
 export const HeaderMismatchErrorSchema: ObjectSchema<T.HeaderMismatchError> = exactly<T.HeaderMismatchError>()(
   openObject({
     jsonrpc: z.literal("2.0"),
-    id: RequestIdSchema.exactOptional(),
+    id: optionalKey(RequestIdSchema),
     error: z.intersection(ErrorSchema, openObject({ code: z.literal(-32020) })),
   }),
 );
@@ -242,7 +234,7 @@ export const UnsupportedProtocolVersionErrorSchema: ObjectSchema<T.UnsupportedPr
   exactly<T.UnsupportedProtocolVersionError>()(
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema.exactOptional(),
+      id: optionalKey(RequestIdSchema),
       error: z.intersection(
         ErrorSchema,
         openObject({
@@ -258,7 +250,7 @@ export const MissingRequiredClientCapabilityErrorSchema: ObjectSchema<T.MissingR
   exactly<T.MissingRequiredClientCapabilityError>()(
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema.exactOptional(),
+      id: optionalKey(RequestIdSchema),
       error: z.intersection(
         ErrorSchema,
         openObject({ code: z.literal(-32021), data: openObject({ requiredCapabilities: ClientCapabilitiesSchema }) }),
@@ -275,9 +267,9 @@ export const RoleSchema: z.ZodType<T.Role> = exactly<T.Role>()(z.enum(["user", "
 /** Validates {@link T.Annotations}. */
 export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
   openObject({
-    audience: z.array(RoleSchema).exactOptional(),
-    priority: z.number().gte(0).lte(1).exactOptional(),
-    lastModified: z.string().exactOptional(),
+    audience: optionalKey(z.array(RoleSchema)),
+    priority: optionalKey(z.number().gte(0).lte(1)),
+    lastModified: optionalKey(z.string()),
   }),
 );
 
@@ -286,8 +278,8 @@ export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextCont
   openObject({
     type: z.literal("text"),
     text: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -297,8 +289,8 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
     type: z.literal("image"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -308,8 +300,8 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
     type: z.literal("audio"),
     data: z.base64(),
     mimeType: z.string(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -326,7 +318,7 @@ export const ToolUseContentSchema: ObjectSchema<T.ToolUseContent> = exactly<T.To
     id: z.string(),
     name: z.string(),
     input: z.record(z.string(), z.unknown()),
-    _meta: MetaObjectSchema.exactOptional(),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -334,14 +326,14 @@ export const ToolUseContentSchema: ObjectSchema<T.ToolUseContent> = exactly<T.To
 export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.ResourceLink>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     uri: z.url(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    size: z.number().exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    size: optionalKey(z.number()),
+    _meta: optionalKey(MetaObjectSchema),
     type: z.literal("resource_link"),
   }),
 );
@@ -350,8 +342,8 @@ export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.Resour
 export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = exactly<T.TextResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(MetaObjectSchema),
     text: z.string(),
   }),
 );
@@ -360,8 +352,8 @@ export const TextResourceContentsSchema: ObjectSchema<T.TextResourceContents> = 
 export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = exactly<T.BlobResourceContents>()(
   openObject({
     uri: z.url(),
-    mimeType: z.string().exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    mimeType: optionalKey(z.string()),
+    _meta: optionalKey(MetaObjectSchema),
     blob: z.base64(),
   }),
 );
@@ -371,8 +363,8 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
   openObject({
     type: z.literal("resource"),
     resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -399,9 +391,9 @@ export const ToolResultContentSchema: ObjectSchema<T.ToolResultContent> = exactl
     type: z.literal("tool_result"),
     toolUseId: z.string(),
     content: z.array(ContentBlockSchema),
-    structuredContent: z.unknown().exactOptional(),
-    isError: z.boolean().exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    structuredContent: optionalKey(z.unknown()),
+    isError: optionalKey(z.boolean()),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -434,7 +426,7 @@ export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.
   openObject({
     role: RoleSchema,
     content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
-    _meta: MetaObjectSchema.exactOptional(),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -446,7 +438,7 @@ export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.
  * deprecated features registry.
  */
 export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()(
-  openObject({ name: z.string().exactOptional() }),
+  openObject({ name: optionalKey(z.string()) }),
 );
 
 /**
@@ -458,21 +450,21 @@ export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()
  */
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   openObject({
-    hints: z.array(ModelHintSchema).exactOptional(),
-    costPriority: z.number().gte(0).lte(1).exactOptional(),
-    speedPriority: z.number().gte(0).lte(1).exactOptional(),
-    intelligencePriority: z.number().gte(0).lte(1).exactOptional(),
+    hints: optionalKey(z.array(ModelHintSchema)),
+    costPriority: optionalKey(z.number().gte(0).lte(1)),
+    speedPriority: optionalKey(z.number().gte(0).lte(1)),
+    intelligencePriority: optionalKey(z.number().gte(0).lte(1)),
   }),
 );
 
 /** Validates {@link T.ToolAnnotations}. */
 export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.ToolAnnotations>()(
   openObject({
-    title: z.string().exactOptional(),
-    readOnlyHint: z.boolean().exactOptional(),
-    destructiveHint: z.boolean().exactOptional(),
-    idempotentHint: z.boolean().exactOptional(),
-    openWorldHint: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    readOnlyHint: optionalKey(z.boolean()),
+    destructiveHint: optionalKey(z.boolean()),
+    idempotentHint: optionalKey(z.boolean()),
+    openWorldHint: optionalKey(z.boolean()),
   }),
 );
 
@@ -480,13 +472,13 @@ export const ToolAnnotationsSchema: ObjectSchema<T.ToolAnnotations> = exactly<T.
 export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
-    description: z.string().exactOptional(),
-    inputSchema: z.object({ $schema: z.string().exactOptional(), type: z.literal("object") }).catchall(z.unknown()),
-    outputSchema: z.object({ $schema: z.string().exactOptional() }).catchall(z.unknown()).exactOptional(),
-    annotations: ToolAnnotationsSchema.exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
+    description: optionalKey(z.string()),
+    inputSchema: z.object({ $schema: optionalKey(z.string()), type: z.literal("object") }).catchall(z.unknown()),
+    outputSchema: optionalKey(z.object({ $schema: optionalKey(z.string()) }).catchall(z.unknown())),
+    annotations: optionalKey(ToolAnnotationsSchema),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -498,7 +490,7 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
  * deprecated features registry.
  */
 export const ToolChoiceSchema: ObjectSchema<T.ToolChoice> = exactly<T.ToolChoice>()(
-  openObject({ mode: z.enum(["auto", "required", "none"]).exactOptional() }),
+  openObject({ mode: optionalKey(z.enum(["auto", "required", "none"])) }),
 );
 
 /**
@@ -512,19 +504,19 @@ export const CreateMessageRequestParamsSchema: ObjectSchema<T.CreateMessageReque
   exactly<T.CreateMessageRequestParams>()(
     openObject({
       messages: z.array(SamplingMessageSchema),
-      modelPreferences: ModelPreferencesSchema.exactOptional(),
-      systemPrompt: z.string().exactOptional(),
+      modelPreferences: optionalKey(ModelPreferencesSchema),
+      systemPrompt: optionalKey(z.string()),
       /**
        * @deprecated The `"thisServer"` and `"allServers"` values are deprecated as of protocol version 2025-11-25
        * (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `"none"`.
        */
-      includeContext: z.enum(["none", "thisServer", "allServers"]).exactOptional(),
-      temperature: z.number().exactOptional(),
+      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+      temperature: optionalKey(z.number()),
       maxTokens: z.number(),
-      stopSequences: z.array(z.string()).exactOptional(),
-      metadata: JSONObjectSchema.exactOptional(),
-      tools: z.array(ToolSchema).exactOptional(),
-      toolChoice: ToolChoiceSchema.exactOptional(),
+      stopSequences: optionalKey(z.array(z.string())),
+      metadata: optionalKey(JSONObjectSchema),
+      tools: optionalKey(z.array(ToolSchema)),
+      toolChoice: optionalKey(ToolChoiceSchema),
     }),
   );
 
@@ -549,7 +541,7 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
 export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
   openObject({
     method: z.literal("roots/list"),
-    params: openObject({ _meta: MetaObjectSchema.exactOptional() }).exactOptional(),
+    params: optionalKey(openObject({ _meta: optionalKey(MetaObjectSchema) })),
   }),
 );
 
@@ -557,12 +549,12 @@ export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<
 export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.StringSchema>()(
   openObject({
     type: z.literal("string"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    minLength: z.number().exactOptional(),
-    maxLength: z.number().exactOptional(),
-    format: z.enum(["email", "uri", "date", "date-time"]).exactOptional(),
-    default: z.string().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    minLength: optionalKey(z.number()),
+    maxLength: optionalKey(z.number()),
+    format: optionalKey(z.enum(["email", "uri", "date", "date-time"])),
+    default: optionalKey(z.string()),
   }),
 );
 
@@ -570,11 +562,11 @@ export const StringSchemaSchema: ObjectSchema<T.StringSchema> = exactly<T.String
 export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.NumberSchema>()(
   openObject({
     type: z.enum(["number", "integer"]),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    minimum: z.number().exactOptional(),
-    maximum: z.number().exactOptional(),
-    default: z.number().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    minimum: optionalKey(z.number()),
+    maximum: optionalKey(z.number()),
+    default: optionalKey(z.number()),
   }),
 );
 
@@ -582,9 +574,9 @@ export const NumberSchemaSchema: ObjectSchema<T.NumberSchema> = exactly<T.Number
 export const BooleanSchemaSchema: ObjectSchema<T.BooleanSchema> = exactly<T.BooleanSchema>()(
   openObject({
     type: z.literal("boolean"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    default: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    default: optionalKey(z.boolean()),
   }),
 );
 
@@ -593,10 +585,10 @@ export const UntitledSingleSelectEnumSchemaSchema: ObjectSchema<T.UntitledSingle
   exactly<T.UntitledSingleSelectEnumSchema>()(
     openObject({
       type: z.literal("string"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
       enum: z.array(z.string()),
-      default: z.string().exactOptional(),
+      default: optionalKey(z.string()),
     }),
   );
 
@@ -605,10 +597,10 @@ export const TitledSingleSelectEnumSchemaSchema: ObjectSchema<T.TitledSingleSele
   exactly<T.TitledSingleSelectEnumSchema>()(
     openObject({
       type: z.literal("string"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
       oneOf: z.array(openObject({ const: z.string(), title: z.string() })),
-      default: z.string().exactOptional(),
+      default: optionalKey(z.string()),
     }),
   );
 
@@ -622,12 +614,12 @@ export const UntitledMultiSelectEnumSchemaSchema: ObjectSchema<T.UntitledMultiSe
   exactly<T.UntitledMultiSelectEnumSchema>()(
     openObject({
       type: z.literal("array"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
-      minItems: z.number().exactOptional(),
-      maxItems: z.number().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
+      minItems: optionalKey(z.number()),
+      maxItems: optionalKey(z.number()),
       items: openObject({ type: z.literal("string"), enum: z.array(z.string()) }),
-      default: z.array(z.string()).exactOptional(),
+      default: optionalKey(z.array(z.string())),
     }),
   );
 
@@ -636,12 +628,12 @@ export const TitledMultiSelectEnumSchemaSchema: ObjectSchema<T.TitledMultiSelect
   exactly<T.TitledMultiSelectEnumSchema>()(
     openObject({
       type: z.literal("array"),
-      title: z.string().exactOptional(),
-      description: z.string().exactOptional(),
-      minItems: z.number().exactOptional(),
-      maxItems: z.number().exactOptional(),
+      title: optionalKey(z.string()),
+      description: optionalKey(z.string()),
+      minItems: optionalKey(z.number()),
+      maxItems: optionalKey(z.number()),
       items: openObject({ anyOf: z.array(openObject({ const: z.string(), title: z.string() })) }),
-      default: z.array(z.string()).exactOptional(),
+      default: optionalKey(z.array(z.string())),
     }),
   );
 
@@ -654,11 +646,11 @@ export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = e
 export const LegacyTitledEnumSchemaSchema: ObjectSchema<T.LegacyTitledEnumSchema> = exactly<T.LegacyTitledEnumSchema>()(
   openObject({
     type: z.literal("string"),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
     enum: z.array(z.string()),
-    enumNames: z.array(z.string()).exactOptional(),
-    default: z.string().exactOptional(),
+    enumNames: optionalKey(z.array(z.string())),
+    default: optionalKey(z.string()),
   }),
 );
 
@@ -677,13 +669,13 @@ export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinit
 export const ElicitRequestFormParamsSchema: ObjectSchema<T.ElicitRequestFormParams> =
   exactly<T.ElicitRequestFormParams>()(
     openObject({
-      mode: z.literal("form").exactOptional(),
+      mode: optionalKey(z.literal("form")),
       message: z.string(),
       requestedSchema: openObject({
-        $schema: z.string().exactOptional(),
+        $schema: optionalKey(z.string()),
         type: z.literal("object"),
         properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
-        required: z.array(z.string()).exactOptional(),
+        required: optionalKey(z.array(z.string())),
       }),
     }),
   );
@@ -719,9 +711,9 @@ export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = ex
   openObject({
     role: RoleSchema,
     content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
-    _meta: MetaObjectSchema.exactOptional(),
+    _meta: optionalKey(MetaObjectSchema),
     model: z.string(),
-    stopReason: z.string().exactOptional(),
+    stopReason: optionalKey(z.string()),
   }),
 );
 
@@ -733,7 +725,7 @@ export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = ex
  * deprecated features registry.
  */
 export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
-  openObject({ uri: z.url(), name: z.string().exactOptional(), _meta: MetaObjectSchema.exactOptional() }),
+  openObject({ uri: z.url(), name: optionalKey(z.string()), _meta: optionalKey(MetaObjectSchema) }),
 );
 
 /**
@@ -751,7 +743,7 @@ export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.
 export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
   openObject({
     action: z.enum(["accept", "decline", "cancel"]),
-    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).exactOptional(),
+    content: optionalKey(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
   }),
 );
 
@@ -774,10 +766,10 @@ export const InputResponsesSchema: z.ZodType<T.InputResponses> = exactly<T.Input
 export const InputRequiredResultSchema: ObjectSchema<T.InputRequiredResult> = exactly<T.InputRequiredResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
-      inputRequests: InputRequestsSchema.exactOptional(),
-      requestState: z.string().exactOptional(),
+      inputRequests: optionalKey(InputRequestsSchema),
+      requestState: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -787,8 +779,8 @@ export const InputResponseRequestParamsSchema: ObjectSchema<T.InputResponseReque
   exactly<T.InputResponseRequestParams>()(
     openObject({
       _meta: RequestMetaObjectSchema,
-      inputResponses: InputResponsesSchema.exactOptional(),
-      requestState: z.string().exactOptional(),
+      inputResponses: optionalKey(InputResponsesSchema),
+      requestState: optionalKey(z.string()),
     }),
   );
 
@@ -796,9 +788,9 @@ export const InputResponseRequestParamsSchema: ObjectSchema<T.InputResponseReque
 export const CancelledNotificationParamsSchema: ObjectSchema<T.CancelledNotificationParams> =
   exactly<T.CancelledNotificationParams>()(
     openObject({
-      _meta: NotificationMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(NotificationMetaObjectSchema),
       requestId: RequestIdSchema,
-      reason: z.string().exactOptional(),
+      reason: optionalKey(z.string()),
     }),
   );
 
@@ -824,21 +816,18 @@ export const DiscoverRequestSchema: ObjectSchema<T.DiscoverRequest> = exactly<T.
 /** Validates {@link T.ServerCapabilities}. */
 export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
   openObject({
-    experimental: z.record(z.string(), JSONObjectSchema).exactOptional(),
+    experimental: optionalKey(z.record(z.string(), JSONObjectSchema)),
     /**
      * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577).
      * Remains in the specification for at least twelve months; see the
      * deprecated features registry.
      */
-    logging: JSONObjectSchema.exactOptional(),
-    completions: JSONObjectSchema.exactOptional(),
-    prompts: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    resources: openObject({
-      subscribe: z.boolean().exactOptional(),
-      listChanged: z.boolean().exactOptional(),
-    }).exactOptional(),
-    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    extensions: z.record(z.string(), JSONObjectSchema).exactOptional(),
+    logging: optionalKey(JSONObjectSchema),
+    completions: optionalKey(JSONObjectSchema),
+    prompts: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    resources: optionalKey(openObject({ subscribe: optionalKey(z.boolean()), listChanged: optionalKey(z.boolean()) })),
+    tools: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    extensions: optionalKey(z.record(z.string(), JSONObjectSchema)),
   }),
 );
 
@@ -846,13 +835,13 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 export const DiscoverResultSchema: ObjectSchema<T.DiscoverResult> = exactly<T.DiscoverResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       ttlMs: z.number().gte(0),
       cacheScope: z.enum(["public", "private"]),
       supportedVersions: z.array(z.string()),
       capabilities: ServerCapabilitiesSchema,
-      instructions: z.string().exactOptional(),
+      instructions: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -864,23 +853,23 @@ export const DiscoverResultResponseSchema: ObjectSchema<T.DiscoverResultResponse
 
 /** Validates {@link T.Icons}. */
 export const IconsSchema: ObjectSchema<T.Icons> = exactly<T.Icons>()(
-  openObject({ icons: z.array(IconSchema).exactOptional() }),
+  openObject({ icons: optionalKey(z.array(IconSchema)) }),
 );
 
 /** Validates {@link T.BaseMetadata}. */
 export const BaseMetadataSchema: ObjectSchema<T.BaseMetadata> = exactly<T.BaseMetadata>()(
-  openObject({ name: z.string(), title: z.string().exactOptional() }),
+  openObject({ name: z.string(), title: optionalKey(z.string()) }),
 );
 
 /** Validates {@link T.ProgressNotificationParams}. */
 export const ProgressNotificationParamsSchema: ObjectSchema<T.ProgressNotificationParams> =
   exactly<T.ProgressNotificationParams>()(
     openObject({
-      _meta: NotificationMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(NotificationMetaObjectSchema),
       progressToken: ProgressTokenSchema,
       progress: z.number(),
-      total: z.number().exactOptional(),
-      message: z.string().exactOptional(),
+      total: optionalKey(z.number()),
+      message: optionalKey(z.string()),
     }),
   );
 
@@ -895,7 +884,7 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
 
 /** Validates {@link T.PaginatedRequestParams}. */
 export const PaginatedRequestParamsSchema: ObjectSchema<T.PaginatedRequestParams> = exactly<T.PaginatedRequestParams>()(
-  openObject({ _meta: RequestMetaObjectSchema, cursor: CursorSchema.exactOptional() }),
+  openObject({ _meta: RequestMetaObjectSchema, cursor: optionalKey(CursorSchema) }),
 );
 
 /** Validates {@link T.PaginatedRequest}. */
@@ -912,9 +901,9 @@ export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
-      nextCursor: CursorSchema.exactOptional(),
+      nextCursor: optionalKey(CursorSchema),
     })
     .catchall(z.unknown()),
 );
@@ -923,7 +912,7 @@ export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.
 export const CacheableResultSchema: ObjectSchema<T.CacheableResult> = exactly<T.CacheableResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       ttlMs: z.number().gte(0),
       cacheScope: z.enum(["public", "private"]),
@@ -945,14 +934,14 @@ export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = 
 export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     uri: z.url(),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    size: z.number().exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    size: optionalKey(z.number()),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -960,8 +949,8 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z
     .object({
-      nextCursor: CursorSchema.exactOptional(),
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      nextCursor: optionalKey(CursorSchema),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       ttlMs: z.number().gte(0),
       cacheScope: z.enum(["public", "private"]),
@@ -991,8 +980,8 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
 export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<T.ResourceTemplate>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
     uriTemplate: z
       .string()
       .regex(
@@ -1000,10 +989,10 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
           "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
         ),
       ),
-    description: z.string().exactOptional(),
-    mimeType: z.string().exactOptional(),
-    annotations: AnnotationsSchema.exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    description: optionalKey(z.string()),
+    mimeType: optionalKey(z.string()),
+    annotations: optionalKey(AnnotationsSchema),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -1012,8 +1001,8 @@ export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTempl
   exactly<T.ListResourceTemplatesResult>()(
     z
       .object({
-        nextCursor: CursorSchema.exactOptional(),
-        _meta: ResultMetaObjectSchema.exactOptional(),
+        nextCursor: optionalKey(CursorSchema),
+        _meta: optionalKey(ResultMetaObjectSchema),
         resultType: ResultTypeSchema,
         ttlMs: z.number().gte(0),
         cacheScope: z.enum(["public", "private"]),
@@ -1039,8 +1028,8 @@ export const ReadResourceRequestParamsSchema: ObjectSchema<T.ReadResourceRequest
     openObject({
       uri: z.url(),
       _meta: RequestMetaObjectSchema,
-      inputResponses: InputResponsesSchema.exactOptional(),
-      requestState: z.string().exactOptional(),
+      inputResponses: optionalKey(InputResponsesSchema),
+      requestState: optionalKey(z.string()),
     }),
   );
 
@@ -1058,7 +1047,7 @@ export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = ex
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       ttlMs: z.number().gte(0),
       cacheScope: z.enum(["public", "private"]),
@@ -1083,17 +1072,17 @@ export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListC
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/resources/list_changed"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
 /** Validates {@link T.SubscriptionFilter}. */
 export const SubscriptionFilterSchema: ObjectSchema<T.SubscriptionFilter> = exactly<T.SubscriptionFilter>()(
   openObject({
-    toolsListChanged: z.boolean().exactOptional(),
-    promptsListChanged: z.boolean().exactOptional(),
-    resourcesListChanged: z.boolean().exactOptional(),
-    resourceSubscriptions: z.array(z.string()).exactOptional(),
+    toolsListChanged: optionalKey(z.boolean()),
+    promptsListChanged: optionalKey(z.boolean()),
+    resourcesListChanged: optionalKey(z.boolean()),
+    resourceSubscriptions: optionalKey(z.array(z.string())),
   }),
 );
 
@@ -1119,7 +1108,7 @@ export const SubscriptionsListenResultMetaObjectSchema: ObjectSchema<T.Subscript
   exactly<T.SubscriptionsListenResultMetaObject>()(
     z
       .object({
-        "io.modelcontextprotocol/serverInfo": ImplementationSchema.exactOptional(),
+        "io.modelcontextprotocol/serverInfo": optionalKey(ImplementationSchema),
         "io.modelcontextprotocol/subscriptionId": RequestIdSchema,
       })
       .catchall(z.unknown()),
@@ -1140,7 +1129,7 @@ export const SubscriptionsListenResultResponseSchema: ObjectSchema<T.Subscriptio
 /** Validates {@link T.SubscriptionsAcknowledgedNotificationParams}. */
 export const SubscriptionsAcknowledgedNotificationParamsSchema: ObjectSchema<T.SubscriptionsAcknowledgedNotificationParams> =
   exactly<T.SubscriptionsAcknowledgedNotificationParams>()(
-    openObject({ _meta: NotificationMetaObjectSchema.exactOptional(), notifications: SubscriptionFilterSchema }),
+    openObject({ _meta: optionalKey(NotificationMetaObjectSchema), notifications: SubscriptionFilterSchema }),
   );
 
 /** Validates {@link T.SubscriptionsAcknowledgedNotification}. */
@@ -1156,7 +1145,7 @@ export const SubscriptionsAcknowledgedNotificationSchema: ObjectSchema<T.Subscri
 /** Validates {@link T.ResourceUpdatedNotificationParams}. */
 export const ResourceUpdatedNotificationParamsSchema: ObjectSchema<T.ResourceUpdatedNotificationParams> =
   exactly<T.ResourceUpdatedNotificationParams>()(
-    openObject({ _meta: NotificationMetaObjectSchema.exactOptional(), uri: z.url() }),
+    openObject({ _meta: optionalKey(NotificationMetaObjectSchema), uri: z.url() }),
   );
 
 /** Validates {@link T.ResourceUpdatedNotification}. */
@@ -1171,7 +1160,7 @@ export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNo
 
 /** Validates {@link T.ResourceContents}. */
 export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<T.ResourceContents>()(
-  openObject({ uri: z.url(), mimeType: z.string().exactOptional(), _meta: MetaObjectSchema.exactOptional() }),
+  openObject({ uri: z.url(), mimeType: optionalKey(z.string()), _meta: optionalKey(MetaObjectSchema) }),
 );
 
 /** Validates {@link T.ListPromptsRequest}. */
@@ -1188,9 +1177,9 @@ export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exac
 export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.PromptArgument>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    description: z.string().exactOptional(),
-    required: z.boolean().exactOptional(),
+    title: optionalKey(z.string()),
+    description: optionalKey(z.string()),
+    required: optionalKey(z.boolean()),
   }),
 );
 
@@ -1198,11 +1187,11 @@ export const PromptArgumentSchema: ObjectSchema<T.PromptArgument> = exactly<T.Pr
 export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
   openObject({
     name: z.string(),
-    title: z.string().exactOptional(),
-    icons: z.array(IconSchema).exactOptional(),
-    description: z.string().exactOptional(),
-    arguments: z.array(PromptArgumentSchema).exactOptional(),
-    _meta: MetaObjectSchema.exactOptional(),
+    title: optionalKey(z.string()),
+    icons: optionalKey(z.array(IconSchema)),
+    description: optionalKey(z.string()),
+    arguments: optionalKey(z.array(PromptArgumentSchema)),
+    _meta: optionalKey(MetaObjectSchema),
   }),
 );
 
@@ -1210,8 +1199,8 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z
     .object({
-      nextCursor: CursorSchema.exactOptional(),
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      nextCursor: optionalKey(CursorSchema),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       ttlMs: z.number().gte(0),
       cacheScope: z.enum(["public", "private"]),
@@ -1230,10 +1219,10 @@ export const ListPromptsResultResponseSchema: ObjectSchema<T.ListPromptsResultRe
 export const GetPromptRequestParamsSchema: ObjectSchema<T.GetPromptRequestParams> = exactly<T.GetPromptRequestParams>()(
   openObject({
     _meta: RequestMetaObjectSchema,
-    inputResponses: InputResponsesSchema.exactOptional(),
-    requestState: z.string().exactOptional(),
+    inputResponses: optionalKey(InputResponsesSchema),
+    requestState: optionalKey(z.string()),
     name: z.string(),
-    arguments: z.record(z.string(), z.string()).exactOptional(),
+    arguments: optionalKey(z.record(z.string(), z.string())),
   }),
 );
 
@@ -1256,9 +1245,9 @@ export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.Prom
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
-      description: z.string().exactOptional(),
+      description: optionalKey(z.string()),
       messages: z.array(PromptMessageSchema),
     })
     .catchall(z.unknown()),
@@ -1280,7 +1269,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/prompts/list_changed"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
@@ -1298,8 +1287,8 @@ export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z
     .object({
-      nextCursor: CursorSchema.exactOptional(),
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      nextCursor: optionalKey(CursorSchema),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       ttlMs: z.number().gte(0),
       cacheScope: z.enum(["public", "private"]),
@@ -1318,11 +1307,11 @@ export const ListToolsResultResponseSchema: ObjectSchema<T.ListToolsResultRespon
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       content: z.array(ContentBlockSchema),
-      structuredContent: z.unknown().exactOptional(),
-      isError: z.boolean().exactOptional(),
+      structuredContent: optionalKey(z.unknown()),
+      isError: optionalKey(z.boolean()),
     })
     .catchall(z.unknown()),
 );
@@ -1340,10 +1329,10 @@ export const CallToolResultResponseSchema: ObjectSchema<T.CallToolResultResponse
 export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
   openObject({
     _meta: RequestMetaObjectSchema,
-    inputResponses: InputResponsesSchema.exactOptional(),
-    requestState: z.string().exactOptional(),
+    inputResponses: optionalKey(InputResponsesSchema),
+    requestState: optionalKey(z.string()),
     name: z.string(),
-    arguments: z.record(z.string(), z.unknown()).exactOptional(),
+    arguments: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -1363,7 +1352,7 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/tools/list_changed"),
-      params: NotificationParamsSchema.exactOptional(),
+      params: optionalKey(NotificationParamsSchema),
     }),
   );
 
@@ -1377,9 +1366,9 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
 export const LoggingMessageNotificationParamsSchema: ObjectSchema<T.LoggingMessageNotificationParams> =
   exactly<T.LoggingMessageNotificationParams>()(
     openObject({
-      _meta: NotificationMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(NotificationMetaObjectSchema),
       level: LoggingLevelSchema,
-      logger: z.string().exactOptional(),
+      logger: optionalKey(z.string()),
       data: z.unknown(),
     }),
   );
@@ -1402,7 +1391,7 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
 
 /** Validates {@link T.PromptReference}. */
 export const PromptReferenceSchema: ObjectSchema<T.PromptReference> = exactly<T.PromptReference>()(
-  openObject({ name: z.string(), title: z.string().exactOptional(), type: z.literal("ref/prompt") }),
+  openObject({ name: z.string(), title: optionalKey(z.string()), type: z.literal("ref/prompt") }),
 );
 
 /** Validates {@link T.ResourceTemplateReference}. */
@@ -1426,7 +1415,7 @@ export const CompleteRequestParamsSchema: ObjectSchema<T.CompleteRequestParams> 
     _meta: RequestMetaObjectSchema,
     ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
     argument: openObject({ name: z.string(), value: z.string() }),
-    context: openObject({ arguments: z.record(z.string(), z.string()).exactOptional() }).exactOptional(),
+    context: optionalKey(openObject({ arguments: optionalKey(z.record(z.string(), z.string())) })),
   }),
 );
 
@@ -1444,12 +1433,12 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z
     .object({
-      _meta: ResultMetaObjectSchema.exactOptional(),
+      _meta: optionalKey(ResultMetaObjectSchema),
       resultType: ResultTypeSchema,
       completion: openObject({
         values: z.array(z.string()).max(100),
-        total: z.number().exactOptional(),
-        hasMore: z.boolean().exactOptional(),
+        total: optionalKey(z.number()),
+        hasMore: optionalKey(z.boolean()),
       }),
     })
     .catchall(z.unknown()),

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /**
  * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
  * infers for `schema` and `T` are mutually assignable.
@@ -28,12 +30,12 @@ export const SlugSchema: z.ZodType<T.Slug> = exactly<T.Slug>()(
 export const OrderSchema: ObjectSchema<T.Order> = exactly<T.Order>()(
   z.strictObject({
     id: z.int().gte(1),
-    slug: SlugSchema.exactOptional(),
+    slug: optionalKey(SlugSchema),
     amount: z.number().lte(1000).gt(0).multipleOf(0.5),
     points: z.array(PointSchema).min(1).max(3),
-    email: z.email().exactOptional(),
+    email: optionalKey(z.email()),
     placedAt: z.iso.datetime({ offset: true }),
     note: z.string().nullable(),
-    "with space": z.literal(true).exactOptional(),
+    "with space": optionalKey(z.literal(true)),
   }),
 );

@@ -9,6 +9,8 @@ import {
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -25,7 +27,7 @@ export const methods = {
   >(
     "notifications/cancelled",
     "both",
-    openObject({ requestId: S.RequestIdSchema, reason: z.string().exactOptional() }),
+    openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
     false,
   ),
   /** `notifications/tools/list_changed` (ToolListChangedNotification). */
@@ -37,7 +39,7 @@ export const methods = {
   >(
     "notifications/tools/list_changed",
     "serverToClient",
-    openObject({ _meta: S.MetaObjectSchema.exactOptional() }),
+    openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
     true,
     { side: "server", path: ["tools", "listChanged"] },
   ),

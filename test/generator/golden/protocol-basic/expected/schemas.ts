@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -41,9 +43,7 @@ export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = exactly<T.Progres
 
 /** Validates {@link T.RequestMetaObject}. */
 export const RequestMetaObjectSchema: ObjectSchema<T.RequestMetaObject> = exactly<T.RequestMetaObject>()(
-  z
-    .object({ "io.example/version": z.string(), progressToken: ProgressTokenSchema.exactOptional() })
-    .catchall(z.unknown()),
+  z.object({ "io.example/version": z.string(), progressToken: optionalKey(ProgressTokenSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.RequestId}. */
@@ -51,24 +51,24 @@ export const RequestIdSchema: z.ZodType<T.RequestId> = exactly<T.RequestId>()(z.
 
 /** Validates {@link T.Request}. */
 export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
-  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.RequestParams}. */
 export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.RequestParams>()(
-  openObject({ _meta: RequestMetaObjectSchema.exactOptional() }),
+  openObject({ _meta: optionalKey(RequestMetaObjectSchema) }),
 );
 
 /** Validates {@link T.Notification}. */
 export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notification>()(
-  openObject({ method: z.string(), params: z.record(z.string(), z.unknown()).exactOptional() }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())) }),
 );
 
 /** Validates {@link T.JSONRPCRequest}. */
 export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JSONRPCRequest>()(
   openObject({
     method: z.string(),
-    params: z.record(z.string(), z.unknown()).exactOptional(),
+    params: optionalKey(z.record(z.string(), z.unknown())),
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
   }),
@@ -76,16 +76,12 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
 
 /** Validates {@link T.JSONRPCNotification}. */
 export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = exactly<T.JSONRPCNotification>()(
-  openObject({
-    method: z.string(),
-    params: z.record(z.string(), z.unknown()).exactOptional(),
-    jsonrpc: z.literal("2.0"),
-  }),
+  openObject({ method: z.string(), params: optionalKey(z.record(z.string(), z.unknown())), jsonrpc: z.literal("2.0") }),
 );
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.object({ _meta: MetaObjectSchema.exactOptional() }).catchall(z.unknown()),
+  z.object({ _meta: optionalKey(MetaObjectSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.EmptyResult}. */
@@ -93,7 +89,7 @@ export const EmptyResultSchema: z.ZodType<T.EmptyResult> = exactly<T.EmptyResult
 
 /** Validates {@link T.Error}. */
 export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
-  openObject({ code: z.number(), message: z.string(), data: z.unknown().exactOptional() }),
+  openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
 );
 
 /** Validates {@link T.JSONRPCResultResponse}. */
@@ -103,7 +99,7 @@ export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> 
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
 export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
-  openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema.exactOptional(), error: ErrorSchema }),
+  openObject({ jsonrpc: z.literal("2.0"), id: optionalKey(RequestIdSchema), error: ErrorSchema }),
 );
 
 /** Validates {@link T.InvalidParamsErrorResponse}. */
@@ -111,7 +107,7 @@ export const InvalidParamsErrorResponseSchema: ObjectSchema<T.InvalidParamsError
   exactly<T.InvalidParamsErrorResponse>()(
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema.exactOptional(),
+      id: optionalKey(RequestIdSchema),
       error: z.intersection(ErrorSchema, openObject({ code: z.literal(-32602) })),
     }),
   );
@@ -119,16 +115,16 @@ export const InvalidParamsErrorResponseSchema: ObjectSchema<T.InvalidParamsError
 /** Validates {@link T.ClientCapabilities}. */
 export const ClientCapabilitiesSchema: ObjectSchema<T.ClientCapabilities> = exactly<T.ClientCapabilities>()(
   openObject({
-    roots: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    sampling: objectValue.exactOptional(),
+    roots: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    sampling: optionalKey(objectValue),
   }),
 );
 
 /** Validates {@link T.ServerCapabilities}. */
 export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exactly<T.ServerCapabilities>()(
   openObject({
-    tools: openObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-    logging: (z.looseObject({}) as z.ZodType<{}>).exactOptional(),
+    tools: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
+    logging: optionalKey(z.looseObject({}) as z.ZodType<{}>),
   }),
 );
 
@@ -138,16 +134,16 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
     jsonrpc: z.literal("2.0"),
     id: RequestIdSchema,
     method: z.literal("ping"),
-    params: RequestParamsSchema.exactOptional(),
+    params: optionalKey(RequestParamsSchema),
   }),
 );
 
 /** Validates {@link T.CallToolRequestParams}. */
 export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
   openObject({
-    _meta: RequestMetaObjectSchema.exactOptional(),
+    _meta: optionalKey(RequestMetaObjectSchema),
     name: z.string(),
-    arguments: z.record(z.string(), z.unknown()).exactOptional(),
+    arguments: optionalKey(z.record(z.string(), z.unknown())),
   }),
 );
 
@@ -164,14 +160,14 @@ export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.
 /** Validates {@link T.Annotations}. */
 export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
   openObject({
-    priority: z.number().gte(0).lte(1).exactOptional(),
-    audience: z.array(z.enum(["user", "assistant"])).exactOptional(),
+    priority: optionalKey(z.number().gte(0).lte(1)),
+    audience: optionalKey(z.array(z.enum(["user", "assistant"]))),
   }),
 );
 
 /** Validates {@link T.TextContent}. */
 export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
-  openObject({ type: z.literal("text"), text: z.string(), annotations: AnnotationsSchema.exactOptional() }),
+  openObject({ type: z.literal("text"), text: z.string(), annotations: optionalKey(AnnotationsSchema) }),
 );
 
 /** Validates {@link T.ImageContent}. */
@@ -188,18 +184,18 @@ export const ContentBlockSchema: z.ZodType<T.ContentBlock> = exactly<T.ContentBl
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z
     .object({
-      _meta: MetaObjectSchema.exactOptional(),
+      _meta: optionalKey(MetaObjectSchema),
       content: z.array(ContentBlockSchema),
       /** @deprecated Use `content`. */
-      text: z.string().exactOptional(),
-      stopReason: z.string().exactOptional(),
+      text: optionalKey(z.string()),
+      stopReason: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
 
 /** Validates {@link T.ListRootsRequest}. */
 export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
-  openObject({ method: z.literal("roots/list"), params: RequestParamsSchema.exactOptional() }),
+  openObject({ method: z.literal("roots/list"), params: optionalKey(RequestParamsSchema) }),
 );
 
 /** Validates {@link T.InputRequest}. */
@@ -209,9 +205,9 @@ export const InputRequestSchema: z.ZodType<T.InputRequest> = exactly<T.InputRequ
 export const InputRequiredResultSchema: ObjectSchema<T.InputRequiredResult> = exactly<T.InputRequiredResult>()(
   z
     .object({
-      _meta: MetaObjectSchema.exactOptional(),
-      inputRequests: z.record(z.string(), InputRequestSchema).exactOptional(),
-      requestState: z.string().exactOptional(),
+      _meta: optionalKey(MetaObjectSchema),
+      inputRequests: optionalKey(z.record(z.string(), InputRequestSchema)),
+      requestState: optionalKey(z.string()),
     })
     .catchall(z.unknown()),
 );
@@ -229,15 +225,16 @@ export const CallToolResultResponseSchema: ObjectSchema<T.CallToolResultResponse
 export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
   openObject({
     uri: z.url(),
-    uriTemplate: z
-      .string()
-      .regex(
-        new RegExp(
-          "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+    uriTemplate: optionalKey(
+      z
+        .string()
+        .regex(
+          new RegExp(
+            "^(?:[^{}\\s]|\\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?(?:,[A-Za-z0-9_%.]+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$",
+          ),
         ),
-      )
-      .exactOptional(),
-    size: z.number().exactOptional(),
+    ),
+    size: optionalKey(z.number()),
   }),
 );
 
@@ -267,7 +264,7 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/tools/list_changed"),
-      params: openObject({ _meta: MetaObjectSchema.exactOptional() }).exactOptional(),
+      params: optionalKey(openObject({ _meta: optionalKey(MetaObjectSchema) })),
     }),
   );
 
@@ -276,7 +273,7 @@ export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> 
   openObject({
     jsonrpc: z.literal("2.0"),
     method: z.literal("notifications/cancelled"),
-    params: openObject({ requestId: RequestIdSchema, reason: z.string().exactOptional() }),
+    params: openObject({ requestId: RequestIdSchema, reason: optionalKey(z.string()) }),
   }),
 );
 

@@ -6,14 +6,17 @@ import * as D from "./definitions.ts";
 import { jsonSchemaCheck } from "./json-schema.ts";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
+
 /** Validates {@link T.TreeInput}. */
 export const TreeInputSchema: z.ZodType<T.TreeInput> = z.lazy(() =>
-  z.object({ root: TreeInputNodeSchema, parent: TreeInputSchema.exactOptional() }).catchall(z.unknown()),
+  z.object({ root: TreeInputNodeSchema, parent: optionalKey(TreeInputSchema) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.TreeInputNode}. */
 export const TreeInputNodeSchema: z.ZodType<T.TreeInputNode> = z.lazy(() =>
-  z.object({ name: z.string(), children: z.array(TreeInputNodeSchema).exactOptional() }).catchall(z.unknown()),
+  z.object({ name: z.string(), children: optionalKey(z.array(TreeInputNodeSchema)) }).catchall(z.unknown()),
 );
 
 /** Validates {@link T.ShapesInput}. */
@@ -23,32 +26,32 @@ export const ShapesInputShape = z
       z.object({ kind: z.literal("circle"), radius: z.number() }).catchall(z.unknown()),
       z.object({ kind: z.literal("square"), side: z.number() }).catchall(z.unknown()),
     ]),
-    color: z.union([z.string(), z.int()]).exactOptional(),
-    meta: z
-      .intersection(
-        z.object({ a: z.string().exactOptional() }).catchall(z.unknown()),
-        z.object({ b: z.number().exactOptional() }).catchall(z.unknown()),
-      )
-      .exactOptional(),
-    point: z.union([z.tuple([]), z.tuple([z.number()]), z.tuple([z.number(), z.number()])]).exactOptional(),
-    note: z.string().nullable().exactOptional(),
+    color: optionalKey(z.union([z.string(), z.int()])),
+    meta: optionalKey(
+      z.intersection(
+        z.object({ a: optionalKey(z.string()) }).catchall(z.unknown()),
+        z.object({ b: optionalKey(z.number()) }).catchall(z.unknown()),
+      ),
+    ),
+    point: optionalKey(z.union([z.tuple([]), z.tuple([z.number()]), z.tuple([z.number(), z.number()])])),
+    note: optionalKey(z.string().nullable()),
   })
   .catchall(z.unknown());
 
 /** Validates {@link T.ShapesOutput}. */
-export const ShapesOutputShape = z.object({ area: z.number(), when: z.string().exactOptional() }).catchall(z.unknown());
+export const ShapesOutputShape = z.object({ area: z.number(), when: optionalKey(z.string()) }).catchall(z.unknown());
 
 /** Validates {@link T.ConditionalInputAddress}. */
-export const ConditionalInputAddressSchema = z.object({ city: z.string().exactOptional() }).catchall(z.unknown());
+export const ConditionalInputAddressSchema = z.object({ city: optionalKey(z.string()) }).catchall(z.unknown());
 
 /** Validates {@link T.ConditionalInput}. */
 export const ConditionalInputShape = z
   .object({
-    mode: z.enum(["a", "b"]).exactOptional(),
-    a: z.string().exactOptional(),
-    b: z.string().exactOptional(),
-    env: z.record(z.string(), z.string()).exactOptional(),
-    address: ConditionalInputAddressSchema.exactOptional(),
+    mode: optionalKey(z.enum(["a", "b"])),
+    a: optionalKey(z.string()),
+    b: optionalKey(z.string()),
+    env: optionalKey(z.record(z.string(), z.string())),
+    address: optionalKey(ConditionalInputAddressSchema),
   })
   .catchall(z.unknown());
 
@@ -60,9 +63,9 @@ export const LegacyInputItemSchema = z
 /** Validates {@link T.LegacyInput}. */
 export const LegacyInputShape = z
   .object({
-    item: LegacyInputItemSchema.exactOptional(),
-    pair: z.union([z.tuple([]), z.tuple([z.string()]), z.tuple([z.string(), z.int()])]).exactOptional(),
-    email: z.string().exactOptional(),
+    item: optionalKey(LegacyInputItemSchema),
+    pair: optionalKey(z.union([z.tuple([]), z.tuple([z.string()]), z.tuple([z.string(), z.int()])])),
+    email: optionalKey(z.string()),
   })
   .catchall(z.unknown());
 

@@ -4,6 +4,8 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
 const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
@@ -11,15 +13,15 @@ const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
 /** Validates {@link T.PageVariables}. */
 export const PageVariablesSchema = openObject({
   slug: z.string(),
-  version: z.string().exactOptional(),
-  lang: z.string().exactOptional(),
+  version: optionalKey(z.string()),
+  lang: optionalKey(z.string()),
 });
 
 /** Validates {@link T.FileVariables}. */
 export const FileVariablesSchema = openObject({ path: z.string() });
 
 /** Validates {@link T.SummarizeArguments}. */
-export const SummarizeArgumentsSchema = openObject({ slug: z.string(), style: z.string().exactOptional() });
+export const SummarizeArgumentsSchema = openObject({ slug: z.string(), style: optionalKey(z.string()) });
 
 /** Validates {@link T.GreetArguments}. */
 export const GreetArgumentsSchema = z.looseObject({}) as z.ZodType<{}>;

@@ -4,13 +4,16 @@
 import { z } from "zod";
 import type * as T from "./types.ts";
 
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
+
 /** Validates {@link T.SearchInput}. */
 export const SearchInputSchema = z.strictObject({
   query: z.string(),
-  limit: z.int().gte(1).lte(100).exactOptional(),
-  exact: z.boolean().exactOptional(),
-  sort: z.enum(["relevance", "date"]).exactOptional(),
-  cursor: z.string().nullable().exactOptional(),
+  limit: optionalKey(z.int().gte(1).lte(100)),
+  exact: optionalKey(z.boolean()),
+  sort: optionalKey(z.enum(["relevance", "date"])),
+  cursor: optionalKey(z.string().nullable()),
 });
 
 /** Validates {@link T.SearchOutput}. */
@@ -19,7 +22,7 @@ export const SearchOutputSchema = z
     hits: z
       .array(
         z
-          .object({ id: z.string(), score: z.number().gt(0), tags: z.array(z.string()).exactOptional() })
+          .object({ id: z.string(), score: z.number().gt(0), tags: optionalKey(z.array(z.string())) })
           .catchall(z.unknown()),
       )
       .min(0),
@@ -37,7 +40,7 @@ export const SetLabelsInputJsonSchema = z.record(z.string(), z.union([z.string()
 export const SetLabelsInputSchema = z
   .object({
     labels: z.record(z.string(), z.string()),
-    "content-type": z.literal("application/json").exactOptional(),
-    body: SetLabelsInputJsonSchema.exactOptional(),
+    "content-type": optionalKey(z.literal("application/json")),
+    body: optionalKey(SetLabelsInputJsonSchema),
   })
   .catchall(z.unknown());
