@@ -1,8 +1,11 @@
 /**
  * Runtime bench: `tools/call` round trips per second and p50/p99 latency at concurrency 1 and 32, in memory and
  * over stdio, for this runtime and the official SDK v1 and v2 in the same run, plus a bare newline-JSON echo over a
- * child process (the physical limit of stdio). Prints ratios. Standalone: `npx tsx bench/runtime-roundtrip.ts`
- * (`--quick` for a short run). The same file is the child-process server: `… --serve=<ours|v1|v2|echo>`.
+ * child process (the physical limit of stdio). Also CPU time per call of the client and (stdio) the server process,
+ * which scheduling noise on a shared machine moves far less than throughput at concurrency 1. Prints ratios.
+ * Standalone: `npx tsx bench/runtime-roundtrip.ts` (`--quick` for a short run, `--reps=N` rounds over all scenarios,
+ * median kept (default 3, quick 1), `--only=<text>` for scenarios whose "<transport> <name>" contains the text).
+ * The same file is the child-process server: `… --serve=<ours|v1|v2|echo|echo-modern>`.
  */
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as V1Memory } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -14,6 +17,7 @@ import { StdioClientTransport as V2StdioClient } from "@modelcontextprotocol/cli
 import { McpServer as V2Server } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { createMemoryTransportPair, McpClient, McpServer, StdioClientTransport, StdioServerTransport } from "../runtime/index.ts";
@@ -23,12 +27,16 @@ const SELF = fileURLToPath(import.meta.url);
 const QUICK = process.argv.includes("--quick");
 const MEASURE_MS = QUICK ? 400 : 1500;
 const WARMUP_CALLS = QUICK ? 300 : 3000;
+const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK ? 1 : 3));
+const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";
 
 type Call = (a: number, b: number) => Promise<number>;
 interface Peer {
   readonly call: Call;
+  /** The server's process (stdio), whose CPU time is measured too. */
+  readonly serverPid?: number | undefined;
   close(): Promise<void>;
 }
 
@@ -61,14 +69,15 @@ async function serve(kind: string): Promise<void> {
   if (kind === "ours") await oursServer().connect(new StdioServerTransport());
   else if (kind === "v1") await v1Server().connect(new V1StdioServer());
   else if (kind === "v2") serveStdio(() => v2Server());
-  else if (kind === "echo") {
+  else if (kind === "echo" || kind === "echo-modern") {
     const decoder = new LineDecoder();
     process.stdin.on("data", (chunk: Buffer) => {
       let out = "";
       for (const line of decoder.push(chunk)) {
         const request = JSON.parse(line as string) as { id: number; params: { arguments: { a: number; b: number } } };
         const { a, b } = request.params.arguments;
-        out += JSON.stringify({ jsonrpc: "2.0", id: request.id, result: addResult(a, b) }) + "\n";
+        const result = kind === "echo" ? addResult(a, b) : modernAddResult(a, b);
+        out += JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) + "\n";
       }
       process.stdout.write(out);
     });
@@ -81,44 +90,71 @@ const sumOf = (result: object): number => ((result as { structuredContent?: { su
 
 async function oursPeer(revision: string, transport: "memory" | "stdio"): Promise<Peer> {
   const client = new McpClient({ info: { name: "bench", version: "1" }, revisions: [revision] });
+  let serverPid: number | undefined;
   if (transport === "memory") {
     const [a, b] = createMemoryTransportPair();
     await oursServer().connect(b);
     await client.connect(a);
   } else {
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=ours"] }));
+    const stdio = new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=ours"] });
+    await client.connect(stdio);
+    serverPid = stdio.pid;
   }
-  return { call: async (a, b) => sumOf(await client.callTool("add", { a, b })), close: () => client.close() };
+  return { call: async (a, b) => sumOf(await client.callTool("add", { a, b })), serverPid, close: () => client.close() };
 }
 
 async function v1Peer(transport: "memory" | "stdio"): Promise<Peer> {
   const client = new V1Client({ name: "bench", version: "1" });
+  let serverPid: number | undefined;
   if (transport === "memory") {
     const [a, b] = V1Memory.createLinkedPair();
     await v1Server().connect(b);
     await client.connect(a);
   } else {
-    await client.connect(new V1StdioClient({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=v1"] }));
+    const stdio = new V1StdioClient({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=v1"] });
+    await client.connect(stdio);
+    serverPid = stdio.pid ?? undefined;
   }
-  return { call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })), close: () => client.close() };
+  return { call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })), serverPid, close: () => client.close() };
 }
 
 async function v2Peer(revision: string, transport: "memory" | "stdio"): Promise<Peer> {
   const mode = revision === MODERN ? { pin: MODERN } : ("legacy" as const);
   const client = new V2Client({ name: "bench", version: "1" }, { versionNegotiation: { mode } });
+  let serverPid: number | undefined;
   if (transport === "memory") {
     const [a, b] = V2Memory.createLinkedPair();
     await v2Server().connect(b);
     await client.connect(a);
   } else {
-    await client.connect(new V2StdioClient({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=v2"] }));
+    const stdio = new V2StdioClient({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=v2"] });
+    await client.connect(stdio);
+    serverPid = stdio.pid ?? undefined;
   }
-  return { call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })), close: () => client.close() };
+  return { call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })), serverPid, close: () => client.close() };
 }
 
-/** Newline JSON over a child's stdio with no MCP at all: the floor of what any stdio runtime can do. */
-async function echoPeer(): Promise<Peer> {
-  const child = spawn(process.execPath, ["--import", "tsx", SELF, "--serve=echo"], { stdio: ["pipe", "pipe", "inherit"] });
+/** The `_meta` a 2026-07-28 request and result carry (the spec says SHOULD for client and server info). */
+const CLIENT_META = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+};
+const SERVER_META = { "io.modelcontextprotocol/serverInfo": { name: "bench", version: "1" } };
+const modernAddResult = (a: number, b: number) => ({
+  content: [{ type: "text" as const, text: String(a + b) }],
+  structuredContent: { sum: a + b },
+  resultType: "complete",
+  _meta: SERVER_META,
+});
+
+/**
+ * Newline JSON over a child's stdio with no MCP at all: the floor of what any stdio runtime can do. `modern` sends
+ * and answers the messages of a 2026-07-28 call (with their `_meta`), the floor for that revision's larger messages.
+ */
+async function echoPeer(modern: boolean): Promise<Peer> {
+  const serveArg = modern ? "--serve=echo-modern" : "--serve=echo";
+  const child = spawn(process.execPath, ["--import", "tsx", SELF, serveArg], { stdio: ["pipe", "pipe", "inherit"] });
   const pending = new Map<number, (sum: number) => void>();
   const decoder = new LineDecoder();
   child.stdout.on("data", (chunk: Buffer) => {
@@ -130,11 +166,13 @@ async function echoPeer(): Promise<Peer> {
   });
   let nextId = 1;
   return {
+    serverPid: child.pid,
     call: (a, b) =>
       new Promise((resolve) => {
         const id = nextId++;
         pending.set(id, resolve);
-        child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a, b } } }) + "\n");
+        const params = modern ? { name: "add", arguments: { a, b }, _meta: CLIENT_META } : { name: "add", arguments: { a, b } };
+        child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }) + "\n");
       }),
     close: async () => {
       child.stdin.end();
@@ -149,11 +187,29 @@ interface Measurement {
   readonly callsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** CPU time (user + system) per call of the client process, in µs. */
+  readonly clientCpuUs: number;
+  /** CPU time per call of the server process (stdio), in µs; null in memory or where /proc is unreadable. */
+  readonly serverCpuUs: number | null;
 }
 
-async function measure(call: Call, concurrency: number): Promise<Measurement> {
+/** CPU milliseconds a process has used, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
+async function measure(peer: Peer, concurrency: number): Promise<Measurement> {
+  const call = peer.call;
   for (let i = 0; i < WARMUP_CALLS; i += concurrency) await Promise.all(Array.from({ length: concurrency }, (_, k) => call(i, k)));
   const latencies: number[] = [];
+  const cpuBefore = process.cpuUsage();
+  const serverBefore = processCpuMs(peer.serverPid);
   const start = performance.now();
   const deadline = start + MEASURE_MS;
   const worker = async (w: number) => {
@@ -166,9 +222,18 @@ async function measure(call: Call, concurrency: number): Promise<Measurement> {
   };
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   const elapsed = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  const serverMs = processCpuMs(peer.serverPid) - serverBefore;
+  const calls = latencies.length;
   latencies.sort((x, y) => x - y);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
-  return { callsPerSecond: (latencies.length / elapsed) * 1000, p50Ms: pct(0.5), p99Ms: pct(0.99) };
+  const pct = (p: number) => latencies[Math.min(calls - 1, Math.floor(calls * p))] ?? NaN;
+  return {
+    callsPerSecond: (calls / elapsed) * 1000,
+    p50Ms: pct(0.5),
+    p99Ms: pct(0.99),
+    clientCpuUs: (cpu.user + cpu.system) / calls,
+    serverCpuUs: Number.isNaN(serverMs) ? null : (serverMs * 1000) / calls,
+  };
 }
 
 interface Row {
@@ -181,8 +246,8 @@ interface Row {
 async function run(name: string, transport: "memory" | "stdio", open: () => Promise<Peer>): Promise<Row> {
   const peer = await open();
   try {
-    const c1 = await measure(peer.call, 1);
-    const c32 = await measure(peer.call, 32);
+    const c1 = await measure(peer, 1);
+    const c32 = await measure(peer, 32);
     return { name, transport, c1, c32 };
   } finally {
     await peer.close();
@@ -190,7 +255,9 @@ async function run(name: string, transport: "memory" | "stdio", open: () => Prom
 }
 
 function format(rows: readonly Row[]): string {
-  const fmt = (m: Measurement) => `${Math.round(m.callsPerSecond).toString().padStart(7)}/s p50 ${m.p50Ms.toFixed(3)} p99 ${m.p99Ms.toFixed(3)} ms`;
+  const cpu = (m: Measurement) => `cpu ${m.clientCpuUs.toFixed(1)}${m.serverCpuUs === null ? "" : `+${m.serverCpuUs.toFixed(1)}`} µs`;
+  const fmt = (m: Measurement) =>
+    `${Math.round(m.callsPerSecond).toString().padStart(7)}/s p50 ${m.p50Ms.toFixed(3)} p99 ${m.p99Ms.toFixed(3)} ms ${cpu(m).padEnd(18)}`;
   return rows.map((r) => `${`${r.transport} ${r.name}`.padEnd(28)} c1 ${fmt(r.c1)} | c32 ${fmt(r.c32)}`).join("\n");
 }
 
@@ -200,16 +267,24 @@ function ratios(rows: readonly Row[]): string {
   const ratio = (label: string, a: Row | undefined, b: Row | undefined) => {
     if (!a || !b) return;
     const r = (k: "c1" | "c32") => (a[k].callsPerSecond / b[k].callsPerSecond).toFixed(2);
-    lines.push(`${label.padEnd(52)} c1 ${r("c1")}×  c32 ${r("c32")}×`);
+    // CPU per call of both processes together, the other way round (higher = less CPU than the reference).
+    const c = (k: "c1" | "c32") => {
+      const total = (m: Measurement) => m.clientCpuUs + (m.serverCpuUs ?? 0);
+      return (total(b[k]) / total(a[k])).toFixed(2);
+    };
+    lines.push(`${label.padEnd(48)} c1 ${r("c1").padStart(5)}×  c32 ${r("c32").padStart(5)}×   (cpu/call: c1 ${c("c1")}× c32 ${c("c32")}×)`);
   };
   for (const transport of ["memory", "stdio"] as const) {
     ratio(`${transport}: ours ${LEGACY} / SDK v1`, find(transport, `ours ${LEGACY}`), find(transport, "sdk-v1"));
+    ratio(`${transport}: ours ${MODERN} / SDK v1`, find(transport, `ours ${MODERN}`), find(transport, "sdk-v1"));
     ratio(`${transport}: ours ${LEGACY} / SDK v2 ${LEGACY}`, find(transport, `ours ${LEGACY}`), find(transport, `sdk-v2 ${LEGACY}`));
     ratio(`${transport}: ours ${MODERN} / SDK v2 ${MODERN}`, find(transport, `ours ${MODERN}`), find(transport, `sdk-v2 ${MODERN}`));
     ratio(`${transport}: ours ${MODERN} / ours ${LEGACY}`, find(transport, `ours ${MODERN}`), find(transport, `ours ${LEGACY}`));
   }
   ratio(`stdio: ours ${LEGACY} / bare echo`, find("stdio", `ours ${LEGACY}`), find("stdio", "bare echo"));
   ratio(`stdio: ours ${MODERN} / bare echo`, find("stdio", `ours ${MODERN}`), find("stdio", "bare echo"));
+  ratio(`stdio: ours ${MODERN} / bare echo ${MODERN}`, find("stdio", `ours ${MODERN}`), find("stdio", `bare echo ${MODERN}`));
+  ratio(`stdio: SDK v1 / bare echo`, find("stdio", "sdk-v1"), find("stdio", "bare echo"));
   return lines.join("\n");
 }
 
@@ -223,7 +298,8 @@ const PLAN: ReadonlyArray<readonly [string, "memory" | "stdio", () => Promise<Pe
   [`ours ${MODERN}`, "stdio", () => oursPeer(MODERN, "stdio")],
   ["sdk-v1", "stdio", () => v1Peer("stdio")],
   [`sdk-v2 ${MODERN}`, "stdio", () => v2Peer(MODERN, "stdio")],
-  ["bare echo", "stdio", () => echoPeer()],
+  ["bare echo", "stdio", () => echoPeer(false)],
+  [`bare echo ${MODERN}`, "stdio", () => echoPeer(true)],
 ];
 
 /** Runs one scenario in a fresh process, so no implementation inherits another's JIT state or heap. */
@@ -241,6 +317,15 @@ function runIsolated(index: number): Promise<Row> {
   });
 }
 
+/** Per concurrency, the measurement of median throughput among the repetitions. */
+function medianRow(reps: readonly Row[]): Row {
+  const pick = (k: "c1" | "c32") => {
+    const sorted = reps.map((r) => r[k]).sort((x, y) => x.callsPerSecond - y.callsPerSecond);
+    return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  };
+  return { ...reps[0]!, c1: pick("c1"), c32: pick("c32") };
+}
+
 async function main(): Promise<void> {
   const serveArg = process.argv.find((a) => a.startsWith("--serve="));
   if (serveArg) return serve(serveArg.slice("--serve=".length));
@@ -250,18 +335,26 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await run(name, transport, open)));
     return;
   }
-  const rows: Row[] = [];
-  for (let i = 0; i < PLAN.length; i++) {
-    try {
-      rows.push(await runIsolated(i));
-    } catch (error) {
-      console.log(`${PLAN[i]![1]} ${PLAN[i]![0]}: failed: ${(error as Error).message}`);
-      process.exitCode = 1;
+  const chosen = PLAN.map((_, i) => i).filter((i) => ONLY === undefined || `${PLAN[i]![1]} ${PLAN[i]![0]}`.includes(ONLY));
+  const reps = new Map<number, Row[]>(chosen.map((i) => [i, []]));
+  // Round-robin, so a slow spell on the shared machine hits every scenario alike rather than one of them.
+  for (let rep = 0; rep < REPS; rep++) {
+    for (const i of chosen) {
+      try {
+        reps.get(i)!.push(await runIsolated(i));
+      } catch (error) {
+        console.log(`${PLAN[i]![1]} ${PLAN[i]![0]}: failed: ${(error as Error).message}`);
+        process.exitCode = 1;
+      }
     }
   }
-  console.log(`# runtime round trips (tools/call add, ${MEASURE_MS} ms per measurement, one process per scenario, node ${process.version})`);
+  const rows = chosen.flatMap((i) => (reps.get(i)!.length > 0 ? [medianRow(reps.get(i)!)] : []));
+  console.log(
+    `# runtime round trips (tools/call add, ${MEASURE_MS} ms per measurement, one process per scenario, median of ${REPS} rounds, node ${process.version})`,
+  );
+  console.log("# cpu = CPU µs per call of the client (+ the server process over stdio)");
   console.log(format(rows));
-  console.log("# ratios (throughput, same run)");
+  console.log("# ratios (throughput, same run; in brackets the inverse ratio of client+server CPU per call)");
   console.log(ratios(rows));
 }
 

@@ -49,7 +49,7 @@ export type { MemoryPairOptions } from "./transport/memory.ts";
 export { StdioServerTransport } from "./transport/stdio-server.ts";
 export type { StdioServerTransportOptions } from "./transport/stdio-server.ts";
 export { DEFAULT_INHERITED_ENV, StdioClientTransport } from "./transport/stdio-client.ts";
-export type { StdioClientTransportOptions } from "./transport/stdio-client.ts";
+export type { StdioClientTransportOptions, StdioExitStatus } from "./transport/stdio-client.ts";
 
 export { LOG_LEVELS, MetaKey } from "./session/meta.ts";
 export type { LogLevel } from "./session/meta.ts";
@@ -57,6 +57,7 @@ export type { Era } from "./session/profiles.ts";
 export { eraOf, SUPPORTED_REVISIONS } from "./session/registry.ts";
 export { InvalidMessageError } from "./session/validation.ts";
 export type { ValidationIssue, Validator } from "./session/validation.ts";
+export { jsonSchemaCheck } from "./session/json-schema-check.ts";
 
 export { McpServer } from "./server/server.ts";
 export type {
@@ -72,11 +73,22 @@ export type {
 } from "./server/server.ts";
 export { ServerSession } from "./server/session.ts";
 export type { InputOptions, RequestContext, RequestLogger } from "./server/context.ts";
+export { registerTypedTools } from "./server/typed-tools.ts";
+export type {
+  ContentToolResult,
+  StructuredToolResult,
+  TypedToolHandler,
+  TypedToolHandlers,
+  TypedTools,
+  TypedToolValidators,
+} from "./server/typed-tools.ts";
 
 export { McpClient } from "./client/client.ts";
 export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";
 export type { ClientHandlers, ClientRequestContext } from "./client/handlers.ts";
 export { NegotiationError } from "./client/negotiate.ts";
+export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typed-tools.ts";
+export type { StructuredToolCall } from "./client/typed-tools.ts";
 
 export type * from "./protocol/types.ts";
 export type { AnyMethodType, CapabilityGate, MethodTable, ParamsOf, ResultOf } from "./protocol/method-type.ts";

@@ -11,8 +11,12 @@ export interface TypeEmitOptions {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A property key as written in an object type or object literal: bare when it is an identifier, quoted otherwise. */
+/**
+ * A property key as written in an object type or object literal: bare when it is an identifier, quoted otherwise.
+ * `__proto__` is computed (`["__proto__"]`): in an object literal, bare or quoted, it would set the prototype.
+ */
 export function propertyKey(name: string): string {
+  if (name === "__proto__") return '["__proto__"]';
   return IDENTIFIER.test(name) ? name : JSON.stringify(name);
 }
 

@@ -16,7 +16,7 @@ import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "..
 import { GeneratorError } from "../ir/errors.ts";
 import { acceptsNull, emitDoc, propertyKey } from "./ts-types.ts";
 
-export type ZodHelper = "optionalKey" | "openObject" | "objectValue" | "exactly" | "ObjectSchema";
+export type ZodHelper = "optionalKey" | "openObject" | "protoKey" | "objectValue" | "exactly" | "ObjectSchema";
 
 export interface ZodEmitContext {
   /** The expression naming the schema of a declaration (e.g. `CallToolRequestSchema` or `S.CallToolRequestSchema`). */
@@ -44,6 +44,28 @@ const HELPERS: Record<ZodHelper, string> = {
   openObject:
     "/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */\n" +
     "const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>\n  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;\n",
+  protoKey:
+    "/**\n * An object schema with a `__proto__` property, which zod skips (assigning it would replace the prototype): the\n" +
+    " * property is checked here with its schema from the shape and defined on the output as an own property.\n */\n" +
+    "const protoKey = <S extends z.ZodObject>(object: S, optional: boolean) =>\n" +
+    "  z.unknown().transform((input, ctx) => {\n" +
+    "    const parsed = object.safeParse(input);\n" +
+    '    const own = parsed.success && Object.prototype.hasOwnProperty.call(input, "__proto__");\n' +
+    '    const value = own ? (object.shape["__proto__"] as z.ZodType).safeParse((input as { __proto__: unknown }).__proto__) : undefined;\n' +
+    "    const issues = [\n" +
+    "      ...(parsed.success ? [] : parsed.error.issues),\n" +
+    '      ...(parsed.success && !own && !optional ? [{ message: "Required", path: [] }] : []),\n' +
+    "      ...(value?.success === false ? value.error.issues : []),\n" +
+    "    ];\n" +
+    "    for (const issue of issues) {\n" +
+    '      const path = parsed.success ? ["__proto__", ...issue.path] : issue.path;\n' +
+    '      ctx.addIssue({ code: "custom", message: issue.message, path, input });\n' +
+    "    }\n" +
+    "    if (!parsed.success || issues.length > 0) return z.NEVER;\n" +
+    "    if (!value?.success) return parsed.data;\n" +
+    "    const descriptor = { value: value.data, enumerable: true, writable: true, configurable: true };\n" +
+    '    return Object.defineProperty(parsed.data, "__proto__", descriptor);\n' +
+    "  }) as unknown as S;\n",
   objectValue:
     "/** TypeScript's `object`: any non-null object. */\n" +
     'const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);\n',
@@ -177,6 +199,14 @@ function emitUnion(items: readonly IrType[], ctx: ZodEmitContext, c: IrConstrain
 }
 
 function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
+  const proto = type.props.find((p) => p.name === "__proto__");
+  if (!proto) return emitPlainObject(type, ctx);
+  ctx.helpers.add("protoKey");
+  return `protoKey(${emitPlainObject(type, ctx)}, ${proto.optional})`;
+}
+
+/** The zod object; a `__proto__` property stays in its shape (declared, so a strict object does not reject it). */
+function emitPlainObject(type: IrObjectType, ctx: ZodEmitContext): string {
   const shape = `{${type.props.map((p) => emitShapeEntry(p, ctx)).join("")}}`;
   const index = type.index ? emitZodExpression(type.index, ctx) : undefined;
   if (type.closed) return index ? `z.strictObject(${shape}).catchall(${index})` : `z.strictObject(${shape})`;
@@ -204,6 +234,12 @@ export interface ZodDeclarationOptions {
    * expression goes through `exactly<T.X>()`, so it still compiles only if zod's inferred type and `T.X` agree.
    */
   readonly declaredTypes?: boolean;
+  /**
+   * Annotate every schema with its declared type (`z.ZodType<T.X>`) without a compile-time check, for files tsc does
+   * not check (`// @ts-nocheck`): consumers see compact declared types and nothing infers zod's generics. The
+   * agreement of schema and type must then be proven elsewhere (the manifest emitter's differential tests).
+   */
+  readonly annotate?: boolean;
   /** How to name the declared TypeScript type in the annotation (e.g. `T.JSONValue`). */
   readonly typeRef: (name: string) => string;
 }
@@ -218,6 +254,7 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
   const name = ctx.ref(decl.name);
   const type = options.typeRef(decl.name);
   if (options.recursive) return `${doc}export const ${name}: z.ZodType<${type}> = z.lazy(() => ${expr});\n`;
+  if (options.annotate) return `${doc}export const ${name}: z.ZodType<${type}> = ${expr};\n`;
   if (!options.declaredTypes) return `${doc}export const ${name} = ${expr};\n`;
   ctx.helpers.add("exactly").add("ObjectSchema");
   const isObject = ctx.isObjectSchema?.(decl.name) ?? false;

@@ -7,6 +7,7 @@ import uriTemplate from "uri-template";
 import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
 import { DEFAULT_RUNTIME_IMPORT } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
+import { knownRevisions } from "./known-revisions.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
 import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
 import { pascalName } from "./names.ts";
@@ -33,6 +34,7 @@ interface Collected {
 /** Throws `SchemaProblem` (path + reason) for the first problem found, in manifest order. */
 export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
   const acc: Collected = { types: [], warnings: [], takenNames: new Set() };
+  checkRevisions(manifest.server.revisions ?? []);
   const declaredTools = manifest.tools ?? [];
   unique(declaredTools, ["tools"], "tool name", (t) => t.name);
   unique(declaredTools, ["tools"], "tool name (as an identifier)", (t) => pascalName(t.name));
@@ -87,6 +89,24 @@ export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
     warnings: acc.warnings,
     runtimeImport: manifest.generate?.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
   };
+}
+
+/**
+ * `server.revisions` must name revisions the runtime speaks: the generated server hands them to the runtime, which
+ * would refuse an unknown one only when the server starts. The list comes from the generated bindings, so a newly
+ * generated revision is accepted without a code change.
+ */
+function checkRevisions(revisions: readonly string[]): void {
+  if (revisions.length === 0) return;
+  const known = knownRevisions();
+  revisions.forEach((revision, i) => {
+    if (!known.includes(revision))
+      throw new SchemaProblem(
+        ["server", "revisions", i],
+        `unknown protocol revision ${JSON.stringify(revision)} (known: ${known.join(", ")})`,
+      );
+  });
+  unique(revisions, ["server", "revisions"], "protocol revision", (r) => r, null);
 }
 
 function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): UserTool {
@@ -199,13 +219,13 @@ function declare(acc: Collected, name: string, type: IrType, path: ManifestPath)
   acc.types.push({ name, type, extends: [], internal: false });
 }
 
-/** Rejects the second item whose `key` repeats an earlier one, pointing at `<list>[i].<field>`. */
+/** Rejects the second item whose `key` repeats an earlier one, pointing at `<list>[i].<field>` (or `<list>[i]`). */
 function unique<T>(
   items: readonly T[],
   list: ManifestPath,
   what: string,
   key: (item: T) => string,
-  field = "name",
+  field: string | null = "name",
 ): void {
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
@@ -213,7 +233,7 @@ function unique<T>(
     const first = seen.get(value);
     if (first !== undefined) {
       throw new SchemaProblem(
-        [...list, i, field],
+        field === null ? [...list, i] : [...list, i, field],
         `duplicate ${what} ${JSON.stringify(value)} (first at ${formatPath([...list, first])})`,
       );
     }

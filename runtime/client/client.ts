@@ -25,10 +25,11 @@ import type {
   SubscriptionFilter,
   ToolDefinition,
 } from "../protocol/types.ts";
-import { describeGate, hasCapability, mergeCapabilities } from "../session/capabilities.ts";
+import { describeGate, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../session/capabilities.ts";
 import { MetaKey, withMeta, type LogLevel } from "../session/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
 import { selectProfiles } from "../session/registry.ts";
+import { withRepeatedMeta } from "../session/repeated-meta.ts";
 import { InvalidMessageError, parseParams, parseResult } from "../session/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import { handlerCapabilities, handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
@@ -342,9 +343,14 @@ export class McpClient {
       if (resultType !== undefined && resultType !== "complete") {
         throw new InvalidMessageError(`${method} result`, [{ path: ["resultType"], message: `unknown resultType ${JSON.stringify(resultType)}` }]);
       }
-      if (resultType === undefined && raw && typeof raw === "object") raw = { ...raw, resultType: "complete" };
+      if (resultType === undefined && raw && typeof raw === "object") {
+        const copy: Record<string, unknown> = Object.assign({}, raw as Record<string, unknown>);
+        copy["resultType"] = "complete";
+        raw = copy;
+      }
     }
-    return parseResult(rp.completeResult, raw, `${method} result`) as Record<string, unknown>;
+    const schema = profile.era === "stateless" ? withRepeatedMeta(rp.completeResult) : rp.completeResult;
+    return parseResult(schema, raw, `${method} result`) as Record<string, unknown>;
   }
 
   private async answer(profile: RevisionProfile, method: string, original: unknown, asked: InputRequired, signal: AbortSignal | undefined) {
@@ -368,6 +374,10 @@ export class McpClient {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method} (the client did not declare ${describeGate(gate)})`);
     }
     const params = parseParams(rp.token.params, request.params ?? {}, request.method);
+    // client/elicitation.mdx: a mode the client did not declare is answered with -32602.
+    if (request.method === "elicitation/create" && !elicitationModeAllowed(this.capabilities, params)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: elicitation mode "${(params as { mode?: string }).mode ?? "form"}" was not declared by the client`);
+    }
     return handler(params, { signal: request.signal, revision: profile.revision, era: profile.era });
   }
 

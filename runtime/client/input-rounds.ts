@@ -1,6 +1,6 @@
 /** Stateless era: answers the `inputRequests` of an `InputRequiredResult` with the client's handlers. */
 import { ProtocolUsageError } from "../jsonrpc/errors.ts";
-import { describeGate, hasCapability, type Capabilities } from "../session/capabilities.ts";
+import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../session/capabilities.ts";
 import type { RevisionProfile } from "../session/profiles.ts";
 import { parseParams, parseResult } from "../session/validation.ts";
 import { handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
@@ -21,6 +21,9 @@ export async function fulfilInputRequests(
       throw new ProtocolUsageError(`${forMethod}: the server asked for ${request.method} without the ${describeGate(token.capability)}`);
     }
     const params = parseParams(token.params, request.params ?? {}, request.method);
+    if (request.method === "elicitation/create" && !elicitationModeAllowed(capabilities, params)) {
+      throw new ProtocolUsageError(`${forMethod}: the server asked for an elicitation mode this client did not declare`);
+    }
     const answer = await handler(params, context);
     return [key, parseResult(token.result, answer, `${request.method} answer from the client handler`)] as const;
   });

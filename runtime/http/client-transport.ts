@@ -5,6 +5,7 @@
  * from the body, tools with invalid `x-mcp-header` dropped from `tools/list`, and cancellation by closing the
  * response stream. Falls back to the legacy HTTP+SSE transport when an old server refuses the first POST.
  */
+import { ErrorCode } from "../jsonrpc/errors.ts";
 import type { OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
 import { delay, HttpError, readSse, type SseCursor } from "./client-sse.ts";
 import { LegacySseClient } from "./legacy-client.ts";
@@ -38,6 +39,12 @@ function metaVersion(message: Message): string | undefined {
   const meta = isObject(params) ? params["_meta"] : undefined;
   const version = isObject(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
   return typeof version === "string" ? version : undefined;
+}
+
+/** The start of an unusable body, for error messages. */
+function excerpt(text: string): string {
+  const flat = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+  return text.trim() === "" ? "(empty)" : flat;
 }
 
 export class StreamableHttpClientTransport implements Transport {
@@ -204,8 +211,21 @@ export class StreamableHttpClientTransport implements Transport {
     }
     release();
     const text = await response.text();
-    const body = text ? (JSON.parse(text) as unknown) : undefined;
-    for (const item of Array.isArray(body) ? body : [body]) if (isObject(item)) this.deliver(item);
+    if (id === undefined && text.trim() === "") return; // a notification or response: nothing to read
+    const json = type === "" || type.includes("application/json");
+    const messages = json ? this.parse(text) : undefined;
+    const problem =
+      messages === undefined
+        ? json
+          ? `the server's JSON response is not a JSON-RPC message: ${excerpt(text)}`
+          : `the server answered HTTP ${response.status} with Content-Type "${type}", not JSON or an SSE stream`
+        : id !== undefined && !messages.some((m) => m["id"] === id && !("method" in m))
+          ? `the server's JSON response does not answer request ${JSON.stringify(id)}: ${excerpt(text)}`
+          : undefined;
+    for (const message of messages ?? []) this.deliver(message);
+    if (problem === undefined) return;
+    if (id === undefined) throw new Error(`HTTP transport: ${problem}`);
+    this.failRequest(id, problem);
   }
 
   private jsonRpcBody(text: string, type: string): Message | undefined {
@@ -251,9 +271,18 @@ export class StreamableHttpClientTransport implements Transport {
     let answered = false;
     const onMessage = (data: string) => {
       const parsed = this.parse(data);
-      if (!parsed) return;
-      if (id !== undefined && parsed["id"] === id && !("method" in parsed)) answered = true;
-      this.deliver(parsed);
+      if (!parsed) {
+        if (id === undefined || answered) return this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
+        // The stream that should carry this request's answer is unreadable: fail the request and stop reading.
+        answered = true;
+        this.failRequest(id, `the server's SSE stream carried data that is not a JSON-RPC message: ${excerpt(data)}`);
+        controller.abort();
+        return;
+      }
+      for (const message of parsed) {
+        if (id !== undefined && message["id"] === id && !("method" in message)) answered = true;
+        this.deliver(message);
+      }
     };
     let stream: ReadableStream<Uint8Array> | undefined = body;
     for (let attempt = 0; ; attempt++) {
@@ -318,7 +347,12 @@ export class StreamableHttpClientTransport implements Transport {
           return; // 405: the server offers no GET stream; 404: the session is gone (the next POST recovers)
         }
         attempt = 0;
-        await readSse(response.body, cursor, { onMessage: (data) => { const m = this.parse(data); if (m) this.deliver(m); } }).catch(() => undefined);
+        const onMessage = (data: string) => {
+          const messages = this.parse(data);
+          if (messages) for (const m of messages) this.deliver(m);
+          else this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
+        };
+        await readSse(response.body, cursor, { onMessage }).catch(() => undefined);
         await delay(this.retryDelay(cursor, attempt), this.life.signal);
       }
     };
@@ -338,13 +372,21 @@ export class StreamableHttpClientTransport implements Transport {
     await this.post({ jsonrpc: "2.0", method: "notifications/initialized" }, false);
   }
 
-  private parse(data: string): Message | undefined {
+  /** The JSON-RPC message(s) in `data` (a 2025-03-26 server may batch), or undefined when it is not JSON objects. */
+  private parse(data: string): Message[] | undefined {
+    let value: unknown;
     try {
-      const value: unknown = JSON.parse(data);
-      return isObject(value) ? value : undefined;
+      value = JSON.parse(data);
     } catch {
       return undefined;
     }
+    const items = Array.isArray(value) ? value : [value];
+    return items.length > 0 && items.every(isObject) ? items : undefined;
+  }
+
+  /** Settles a pending request with an error of this transport's own (the server's answer was unusable). */
+  private failRequest(id: Id, reason: string): void {
+    this.deliver({ jsonrpc: "2.0", id, error: { code: ErrorCode.ParseError, message: `Parse error: ${reason}` } });
   }
 
   private deliver(message: Message): void {
@@ -379,7 +421,11 @@ export class StreamableHttpClientTransport implements Transport {
   private async fallBackToLegacy(message: Message, original: HttpError): Promise<void> {
     const legacy = new LegacySseClient(this.url, this.fetchFn, () => this.headers(undefined), this.life.signal);
     try {
-      await legacy.connect((m) => this.deliver(m as Message), (error) => void this.closeWith(error));
+      await legacy.connect(
+        (m) => this.deliver(m as Message),
+        (error) => void this.closeWith(error),
+        (data) => this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`),
+      );
     } catch {
       throw original;
     }

@@ -107,7 +107,9 @@ export class Exchange {
   abort(): void {
     if (!this.decided) {
       this.decided = true;
-      this.resolve(jsonResponse(404, { jsonrpc: "2.0", error: { code: -32000, message: "Session terminated" } }));
+      // The id of the one request this POST carried; null for a batch (no single request to name).
+      const id = !this.options.batch && this.outstanding.size === 1 ? [...this.outstanding][0]! : null;
+      this.resolve(jsonResponse(404, { jsonrpc: "2.0", id, error: { code: -32000, message: "Session terminated" } }));
     }
     this.stream?.end();
     this.finishListeners();

@@ -24,6 +24,11 @@ export interface SessionHost {
   connect(transport: Transport): Promise<unknown> | unknown;
 }
 
+/** A host whose tools carry their required scopes (the runtime `McpServer`; generated servers register the manifest's). */
+interface ToolScopesHost {
+  readonly tools?: ReadonlyMap<string, { readonly scopes?: readonly string[] }>;
+}
+
 export interface McpHttpOptions extends HostGuardOptions {
   /** The MCP endpoint path. Default "/mcp". `null`: every path not claimed by another route. */
   readonly path?: string | null;
@@ -65,12 +70,13 @@ export interface McpHttpOptions extends HostGuardOptions {
 const MAX_IDLE_STATELESS = 64;
 const DEFAULT_FORWARD = ["user-agent", "x-request-id", "traceparent", "tracestate"];
 
-export function rpcError(status: number, code: number, message: string, id?: RequestId | null, data?: unknown): HttpResponseOut {
+/** A JSON-RPC error as an HTTP answer. It always carries `id`: the request's when known, else null (JSON-RPC 2.0 §5). */
+export function rpcError(status: number, code: number, message: string, id: RequestId | null = null, data?: unknown): HttpResponseOut {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return jsonResponse(status, id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
+  return jsonResponse(status, { jsonrpc: "2.0", id, error });
 }
 
-/** A session id: 32 bytes from the CSPRNG, base64url (visible ASCII only). */
+/** A session id: 24 bytes (192 bits) from the CSPRNG as base64url, i.e. 32 visible ASCII characters. */
 export function mintSessionId(): string {
   return randomBytes(24).toString("base64url");
 }
@@ -207,9 +213,13 @@ export class McpHttpHandler {
     if (!batch && this.isModern(first, request)) return this.postModern(request, first, authInfo);
     if (!batch && first["method"] === "initialize" && this.options.sessions !== false)
       return this.initialize(request, first, authInfo);
+    const statelessBatch = batch ? this.statelessRevisionOf(valid, request) : undefined;
+    if (statelessBatch !== undefined)
+      return rpcError(400, -32600, `Invalid Request: JSON-RPC batches do not exist in MCP revision ${statelessBatch}; send one message per POST`);
+    const replyId = !batch && isId(first["id"]) ? first["id"] : null;
     const version = request.header("mcp-protocol-version");
     if (version !== undefined && eraOf(version) !== "handshake")
-      return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+      return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version}`, replyId);
     // Scopes are checked before any routing, so no path (stateless, session, batch) can skip them.
     const scope = this.toolScopeFailure(valid, authInfo);
     if (scope) return scope;
@@ -217,7 +227,7 @@ export class McpHttpHandler {
       if (batch) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
       return this.serveStateless(request, first, authInfo, false, version ?? REVISION_WITHOUT_HEADER);
     }
-    const session = this.findSession(request, authInfo);
+    const session = this.findSession(request, authInfo, replyId);
     if (!(session instanceof SessionTransport)) return session;
     if (batch) {
       if (!getProfile(session.protocolVersion ?? "")?.acceptsBatches)
@@ -249,6 +259,18 @@ export class McpHttpHandler {
     return header !== undefined && eraOf(header) !== "handshake";
   }
 
+  /** The stateless-era (or newer, unknown) revision a batch names in `_meta`, or a known stateless-era header. */
+  private statelessRevisionOf(messages: readonly Message[], request: HttpRequestIn): string | undefined {
+    for (const m of messages) {
+      const params = m["params"];
+      const meta = isObject(params) ? params["_meta"] : undefined;
+      const version = isObject(meta) ? meta["io.modelcontextprotocol/protocolVersion"] : undefined;
+      if (typeof version === "string" && eraOf(version) !== "handshake") return version;
+    }
+    const header = request.header("mcp-protocol-version");
+    return header !== undefined && eraOf(header) === "stateless" ? header : undefined;
+  }
+
   private async initialize(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
     if (this.sessionCount >= (this.options.maxSessions ?? 10_000))
       return rpcError(503, -32000, "Service Unavailable: too many sessions", isId(message["id"]) ? message["id"] : null);
@@ -267,13 +289,14 @@ export class McpHttpHandler {
     return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request.onGone)!;
   }
 
-  private findSession(request: HttpRequestIn, authInfo: AuthInfo | undefined): SessionTransport | HttpResponseOut {
+  /** The request's session, or the error answer (carrying `replyId`, the id of the request being refused). */
+  private findSession(request: HttpRequestIn, authInfo: AuthInfo | undefined, replyId: RequestId | null = null): SessionTransport | HttpResponseOut {
     const id = request.header("mcp-session-id");
-    if (id === undefined) return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    if (id === undefined) return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required", replyId);
     const session = this.sessions.get(id);
     // A session bound to one principal is invisible to another (no session hijacking with a stolen id).
     if (!session || session.isClosed || (session.principal !== undefined && session.principal !== principalOf(authInfo)))
-      return rpcError(404, -32001, "Session not found");
+      return rpcError(404, -32001, "Session not found", replyId);
     return session;
   }
 
@@ -338,11 +361,15 @@ export class McpHttpHandler {
 
   private toolScopeFailure(messages: readonly Message[], authInfo: AuthInfo | undefined): HttpResponseOut | undefined {
     const auth = this.options.auth;
-    if (!auth?.toolScopes || !authInfo) return undefined;
+    if (!auth || !authInfo) return undefined;
     for (const m of messages) {
       const params = m["params"];
       if (m["method"] !== "tools/call" || !isObject(params) || typeof params["name"] !== "string") continue;
-      const challenge = toolScopeChallenge(authInfo, params["name"], auth);
+      const name = params["name"];
+      // `auth.toolScopes` wins for the tools it names; otherwise the scopes the tool was registered with.
+      const scopes = auth.toolScopes?.[name] ?? (this.host as ToolScopesHost).tools?.get(name)?.scopes;
+      if (!scopes || scopes.length === 0) continue;
+      const challenge = toolScopeChallenge(authInfo, name, { ...auth, toolScopes: { [name]: scopes } });
       if (challenge) return this.challenge(403, challenge);
     }
     return undefined;

@@ -11,8 +11,12 @@ export class LegacySseClient {
     private readonly signal: AbortSignal,
   ) {}
 
-  /** Open the stream; resolves once the `endpoint` event arrived. */
-  async connect(onMessage: (message: object) => void, onClosed: (error?: Error) => void): Promise<void> {
+  /** Open the stream; resolves once the `endpoint` event arrived. `onMalformed` gets event data that is not JSON. */
+  async connect(
+    onMessage: (message: object) => void,
+    onClosed: (error?: Error) => void,
+    onMalformed: (data: string) => void,
+  ): Promise<void> {
     const headers = await this.headers();
     headers["accept"] = "text/event-stream";
     const response = await this.fetchFn(this.url, { method: "GET", headers, signal: this.signal });
@@ -35,11 +39,14 @@ export class LegacySseClient {
           return;
         }
         if (event !== undefined && event !== "message") return;
+        let message: unknown;
         try {
-          onMessage(JSON.parse(data) as object);
+          message = JSON.parse(data);
         } catch {
-          // not JSON: ignore the event
+          return onMalformed(data);
         }
+        if (typeof message === "object" && message !== null) onMessage(message);
+        else onMalformed(data);
       },
     }).then(
       () => {

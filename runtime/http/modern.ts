@@ -26,10 +26,10 @@ export const UNSUPPORTED_VERSION = -32022;
 type Message = Record<string, unknown>;
 const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A 400 JSON-RPC error; `id` is the request's, or null when there is none (a notification, a response). */
 function error(code: number, message: string, id: unknown, data?: unknown): HttpResponseOut {
-  const body: Message = { jsonrpc: "2.0", error: data === undefined ? { code, message } : { code, message, data } };
-  if (typeof id === "string" || typeof id === "number") body["id"] = id;
-  return jsonResponse(400, body);
+  const replyId = typeof id === "string" || typeof id === "number" ? id : null;
+  return jsonResponse(400, { jsonrpc: "2.0", id: replyId, error: data === undefined ? { code, message } : { code, message, data } });
 }
 
 export function checkModernRequest(

@@ -69,7 +69,8 @@ interface Pending {
   readonly reject: (error: Error) => void;
   readonly options: RequestOptions | undefined;
   readonly startedAt: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the request times out (`Date.now()` time), or Infinity. */
+  deadline: number;
   onAbort: (() => void) | undefined;
 }
 
@@ -79,6 +80,8 @@ class IncomingCall implements IncomingRequest {
   private abortedWith: { reason: unknown } | undefined;
   /** The peer cancelled it: no response is sent. */
   cancelled = false;
+  /** Cancels this request when the carrier of the message (e.g. an HTTP stream) goes away. */
+  onCarrierGone: (() => void) | undefined;
 
   constructor(
     readonly id: JsonRpcId,
@@ -108,6 +111,13 @@ export class JsonRpcEngine {
   private readonly incoming = new Map<JsonRpcId, IncomingCall>();
   private isClosed = false;
   private readonly defaultTimeoutMs: number;
+  /**
+   * One timer for every outgoing request's timeout, armed for the earliest deadline (a timer per request cost
+   * ~0.3 µs to arm and clear, on every request). Unreferenced while nothing is pending, so it never keeps the
+   * process alive on its own.
+   */
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  private sweepAt = Infinity;
 
   constructor(
     private readonly transport: Transport,
@@ -146,9 +156,10 @@ export class JsonRpcEngine {
       params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
     return new Promise<unknown>((resolve, reject) => {
       const entry: Pending = {
-        id, method, resolve, reject, options, startedAt: Date.now(), timer: undefined, onAbort: undefined,
+        id, method, resolve, reject, options, startedAt: Date.now(), deadline: Infinity, onAbort: undefined,
       };
       this.pending.set(id, entry);
+      if (this.pending.size === 1) this.sweepTimer?.ref();
       this.armTimer(entry);
       if (signal) {
         entry.onAbort = () => this.abandon(entry, new RequestCancelledError(method, signal.reason), signal.reason);
@@ -219,7 +230,7 @@ export class JsonRpcEngine {
     }
     if (!Array.isArray(value)) {
       const reply = this.processOne(value, context);
-      if (reply !== undefined) reply.then((m) => m && this.sendReply(m), (e) => this.diagnose(e));
+      if (reply !== undefined) reply.then(this.sendIfAny, this.diagnose);
       return;
     }
     if (value.length === 0 || !(this.handlers.acceptsBatch?.() ?? false)) {
@@ -260,29 +271,35 @@ export class JsonRpcEngine {
     }
   }
 
-  private async runRequest(message: JsonRpcRequest, context: IncomingContext | undefined): Promise<JsonRpcMessage | undefined> {
+  /** Runs a request's handler; a plain function with one `then` rather than an async one (this is per request). */
+  private runRequest(message: JsonRpcRequest, context: IncomingContext | undefined): Promise<JsonRpcMessage | undefined> {
     const { id, method } = message;
     if (this.incoming.has(id)) {
-      return failure(id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`));
+      return Promise.resolve(failure(id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`)));
     }
     const entry = new IncomingCall(id, method, message.params, context);
     const carrier = context?.signal;
-    const onCarrierGone = carrier ? () => this.cancelIncoming(id, "the request's carrier closed") : undefined;
-    if (carrier && onCarrierGone) {
-      if (carrier.aborted) return undefined;
-      carrier.addEventListener("abort", onCarrierGone, { once: true });
+    if (carrier) {
+      if (carrier.aborted) return Promise.resolve(undefined);
+      entry.onCarrierGone = () => this.cancelIncoming(id, "the request's carrier closed");
+      carrier.addEventListener("abort", entry.onCarrierGone, { once: true });
     }
     this.incoming.set(id, entry);
-    let reply: JsonRpcMessage;
+    let outcome: Promise<unknown>;
     try {
-      const result = await this.handlers.onRequest(entry);
-      reply = { jsonrpc: "2.0", id, result: result ?? {} };
+      outcome = Promise.resolve(this.handlers.onRequest(entry));
     } catch (error) {
-      reply = failure(id, this.toRpcError(error, entry));
-    } finally {
-      this.incoming.delete(id);
-      if (carrier && onCarrierGone) carrier.removeEventListener("abort", onCarrierGone);
+      outcome = Promise.reject(error);
     }
+    return outcome.then(
+      (result) => this.finishRequest(entry, { jsonrpc: "2.0", id, result: result ?? {} }),
+      (error: unknown) => this.finishRequest(entry, failure(id, this.toRpcError(error, entry))),
+    );
+  }
+
+  private finishRequest(entry: IncomingCall, reply: JsonRpcMessage): JsonRpcMessage | undefined {
+    this.incoming.delete(entry.id);
+    if (entry.onCarrierGone) entry.context?.signal?.removeEventListener("abort", entry.onCarrierGone);
     return entry.cancelled || this.isClosed ? undefined : reply;
   }
 
@@ -306,17 +323,36 @@ export class JsonRpcEngine {
   // ---- outgoing bookkeeping -------------------------------------------------------------------------------
 
   private armTimer(entry: Pending): void {
-    if (entry.timer) clearTimeout(entry.timer);
     const timeout = entry.options?.timeoutMs ?? this.defaultTimeoutMs;
     const cap = entry.options?.maxTotalTimeoutMs;
+    const now = Date.now();
     let wait = timeout > 0 ? timeout : Infinity;
-    if (cap !== undefined) wait = Math.min(wait, cap - (Date.now() - entry.startedAt));
-    if (wait === Infinity) return;
-    entry.timer = setTimeout(() => {
-      const elapsed = Date.now() - entry.startedAt;
-      this.abandon(entry, new RequestTimeoutError(entry.method, elapsed), `timed out after ${elapsed} ms`);
-    }, Math.max(0, wait));
+    if (cap !== undefined) wait = Math.min(wait, cap - (now - entry.startedAt));
+    entry.deadline = now + Math.max(0, wait);
+    if (entry.deadline < this.sweepAt) this.scheduleSweep(entry.deadline, now);
   }
+
+  private scheduleSweep(at: number, now: number): void {
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.sweepAt = at;
+    this.sweepTimer = setTimeout(this.sweep, Math.max(0, at - now));
+    if (this.pending.size === 0) this.sweepTimer.unref();
+  }
+
+  /** Times out every request past its deadline and re-arms for the next one. */
+  private readonly sweep = (): void => {
+    this.sweepTimer = undefined;
+    this.sweepAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const entry of this.pending.values()) {
+      if (entry.deadline <= now) {
+        const elapsed = now - entry.startedAt;
+        this.abandon(entry, new RequestTimeoutError(entry.method, elapsed), `timed out after ${elapsed} ms`);
+      } else if (entry.deadline < next) next = entry.deadline;
+    }
+    if (next !== Infinity && !this.isClosed) this.scheduleSweep(next, now);
+  };
 
   /** Gives up on a request locally and tells the peer to stop working on it. */
   private abandon(entry: Pending, error: Error, reason: unknown): void {
@@ -329,7 +365,7 @@ export class JsonRpcEngine {
 
   private settle(entry: Pending, result: unknown, error: Error | undefined): void {
     this.pending.delete(entry.id);
-    if (entry.timer) clearTimeout(entry.timer);
+    if (this.pending.size === 0) this.sweepTimer?.unref();
     if (entry.onAbort) entry.options?.signal?.removeEventListener("abort", entry.onAbort);
     if (error) entry.reject(error);
     else entry.resolve(result);
@@ -338,6 +374,8 @@ export class JsonRpcEngine {
   private onTransportClosed(error?: Error): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
     // Built only when something is pending: a stateless HTTP session closes after every request, and an Error
     // (with its stack) per close is measurable there.
     if (this.pending.size > 0 || this.incoming.size > 0) {
@@ -360,9 +398,13 @@ export class JsonRpcEngine {
     this.sendReply(failure(id, error));
   }
 
-  private diagnose(error: unknown): void {
+  private readonly diagnose = (error: unknown): void => {
     this.handlers.onDiagnostic?.(asError(error).message);
-  }
+  };
+
+  private readonly sendIfAny = (message: JsonRpcMessage | undefined): void => {
+    if (message) this.sendReply(message);
+  };
 }
 
 interface RpcErrorLike {
@@ -377,8 +419,11 @@ function failure(id: JsonRpcId | null, error: RpcError): JsonRpcFailure {
 
 function withProgressToken(params: unknown, token: JsonRpcId): Record<string, unknown> {
   const base = (params ?? {}) as Record<string, unknown>;
-  const meta = (base["_meta"] ?? {}) as Record<string, unknown>;
-  return { ...base, _meta: { ...meta, progressToken: token } };
+  const meta: Record<string, unknown> = Object.assign({}, base["_meta"] as Record<string, unknown> | undefined);
+  meta["progressToken"] = token;
+  const out: Record<string, unknown> = Object.assign({}, base);
+  out["_meta"] = meta;
+  return out;
 }
 
 export function asError(value: unknown): Error {

@@ -4,7 +4,7 @@
  */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import type { CallToolResult, CompleteParams, SubscriptionFilter } from "../protocol/types.ts";
+import type { Awaitable, CallToolResult, CompleteParams, SubscriptionFilter } from "../protocol/types.ts";
 import type { RevisionProfile } from "../session/profiles.ts";
 import { formatIssues } from "../session/validation.ts";
 import type { RequestContext } from "./context.ts";
@@ -36,7 +36,8 @@ function listOf<T>(env: MethodEnv, items: readonly T[], key: string): Result {
   return nextCursor === undefined ? { [key]: page } : { [key]: page, nextCursor };
 }
 
-async function callTool(env: MethodEnv): Promise<Result> {
+/** Not async: a handler that answers synchronously is answered without another promise and microtask hop. */
+function callTool(env: MethodEnv): Result | Promise<Result> {
   const name = env.params["name"] as string;
   const tool = env.server.tools.get(name);
   if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -46,12 +47,27 @@ async function callTool(env: MethodEnv): Promise<Result> {
     if (!parsed.success) return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
     args = parsed.data;
   }
+  let outcome: Awaitable<CallToolResult>;
   try {
-    return (await tool.handler(args, env.context)) as CallToolResult as Result;
+    outcome = tool.handler(args, env.context);
   } catch (error) {
-    if (error instanceof RpcError || error instanceof InputRequiredSignal) throw error;
-    return toolError(error instanceof Error ? error.message : String(error));
+    return toolFailure(error);
   }
+  return isThenable(outcome) ? Promise.resolve(outcome).then(asResult, toolFailure) : asResult(outcome);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
+function asResult(result: CallToolResult): Result {
+  return result as Result;
+}
+
+/** A throwing tool handler gives an `isError` result (the model can react); protocol errors pass through. */
+function toolFailure(error: unknown): Result {
+  if (error instanceof RpcError || error instanceof InputRequiredSignal) throw error;
+  return toolError(error instanceof Error ? error.message : String(error));
 }
 
 function toolError(text: string): Result {

@@ -19,13 +19,20 @@ export class InputRequiredSignal extends Error {
   }
 }
 
+type Missing = Record<string, { method: string; params: unknown }>;
+
+/** One per stateless request; most handlers ask nothing, so its collections are created on the first ask. */
 export class InputRounds implements InputChannel {
   private next = 0;
   /** Every key asked in this run, with its method and params: one key, one question. */
-  private readonly asked = new Map<string, string>();
+  private asked: Map<string, string> | undefined;
   /** Unanswered inputs by key (null prototype: keys are the handler's or the client's strings). */
-  readonly missing: Record<string, { method: string; params: unknown }> = Object.create(null) as Record<string, { method: string; params: unknown }>;
+  private unanswered: Missing | undefined;
   missingCount = 0;
+
+  get missing(): Missing {
+    return (this.unanswered ??= Object.create(null) as Missing);
+  }
 
   constructor(
     private readonly profile: RevisionProfile,
@@ -64,11 +71,12 @@ export class InputRounds implements InputChannel {
     }
     const key = chosenKey ?? `input-${this.next++}`;
     const request = `${method} ${stableStringify(params)}`;
-    const earlier = this.asked.get(key);
+    const asked = (this.asked ??= new Map());
+    const earlier = asked.get(key);
     if (earlier !== undefined && earlier !== request) {
       return Promise.reject(new ProtocolUsageError(`input key ${key} is used for two different input requests`));
     }
-    this.asked.set(key, request);
+    asked.set(key, request);
     if (Object.hasOwn(this.answers, key)) {
       const parsed = token.result.safeParse(this.answers[key]);
       if (!parsed.success) {

@@ -43,6 +43,8 @@ export type Completer = (
 export interface ToolOptions<Args> {
   /** Validates and types `arguments`; a failure becomes an `isError` result naming the path (the model can retry). */
   readonly arguments?: Validator<Args>;
+  /** OAuth scopes a caller needs for this tool; Streamable HTTP bearer auth enforces them (see `BearerAuthOptions`). */
+  readonly scopes?: readonly string[];
 }
 
 export interface PromptOptions<Args> {
@@ -85,6 +87,7 @@ export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler<unknown>;
   readonly validator: Validator<unknown> | undefined;
+  readonly scopes: readonly string[];
 }
 export interface RegisteredResource {
   readonly definition: ResourceDefinition;
@@ -128,7 +131,12 @@ export class McpServer {
 
   tool<Args = Readonly<Record<string, unknown>>>(definition: ToolDefinition, handler: ToolHandler<Args>, options: ToolOptions<Args> = {}): this {
     if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is already registered`);
-    this.tools.set(definition.name, { definition, handler: handler as ToolHandler<unknown>, validator: options.arguments });
+    this.tools.set(definition.name, {
+      definition,
+      handler: handler as ToolHandler<unknown>,
+      validator: options.arguments,
+      scopes: options.scopes ?? [],
+    });
     this.changed("tools");
     return this;
   }

@@ -10,6 +10,7 @@ import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../
 import { describeGate, hasCapability } from "../session/capabilities.ts";
 import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../session/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
+import { withRepeatedMeta } from "../session/repeated-meta.ts";
 import { parseParams } from "../session/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost, type InputChannel } from "./context.ts";
@@ -23,6 +24,8 @@ import type { McpServer } from "./server.ts";
 interface HandshakeState {
   readonly profile: RevisionProfile;
   readonly clientCapabilities: CapabilitiesObject;
+  /** What `initialize` declared: server→client notifications are gated on it, not on later registrations. */
+  readonly serverCapabilities: CapabilitiesObject;
   readonly clientInfo: Implementation | undefined;
   initialized: boolean;
   logLevel: LogLevel | undefined;
@@ -30,6 +33,15 @@ interface HandshakeState {
 }
 
 type Result = Record<string, unknown>;
+
+/** A stateless-era request being served: what finishing it needs. */
+interface StatelessCall {
+  readonly request: IncomingRequest;
+  readonly rp: RequestProfile;
+  readonly params: Result;
+  readonly rounds: InputRounds;
+  readonly authenticated: boolean;
+}
 
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
@@ -130,7 +142,7 @@ export class ServerSession implements ContextHost {
       throw new ProtocolUsageError(`${method} is not a server notification of this session's revision`);
     }
     const gate = token.capability;
-    if (gate && !hasCapability(gate.side === "client" ? state.clientCapabilities : this.server.capabilities(), gate.path)) {
+    if (gate && !hasCapability(gate.side === "client" ? state.clientCapabilities : state.serverCapabilities, gate.path)) {
       throw new ProtocolUsageError(`cannot send ${method}: the ${describeGate(gate)} was not declared`);
     }
     await this.engine.notify(method, params);
@@ -199,20 +211,22 @@ export class ServerSession implements ContextHost {
     const token = profile.requests.get("initialize")?.token;
     if (!token) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize");
     const params = parseParams(token.params, request.params, "initialize") as { capabilities?: CapabilitiesObject; clientInfo?: Implementation };
+    const capabilities = this.server.capabilities();
     this.handshake = {
       profile,
       clientCapabilities: params.capabilities ?? {},
+      serverCapabilities: capabilities,
       clientInfo: params.clientInfo,
       initialized: false,
       logLevel: undefined,
       subscriptions: new Set(),
     };
-    const result: Result = { protocolVersion: profile.revision, capabilities: this.server.capabilities(), serverInfo: this.server.options.info };
+    const result: Result = { protocolVersion: profile.revision, capabilities, serverInfo: this.server.options.info };
     if (this.server.options.instructions !== undefined) result["instructions"] = this.server.options.instructions;
     return result;
   }
 
-  private async serveHandshake(request: IncomingRequest, state: HandshakeState): Promise<Result> {
+  private serveHandshake(request: IncomingRequest, state: HandshakeState): Promise<Result> | Result {
     if (request.method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
     const { params } = this.admit(state.profile, request);
     const input = new HandshakeInput(this.engine, request, state.profile, state.clientCapabilities);
@@ -221,7 +235,8 @@ export class ServerSession implements ContextHost {
     return SERVER_METHODS[request.method]!(env);
   }
 
-  private async serveStateless(request: IncomingRequest, version: string): Promise<Result> {
+  /** Not async: a method that answers synchronously is answered without another promise and microtask hop. */
+  private serveStateless(request: IncomingRequest, version: string): Result | Promise<Result> {
     const profile = this.statelessProfiles.get(version);
     if (!profile) {
       throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
@@ -244,19 +259,37 @@ export class ServerSession implements ContextHost {
     const rounds = new InputRounds(profile, clientCapabilities, answers, rp.inputRequired);
     const context = this.context(request, profile, params, clientCapabilities, clientInfo, logLevel, rounds);
     const env = { server: this.server, session: this, profile, context, requestId: request.id, params };
-    let result: Result;
+    const call: StatelessCall = { request, rp, params, rounds, authenticated: context.authInfo !== undefined };
+    let outcome: Result | Promise<Result>;
     try {
-      result = await SERVER_METHODS[request.method]!(env);
+      outcome = SERVER_METHODS[request.method]!(env);
     } catch (error) {
-      if (rounds.missingCount === 0) throw error;
-      result = {};
+      return this.statelessFailed(call, error);
     }
-    if (rounds.missingCount > 0) {
-      await new Promise((resolve) => setImmediate(resolve)); // let concurrent asks of the same round register
-      const requestState = this.server.sealer.seal(bindingOf(request, params), { answers: rounds.answers });
-      return { resultType: "input_required", inputRequests: rounds.missing, requestState };
+    if (outcome instanceof Promise) {
+      return outcome.then(
+        (result) => this.statelessDone(call, result),
+        (error: unknown) => this.statelessFailed(call, error),
+      );
     }
-    return this.completeResult(rp, result, context.authInfo !== undefined);
+    return this.statelessDone(call, outcome);
+  }
+
+  /** A method that failed because it asked for input ends the round like one that returned. */
+  private statelessFailed(call: StatelessCall, error: unknown): Result | Promise<Result> {
+    if (call.rounds.missingCount === 0) throw error;
+    return this.statelessDone(call, {});
+  }
+
+  private statelessDone(call: StatelessCall, result: Result): Result | Promise<Result> {
+    if (call.rounds.missingCount > 0) return this.inputRequired(call);
+    return this.completeResult(call.rp, result, call.authenticated);
+  }
+
+  private async inputRequired(call: StatelessCall): Promise<Result> {
+    await new Promise((resolve) => setImmediate(resolve)); // let concurrent asks of the same round register
+    const requestState = this.server.sealer.seal(bindingOf(call.request, call.params), { answers: call.rounds.answers });
+    return { resultType: "input_required", inputRequests: call.rounds.missing, requestState };
   }
 
   /** Finds the method, validates params and checks the server capability gate. */
@@ -269,7 +302,8 @@ export class ServerSession implements ContextHost {
     if (gate?.side === "server" && !hasCapability(this.server.capabilities(), gate.path)) {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method} (this server does not declare ${describeGate(gate)})`);
     }
-    const params = parseParams(rp.token.params, request.params ?? {}, request.method) as Result;
+    const schema = profile.era === "stateless" ? withRepeatedMeta(rp.token.params) : rp.token.params;
+    const params = parseParams(schema, request.params ?? {}, request.method) as Result;
     return { rp, params };
   }
 
@@ -325,7 +359,8 @@ export class ServerSession implements ContextHost {
     const token = profile.methods[method];
     if (!token || this.engine.closed) return Promise.resolve();
     const gate = token.capability;
-    const caps = gate?.side === "client" ? this.handshake?.clientCapabilities : this.server.capabilities();
+    const serverCaps = profile.era === "handshake" ? this.handshake?.serverCapabilities : this.server.capabilities();
+    const caps = gate?.side === "client" ? this.handshake?.clientCapabilities : serverCaps;
     if (gate && !hasCapability(caps, gate.path)) return Promise.resolve();
     return this.engine.notify(method, params, related).catch(() => undefined);
   }

@@ -24,14 +24,22 @@ export function describeGate(gate: CapabilityGate): string {
   return `${gate.side} capability ${gate.path.join(".")}`;
 }
 
-/** Deep-merges capability objects (later wins for non-object values). */
+/**
+ * Deep-merges capability objects (later wins for non-object values). A key whose later value is `undefined` is
+ * removed (e.g. `{ logging: undefined }` turns off a default), so the result never carries `undefined` values: an
+ * in-memory peer would otherwise see a key that JSON transports drop.
+ */
 export function mergeCapabilities(...parts: Array<Capabilities | undefined>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const part of parts) {
     if (!part) continue;
     for (const [key, value] of Object.entries(part)) {
+      if (value === undefined) {
+        delete out[key];
+        continue;
+      }
       const prev = out[key];
-      out[key] = isPlainObject(prev) && isPlainObject(value) ? mergeCapabilities(prev, value) : value;
+      out[key] = isPlainObject(value) ? mergeCapabilities(isPlainObject(prev) ? prev : undefined, value) : value;
     }
   }
   return out;

@@ -46,29 +46,70 @@ export function profileOf(revision: string, bindings: RevisionBindings): Revisio
   const era: Era | undefined = "initialize" in methods ? "handshake" : "server/discover" in methods ? "stateless" : undefined;
   if (!era) throw new Error(`revision ${revision}: its method table has neither initialize nor server/discover`);
   const inputRequiredResult = findSchema(bindings, "InputRequiredResult");
-  const inputRequiredKeys = inputRequiredResult ? objectKeys(inputRequiredResult) : undefined;
+  const inputRequired = new InputRequiredShape(inputRequiredResult);
   const requests = new Map<string, RequestProfile>();
   const embedded = new Map<string, AnyRequestType>();
   for (const token of Object.values(methods) as AnyMethodType[]) {
     if (token.kind !== "request") continue;
-    if (token.delivery === "embedded") {
-      embedded.set(token.method, token);
-      continue;
-    }
-    const members = unionMembers(token.result);
-    const isInputRequired = (m: z.ZodType) => m === inputRequiredResult || (inputRequiredKeys !== undefined && sameKeys(objectKeys(m), inputRequiredKeys));
-    const completeMembers = members.filter((m) => !isInputRequired(m));
-    const keys = new Set(completeMembers.flatMap((m) => [...objectKeys(m)]));
-    requests.set(token.method, {
-      token,
-      hasResultType: keys.has("resultType"),
-      cacheable: keys.has("ttlMs") && keys.has("cacheScope"),
-      inputRequired: completeMembers.length < members.length,
-      completeResult: completeMembers.length === 1 ? (completeMembers[0] as z.ZodType) : token.result,
-    });
+    if (token.delivery === "embedded") embedded.set(token.method, token);
+    else requests.set(token.method, new LazyRequestProfile(token, inputRequired));
   }
   const acceptsBatches = findSchema(bindings, "JSONRPCBatchRequest") !== undefined;
   return { revision, era, methods, acceptsBatches, requests, embedded, inputRequiredResult };
+}
+
+/** Recognizes a revision's `InputRequiredResult` among union members (by identity, else by its keys). */
+class InputRequiredShape {
+  private keys: Set<string> | undefined;
+
+  constructor(private readonly schema: z.ZodType | undefined) {}
+
+  matches(member: z.ZodType): boolean {
+    if (!this.schema) return false;
+    if (member === this.schema) return true;
+    this.keys ??= objectKeys(this.schema);
+    return sameKeys(objectKeys(member), this.keys);
+  }
+}
+
+/**
+ * Derives a method's result facts on first use: walking the zod schemas (and resolving their lazy parts) for every
+ * method of every revision cost ~20 ms of a server's cold start, for methods most sessions never call.
+ */
+class LazyRequestProfile implements RequestProfile {
+  private derived: Omit<RequestProfile, "token"> | undefined;
+
+  constructor(
+    readonly token: AnyRequestType,
+    private readonly inputRequiredShape: InputRequiredShape,
+  ) {}
+
+  get hasResultType(): boolean {
+    return this.derive().hasResultType;
+  }
+  get cacheable(): boolean {
+    return this.derive().cacheable;
+  }
+  get inputRequired(): boolean {
+    return this.derive().inputRequired;
+  }
+  get completeResult(): z.ZodType {
+    return this.derive().completeResult;
+  }
+
+  private derive(): Omit<RequestProfile, "token"> {
+    if (this.derived) return this.derived;
+    const members = unionMembers(this.token.result);
+    const completeMembers = members.filter((m) => !this.inputRequiredShape.matches(m));
+    const keys = new Set(completeMembers.flatMap((m) => [...objectKeys(m)]));
+    this.derived = {
+      hasResultType: keys.has("resultType"),
+      cacheable: keys.has("ttlMs") && keys.has("cacheScope"),
+      inputRequired: completeMembers.length < members.length,
+      completeResult: completeMembers.length === 1 ? (completeMembers[0] as z.ZodType) : this.token.result,
+    };
+    return this.derived;
+  }
 }
 
 function findSchema(bindings: RevisionBindings, typeName: string): z.ZodType | undefined {

@@ -19,7 +19,7 @@ export interface StdioClientTransportOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly extraEnv?: Readonly<Record<string, string>>;
   readonly cwd?: string;
-  /** `inherit` (default) forwards the server's stderr to ours; `pipe` hands it to `onStderr`; `ignore` drops it. */
+  /** `inherit` (default) forwards the server's stderr to ours; `pipe` hands it to `onStderr` (or drops it); `ignore` drops it. */
   readonly stderr?: "inherit" | "pipe" | "ignore";
   readonly onStderr?: (text: string) => void;
   /** Largest accepted message in bytes (default 64 MiB); longer lines are dropped and reported. */
@@ -28,12 +28,23 @@ export interface StdioClientTransportOptions {
   readonly shutdownGraceMs?: number;
 }
 
+/** How the server's process ended: its exit code, or the signal that ended it. */
+export interface StdioExitStatus {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
 export class StdioClientTransport implements ReopenableTransport {
   private child: ChildProcessWithoutNullStreams | undefined;
+  private status: StdioExitStatus | undefined;
   private writer: LineWriter | undefined;
   private sink: TransportSink | undefined;
   private closing = false;
+  private shutdown: Promise<void> | undefined;
+  /** The process is gone. */
   private exited: Promise<void> | undefined;
+  /** Its stdio is closed too (a grandchild may hold stdout/stderr open longer, see `release`). */
+  private drained: Promise<void> | undefined;
 
   constructor(private readonly options: StdioClientTransportOptions) {}
 
@@ -47,6 +58,11 @@ export class StdioClientTransport implements ReopenableTransport {
     return this.child?.pid;
   }
 
+  /** How the server's process ended (e.g. `{ code: 0 }` after closing stdin, `{ signal: "SIGKILL" }`); undefined while it runs. */
+  get exitStatus(): StdioExitStatus | undefined {
+    return this.status;
+  }
+
   async start(sink: TransportSink): Promise<void> {
     if (this.child) throw new Error("StdioClientTransport already started");
     const o = this.options;
@@ -58,16 +74,19 @@ export class StdioClientTransport implements ReopenableTransport {
     }) as ChildProcessWithoutNullStreams;
     this.child = child;
     this.sink = sink;
-    this.exited = new Promise((resolve) => child.once("close", () => resolve()));
+    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    this.drained = new Promise((resolve) => child.once("close", () => resolve()));
     try {
       await once(child, "spawn");
     } catch (error) {
       this.sink = undefined;
+      this.child = undefined;
       throw new Error(`cannot start MCP server "${o.command}": ${(error as Error).message}`, { cause: error });
     }
     this.writer = new LineWriter(child.stdin);
     child.stdin.on("error", () => undefined); // EPIPE after the server died; reported through "exit".
-    if (child.stderr && o.onStderr) child.stderr.on("data", (chunk: Buffer) => o.onStderr?.(chunk.toString("utf8")));
+    // A piped stderr is always read: an unread pipe fills up and blocks the server's next write.
+    if (child.stderr) child.stderr.on("data", (chunk: Buffer) => o.onStderr?.(chunk.toString("utf8")));
     readLines(
       child.stdout,
       (line) => this.sink?.receive(line),
@@ -76,8 +95,11 @@ export class StdioClientTransport implements ReopenableTransport {
       o.maxMessageBytes,
     );
     child.once("exit", (code, signal) => {
+      this.status = { code, signal };
+      if (this.closing) return; // close() finishes
       const why = signal ? `signal ${signal}` : `exit code ${code}`;
-      this.finish(this.closing ? undefined : new Error(`MCP server process exited (${why})`));
+      // Deliver what it wrote before exiting, then report the unexpected end.
+      void this.release().then(() => this.finish(new Error(`MCP server process exited (${why})`)));
     });
   }
 
@@ -86,20 +108,41 @@ export class StdioClientTransport implements ReopenableTransport {
     return this.writer.write(message);
   }
 
-  async close(): Promise<void> {
+  /** Ends the server as the spec says; every call returns the same shutdown. */
+  close(): Promise<void> {
     const child = this.child;
-    if (!child || this.closing) return this.exited;
+    if (!child) return Promise.resolve();
+    return (this.shutdown ??= this.shutDown(child));
+  }
+
+  private async shutDown(child: ChildProcessWithoutNullStreams): Promise<void> {
     this.closing = true;
-    const grace = this.options.shutdownGraceMs ?? 2000;
+    const grace = this.grace;
     child.stdin.end();
-    if (!(await exitsWithin(this.exited, grace))) {
+    if (!(await settlesWithin(this.exited, grace))) {
       child.kill("SIGTERM");
-      if (!(await exitsWithin(this.exited, grace))) {
+      if (!(await settlesWithin(this.exited, grace))) {
         child.kill("SIGKILL");
         await this.exited;
       }
     }
+    await this.release();
     this.finish();
+  }
+
+  private get grace(): number {
+    return this.options.shutdownGraceMs ?? 2000;
+  }
+
+  /**
+   * After the process exited: waits (up to the grace period) for the rest of its output, then lets go of its stdio,
+   * which a grandchild that inherited it may keep open indefinitely.
+   */
+  private async release(): Promise<void> {
+    const child = this.child;
+    if (!child || (await settlesWithin(this.drained, this.grace))) return;
+    child.stdout.destroy();
+    child.stderr?.destroy();
   }
 
   private finish(error?: Error): void {
@@ -119,7 +162,7 @@ function inheritedEnv(): Record<string, string> {
   return env;
 }
 
-async function exitsWithin(exited: Promise<void> | undefined, ms: number): Promise<boolean> {
+async function settlesWithin(exited: Promise<void> | undefined, ms: number): Promise<boolean> {
   if (!exited) return true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { McpClient, RpcError } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
 import { headerParamsFromTools } from "../../runtime/http/modern.ts";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
@@ -207,6 +208,110 @@ describe("against the official SDK v1 server", () => {
     } finally {
       sdkServer.closeAllConnections();
       sdkServer.close();
+    }
+  });
+});
+
+describe("unusable answers fail the pending request with a clear error", () => {
+  // A raw server: initialize works; each tool answers tools/call in one broken way.
+  const broken: Record<string, (res: ServerResponse, id: unknown) => void> = {
+    sse_garbage: (res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: message\ndata: {not json\n\n"); // and the stream stays open
+    },
+    sse_scalar: (res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: message\ndata: 42\n\n");
+    },
+    json_scalar: (res) => void res.writeHead(200, { "content-type": "application/json" }).end('"hello"'),
+    json_garbage: (res) => void res.writeHead(200, { "content-type": "application/json" }).end("{oops"),
+    json_empty: (res) => void res.writeHead(200, { "content-type": "application/json" }).end(),
+    json_other_id: (res) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: "other", result: {} })),
+    html: (res) => void res.writeHead(200, { "content-type": "text/html" }).end("<h1>hi</h1>"),
+    ok: (res, id) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })),
+  };
+  let raw: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    raw = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      let text = "";
+      for await (const chunk of req) text += String(chunk);
+      const m = JSON.parse(text) as { id?: unknown; method?: string; params?: { name?: string } };
+      if (m.id === undefined || m.method === undefined) return void res.writeHead(202).end();
+      if (m.method === "initialize") {
+        const result = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } };
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+      }
+      broken[m.params?.name ?? "ok"]!(res, m.id);
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(() => {
+    raw.closeAllConnections();
+    raw.close();
+  });
+
+  it.each<[string, RegExp]>([
+    ["sse_garbage", /^Parse error: the server's SSE stream carried data that is not a JSON-RPC message: "\{not json"$/],
+    ["sse_scalar", /^Parse error: the server's SSE stream carried data that is not a JSON-RPC message: "42"$/],
+    ["json_scalar", /^Parse error: the server's JSON response is not a JSON-RPC message: "\\"hello\\""$/],
+    ["json_garbage", /^Parse error: the server's JSON response is not a JSON-RPC message: "\{oops"$/],
+    ["json_empty", /^Parse error: the server's JSON response is not a JSON-RPC message: \(empty\)$/],
+    ["json_other_id", /^Parse error: the server's JSON response does not answer request 2: /],
+    ["html", /^Parse error: the server answered HTTP 200 with Content-Type "text\/html", not JSON or an SSE stream$/],
+  ])("%s", async (tool, message) => {
+    const client = new McpClient({ info: { name: "t", version: "1" }, revisions: ["2025-11-25"] });
+    await client.connect(new StreamableHttpClientTransport(url, { openGetStream: false }));
+    const failure = await client.callTool(tool, {}).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(RpcError);
+    expect(failure).toMatchObject({ code: -32700 });
+    expect((failure as RpcError).message).toMatch(message);
+    // The client is still usable.
+    expect(await client.callTool("ok", {})).toMatchObject({ content: [] });
+    await client.close();
+  });
+});
+
+describe("unusable server-initiated messages", () => {
+  it("garbage on the GET stream is answered to the server with -32700 (id null), not dropped silently", async () => {
+    const posted: Record<string, unknown>[] = [];
+    const raw = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write("data: <not json>\n\n");
+        return;
+      }
+      let text = "";
+      for await (const chunk of req) text += String(chunk);
+      const m = JSON.parse(text) as Record<string, unknown>;
+      if (m["method"] === "initialize") {
+        const result = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "raw", version: "1" } };
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s1" });
+        return void res.end(JSON.stringify({ jsonrpc: "2.0", id: m["id"], result }));
+      }
+      posted.push(m);
+      res.writeHead(202).end();
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = new McpClient({ info: { name: "t", version: "1" }, revisions: ["2025-11-25"] });
+      await client.connect(new StreamableHttpClientTransport(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/mcp`));
+      await waitFor(() => posted.some((m) => "error" in m));
+      expect(posted.find((m) => "error" in m)).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: 'Parse error: SSE data is not a JSON-RPC message: "<not json>"' },
+      });
+      await client.close();
+    } finally {
+      raw.closeAllConnections();
+      raw.close();
     }
   });
 });

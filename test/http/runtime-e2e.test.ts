@@ -1,6 +1,7 @@
 /**
- * End to end over real loopback HTTP with the runtime's McpServer and McpClient: our client ↔ our server for every
- * revision (2024-11-05 also over the legacy HTTP+SSE transport), and the official SDK v1 and v2 clients against our server.
+ * End to end over real loopback HTTP with the conformance server (examples/everything: its generated `createServer`
+ * and handlers) and the runtime's McpClient: our client ↔ our server for every revision (2024-11-05 also over the
+ * legacy HTTP+SSE transport), and the official SDK v1 and v2 clients against our server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,9 +11,11 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
-import { createEverythingServer } from "./fixtures/everything-server.ts";
+import { createServer } from "../../examples/everything/generated/index.ts";
+import { handlers } from "../../examples/everything/handlers.ts";
 import { JSON_HEADERS, modernMeta, post, waitFor } from "./helpers.ts";
 
+const createEverythingServer = () => createServer(handlers);
 let server: RunningServer;
 let legacyOnly: RunningServer;
 
@@ -53,16 +56,16 @@ describe("our client ↔ our server", () => {
     const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2026-07-28"] });
     await client.connect(new StreamableHttpClientTransport(server.url));
     // Called without listing tools first: the server answers -32020, the transport re-lists the tools and retries.
-    const args = { region: "Zürich", count: 42, verbose: true };
-    expect((await client.callTool("test_header_params", args)).content).toEqual([{ type: "text", text: JSON.stringify(args) }]);
+    const args = { region: "Zürich", query: "rain" };
+    expect((await client.callTool("test_custom_header_echo", args)).content).toEqual([{ type: "text", text: "region=Zürich query=rain" }]);
     await client.close();
-    const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_header_params", arguments: { count: 42 }, _meta: modernMeta() } };
-    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_header_params" };
+    const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_custom_header_echo", arguments: { region: "eu" }, _meta: modernMeta() } };
+    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_custom_header_echo" };
     const missing = await post(server.url, body, headers);
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { error: { code: number } }).error.code).toBe(-32020);
-    const numeric = await post(server.url, body, { ...headers, "mcp-param-count": "42.0" });
-    expect(numeric.status).toBe(200);
+    const mirrored = await post(server.url, body, { ...headers, "mcp-param-region": "eu" });
+    expect(mirrored.status).toBe(200);
   });
 
   it("2026-07-28: initialize, which that era lacks, gets 404 + -32601 and mints no session", async () => {

@@ -1,12 +1,15 @@
-/** The CLI as users run it (bin/mcp-gen.js in a child process): --help, --check, stale files, --watch, init. */
+/**
+ * The CLI as users run it (bin/mcp-gen.js in a child process): --help, defaults and --out, --check, stale files,
+ * --watch, init, import's argument errors, server.revisions, and every kind of bad manifest.
+ */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { McpClient, StdioClientTransport, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(REPO, "bin/mcp-gen.js");
@@ -14,7 +17,11 @@ const SCRATCH = path.join(REPO, ".tmp", `manifest-cli-${process.pid}`);
 const require = createRequire(import.meta.url);
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: "utf8" });
+  return cliIn(REPO, ...args);
+}
+
+function cliIn(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -26,12 +33,18 @@ describe("mcp-gen CLI", () => {
   it("has --help for every command", () => {
     const top = cli("--help");
     expect(top.code).toBe(0);
-    for (const command of ["generate", "init", "import"]) {
+    for (const command of ["generate", "init", "import", "protocol"]) {
       expect(top.stdout).toContain(`mcp-gen ${command}`);
       const help = cli(command, "--help");
       expect(help.code).toBe(0);
       expect(help.stdout).toContain(`mcp-gen ${command}`);
     }
+  });
+
+  it("usage errors are one line and exit 1", () => {
+    expect(cli()).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Name a command (see --help).\n" });
+    expect(cli("nope")).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Unknown argument: nope\n" });
+    expect(cli("generate", "--bogus")).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Unknown argument: bogus\n" });
   });
 
   it("generate --check passes on the committed weather output", () => {
@@ -69,6 +82,35 @@ describe("mcp-gen CLI", () => {
     expect(cli("generate", "-m", manifest, "--check").code).toBe(0);
   });
 
+  it("reads ./mcp.yaml by default, and --out overrides the manifest's generate.out", async () => {
+    const dir = path.join(SCRATCH, "defaults");
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "mcp.yaml"), "server: { name: d, version: 1.0.0 }\ntools:\n  - { name: one }\n");
+    const plain = cliIn(dir, "generate");
+    expect(plain).toMatchObject({ code: 0, stderr: "" });
+    expect(plain.stdout).toMatch(/^mcp-gen: wrote \d+ files to generated\n$/);
+    expect(existsSync(path.join(dir, "generated/server.ts"))).toBe(true);
+    const elsewhere = cliIn(dir, "generate", "--out", "custom");
+    expect(elsewhere).toMatchObject({ code: 0, stderr: "" });
+    // Both folders sit next to the manifest, so even the headers (manifest path relative to the output) are equal.
+    expect(await snapshotTree(path.join(dir, "custom"))).toEqual(await snapshotTree(path.join(dir, "generated")));
+    expect(cliIn(dir, "generate", "-o", "custom", "--check").code).toBe(0);
+  });
+
+  it("import needs exactly one source, and an unreadable server is exit 1 with nothing written", async () => {
+    const dir = path.join(SCRATCH, "import-errors");
+    await mkdir(dir, { recursive: true });
+    const out = path.join(dir, "imported.yaml");
+    const neither = cli("import", "--out", out);
+    expect(neither).toMatchObject({ code: 1, stderr: "mcp-gen: import needs exactly one of --command and --url\n" });
+    const both = cli("import", "--command", "node x.js", "--url", "http://127.0.0.1:1/mcp", "--out", out);
+    expect(both).toMatchObject({ code: 1, stderr: "mcp-gen: import needs exactly one of --command and --url\n" });
+    const dead = cli("import", "--command", `"${process.execPath}" -e "process.exit(3)"`, "--out", out);
+    expect(dead.code).toBe(1);
+    expect(dead.stderr).toMatch(/^mcp-gen: cannot read the server: .+\n$/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it("--watch regenerates when the manifest changes", async () => {
     const dir = path.join(SCRATCH, "watch");
     await mkdir(dir, { recursive: true });
@@ -82,6 +124,16 @@ describe("mcp-gen CLI", () => {
       expect(await readFile(path.join(dir, "generated/types.ts"), "utf8")).not.toContain("TwoInput");
       await writeFile(manifest, "server: { name: w, version: 1.0.0 }\ntools:\n  - { name: one }\n  - { name: two }\n");
       await waitFor(async () => (await readFile(path.join(dir, "generated/types.ts"), "utf8")).includes("TwoInput"));
+      // A broken manifest is reported and leaves the output alone; watching goes on, and the fix is generated.
+      let errors = "";
+      child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+      const before = await snapshotTree(path.join(dir, "generated"));
+      await writeFile(manifest, "server: { name: w, version: 1.0.0 }\ntools:\n  - { name: two }\n  - { name: two }\n");
+      await waitFor(() => errors.includes('tools[1].name: duplicate tool name "two"'));
+      expect(await snapshotTree(path.join(dir, "generated"))).toEqual(before);
+      await writeFile(manifest, "server: { name: w, version: 1.0.0 }\ntools:\n  - { name: three }\n");
+      await waitFor(async () => (await readFile(path.join(dir, "generated/types.ts"), "utf8")).includes("ThreeInput"));
+      expect(child.exitCode).toBeNull();
     } finally {
       child.kill();
     }
@@ -128,7 +180,109 @@ describe("mcp-gen CLI", () => {
     const again = cli("init", "--dir", dir);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists; init writes nothing/);
+
+    // server.revisions limits what the generated server speaks; without it, it speaks every revision.
+    expect(await negotiatedRevision(dir)).toBe([...SUPPORTED_REVISIONS].sort().at(-1));
+    const manifest = path.join(dir, "mcp.yaml");
+    await writeFile(manifest, (await readFile(manifest, "utf8")).replace(/^server:\n/m, "server:\n  revisions: [2025-06-18]\n"));
+    expect(cli("generate", "-m", manifest).code).toBe(0);
+    expect(await negotiatedRevision(dir)).toBe("2025-06-18");
   }, 120_000);
+});
+
+/** The revision an McpClient accepting every revision negotiates with the scaffolded server in `dir`. */
+async function negotiatedRevision(dir: string): Promise<string | undefined> {
+  const client = new McpClient({ info: { name: "revisions-test", version: "1.0.0" } });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(dir, "server.ts")], cwd: REPO, stderr: "ignore" }),
+  );
+  try {
+    return client.revision;
+  } finally {
+    await client.close();
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Every file under `dir` (recursively, sorted) with its content. */
+async function snapshotTree(dir: string): Promise<Record<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  const tree: Record<string, string> = {};
+  for (const file of files.sort()) tree[file] = await readFile(path.join(dir, file), "utf8");
+  return tree;
+}
+
+describe("mcp-gen generate on a bad manifest: one line naming file, position, path and reason; exit 1; nothing written", () => {
+  const HEADER = "server: { name: s, version: 1.0.0 }\n";
+  const good = `${HEADER}tools:\n  - name: a\n`;
+  const fourTools = ["a", "b", "c"].map((n) => `  - name: ${n}\n`).join("");
+  const cases: [string, string, (file: string) => string | RegExp][] = [
+    [
+      "YAML syntax error",
+      `${HEADER}tools:\n  - name: a\n    inputSchema: { type: object\n`,
+      (f) => new RegExp(`^mcp-gen: ${escapeRegExp(f)}:5:1: syntax error: Flow map .* end with a \\}$`),
+    ],
+    [
+      "schema error at its path",
+      `${HEADER}tools:\n${fourTools}  - name: d\n    inputSchema:\n      type: object\n      properties:\n        city: { type: strin }\n`,
+      (f) =>
+        `mcp-gen: ${f}:10:23: tools[3].inputSchema.properties.city.type: invalid type "strin": use string, number, integer, boolean, null, object, array or an array of them`,
+    ],
+    [
+      "duplicate tool names",
+      `${HEADER}tools:\n  - name: a\n  - name: a\n`,
+      (f) => `mcp-gen: ${f}:4:11: tools[1].name: duplicate tool name "a" (first at tools[0])`,
+    ],
+    [
+      "invalid tool name",
+      `${HEADER}tools:\n  - name: "has space"\n`,
+      (f) => `mcp-gen: ${f}:3:11: tools[0].name: invalid tool name: use 1-128 characters of A-Z a-z 0-9 _ . -`,
+    ],
+    [
+      "unresolvable $ref",
+      `${HEADER}tools:\n  - name: a\n    inputSchema: { type: object, properties: { x: { $ref: "#/$defs/nope" } } }\n`,
+      (f) => `mcp-gen: ${f}:4:59: tools[0].inputSchema.properties.x.$ref: unresolvable $ref "#/$defs/nope"`,
+    ],
+    [
+      "unknown protocol revision",
+      "server:\n  name: s\n  version: 1.0.0\n  revisions: [2025-11-25, 2099-01-01]\n",
+      (f) =>
+        `mcp-gen: ${f}:4:27: server.revisions[1]: unknown protocol revision "2099-01-01" (known: ${[...SUPPORTED_REVISIONS].sort().join(", ")})`,
+    ],
+  ];
+
+  let generated: Record<string, string>;
+  const goodDir = path.join(SCRATCH, "bad-manifests", "good");
+  beforeAll(async () => {
+    await mkdir(goodDir, { recursive: true });
+    await writeFile(path.join(goodDir, "mcp.yaml"), good);
+    expect(cli("generate", "-m", path.join(goodDir, "mcp.yaml")).code).toBe(0);
+    generated = await snapshotTree(path.join(goodDir, "generated"));
+    expect(Object.keys(generated)).toContain("server.ts");
+  }, 60_000);
+
+  it.each(cases)("%s", async (name, text, expected) => {
+    const dir = path.join(SCRATCH, "bad-manifests", name.replace(/\W+/g, "-"));
+    await mkdir(dir, { recursive: true });
+    // An earlier good generation sits in the output folder: a failed run must leave it exactly as it was.
+    await cp(path.join(goodDir, "generated"), path.join(dir, "generated"), { recursive: true });
+    const manifest = path.join(dir, "mcp.yaml");
+    await writeFile(manifest, text);
+    const file = path.relative(REPO, manifest);
+    const result = cli("generate", "-m", file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines).toHaveLength(1);
+    const line = expected(file);
+    if (typeof line === "string") expect(lines[0]).toBe(line);
+    else expect(lines[0]).toMatch(line);
+    expect(await snapshotTree(path.join(dir, "generated"))).toEqual(generated);
+    expect((await readdir(dir)).sort()).toEqual(["generated", "mcp.yaml"]);
+  });
 });
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -3,6 +3,8 @@
  * (`@ts-expect-error` for wrong inputs, wrong outputs and missing handlers) type-check under the strict tsconfig,
  * with `noUnusedLocals`/`noUnusedParameters` on, as many user projects have them. Unused-symbol diagnostics count
  * only in generated files (the runtime and other hand-written code are held to the repository's tsconfig).
+ * Generated schemas.ts files are `// @ts-nocheck` (validators annotated with their declared types); their checked form
+ * is compiled by differential.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";

@@ -1,8 +1,13 @@
 /**
- * Differential check of every tool schema in the test manifests (goldens and examples): the generated TypeScript
- * type and `z.infer` of the generated validator must be mutually assignable, and json-schema-to-typescript's type
- * for the same schema (the oracle) must be mutually assignable with the generated type too. The assertions are
+ * Differential check of every schema in the test manifests (goldens and examples): the generated TypeScript type
+ * and `z.infer` of the generated validator must be mutually assignable, and for tool schemas json-schema-to-typescript's
+ * type for the same schema (the oracle) must be mutually assignable with the generated type too. The assertions are
  * written to a scratch file and type-checked with tsc; any disagreement is a tsc error naming the tool.
+ *
+ * The shipped schemas.ts is not checked by the user's tsc (`// @ts-nocheck`; each validator is annotated with its
+ * declared type), so this is what proves those annotations: the validators are emitted again in their `checked` form
+ * (inferred types, checked by tsc) into the scratch folder, and a second test shows the shipped validators are those
+ * same expressions.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -11,6 +16,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile } from "json-schema-to-typescript";
 import { afterAll, expect, it } from "vitest";
+import { emitUserFiles } from "../../generator/emit/user/emit-user.ts";
+import { emitUserSchemasFile } from "../../generator/emit/user/emit-user-types.ts";
 import { generateFromManifest } from "../../generator/manifest/pipeline.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +27,7 @@ const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 /** Manifest → the folder its generated code is committed in. */
 const SOURCES: readonly [string, string][] = [
-  ...["tools-basic", "json-schema", "resources-prompts"].map((c): [string, string] => [
+  ...["tools-basic", "json-schema", "resources-prompts", "proto-key"].map((c): [string, string] => [
     `test/manifest/golden/${c}/mcp.yaml`,
     `test/manifest/golden/${c}/expected`,
   ]),
@@ -55,30 +62,48 @@ function relativeImport(target: string): string {
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
-it("generated types, z.infer of the validators and json-schema-to-typescript agree for every tool schema", async () => {
+/** The manifest's generated files in their checked form, in SCRATCH/m<index>/, importing the runtime by absolute path. */
+async function writeCheckedOutput(index: number, manifest: string, generated: string) {
+  const output = await generateFromManifest({
+    manifestPath: path.join(REPO, manifest),
+    outDir: path.join(REPO, generated),
+  });
+  const model = {
+    ...output.model,
+    runtimeImport: path.join(REPO, "runtime/index.ts"),
+  };
+  const dir = path.join(SCRATCH, `m${index}`);
+  await mkdir(dir, { recursive: true });
+  for (const file of emitUserFiles(model, { checked: true })) await writeFile(path.join(dir, file.path), file.content);
+  return output.model;
+}
+
+it("generated types, z.infer of the validators and json-schema-to-typescript agree for every schema", async () => {
   const lines = [
     'import type { z } from "zod";',
     "type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;",
     "const agree = <T extends true>(value: T): T => value;",
   ];
   let checked = 0;
+  let declarations = 0;
   for (const [index, [manifest, generated]] of SOURCES.entries()) {
-    const output = await generateFromManifest({
-      manifestPath: path.join(REPO, manifest),
-      outDir: path.join(REPO, generated),
-    });
+    const model = await writeCheckedOutput(index, manifest, generated);
     lines.push(
-      `import type * as T${index} from "${relativeImport(`${generated}/types.ts`)}";`,
-      `import * as S${index} from "${relativeImport(`${generated}/schemas.ts`)}";`,
+      `import type * as T${index} from "./m${index}/types.ts";`,
+      `import * as S${index} from "./m${index}/schemas.ts";`,
     );
-    for (const tool of output.model.tools) {
+    for (const decl of model.types) {
+      declarations++;
+      lines.push(
+        `// ${manifest}: ${decl.name}`,
+        `agree<Mutual<T${index}.${decl.name}, z.infer<typeof S${index}.${decl.name}Schema>>>(true);`,
+      );
+    }
+    for (const tool of model.tools) {
       for (const schema of tool.output ? [tool.input, tool.output] : [tool.input]) {
         const name = schema.typeName;
         const ns = `O${index}_${name}`;
-        lines.push(
-          `// ${manifest}: tool ${tool.name}`,
-          `agree<Mutual<T${index}.${name}, z.infer<typeof S${index}.${name}Schema>>>(true);`,
-        );
+        lines.push(`// ${manifest}: tool ${tool.name}`);
         checked++;
         if (ORACLE_UNREADABLE.has(name)) {
           await expect(oracleType(schema.json)).rejects.toThrow();
@@ -95,7 +120,7 @@ it("generated types, z.infer of the validators and json-schema-to-typescript agr
     path.join(SCRATCH, "tsconfig.json"),
     JSON.stringify({
       extends: relativeImport("tsconfig.json"),
-      include: ["check.ts"],
+      include: ["check.ts", "m*/*.ts"],
       compilerOptions: { noUnusedLocals: false },
     }),
   );
@@ -115,5 +140,35 @@ it("generated types, z.infer of the validators and json-schema-to-typescript agr
     return `${match} [${above?.slice(3) ?? "?"}; ${written[Number(line) - 1]?.trim()}]`;
   });
   expect(checked).toBeGreaterThanOrEqual(38);
+  expect(declarations).toBeGreaterThan(checked);
   expect(errors).toBe("");
 }, 180_000);
+
+it("the shipped validators are the checked ones, annotated with their declared types and not checked by tsc", async () => {
+  for (const [manifest, generated] of SOURCES) {
+    const { model } = await generateFromManifest({
+      manifestPath: path.join(REPO, manifest),
+      outDir: path.join(REPO, generated),
+    });
+    const shipped = emitUserSchemasFile(model);
+    expect(shipped).toMatch(/^\/\/ @ts-nocheck/m);
+    const declared = [...shipped.matchAll(/^export const (\w+): z\.ZodType<T\.(\w+)> = /gm)];
+    // (`toolValidators`, the table of them by tool name, is annotated with the runtime's type.)
+    const exported = [...shipped.matchAll(/^export const (\w+)/gm)]
+      .map((m) => m[1])
+      .filter((name) => name !== "toolValidators");
+    // Every exported validator is annotated with the type it validates.
+    expect(declared.map((m) => m[1])).toEqual(exported);
+    for (const m of declared) expect(m[1]).toMatch(new RegExp(`^${m[2]}(Schema|Shape)$`));
+    // Without the @ts-nocheck note and the (non-recursive) annotations, it is the checked form, byte for byte.
+    const recursive = /: z\.ZodType<T\.\w+> = z\.lazy\(/;
+    const stripped = shipped
+      .replace(/^\/\/ @ts-nocheck[^]*?\n\n/m, "")
+      .split("\n")
+      .map((line) =>
+        recursive.test(line) ? line : line.replace(/^(export const \w+): z\.ZodType<T\.\w+> = /, "$1 = "),
+      )
+      .join("\n");
+    expect(stripped).toBe(emitUserSchemasFile(model, { checked: true }));
+  }
+});

@@ -1,6 +1,7 @@
 /**
  * End to end over real processes and real bytes: the generated weather and everything clients talk to their
- * generated servers over stdio; output validation is checked in-process.
+ * generated servers over stdio; output validation, the manifest's tool scopes over HTTP bearer auth and `__proto__`
+ * keys are checked in-process.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +9,8 @@ import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient, StdioClientTransport, createMemoryTransportPair } from "../../runtime/index.ts";
+import { serve } from "../../runtime/http/index.ts";
+import * as protoKey from "./golden/proto-key/expected/index.ts";
 import * as everything from "../../examples/everything/generated/index.ts";
 import * as weather from "../../examples/weather/generated/index.ts";
 import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts";
@@ -219,5 +222,82 @@ describe("the everything handlers ask the client through the context, in both er
     } finally {
       await raw.close();
     }
+  });
+});
+
+describe("the manifest's tool scopes reach HTTP bearer auth by default", () => {
+  it("a generated server served with auth (no toolScopes option) enforces each tool's manifest scopes", async () => {
+    const granted: Record<string, string[]> = { reader: ["mcp"], alerts: ["mcp", "weather:alerts"] };
+    const running = await serve(weather.createServer(weatherHandlers), {
+      sessions: false,
+      auth: {
+        verifyToken: (token) => (granted[token] ? { token, scopes: granted[token], claims: {} } : undefined),
+        resourceMetadata: { resource: "http://127.0.0.1/mcp", authorization_servers: ["https://issuer.example"] },
+      },
+    });
+    const call = (token: string, name: string, args: object) =>
+      fetch(running.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${token}`,
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+      });
+    try {
+      expect(weather.toolScopes).toEqual({ get_alerts: ["weather:alerts"] });
+      const denied = await call("reader", "get_alerts", { region: "NO" });
+      expect(denied.status).toBe(403);
+      expect(denied.headers.get("www-authenticate")).toMatch(/error="insufficient_scope"/);
+      expect(denied.headers.get("www-authenticate")).toMatch(/scope="weather:alerts"/);
+      const allowed = await call("alerts", "get_alerts", { region: "NO" });
+      expect(allowed.status).toBe(200);
+      expect((await allowed.json()).result.structuredContent.alerts[0].severity).toBe("moderate");
+      // A tool without manifest scopes needs none beyond the token.
+      const open = await call("reader", "get_forecast", { city: "Paris" });
+      expect(open.status).toBe(200);
+      expect((await open.json()).result.structuredContent.city).toBe("Paris");
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe("a property named __proto__ survives in validators and served schemas", () => {
+  const input = (json: string) => protoKey.KeysInputSchema.safeParse(JSON.parse(json));
+
+  it("is validated as declared and kept as an own property of the parsed value", () => {
+    const parsed = input('{"__proto__": "ab", "plain": true}');
+    expect(parsed.success).toBe(true);
+    const data = parsed.data!;
+    expect(Object.getOwnPropertyDescriptor(data, "__proto__")?.value).toBe("ab");
+    expect(data["__proto__"]).toBe("ab");
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(data.plain).toBe(true);
+  });
+
+  it("rejects a missing or wrong __proto__ (and the closed object still rejects unknown keys)", () => {
+    const issues = (json: string) => {
+      const parsed = input(json);
+      return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    };
+    expect(issues('{"plain": true}')).toEqual(["__proto__: Required"]);
+    expect(issues('{"__proto__": 5}')).toEqual([expect.stringMatching(/^__proto__: Invalid option/)]);
+    expect(issues('{"__proto__": "zz"}')).toEqual([expect.stringMatching(/^__proto__: Invalid option/)]);
+    expect(issues('{"__proto__": "ab", "extra": true}')).toEqual([expect.stringMatching(/Unrecognized key/)]);
+  });
+
+  it("checks a nested __proto__ object in the output and serves the schema with the key", () => {
+    expect(protoKey.KeysOutputSchema.safeParse(JSON.parse('{"__proto__": {"polluted": "yes"}}')).success).toBe(false);
+    const parsed = protoKey.KeysOutputSchema.safeParse(JSON.parse('{"__proto__": {"polluted": true}}'));
+    expect(parsed.success && Object.getOwnPropertyDescriptor(parsed.data, "__proto__")?.value).toEqual({
+      polluted: true,
+    });
+    expect({} as Record<string, unknown>).not.toHaveProperty("polluted");
+    const served = protoKey.toolDefinitions[0]!.inputSchema["properties"] as Record<string, unknown>;
+    expect(Object.keys(served)).toEqual(["__proto__", "plain"]);
+    expect(Object.getOwnPropertyDescriptor(served, "__proto__")?.value).toEqual({ type: "string", enum: ["ab", "cd"] });
   });
 });

@@ -3,7 +3,7 @@
  * (update with `npm run test:update-manifest-golden`). The committed example outputs must be up to date too,
  * and generation must be deterministic.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,12 +15,22 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
 const CASES = readdirSync(path.join(HERE, "golden")).sort();
 
+/**
+ * `toMatchFileSnapshot` silently writes a missing expected file (outside CI): a missing golden is a failure unless
+ * the goldens are being updated on purpose (`vitest --update`).
+ */
+async function expectGoldenFile(content: string, file: string): Promise<void> {
+  if (!existsSync(file) && expect.getState().snapshotState.snapshotUpdateState !== "all")
+    throw new Error(`missing golden file ${file}: run npm run test:update-manifest-golden and review it`);
+  await expect(content).toMatchFileSnapshot(file);
+}
+
 describe("manifest goldens", () => {
   it.each(CASES)("%s", async (name) => {
     const dir = path.join(HERE, "golden", name);
     const expectedDir = path.join(dir, "expected");
     const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml"), outDir: expectedDir });
-    for (const file of output.files) await expect(file.content).toMatchFileSnapshot(path.join(expectedDir, file.path));
+    for (const file of output.files) await expectGoldenFile(file.content, path.join(expectedDir, file.path));
     expect((await readdir(expectedDir)).sort()).toEqual(output.files.map((f) => f.path).sort());
   });
 

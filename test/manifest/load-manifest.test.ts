@@ -6,7 +6,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGenerate } from "../../generator/commands/generate.ts";
 import { ManifestError } from "../../generator/manifest/errors.ts";
+import { knownRevisions } from "../../generator/manifest/known-revisions.ts";
 import { parseManifest } from "../../generator/manifest/load-manifest.ts";
+import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 
 const HEADER = "server: { name: s, version: 1.0.0 }\n";
 
@@ -96,6 +98,16 @@ describe("manifest errors", () => {
       'prompts[0].arguments[1].name: duplicate argument name "a"',
     ],
     [
+      "unknown protocol revisions",
+      "server: { name: s, version: 1.0.0, revisions: [2025-11-25, 2099-01-01] }\n",
+      `mcp.yaml:1:60: server.revisions[1]: unknown protocol revision "2099-01-01" (known: ${[...SUPPORTED_REVISIONS].sort().join(", ")})`,
+    ],
+    [
+      "repeated protocol revisions",
+      "server: { name: s, version: 1.0.0, revisions: [2025-11-25, 2025-11-25] }\n",
+      'mcp.yaml:1:60: server.revisions[1]: duplicate protocol revision "2025-11-25" (first at server.revisions[0])',
+    ],
+    [
       "duplicate YAML keys",
       "server: { name: s, version: 1.0.0 }\nserver: { name: t, version: 1.0.0 }\n",
       "syntax error: Map keys must be unique",
@@ -103,6 +115,17 @@ describe("manifest errors", () => {
   ])("%s", (_name, body, message) => {
     const text = body.startsWith("server") || body.startsWith("#") ? body : `${HEADER}${body}`;
     expect(firstError(text)).toContain(message);
+  });
+});
+
+describe("server.revisions", () => {
+  it("the known revisions are the runtime's", () => {
+    expect(knownRevisions()).toEqual([...SUPPORTED_REVISIONS].sort());
+  });
+
+  it("accepts every revision the runtime speaks", () => {
+    const text = `server: { name: s, version: 1.0.0, revisions: [${SUPPORTED_REVISIONS.join(", ")}] }\n`;
+    expect(parseManifest(text, "mcp.yaml", "mcp.yaml").model.server.revisions).toEqual(SUPPORTED_REVISIONS);
   });
 });
 

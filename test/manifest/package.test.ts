@@ -1,21 +1,30 @@
 /**
  * mcp-gen as users install it: the runtime and protocol bindings built with tsconfig.build.json (what `npm run build`
- * writes to dist/), reached only through package.json `exports`. A user project (its own `type: module` package with
- * mcp-gen in node_modules) generated with the default `runtimeImport` ("mcp-gen/runtime") type-checks against the
- * emitted .d.ts files and runs on the emitted JavaScript: a generated client calls a generated server in memory.
- * The build goes to a temporary copy of the package, so the test never reads a stale dist/.
+ * writes to dist/), reached only through package.json `exports`. A user project outside the repository (its own
+ * `type: module` package with mcp-gen and the README's install dependencies in node_modules) generated with the
+ * default `runtimeImport` ("mcp-gen/runtime") type-checks against the emitted .d.ts files and runs on the emitted
+ * JavaScript: a generated client calls a generated server in memory and over HTTP (`mcp-gen/runtime/http`, as the
+ * README shows). `mcp-gen init` (default runtime import) scaffolds a
+ * project in the same way, and its server runs as a real process. The build goes to a temporary copy of the package,
+ * so the test never reads a stale dist/.
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generateFromManifest } from "../../generator/manifest/pipeline.ts";
+import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
 import { writeFilesAtomically } from "../../generator/manifest/write-atomic.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const BIN = path.join(REPO, "bin/mcp-gen.js");
+const TSX_CLI = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
+/** What the README's install command adds to a user's project next to mcp-gen (generated code imports them). */
+const USER_DEPENDENCIES = ["zod", "ajv", "ajv-formats"];
 let project: string;
 
 const manifest = {
@@ -38,6 +47,7 @@ const manifest = {
 };
 
 const app = `import { McpClient, createMemoryTransportPair } from "mcp-gen/runtime";
+import { serve, StreamableHttpClientTransport } from "mcp-gen/runtime/http";
 import { revisions } from "mcp-gen/protocol";
 import * as P from "mcp-gen/protocol/2025-11-25";
 import { createClient, createServer } from "./generated/index.ts";
@@ -50,15 +60,30 @@ await raw.connect(clientSide);
 const sum: number = (await createClient(raw).tools.add({ a: 2, b: 3 })).structuredContent.sum;
 const parsed: P.CallToolResult = revisions["2025-11-25"].CallToolResultSchema.parse({ content: [] });
 const token: "tools/call" = P.methods["tools/call"].method;
-console.log(JSON.stringify({ sum, revision: raw.revision, content: parsed.content.length, token }));
 await raw.close();
 await server.close();
+
+// The README's HTTP set-up: serve on loopback, call through the typed client over Streamable HTTP.
+const running = await serve(createServer({ tools: { add: ({ a, b }) => ({ structuredContent: { sum: a + b } }) } }), { port: 0 });
+const overHttp = new McpClient({ info: { name: "app", version: "1.0.0" } });
+await overHttp.connect(new StreamableHttpClientTransport(running.url));
+const httpSum: number = (await createClient(overHttp).tools.add({ a: 4, b: 5 })).structuredContent.sum;
+await overHttp.close();
+await running.close();
+console.log(JSON.stringify({ sum, httpSum, revision: raw.revision, content: parsed.content.length, token }));
 `;
 
 beforeAll(async () => {
-  project = await mkdtemp(path.join(REPO, ".tmp", "package-"));
+  // Outside the repository, so nothing resolves from the repository's node_modules by walking up: the project sees
+  // mcp-gen (with its own dependencies, as npm installs them), what the README tells users to install, and
+  // @types/node for its tsconfig.
+  project = await mkdtemp(path.join(os.tmpdir(), "mcp-gen-package-"));
   const pkg = path.join(project, "node_modules", "mcp-gen");
   await mkdir(pkg, { recursive: true });
+  await symlink(path.join(REPO, "node_modules"), path.join(pkg, "node_modules"), "dir");
+  await mkdir(path.join(project, "node_modules", "@types"));
+  for (const dependency of [...USER_DEPENDENCIES, "@types/node"])
+    await symlink(path.join(REPO, "node_modules", dependency), path.join(project, "node_modules", dependency), "dir");
   const { name, type, exports } = JSON.parse(await readFile(path.join(REPO, "package.json"), "utf8")) as Record<
     string,
     unknown
@@ -90,14 +115,46 @@ it("a user project type-checks against the package's .d.ts (strict, skipLibCheck
   // Outside the project, only installed packages: nothing from runtime/ or generated/protocol/ sources.
   expect(fromRepo.filter((f) => !f.startsWith(`${REPO}/node_modules/`))).toEqual([]);
   expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/runtime/index.d.ts"));
+  expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/runtime/http/index.d.ts"));
   expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/generated/protocol/2025-11-25/schemas.d.ts"));
   execFileSync(process.execPath, [TSC, "--noEmit", "-p", config], { encoding: "utf8" });
 }, 120_000);
 
-it("the built JavaScript runs: a generated client calls a generated server", () => {
-  const out = execFileSync(process.execPath, ["--import", "tsx", path.join(project, "app.ts")], {
+it("the built JavaScript runs: a generated client calls a generated server, in memory and over HTTP", () => {
+  const out = execFileSync(process.execPath, [TSX_CLI, path.join(project, "app.ts")], {
     cwd: project,
     encoding: "utf8",
   });
-  expect(JSON.parse(out.trim())).toEqual({ sum: 5, revision: "2026-07-28", content: 0, token: "tools/call" });
+  expect(JSON.parse(out.trim())).toEqual({ sum: 5, httpSum: 9, revision: "2026-07-28", content: 0, token: "tools/call" });
 }, 60_000);
+
+it("mcp-gen init with the default runtime import: the scaffold type-checks against the package and its server answers", async () => {
+  const dir = path.join(project, "init-app");
+  const init = spawnSync(process.execPath, [BIN, "init", "--dir", dir, "--name", "hello"], { cwd: project, encoding: "utf8" });
+  expect(init.stderr).toBe("");
+  expect(init.status).toBe(0);
+  expect(await readFile(path.join(dir, "server.ts"), "utf8")).toContain('from "mcp-gen/runtime";');
+  expect(await readFile(path.join(dir, "generated", "server.ts"), "utf8")).toMatch(/from "mcp-gen\/runtime";/);
+
+  const config = path.join(dir, "tsconfig.json");
+  const tsconfig = { extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include: ["*.ts", "generated/*.ts"] };
+  await writeFile(config, JSON.stringify(tsconfig));
+  const files = execFileSync(process.execPath, [TSC, "--noEmit", "--listFilesOnly", "-p", config], { encoding: "utf8" });
+  expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/runtime/index.d.ts"));
+  expect(files.split("\n").filter((f) => f.startsWith(path.join(REPO, "runtime/")))).toEqual([]);
+  execFileSync(process.execPath, [TSC, "--noEmit", "-p", config], { encoding: "utf8" });
+
+  const client = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [TSX_CLI, "server.ts"], cwd: dir, stderr: "inherit" }),
+  );
+  try {
+    const tools = await client.listAllTools();
+    expect(tools.map((t) => t.name)).toEqual(["greet"]);
+    expect(tools[0]?.outputSchema).toMatchObject({ required: ["greeting"] });
+    const result = await client.callTool("greet", { name: "Ada" });
+    expect(result.structuredContent).toEqual({ greeting: "Hello, Ada!" });
+  } finally {
+    await client.close();
+  }
+}, 120_000);

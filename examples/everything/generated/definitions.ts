@@ -27,7 +27,11 @@ export const serverOptions: ServerOptions = {
   },
 };
 
-/** Every tool schema as the manifest declares it, by type name; served unchanged. */
+/**
+ * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key
+ * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc
+ * has no object literal to check.
+ */
 export const jsonSchemas: Readonly<
   Record<
     | "TestSimpleTextInput"
@@ -58,170 +62,189 @@ export const jsonSchemas: Readonly<
     | "TestCustomHeaderEchoInput",
     JsonObject
   >
-> = {
-  TestSimpleTextInput: {
-    type: "object",
+> = JSON.parse(`{
+  "TestSimpleTextInput": {
+    "type": "object"
   },
-  TestImageContentInput: {
-    type: "object",
+  "TestImageContentInput": {
+    "type": "object"
   },
-  TestAudioContentInput: {
-    type: "object",
+  "TestAudioContentInput": {
+    "type": "object"
   },
-  TestEmbeddedResourceInput: {
-    type: "object",
+  "TestEmbeddedResourceInput": {
+    "type": "object"
   },
-  TestMultipleContentTypesInput: {
-    type: "object",
+  "TestMultipleContentTypesInput": {
+    "type": "object"
   },
-  TestToolWithLoggingInput: {
-    type: "object",
+  "TestToolWithLoggingInput": {
+    "type": "object"
   },
-  TestToolWithProgressInput: {
-    type: "object",
+  "TestToolWithProgressInput": {
+    "type": "object"
   },
-  TestErrorHandlingInput: {
-    type: "object",
+  "TestErrorHandlingInput": {
+    "type": "object"
   },
-  TestSamplingInput: {
-    type: "object",
-    properties: {
-      prompt: {
-        type: "string",
-        description: "The prompt to send",
-      },
+  "TestSamplingInput": {
+    "type": "object",
+    "properties": {
+      "prompt": {
+        "type": "string",
+        "description": "The prompt to send"
+      }
     },
-    required: ["prompt"],
+    "required": [
+      "prompt"
+    ]
   },
-  TestElicitationInput: {
-    type: "object",
-    properties: {
-      message: {
-        type: "string",
-        description: "The message shown to the user",
-      },
+  "TestElicitationInput": {
+    "type": "object",
+    "properties": {
+      "message": {
+        "type": "string",
+        "description": "The message shown to the user"
+      }
     },
-    required: ["message"],
+    "required": [
+      "message"
+    ]
   },
-  TestElicitationSep1034DefaultsInput: {
-    type: "object",
+  "TestElicitationSep1034DefaultsInput": {
+    "type": "object"
   },
-  TestElicitationSep1330EnumsInput: {
-    type: "object",
+  "TestElicitationSep1330EnumsInput": {
+    "type": "object"
   },
-  JsonSchema202012ToolInput: {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    $defs: {
-      address: {
-        $anchor: "addressDef",
-        type: "object",
-        properties: {
-          street: {
-            type: "string",
+  "JsonSchema202012ToolInput": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+      "address": {
+        "$anchor": "addressDef",
+        "type": "object",
+        "properties": {
+          "street": {
+            "type": "string"
           },
-          city: {
-            type: "string",
-          },
-        },
-      },
+          "city": {
+            "type": "string"
+          }
+        }
+      }
     },
-    properties: {
-      name: {
-        type: "string",
+    "properties": {
+      "name": {
+        "type": "string"
       },
-      address: {
-        $ref: "#/$defs/address",
+      "address": {
+        "$ref": "#/$defs/address"
       },
-      contactMethod: {
-        type: "string",
-        enum: ["phone", "email"],
+      "contactMethod": {
+        "type": "string",
+        "enum": [
+          "phone",
+          "email"
+        ]
       },
-      phone: {
-        type: "string",
+      "phone": {
+        "type": "string"
       },
-      email: {
-        type: "string",
-      },
+      "email": {
+        "type": "string"
+      }
     },
-    allOf: [
+    "allOf": [
       {
-        anyOf: [
+        "anyOf": [
           {
-            required: ["phone"],
+            "required": [
+              "phone"
+            ]
           },
           {
-            required: ["email"],
-          },
-        ],
-      },
+            "required": [
+              "email"
+            ]
+          }
+        ]
+      }
     ],
-    if: {
-      properties: {
-        contactMethod: {
-          const: "phone",
-        },
+    "if": {
+      "properties": {
+        "contactMethod": {
+          "const": "phone"
+        }
       },
-      required: ["contactMethod"],
+      "required": [
+        "contactMethod"
+      ]
     },
-    then: {
-      required: ["phone"],
+    "then": {
+      "required": [
+        "phone"
+      ]
     },
-    else: {
-      required: ["email"],
+    "else": {
+      "required": [
+        "email"
+      ]
     },
-    additionalProperties: false,
+    "additionalProperties": false
   },
-  TestReconnectionInput: {
-    type: "object",
+  "TestReconnectionInput": {
+    "type": "object"
   },
-  TestInputRequiredResultElicitationInput: {
-    type: "object",
+  "TestInputRequiredResultElicitationInput": {
+    "type": "object"
   },
-  TestInputRequiredResultSamplingInput: {
-    type: "object",
+  "TestInputRequiredResultSamplingInput": {
+    "type": "object"
   },
-  TestInputRequiredResultListRootsInput: {
-    type: "object",
+  "TestInputRequiredResultListRootsInput": {
+    "type": "object"
   },
-  TestInputRequiredResultRequestStateInput: {
-    type: "object",
+  "TestInputRequiredResultRequestStateInput": {
+    "type": "object"
   },
-  TestInputRequiredResultMultipleInputsInput: {
-    type: "object",
+  "TestInputRequiredResultMultipleInputsInput": {
+    "type": "object"
   },
-  TestInputRequiredResultMultiRoundInput: {
-    type: "object",
+  "TestInputRequiredResultMultiRoundInput": {
+    "type": "object"
   },
-  TestInputRequiredResultCapabilitiesInput: {
-    type: "object",
+  "TestInputRequiredResultCapabilitiesInput": {
+    "type": "object"
   },
-  TestInputRequiredResultTamperedStateInput: {
-    type: "object",
+  "TestInputRequiredResultTamperedStateInput": {
+    "type": "object"
   },
-  TestMissingCapabilityInput: {
-    type: "object",
+  "TestMissingCapabilityInput": {
+    "type": "object"
   },
-  TestStreamingElicitationInput: {
-    type: "object",
+  "TestStreamingElicitationInput": {
+    "type": "object"
   },
-  TestLoggingToolInput: {
-    type: "object",
+  "TestLoggingToolInput": {
+    "type": "object"
   },
-  TestCustomHeaderEchoInput: {
-    type: "object",
-    properties: {
-      region: {
-        type: "string",
-        "x-mcp-header": "Region",
+  "TestCustomHeaderEchoInput": {
+    "type": "object",
+    "properties": {
+      "region": {
+        "type": "string",
+        "x-mcp-header": "Region"
       },
-      query: {
-        type: "string",
-      },
+      "query": {
+        "type": "string"
+      }
     },
-    required: ["region"],
-  },
-};
+    "required": [
+      "region"
+    ]
+  }
+}`);
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [
@@ -353,7 +376,7 @@ export const toolDefinitions: readonly ToolDefinition[] = [
   },
 ];
 
-/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
 /** `resources/list`, in manifest order. */

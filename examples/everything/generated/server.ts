@@ -3,12 +3,11 @@
 
 import {
   McpServer,
+  registerTypedTools,
   type Awaitable,
-  type CallToolResult,
   type Completer,
-  type ContentBlock,
+  type ContentToolResult,
   type GetPromptResult,
-  type JsonObject,
   type ReadResourceResult,
   type RequestContext,
   type ServerOptions,
@@ -16,32 +15,6 @@ import {
 import * as D from "./definitions.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
-
-/**
- * What a handler of a tool with an `outputSchema` returns: `structuredContent` must be the tool's output type
- * (anything else is a compile error). `content` defaults to the JSON text of `structuredContent`.
- */
-export type StructuredToolResult<Output> =
-  | {
-      readonly structuredContent: Output;
-      readonly content?: readonly ContentBlock[];
-      readonly isError?: false;
-      readonly _meta?: JsonObject;
-    }
-  | {
-      readonly isError: true;
-      readonly content: readonly ContentBlock[];
-      readonly structuredContent?: never;
-      readonly _meta?: JsonObject;
-    };
-
-/** What a handler of a tool without an `outputSchema` returns: content only. */
-export type ContentToolResult = {
-  readonly content: readonly ContentBlock[];
-  readonly isError?: boolean;
-  readonly structuredContent?: never;
-  readonly _meta?: JsonObject;
-};
 
 /** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */
 export interface ServerHandlers {
@@ -185,140 +158,15 @@ export type CreateServerOptions = Partial<ServerOptions>;
 
 /**
  * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are
- * validated against the tool's `outputSchema` after it returns.
+ * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.
  */
 export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServer {
   const server = new McpServer({ ...D.serverOptions, ...options });
-  server.tool<T.TestSimpleTextInput>(
-    D.toolDefinitions[0]!,
-    (input, context) => handlers.tools.test_simple_text(input, context),
-    { arguments: S.TestSimpleTextInputSchema },
-  );
-  server.tool<T.TestImageContentInput>(
-    D.toolDefinitions[1]!,
-    (input, context) => handlers.tools.test_image_content(input, context),
-    { arguments: S.TestImageContentInputSchema },
-  );
-  server.tool<T.TestAudioContentInput>(
-    D.toolDefinitions[2]!,
-    (input, context) => handlers.tools.test_audio_content(input, context),
-    { arguments: S.TestAudioContentInputSchema },
-  );
-  server.tool<T.TestEmbeddedResourceInput>(
-    D.toolDefinitions[3]!,
-    (input, context) => handlers.tools.test_embedded_resource(input, context),
-    { arguments: S.TestEmbeddedResourceInputSchema },
-  );
-  server.tool<T.TestMultipleContentTypesInput>(
-    D.toolDefinitions[4]!,
-    (input, context) => handlers.tools.test_multiple_content_types(input, context),
-    { arguments: S.TestMultipleContentTypesInputSchema },
-  );
-  server.tool<T.TestToolWithLoggingInput>(
-    D.toolDefinitions[5]!,
-    (input, context) => handlers.tools.test_tool_with_logging(input, context),
-    { arguments: S.TestToolWithLoggingInputSchema },
-  );
-  server.tool<T.TestToolWithProgressInput>(
-    D.toolDefinitions[6]!,
-    (input, context) => handlers.tools.test_tool_with_progress(input, context),
-    { arguments: S.TestToolWithProgressInputSchema },
-  );
-  server.tool<T.TestErrorHandlingInput>(
-    D.toolDefinitions[7]!,
-    (input, context) => handlers.tools.test_error_handling(input, context),
-    { arguments: S.TestErrorHandlingInputSchema },
-  );
-  server.tool<T.TestSamplingInput>(
-    D.toolDefinitions[8]!,
-    (input, context) => handlers.tools.test_sampling(input, context),
-    { arguments: S.TestSamplingInputSchema },
-  );
-  server.tool<T.TestElicitationInput>(
-    D.toolDefinitions[9]!,
-    (input, context) => handlers.tools.test_elicitation(input, context),
-    { arguments: S.TestElicitationInputSchema },
-  );
-  server.tool<T.TestElicitationSep1034DefaultsInput>(
-    D.toolDefinitions[10]!,
-    (input, context) => handlers.tools.test_elicitation_sep1034_defaults(input, context),
-    { arguments: S.TestElicitationSep1034DefaultsInputSchema },
-  );
-  server.tool<T.TestElicitationSep1330EnumsInput>(
-    D.toolDefinitions[11]!,
-    (input, context) => handlers.tools.test_elicitation_sep1330_enums(input, context),
-    { arguments: S.TestElicitationSep1330EnumsInputSchema },
-  );
-  server.tool<T.JsonSchema202012ToolInput>(
-    D.toolDefinitions[12]!,
-    (input, context) => handlers.tools.json_schema_2020_12_tool(input, context),
-    { arguments: S.JsonSchema202012ToolInputSchema },
-  );
-  server.tool<T.TestReconnectionInput>(
-    D.toolDefinitions[13]!,
-    (input, context) => handlers.tools.test_reconnection(input, context),
-    { arguments: S.TestReconnectionInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultElicitationInput>(
-    D.toolDefinitions[14]!,
-    (input, context) => handlers.tools.test_input_required_result_elicitation(input, context),
-    { arguments: S.TestInputRequiredResultElicitationInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultSamplingInput>(
-    D.toolDefinitions[15]!,
-    (input, context) => handlers.tools.test_input_required_result_sampling(input, context),
-    { arguments: S.TestInputRequiredResultSamplingInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultListRootsInput>(
-    D.toolDefinitions[16]!,
-    (input, context) => handlers.tools.test_input_required_result_list_roots(input, context),
-    { arguments: S.TestInputRequiredResultListRootsInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultRequestStateInput>(
-    D.toolDefinitions[17]!,
-    (input, context) => handlers.tools.test_input_required_result_request_state(input, context),
-    { arguments: S.TestInputRequiredResultRequestStateInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultMultipleInputsInput>(
-    D.toolDefinitions[18]!,
-    (input, context) => handlers.tools.test_input_required_result_multiple_inputs(input, context),
-    { arguments: S.TestInputRequiredResultMultipleInputsInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultMultiRoundInput>(
-    D.toolDefinitions[19]!,
-    (input, context) => handlers.tools.test_input_required_result_multi_round(input, context),
-    { arguments: S.TestInputRequiredResultMultiRoundInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultCapabilitiesInput>(
-    D.toolDefinitions[20]!,
-    (input, context) => handlers.tools.test_input_required_result_capabilities(input, context),
-    { arguments: S.TestInputRequiredResultCapabilitiesInputSchema },
-  );
-  server.tool<T.TestInputRequiredResultTamperedStateInput>(
-    D.toolDefinitions[21]!,
-    (input, context) => handlers.tools.test_input_required_result_tampered_state(input, context),
-    { arguments: S.TestInputRequiredResultTamperedStateInputSchema },
-  );
-  server.tool<T.TestMissingCapabilityInput>(
-    D.toolDefinitions[22]!,
-    (input, context) => handlers.tools.test_missing_capability(input, context),
-    { arguments: S.TestMissingCapabilityInputSchema },
-  );
-  server.tool<T.TestStreamingElicitationInput>(
-    D.toolDefinitions[23]!,
-    (input, context) => handlers.tools.test_streaming_elicitation(input, context),
-    { arguments: S.TestStreamingElicitationInputSchema },
-  );
-  server.tool<T.TestLoggingToolInput>(
-    D.toolDefinitions[24]!,
-    (input, context) => handlers.tools.test_logging_tool(input, context),
-    { arguments: S.TestLoggingToolInputSchema },
-  );
-  server.tool<T.TestCustomHeaderEchoInput>(
-    D.toolDefinitions[25]!,
-    (input, context) => handlers.tools.test_custom_header_echo(input, context),
-    { arguments: S.TestCustomHeaderEchoInputSchema },
-  );
+  registerTypedTools(server, handlers.tools, {
+    definitions: D.toolDefinitions,
+    validators: S.toolValidators,
+    scopes: D.toolScopes,
+  });
   server.resource(D.resourceDefinitions[0]!, (uri, context) => handlers.resources["test://static-text"](uri, context));
   server.resource(D.resourceDefinitions[1]!, (uri, context) =>
     handlers.resources["test://static-binary"](uri, context),
@@ -361,30 +209,4 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
     { arguments: S.TestInputRequiredResultPromptArgumentsSchema },
   );
   return server;
-}
-
-/** Checks a structured result against the output validator and fills in `content` when the handler left it out. */
-export async function structured<Output>(
-  tool: string,
-  pending: Awaitable<StructuredToolResult<Output>>,
-  validator: {
-    safeParse(
-      value: unknown,
-    ):
-      | { success: true }
-      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-  },
-): Promise<CallToolResult> {
-  const result = await pending;
-  if (result.isError === true) return result;
-  const parsed = validator.safeParse(result.structuredContent);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map(
-      (i) => `${["structuredContent", ...i.path.map(String)].join(".")}: ${i.message}`,
-    );
-    throw new globalThis.Error(
-      `tool ${tool} returned structuredContent that does not match its outputSchema: ${where.join("; ")}`,
-    );
-  }
-  return { ...result, content: result.content ?? [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
 }

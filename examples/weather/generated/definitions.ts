@@ -27,128 +27,174 @@ export const serverOptions: ServerOptions = {
   },
 };
 
-/** Every tool schema as the manifest declares it, by type name; served unchanged. */
+/**
+ * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key
+ * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc
+ * has no object literal to check.
+ */
 export const jsonSchemas: Readonly<
   Record<
     "GetForecastInput" | "GetForecastOutput" | "GetAlertsInput" | "GetAlertsOutput" | "ConvertTemperatureInput",
     JsonObject
   >
-> = {
-  GetForecastInput: {
-    type: "object",
-    properties: {
-      city: {
-        type: "string",
-        minLength: 1,
-        description: "City name, e.g. Paris",
+> = JSON.parse(`{
+  "GetForecastInput": {
+    "type": "object",
+    "properties": {
+      "city": {
+        "type": "string",
+        "minLength": 1,
+        "description": "City name, e.g. Paris"
       },
-      days: {
-        type: "integer",
-        minimum: 1,
-        maximum: 7,
-        default: 3,
+      "days": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 7,
+        "default": 3
       },
-      units: {
-        type: "string",
-        enum: ["metric", "imperial"],
-        default: "metric",
-      },
+      "units": {
+        "type": "string",
+        "enum": [
+          "metric",
+          "imperial"
+        ],
+        "default": "metric"
+      }
     },
-    required: ["city"],
-    additionalProperties: false,
+    "required": [
+      "city"
+    ],
+    "additionalProperties": false
   },
-  GetForecastOutput: {
-    type: "object",
-    properties: {
-      city: {
-        type: "string",
+  "GetForecastOutput": {
+    "type": "object",
+    "properties": {
+      "city": {
+        "type": "string"
       },
-      units: {
-        type: "string",
-        enum: ["metric", "imperial"],
+      "units": {
+        "type": "string",
+        "enum": [
+          "metric",
+          "imperial"
+        ]
       },
-      days: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/day",
+      "days": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/day"
+        }
+      }
+    },
+    "required": [
+      "city",
+      "units",
+      "days"
+    ],
+    "$defs": {
+      "day": {
+        "type": "object",
+        "properties": {
+          "date": {
+            "type": "string",
+            "format": "date"
+          },
+          "high": {
+            "type": "number"
+          },
+          "low": {
+            "type": "number"
+          },
+          "conditions": {
+            "type": "string",
+            "enum": [
+              "sunny",
+              "cloudy",
+              "rain",
+              "snow"
+            ]
+          }
         },
-      },
-    },
-    required: ["city", "units", "days"],
-    $defs: {
-      day: {
-        type: "object",
-        properties: {
-          date: {
-            type: "string",
-            format: "date",
-          },
-          high: {
-            type: "number",
-          },
-          low: {
-            type: "number",
-          },
-          conditions: {
-            type: "string",
-            enum: ["sunny", "cloudy", "rain", "snow"],
-          },
-        },
-        required: ["date", "high", "low", "conditions"],
-      },
-    },
+        "required": [
+          "date",
+          "high",
+          "low",
+          "conditions"
+        ]
+      }
+    }
   },
-  GetAlertsInput: {
-    type: "object",
-    properties: {
-      region: {
-        type: "string",
-        pattern: "^[A-Z]{2}$",
-        description: "Two-letter region code",
-      },
+  "GetAlertsInput": {
+    "type": "object",
+    "properties": {
+      "region": {
+        "type": "string",
+        "pattern": "^[A-Z]{2}$",
+        "description": "Two-letter region code"
+      }
     },
-    required: ["region"],
+    "required": [
+      "region"
+    ]
   },
-  GetAlertsOutput: {
-    type: "object",
-    properties: {
-      alerts: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            severity: {
-              type: "string",
-              enum: ["minor", "moderate", "severe"],
+  "GetAlertsOutput": {
+    "type": "object",
+    "properties": {
+      "alerts": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "severity": {
+              "type": "string",
+              "enum": [
+                "minor",
+                "moderate",
+                "severe"
+              ]
             },
-            headline: {
-              type: "string",
+            "headline": {
+              "type": "string"
             },
-            expires: {
-              type: ["string", "null"],
-              format: "date-time",
-            },
+            "expires": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time"
+            }
           },
-          required: ["severity", "headline"],
-        },
-      },
+          "required": [
+            "severity",
+            "headline"
+          ]
+        }
+      }
     },
-    required: ["alerts"],
+    "required": [
+      "alerts"
+    ]
   },
-  ConvertTemperatureInput: {
-    type: "object",
-    properties: {
-      value: {
-        type: "number",
+  "ConvertTemperatureInput": {
+    "type": "object",
+    "properties": {
+      "value": {
+        "type": "number"
       },
-      to: {
-        type: "string",
-        enum: ["celsius", "fahrenheit"],
-      },
+      "to": {
+        "type": "string",
+        "enum": [
+          "celsius",
+          "fahrenheit"
+        ]
+      }
     },
-    required: ["value", "to"],
-  },
-};
+    "required": [
+      "value",
+      "to"
+    ]
+  }
+}`);
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [
@@ -176,7 +222,7 @@ export const toolDefinitions: readonly ToolDefinition[] = [
   },
 ];
 
-/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {
   get_alerts: ["weather:alerts"],
 };

@@ -3,45 +3,19 @@
 
 import {
   McpServer,
+  registerTypedTools,
   type Awaitable,
-  type CallToolResult,
   type Completer,
-  type ContentBlock,
+  type ContentToolResult,
   type GetPromptResult,
-  type JsonObject,
   type ReadResourceResult,
   type RequestContext,
   type ServerOptions,
+  type StructuredToolResult,
 } from "../../../runtime/index.ts";
 import * as D from "./definitions.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
-
-/**
- * What a handler of a tool with an `outputSchema` returns: `structuredContent` must be the tool's output type
- * (anything else is a compile error). `content` defaults to the JSON text of `structuredContent`.
- */
-export type StructuredToolResult<Output> =
-  | {
-      readonly structuredContent: Output;
-      readonly content?: readonly ContentBlock[];
-      readonly isError?: false;
-      readonly _meta?: JsonObject;
-    }
-  | {
-      readonly isError: true;
-      readonly content: readonly ContentBlock[];
-      readonly structuredContent?: never;
-      readonly _meta?: JsonObject;
-    };
-
-/** What a handler of a tool without an `outputSchema` returns: content only. */
-export type ContentToolResult = {
-  readonly content: readonly ContentBlock[];
-  readonly isError?: boolean;
-  readonly structuredContent?: never;
-  readonly _meta?: JsonObject;
-};
 
 /** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */
 export interface ServerHandlers {
@@ -85,26 +59,15 @@ export type CreateServerOptions = Partial<ServerOptions>;
 
 /**
  * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are
- * validated against the tool's `outputSchema` after it returns.
+ * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.
  */
 export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServer {
   const server = new McpServer({ ...D.serverOptions, ...options });
-  server.tool<T.GetForecastInput>(
-    D.toolDefinitions[0]!,
-    (input, context) =>
-      structured("get_forecast", handlers.tools.get_forecast(input, context), S.GetForecastOutputSchema),
-    { arguments: S.GetForecastInputSchema },
-  );
-  server.tool<T.GetAlertsInput>(
-    D.toolDefinitions[1]!,
-    (input, context) => structured("get_alerts", handlers.tools.get_alerts(input, context), S.GetAlertsOutputSchema),
-    { arguments: S.GetAlertsInputSchema },
-  );
-  server.tool<T.ConvertTemperatureInput>(
-    D.toolDefinitions[2]!,
-    (input, context) => handlers.tools.convert_temperature(input, context),
-    { arguments: S.ConvertTemperatureInputSchema },
-  );
+  registerTypedTools(server, handlers.tools, {
+    definitions: D.toolDefinitions,
+    validators: S.toolValidators,
+    scopes: D.toolScopes,
+  });
   server.resource(D.resourceDefinitions[0]!, (uri, context) => handlers.resources["weather://stations"](uri, context));
   server.resourceTemplate(
     D.resourceTemplateDefinitions[0]!,
@@ -118,30 +81,4 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
     { arguments: S.PlanTripArgumentsSchema, complete: { city: handlers.completions.prompts.plan_trip.city } },
   );
   return server;
-}
-
-/** Checks a structured result against the output validator and fills in `content` when the handler left it out. */
-export async function structured<Output>(
-  tool: string,
-  pending: Awaitable<StructuredToolResult<Output>>,
-  validator: {
-    safeParse(
-      value: unknown,
-    ):
-      | { success: true }
-      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-  },
-): Promise<CallToolResult> {
-  const result = await pending;
-  if (result.isError === true) return result;
-  const parsed = validator.safeParse(result.structuredContent);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map(
-      (i) => `${["structuredContent", ...i.path.map(String)].join(".")}: ${i.message}`,
-    );
-    throw new globalThis.Error(
-      `tool ${tool} returned structuredContent that does not match its outputSchema: ${where.join("; ")}`,
-    );
-  }
-  return { ...result, content: result.content ?? [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
 }

@@ -1,6 +1,8 @@
 /**
  * `UserModel` → `client.ts`: `TypedClient` (one typed method per tool, resource, template and prompt) and
  * `createClient`, a facade over the runtime's `McpClient`. Decisions here; `templates/user/client.ts.hbs` loops.
+ * Calls go through the runtime's typed helpers (`runtime/client/typed-tools.ts`), with explicit type arguments so
+ * tsc infers nothing from the validators.
  * Resource templates are expanded with the `uri-template` package (RFC 6570, all four levels).
  */
 import type { UserModel, UserTool } from "../../manifest/user-model.ts";
@@ -25,7 +27,7 @@ function toolEntry(tool: UserTool): Entry {
     return {
       doc: doc(tool.description ?? tool.title),
       signature: `${key}(input: ${input}, options?: CallOptions): Promise<StructuredToolCall<T.${tool.output.typeName}>>`,
-      code: `${key}: (input, options) => callStructured(client, ${name}, input, S.${tool.output.typeName}Schema, options)`,
+      code: `${key}: (input, options) => callStructured<T.${tool.output.typeName}>(client, ${name}, input, S.${tool.output.typeName}Schema, options)`,
     };
   }
   return {
@@ -65,16 +67,22 @@ export function clientView(model: UserModel, header: string): object {
       })),
     },
   ].filter((s) => s.entries.length > 0);
+  const runtimeValues = [
+    ...(model.tools.some((t) => t.output) ? ["callStructured"] : []),
+    ...(model.tools.some((t) => !t.output) ? ["callTool"] : []),
+    ...(model.prompts.length > 0 ? ["getPrompt"] : []),
+  ];
   const runtimeTypes = [
     "CallOptions",
-    "CallToolResult",
-    "GetPromptResult",
+    ...(model.tools.some((t) => !t.output) ? ["CallToolResult"] : []),
+    ...(model.prompts.length > 0 ? ["GetPromptResult"] : []),
     "McpClient",
     ...(model.resources.length + model.resourceTemplates.length > 0 ? ["ReadResourceResult"] : []),
+    ...(model.tools.some((t) => t.output) ? ["StructuredToolCall"] : []),
   ];
   // Only what the file uses, so projects with `noUnusedLocals` compile it too.
   const imports = [
-    `import type { ${runtimeTypes.join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
+    `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
     ...(model.resourceTemplates.length > 0 ? ['import uriTemplate from "uri-template";'] : []),
     ...(model.tools.some((t) => t.output) ? ['import * as S from "./schemas.ts";'] : []),
     ...(sections.some((s) => s.name !== "resources") ? ['import type * as T from "./types.ts";'] : []),

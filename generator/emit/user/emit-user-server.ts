@@ -1,7 +1,8 @@
 /**
  * `UserModel` → `server.ts`: the typed handler interface (`ServerHandlers`) and `createServer`, a facade over the
  * runtime's `McpServer`. Every decision (which sections exist, which tools are structured, signatures, the
- * registration statements) is taken here; `templates/user/server.ts.hbs` only loops.
+ * registration statements) is taken here; `templates/user/server.ts.hbs` only loops. The result types and the tool
+ * registration (validation, output check, scopes) come from the runtime (`runtime/server/typed-tools.ts`).
  */
 import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../../manifest/user-model.ts";
 import { emitDoc, propertyKey } from "../ts-types.ts";
@@ -31,17 +32,6 @@ function toolMember(tool: UserTool): Member {
     doc: doc(tool.description ?? tool.title),
     signature: `${propertyKey(tool.name)}(input: T.${tool.input.typeName}, context: RequestContext): Awaitable<${result}>`,
   };
-}
-
-function toolRegistration(tool: UserTool, index: number): string {
-  const call = `${memberAccess("handlers.tools", tool.name)}(input, context)`;
-  const body = tool.output
-    ? `structured(${JSON.stringify(tool.name)}, ${call}, S.${tool.output.typeName}Schema)`
-    : call;
-  return (
-    `server.tool<T.${tool.input.typeName}>(D.toolDefinitions[${index}]!, (input, context) => ${body}, ` +
-    `{ arguments: S.${tool.input.typeName}Schema });`
-  );
 }
 
 /** `{ city: handlers.completions.resourceTemplates.city_forecast.city }` for the completable names. */
@@ -130,7 +120,12 @@ export function serverView(model: UserModel, header: string): object {
     { name: "completions", members: completionMembers(model) },
   ].filter((s) => s.members.length > 0);
   const registrations = [
-    ...model.tools.map(toolRegistration),
+    ...(model.tools.length > 0
+      ? [
+          "registerTypedTools(server, handlers.tools, " +
+            "{ definitions: D.toolDefinitions, validators: S.toolValidators, scopes: D.toolScopes });",
+        ]
+      : []),
     ...model.resources.map(
       (r, i) =>
         `server.resource(D.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
@@ -144,20 +139,21 @@ export function serverView(model: UserModel, header: string): object {
 /** Only what the file uses, so projects with `noUnusedLocals` compile it too. */
 function serverImports(model: UserModel, sections: readonly Section[]): string[] {
   const has = (name: string) => sections.some((s) => s.name === name);
+  const tools = model.tools.length > 0;
+  const runtimeValues = ["McpServer", ...(tools ? ["registerTypedTools"] : [])];
   const runtimeTypes = [
-    "Awaitable",
-    "CallToolResult",
+    ...(sections.length > 0 ? ["Awaitable"] : []),
     ...(has("completions") ? ["Completer"] : []),
-    "ContentBlock",
+    ...(model.tools.some((t) => !t.output) ? ["ContentToolResult"] : []),
     ...(has("prompts") ? ["GetPromptResult"] : []),
-    "JsonObject",
     ...(has("resources") || has("resourceTemplates") ? ["ReadResourceResult"] : []),
     ...(sections.length > 0 ? ["RequestContext"] : []),
     "ServerOptions",
+    ...(model.tools.some((t) => t.output) ? ["StructuredToolResult"] : []),
   ];
   const validated = model.tools.length + model.resourceTemplates.length + model.prompts.length > 0;
   return [
-    `import { McpServer, ${runtimeTypes.map((t) => `type ${t}`).join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
+    `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
     'import * as D from "./definitions.ts";',
     ...(validated ? ['import * as S from "./schemas.ts";'] : []),
     ...(sections.length > 0 ? ['import type * as T from "./types.ts";'] : []),

@@ -2,11 +2,11 @@
  * `UserModel` → the unformatted bodies of `types.ts`, `schemas.ts` and `definitions.ts` of a manifest's output.
  * Types and validators come from the shared IR printers (`emit/ts-types.ts`, `emit/zod.ts`), exactly as for the
  * protocol bindings. A tool schema whose keywords zod cannot express gets a JSON Schema check of the original
- * schema (`jsonSchemaCheck`, see `json-schema.ts`) refined onto its root validator.
+ * schema (the runtime's `jsonSchemaCheck`) refined onto its root validator.
  */
 import { dependencyOrder } from "../../ir/walk.ts";
 import type { UserModel, UserSchema } from "../../manifest/user-model.ts";
-import { emitDoc, emitTypeDeclaration } from "../ts-types.ts";
+import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
 import { createZodContext, emitZodDeclaration, emitZodPrelude } from "../zod.ts";
 
 /** Every tool schema of the model, with the tool it belongs to. */
@@ -23,10 +23,6 @@ function checkedRoots(model: UserModel): Set<string> {
   );
 }
 
-export function needsJsonSchemaCheck(model: UserModel): boolean {
-  return checkedRoots(model).size > 0;
-}
-
 /**
  * Where a tool schema's original JSON lives in definitions.ts: one `jsonSchemas` object keyed by type name (a
  * lower-case name, so it can never collide with a declaration-derived name such as `<Type>Schema`).
@@ -39,14 +35,29 @@ export function emitUserTypesFile(model: UserModel): string {
   return model.types.map((decl) => emitTypeDeclaration(decl)).join("\n");
 }
 
-export function emitUserSchemasFile(model: UserModel): string {
+/**
+ * How schemas.ts is emitted. By default tsc does not check it (`// @ts-nocheck`) and every validator is annotated
+ * with its declared type (`z.ZodType<T.X>`): a user's tsc then never infers zod's generics, which is most of what a
+ * zod-based server costs to type-check (bench/manifest-tsc.ts). `checked` emits the same validators for tsc to check,
+ * with inferred types: the differential tests compile that form to prove `z.infer` of each validator equals its type.
+ */
+export interface SchemasEmitOptions {
+  readonly checked?: boolean;
+}
+
+const NO_CHECK =
+  "// @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each\n" +
+  "// validator's inferred type equals its declaration, so tsc need not infer zod's generics here.\n";
+
+export function emitUserSchemasFile(model: UserModel, options: SchemasEmitOptions = {}): string {
   const checked = checkedRoots(model);
   const ctx = createZodContext((name) => (checked.has(name) ? `${name}Shape` : `${name}Schema`));
   const { order, recursive } = dependencyOrder(model.types);
   const typeRef = (name: string) => `T.${name}`;
-  // Inferred, not declared types: a manifest's schemas are compiled as source where they are used, and declaring them
-  // (checked with `exactly`) costs more type instantiations there than inference does (bench/manifest-tsc.ts).
-  const body = order.map((decl) => emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef }));
+  const annotate = options.checked !== true;
+  const body = order.map((decl) =>
+    emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, annotate }),
+  );
   const refinements = toolSchemas(model)
     .filter((s) => checked.has(s.typeName))
     .map(
@@ -56,16 +67,39 @@ export function emitUserSchemasFile(model: UserModel): string {
             `Validates {@link T.${s.typeName}} completely: the zod shape plus the original JSON Schema for ` +
             `${s.enforcedByJsonSchema.map((k) => `\`${k}\``).join(", ")}.`,
         }) +
-        `export const ${s.typeName}Schema = ${s.typeName}Shape.superRefine(jsonSchemaCheck(D.${jsonSchemaConst(s.typeName)}));\n`,
+        `export const ${s.typeName}Schema${annotate ? `: z.ZodType<T.${s.typeName}>` : ""} = ` +
+        `${s.typeName}Shape.superRefine(jsonSchemaCheck(D.${jsonSchemaConst(s.typeName)}));\n`,
     );
+  const runtime = [
+    ...(checked.size > 0 ? ["jsonSchemaCheck"] : []),
+    ...(model.tools.length > 0 ? ["type TypedToolValidators"] : []),
+  ];
   const imports = [
+    ...(annotate ? [NO_CHECK] : []),
     'import { z } from "zod";',
-    ...(checked.size > 0
-      ? ['import * as D from "./definitions.ts";', 'import { jsonSchemaCheck } from "./json-schema.ts";']
-      : []),
+    ...(runtime.length > 0 ? [`import { ${runtime.join(", ")} } from ${JSON.stringify(model.runtimeImport)};`] : []),
+    ...(checked.size > 0 ? ['import * as D from "./definitions.ts";'] : []),
     'import type * as T from "./types.ts";\n',
   ];
-  return [imports.join("\n"), emitZodPrelude(ctx), ...body, ...refinements].join("\n");
+  return [imports.join("\n"), emitZodPrelude(ctx), ...body, ...refinements, toolValidators(model)].join("\n");
+}
+
+/** `text` as a template literal whose value is exactly `text` (kept readable: newlines stay newlines). */
+function templateLiteral(text: string): string {
+  return `\`${text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${")}\``;
+}
+
+/** Each tool's validators by tool name, for the runtime's `registerTypedTools`. */
+function toolValidators(model: UserModel): string {
+  if (model.tools.length === 0) return "";
+  const entries = model.tools.map((t) => {
+    const output = t.output ? `, output: ${t.output.typeName}Schema` : "";
+    return `${propertyKey(t.name)}: { input: ${t.input.typeName}Schema${output} },\n`;
+  });
+  return (
+    "/** Each tool's validators by tool name (`createServer` registers them with the handlers). */\n" +
+    `export const toolValidators: Readonly<Record<string, TypedToolValidators>> = {\n${entries.join("")}};\n`
+  );
 }
 
 /** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
@@ -74,10 +108,10 @@ export function emitUserDefinitionsFile(model: UserModel): string {
   const schemas = toolSchemas(model);
   const keys = schemas.length > 0 ? schemas.map((s) => JSON.stringify(s.typeName)).join(" | ") : "never";
   const jsonSchemas =
-    `/** Every tool schema as the manifest declares it, by type name; served unchanged. */\n` +
-    `export const jsonSchemas: Readonly<Record<${keys}, JsonObject>> = {\n` +
-    schemas.map((s) => `${s.typeName}: ${json(s.json)},\n`).join("") +
-    "};\n";
+    `/**\n * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key\n` +
+    ` * stays an own property (\`__proto__\` too, which an object literal would turn into a prototype), and a user's tsc\n` +
+    ` * has no object literal to check.\n */\n` +
+    `export const jsonSchemas: Readonly<Record<${keys}, JsonObject>> = JSON.parse(${templateLiteral(json(Object.fromEntries(schemas.map((s) => [s.typeName, s.json]))))});\n`;
   const tools = model.tools.map((t) => {
     const fields = [
       `name: ${json(t.name)}`,
@@ -102,7 +136,7 @@ export function emitUserDefinitionsFile(model: UserModel): string {
     `/** Server info, instructions, revisions and capability switches from the manifest. */\nexport const serverOptions: ServerOptions = { ${serverOptions.join(", ")} };\n`,
     jsonSchemas,
     `/** \`tools/list\`, in manifest order. */\nexport const toolDefinitions: readonly ToolDefinition[] = [${tools.join(",\n")}];\n`,
-    `/** Required OAuth scopes per tool (manifest \`scopes\`), for the HTTP bearer auth option \`toolScopes\`. */\nexport const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes])))};\n`,
+    `/** Required OAuth scopes per tool (manifest \`scopes\`); \`createServer\` registers them and HTTP bearer auth enforces them. */\nexport const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes])))};\n`,
     `/** \`resources/list\`, in manifest order. */\nexport const resourceDefinitions: readonly ResourceDefinition[] = ${json(model.resources.map((r) => r.descriptor))};\n`,
     `/** \`resources/templates/list\`, in manifest order. */\nexport const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};\n`,
     `/** \`prompts/list\`, in manifest order. */\nexport const promptDefinitions: readonly PromptDefinition[] = ${json(model.prompts.map((p) => p.descriptor))};\n`,

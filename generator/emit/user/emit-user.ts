@@ -10,7 +10,7 @@ import {
   emitUserDefinitionsFile,
   emitUserSchemasFile,
   emitUserTypesFile,
-  needsJsonSchemaCheck,
+  type SchemasEmitOptions,
 } from "./emit-user-types.ts";
 import { renderTemplate } from "./render-template.ts";
 
@@ -19,17 +19,15 @@ export function userHeader(model: UserModel): string {
   return `${headerLine(model.source.path, model.source.sha256)}\n// Regenerate with: mcp-gen generate\n\n`;
 }
 
-export function emitUserFiles(model: UserModel): GeneratedFile[] {
+export function emitUserFiles(model: UserModel, options: SchemasEmitOptions = {}): GeneratedFile[] {
   const header = userHeader(model);
   const files: GeneratedFile[] = [
     { path: "types.ts", content: header + emitUserTypesFile(model) },
-    { path: "schemas.ts", content: header + emitUserSchemasFile(model) },
+    { path: "schemas.ts", content: header + emitUserSchemasFile(model, options) },
     { path: "definitions.ts", content: header + emitUserDefinitionsFile(model) },
     { path: "server.ts", content: emitUserServerFile(model, header) },
     { path: "client.ts", content: emitUserClientFile(model, header) },
     { path: "index.ts", content: renderTemplate("user/index.ts.hbs", { header }) },
   ];
-  if (needsJsonSchemaCheck(model))
-    files.push({ path: "json-schema.ts", content: renderTemplate("user/json-schema.ts.hbs", { header }) });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -2,10 +2,13 @@
  * Type tests of the generated weather stub and client (checked by tsc: `npm test` and compile.test.ts). Every
  * `@ts-expect-error` must be an error, or tsc reports the unused directive and the check fails.
  */
+import type { z } from "zod";
 import type { McpClient } from "../../../runtime/index.ts";
 import {
   createClient,
   createServer,
+  GetForecastInputSchema,
+  type GetForecastInput,
   type GetForecastOutput,
   type ServerHandlers,
 } from "../../../examples/weather/generated/index.ts";
@@ -71,6 +74,11 @@ export const templateVariables: ServerHandlers["resourceTemplates"]["current_con
 };
 
 createServer(handlers);
+
+// The exported validators are typed by the declared types (their agreement is proven by differential.test.ts).
+assertType<Equal<z.infer<typeof GetForecastInputSchema>, GetForecastInput>>(true);
+// @ts-expect-error a validator's output is its declared type, not a looser one
+assertType<Equal<z.infer<typeof GetForecastInputSchema>, { city: string }>>(true);
 
 // ---- the client -------------------------------------------------------------------------------------------
 

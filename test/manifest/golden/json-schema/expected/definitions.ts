@@ -19,223 +19,255 @@ export const serverOptions: ServerOptions = {
   capabilities: { tools: { listChanged: false }, logging: undefined },
 };
 
-/** Every tool schema as the manifest declares it, by type name; served unchanged. */
+/**
+ * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key
+ * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc
+ * has no object literal to check.
+ */
 export const jsonSchemas: Readonly<
   Record<"TreeInput" | "ShapesInput" | "ShapesOutput" | "ConditionalInput" | "LegacyInput", JsonObject>
-> = {
-  TreeInput: {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "object",
-    properties: {
-      root: {
-        $ref: "#/$defs/node",
+> = JSON.parse(`{
+  "TreeInput": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "root": {
+        "$ref": "#/$defs/node"
       },
-      parent: {
-        $ref: "#",
-      },
+      "parent": {
+        "$ref": "#"
+      }
     },
-    required: ["root"],
-    $defs: {
-      node: {
-        type: "object",
-        properties: {
-          name: {
-            type: "string",
+    "required": [
+      "root"
+    ],
+    "$defs": {
+      "node": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
           },
-          children: {
-            type: "array",
-            items: {
-              $ref: "#/$defs/node",
-            },
-          },
+          "children": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/node"
+            }
+          }
         },
-        required: ["name"],
-      },
-    },
+        "required": [
+          "name"
+        ]
+      }
+    }
   },
-  ShapesInput: {
-    type: "object",
-    properties: {
-      shape: {
-        oneOf: [
+  "ShapesInput": {
+    "type": "object",
+    "properties": {
+      "shape": {
+        "oneOf": [
           {
-            type: "object",
-            properties: {
-              kind: {
-                const: "circle",
+            "type": "object",
+            "properties": {
+              "kind": {
+                "const": "circle"
               },
-              radius: {
-                type: "number",
-              },
+              "radius": {
+                "type": "number"
+              }
             },
-            required: ["kind", "radius"],
+            "required": [
+              "kind",
+              "radius"
+            ]
           },
           {
-            type: "object",
-            properties: {
-              kind: {
-                const: "square",
+            "type": "object",
+            "properties": {
+              "kind": {
+                "const": "square"
               },
-              side: {
-                type: "number",
-              },
+              "side": {
+                "type": "number"
+              }
             },
-            required: ["kind", "side"],
+            "required": [
+              "kind",
+              "side"
+            ]
+          }
+        ]
+      },
+      "color": {
+        "anyOf": [
+          {
+            "type": "string"
           },
+          {
+            "type": "integer"
+          }
+        ]
+      },
+      "meta": {
+        "allOf": [
+          {
+            "type": "object",
+            "properties": {
+              "a": {
+                "type": "string"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "properties": {
+              "b": {
+                "type": "number"
+              }
+            }
+          }
+        ]
+      },
+      "point": {
+        "type": "array",
+        "prefixItems": [
+          {
+            "type": "number"
+          },
+          {
+            "type": "number"
+          }
         ],
+        "items": false
       },
-      color: {
-        anyOf: [
-          {
-            type: "string",
-          },
-          {
-            type: "integer",
-          },
-        ],
-      },
-      meta: {
-        allOf: [
-          {
-            type: "object",
-            properties: {
-              a: {
-                type: "string",
-              },
-            },
-          },
-          {
-            type: "object",
-            properties: {
-              b: {
-                type: "number",
-              },
-            },
-          },
-        ],
-      },
-      point: {
-        type: "array",
-        prefixItems: [
-          {
-            type: "number",
-          },
-          {
-            type: "number",
-          },
-        ],
-        items: false,
-      },
-      note: {
-        type: ["string", "null"],
-      },
+      "note": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
     },
-    required: ["shape"],
+    "required": [
+      "shape"
+    ]
   },
-  ShapesOutput: {
-    type: "object",
-    properties: {
-      area: {
-        type: "number",
+  "ShapesOutput": {
+    "type": "object",
+    "properties": {
+      "area": {
+        "type": "number"
       },
-      when: {
-        type: "string",
-        format: "date-time",
-      },
+      "when": {
+        "type": "string",
+        "format": "date-time"
+      }
     },
-    required: ["area"],
+    "required": [
+      "area"
+    ]
   },
-  ConditionalInput: {
-    type: "object",
-    properties: {
-      mode: {
-        type: "string",
-        enum: ["a", "b"],
+  "ConditionalInput": {
+    "type": "object",
+    "properties": {
+      "mode": {
+        "type": "string",
+        "enum": [
+          "a",
+          "b"
+        ]
       },
-      a: {
-        type: "string",
+      "a": {
+        "type": "string"
       },
-      b: {
-        type: "string",
+      "b": {
+        "type": "string"
       },
-      env: {
-        type: "object",
-        patternProperties: {
+      "env": {
+        "type": "object",
+        "patternProperties": {
           "^[A-Z_]+$": {
-            type: "string",
-          },
+            "type": "string"
+          }
         },
-        additionalProperties: false,
+        "additionalProperties": false
       },
-      address: {
-        $ref: "#addr",
+      "address": {
+        "$ref": "#addr"
+      }
+    },
+    "if": {
+      "properties": {
+        "mode": {
+          "const": "a"
+        }
       },
+      "required": [
+        "mode"
+      ]
     },
-    if: {
-      properties: {
-        mode: {
-          const: "a",
-        },
-      },
-      required: ["mode"],
+    "then": {
+      "required": [
+        "a"
+      ]
     },
-    then: {
-      required: ["a"],
+    "else": {
+      "required": [
+        "b"
+      ]
     },
-    else: {
-      required: ["b"],
-    },
-    $defs: {
-      address: {
-        $anchor: "addr",
-        type: "object",
-        properties: {
-          city: {
-            type: "string",
-            minLength: 1,
-          },
-        },
-      },
-    },
+    "$defs": {
+      "address": {
+        "$anchor": "addr",
+        "type": "object",
+        "properties": {
+          "city": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      }
+    }
   },
-  LegacyInput: {
-    $schema: "http://json-schema.org/draft-07/schema#",
-    type: "object",
-    properties: {
-      item: {
-        $ref: "#/definitions/item",
+  "LegacyInput": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+      "item": {
+        "$ref": "#/definitions/item"
       },
-      pair: {
-        type: "array",
-        items: [
+      "pair": {
+        "type": "array",
+        "items": [
           {
-            type: "string",
+            "type": "string"
           },
           {
-            type: "integer",
-          },
+            "type": "integer"
+          }
         ],
-        additionalItems: false,
+        "additionalItems": false
       },
-      email: {
-        type: "string",
-        format: "email",
-      },
+      "email": {
+        "type": "string",
+        "format": "email"
+      }
     },
-    definitions: {
-      item: {
-        type: "object",
-        properties: {
-          sku: {
-            type: "string",
-            pattern: "^[A-Z]{3}-[0-9]+$",
-          },
+    "definitions": {
+      "item": {
+        "type": "object",
+        "properties": {
+          "sku": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}-[0-9]+$"
+          }
         },
-        required: ["sku"],
-      },
-    },
-  },
-};
+        "required": [
+          "sku"
+        ]
+      }
+    }
+  }
+}`);
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [
@@ -254,7 +286,7 @@ export const toolDefinitions: readonly ToolDefinition[] = [
   { name: "legacy", description: "A draft-07 schema.", inputSchema: jsonSchemas.LegacyInput },
 ];
 
-/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
 /** `resources/list`, in manifest order. */

@@ -33,13 +33,17 @@ export const serverOptions: ServerOptions = {
   },
 };
 
-/** Every tool schema as the manifest declares it, by type name; served unchanged. */
-export const jsonSchemas: Readonly<Record<never, JsonObject>> = {};
+/**
+ * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key
+ * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc
+ * has no object literal to check.
+ */
+export const jsonSchemas: Readonly<Record<never, JsonObject>> = JSON.parse(`{}`);
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [];
 
-/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
 /** `resources/list`, in manifest order. */

@@ -20,98 +20,123 @@ export const serverOptions: ServerOptions = {
   capabilities: { tools: { listChanged: false }, logging: undefined },
 };
 
-/** Every tool schema as the manifest declares it, by type name; served unchanged. */
+/**
+ * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key
+ * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc
+ * has no object literal to check.
+ */
 export const jsonSchemas: Readonly<
   Record<"SearchInput" | "SearchOutput" | "PingV2Input" | "SetLabelsInput", JsonObject>
-> = {
-  SearchInput: {
-    type: "object",
-    properties: {
-      query: {
-        type: "string",
-        description: "What to look for",
+> = JSON.parse(`{
+  "SearchInput": {
+    "type": "object",
+    "properties": {
+      "query": {
+        "type": "string",
+        "description": "What to look for"
       },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: 100,
+      "limit": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100
       },
-      exact: {
-        type: "boolean",
+      "exact": {
+        "type": "boolean"
       },
-      sort: {
-        enum: ["relevance", "date"],
+      "sort": {
+        "enum": [
+          "relevance",
+          "date"
+        ]
       },
-      cursor: {
-        type: ["string", "null"],
-      },
+      "cursor": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
     },
-    required: ["query"],
-    additionalProperties: false,
+    "required": [
+      "query"
+    ],
+    "additionalProperties": false
   },
-  SearchOutput: {
-    type: "object",
-    properties: {
-      hits: {
-        type: "array",
-        minItems: 0,
-        items: {
-          type: "object",
-          properties: {
-            id: {
-              type: "string",
+  "SearchOutput": {
+    "type": "object",
+    "properties": {
+      "hits": {
+        "type": "array",
+        "minItems": 0,
+        "items": {
+          "type": "object",
+          "properties": {
+            "id": {
+              "type": "string"
             },
-            score: {
-              type: "number",
-              exclusiveMinimum: 0,
+            "score": {
+              "type": "number",
+              "exclusiveMinimum": 0
             },
-            tags: {
-              type: "array",
-              items: {
-                type: "string",
-              },
-            },
+            "tags": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
           },
-          required: ["id", "score"],
-        },
+          "required": [
+            "id",
+            "score"
+          ]
+        }
       },
-      total: {
-        type: "integer",
-      },
+      "total": {
+        "type": "integer"
+      }
     },
-    required: ["hits", "total"],
+    "required": [
+      "hits",
+      "total"
+    ]
   },
-  PingV2Input: {
-    type: "object",
+  "PingV2Input": {
+    "type": "object"
   },
-  SetLabelsInput: {
-    type: "object",
-    properties: {
-      labels: {
-        type: "object",
-        additionalProperties: {
-          type: "string",
-        },
+  "SetLabelsInput": {
+    "type": "object",
+    "properties": {
+      "labels": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
       },
       "content-type": {
-        type: "string",
-        const: "application/json",
+        "type": "string",
+        "const": "application/json"
       },
-      body: {
-        $ref: "#/$defs/json",
-      },
+      "body": {
+        "$ref": "#/$defs/json"
+      }
     },
-    required: ["labels"],
-    $defs: {
-      json: {
-        type: "object",
-        additionalProperties: {
-          type: ["string", "number", "boolean", "null"],
-        },
-      },
-    },
-  },
-};
+    "required": [
+      "labels"
+    ],
+    "$defs": {
+      "json": {
+        "type": "object",
+        "additionalProperties": {
+          "type": [
+            "string",
+            "number",
+            "boolean",
+            "null"
+          ]
+        }
+      }
+    }
+  }
+}`);
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [
@@ -129,7 +154,7 @@ export const toolDefinitions: readonly ToolDefinition[] = [
   { name: "set-labels", inputSchema: jsonSchemas.SetLabelsInput },
 ];
 
-/** Required OAuth scopes per tool (manifest `scopes`), for the HTTP bearer auth option `toolScopes`. */
+/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {
   search: ["search:read"],
 };

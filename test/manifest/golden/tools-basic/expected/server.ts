@@ -3,42 +3,16 @@
 
 import {
   McpServer,
+  registerTypedTools,
   type Awaitable,
-  type CallToolResult,
-  type ContentBlock,
-  type JsonObject,
+  type ContentToolResult,
   type RequestContext,
   type ServerOptions,
+  type StructuredToolResult,
 } from "../../../../../runtime/index.ts";
 import * as D from "./definitions.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
-
-/**
- * What a handler of a tool with an `outputSchema` returns: `structuredContent` must be the tool's output type
- * (anything else is a compile error). `content` defaults to the JSON text of `structuredContent`.
- */
-export type StructuredToolResult<Output> =
-  | {
-      readonly structuredContent: Output;
-      readonly content?: readonly ContentBlock[];
-      readonly isError?: false;
-      readonly _meta?: JsonObject;
-    }
-  | {
-      readonly isError: true;
-      readonly content: readonly ContentBlock[];
-      readonly structuredContent?: never;
-      readonly _meta?: JsonObject;
-    };
-
-/** What a handler of a tool without an `outputSchema` returns: content only. */
-export type ContentToolResult = {
-  readonly content: readonly ContentBlock[];
-  readonly isError?: boolean;
-  readonly structuredContent?: never;
-  readonly _meta?: JsonObject;
-};
 
 /** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */
 export interface ServerHandlers {
@@ -56,48 +30,14 @@ export type CreateServerOptions = Partial<ServerOptions>;
 
 /**
  * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are
- * validated against the tool's `outputSchema` after it returns.
+ * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.
  */
 export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServer {
   const server = new McpServer({ ...D.serverOptions, ...options });
-  server.tool<T.SearchInput>(
-    D.toolDefinitions[0]!,
-    (input, context) => structured("search", handlers.tools.search(input, context), S.SearchOutputSchema),
-    { arguments: S.SearchInputSchema },
-  );
-  server.tool<T.PingV2Input>(D.toolDefinitions[1]!, (input, context) => handlers.tools["ping.v2"](input, context), {
-    arguments: S.PingV2InputSchema,
+  registerTypedTools(server, handlers.tools, {
+    definitions: D.toolDefinitions,
+    validators: S.toolValidators,
+    scopes: D.toolScopes,
   });
-  server.tool<T.SetLabelsInput>(
-    D.toolDefinitions[2]!,
-    (input, context) => handlers.tools["set-labels"](input, context),
-    { arguments: S.SetLabelsInputSchema },
-  );
   return server;
-}
-
-/** Checks a structured result against the output validator and fills in `content` when the handler left it out. */
-export async function structured<Output>(
-  tool: string,
-  pending: Awaitable<StructuredToolResult<Output>>,
-  validator: {
-    safeParse(
-      value: unknown,
-    ):
-      | { success: true }
-      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-  },
-): Promise<CallToolResult> {
-  const result = await pending;
-  if (result.isError === true) return result;
-  const parsed = validator.safeParse(result.structuredContent);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map(
-      (i) => `${["structuredContent", ...i.path.map(String)].join(".")}: ${i.message}`,
-    );
-    throw new globalThis.Error(
-      `tool ${tool} returned structuredContent that does not match its outputSchema: ${where.join("; ")}`,
-    );
-  }
-  return { ...result, content: result.content ?? [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
 }

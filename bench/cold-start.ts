@@ -1,0 +1,132 @@
+/**
+ * Cold-start bench: wall time from spawning a stdio MCP server to the answer of its first `tools/list`, for this
+ * runtime (2025-11-25 handshake: `initialize`, `notifications/initialized`, `tools/list`; 2026-07-28: one
+ * `tools/list` carrying its `_meta`), the official SDK v1 and v2, and a bare node process that answers the same
+ * lines without MCP (the floor). Every server is plain JavaScript started with `node` (this runtime transpiled once
+ * into .tmp/, as `npm run build` would emit it), so no TypeScript loader is timed. Runs are interleaved; medians are
+ * printed with ratios to the bare process. Standalone: `npx tsx bench/cold-start.ts` (`--runs=N`, default 15).
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
+import { PROJECT_ROOT, transpileRuntime } from "./lib/transpile.ts";
+
+const RUNS = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice("--runs=".length) ?? 15);
+const DIR = path.join(PROJECT_ROOT, ".tmp/bench-cold-start");
+const LEGACY = "2025-11-25";
+const MODERN = "2026-07-28";
+
+const ADD_TOOL = `{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }`;
+const addResult = "({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } })";
+
+/** Server scripts, written next to the transpiled runtime; packages resolve from the project's node_modules. */
+const SERVERS: Readonly<Record<string, string>> = {
+  "bare.mjs": `
+let buffered = "";
+process.stdin.on("data", (chunk) => {
+  buffered += chunk;
+  let nl;
+  while ((nl = buffered.indexOf("\\n")) >= 0) {
+    const request = JSON.parse(buffered.slice(0, nl));
+    buffered = buffered.slice(nl + 1);
+    if (request.id === undefined) continue;
+    const result = request.method === "tools/list" ? { tools: [${ADD_TOOL}] } : { protocolVersion: "${LEGACY}", capabilities: { tools: {} }, serverInfo: { name: "bench", version: "1" } };
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) + "\\n");
+  }
+});`,
+  "ours.mjs": `
+import { z } from "zod";
+import { McpServer, StdioServerTransport } from "./runtime/index.js";
+await new McpServer({ info: { name: "bench", version: "1" } })
+  .tool(${ADD_TOOL}, ({ a, b }) => ${addResult}, { arguments: z.object({ a: z.number(), b: z.number() }) })
+  .connect(new StdioServerTransport());`,
+  "sdk-v1.mjs": `
+import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+const server = new McpServer({ name: "bench", version: "1" });
+server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ${addResult});
+await server.connect(new StdioServerTransport());`,
+  "sdk-v2.mjs": `
+import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+serveStdio(() => {
+  const server = new McpServer({ name: "bench", version: "1" }, { capabilities: { tools: {} } });
+  server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ${addResult});
+  return server;
+});`,
+};
+
+const clientInfo = { name: "bench", version: "1" };
+const handshake = (id: number) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo } });
+const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+const toolsList = (id: number, modern: boolean) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/list",
+  params: modern
+    ? { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": clientInfo } }
+    : {},
+});
+
+/** Spawns `script` and returns milliseconds until the first `tools/list` answer (with a tool named add). */
+function coldStart(script: string, modern: boolean): Promise<number> {
+  const start = performance.now();
+  const child = spawn(process.execPath, [path.join(DIR, script)], { cwd: DIR, stdio: ["pipe", "pipe", "inherit"] });
+  const send = (message: object) => child.stdin.write(JSON.stringify(message) + "\n");
+  const decoder = new LineDecoder();
+  return new Promise<number>((resolve, reject) => {
+    const fail = (why: string) => {
+      child.kill("SIGKILL");
+      reject(new Error(`${script}: ${why}`));
+    };
+    child.once("exit", (code) => fail(`exited with ${code} before answering tools/list`));
+    child.stdout.on("data", (chunk: Buffer) => {
+      for (const line of decoder.push(chunk)) {
+        const message = JSON.parse(line as string) as { id?: number; result?: { tools?: Array<{ name: string }> }; error?: unknown };
+        if (message.error) return fail(`error ${JSON.stringify(message.error)}`);
+        if (message.id === 1 && !modern) {
+          send(INITIALIZED);
+          send(toolsList(2, false));
+        } else if (message.result?.tools?.[0]?.name === "add") {
+          const elapsed = performance.now() - start;
+          child.removeAllListeners("exit");
+          child.once("exit", () => resolve(elapsed));
+          child.kill("SIGKILL");
+        }
+      }
+    });
+    send(modern ? toolsList(1, true) : handshake(1));
+  });
+}
+
+const PLAN: ReadonlyArray<readonly [string, string, boolean]> = [
+  ["bare node", "bare.mjs", false],
+  [`ours ${LEGACY}`, "ours.mjs", false],
+  [`ours ${MODERN}`, "ours.mjs", true],
+  ["sdk-v1", "sdk-v1.mjs", false],
+  [`sdk-v2 ${LEGACY}`, "sdk-v2.mjs", false],
+];
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+
+async function main(): Promise<void> {
+  transpileRuntime(DIR);
+  for (const [file, source] of Object.entries(SERVERS)) writeFileSync(path.join(DIR, file), source);
+  const times = new Map<string, number[]>(PLAN.map(([name]) => [name, []]));
+  for (const [name, script, modern] of PLAN) await coldStart(script, modern).catch(() => undefined); // warm the disk cache
+  for (let run = 0; run < RUNS; run++) {
+    for (const [name, script, modern] of PLAN) times.get(name)!.push(await coldStart(script, modern));
+  }
+  const bare = median(times.get("bare node")!);
+  console.log(`# cold start: spawn → first tools/list answer over stdio (median of ${RUNS}, interleaved, node ${process.version})`);
+  for (const [name] of PLAN) {
+    const values = times.get(name)!;
+    const m = median(values);
+    console.log(`${name.padEnd(20)} ${m.toFixed(1).padStart(7)} ms  min ${Math.min(...values).toFixed(1).padStart(7)} ms  ${(m / bare).toFixed(2)}× bare`);
+  }
+}
+
+await main();
