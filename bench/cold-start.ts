@@ -2,7 +2,7 @@
  * Cold-start bench: wall time from spawning a stdio MCP server to the answer of its first `tools/list`, for this
  * runtime (2025-11-25 handshake: `initialize`, `notifications/initialized`, `tools/list`; 2026-07-28: one
  * `tools/list` carrying its `_meta`), the official SDK v1 and v2, and a bare node process that answers the same
- * lines without MCP (the floor). Every server is plain JavaScript started with `node` (this runtime transpiled once
+ * lines without MCP (the floor), also with zod imported (the floor of any server validating with zod). Every server is plain JavaScript started with `node` (this runtime transpiled once
  * into .tmp/, as `npm run build` would emit it), so no TypeScript loader is timed. Runs are interleaved; medians are
  * printed with ratios to the bare process. Standalone: `npx tsx bench/cold-start.ts` (`--runs=N`, default 15).
  */
@@ -35,6 +35,8 @@ process.stdin.on("data", (chunk) => {
     process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) + "\\n");
   }
 });`,
+  // The bare process plus `import "zod"` (which every server here loads): the floor for a zod-based server.
+  "bare-zod.mjs": `import "zod";\nimport "./bare.mjs";`,
   "ours.mjs": `
 import { z } from "zod";
 import { McpServer, StdioServerTransport } from "./runtime/index.js";
@@ -104,6 +106,7 @@ function coldStart(script: string, modern: boolean): Promise<number> {
 
 const PLAN: ReadonlyArray<readonly [string, string, boolean]> = [
   ["bare node", "bare.mjs", false],
+  ["bare node + zod", "bare-zod.mjs", false],
   [`ours ${LEGACY}`, "ours.mjs", false],
   [`ours ${MODERN}`, "ours.mjs", true],
   ["sdk-v1", "sdk-v1.mjs", false],

@@ -87,6 +87,8 @@ export { McpClient } from "./client/client.ts";
 export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";
 export type { ClientHandlers, ClientRequestContext } from "./client/handlers.ts";
 export { NegotiationError } from "./client/negotiate.ts";
+export { expandUriTemplate } from "./client/expand-uri-template.ts";
+export type { UriTemplateValue } from "./client/expand-uri-template.ts";
 export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typed-tools.ts";
 export type { StructuredToolCall } from "./client/typed-tools.ts";
 

@@ -23,15 +23,13 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const BIN = path.join(REPO, "bin/mcp-gen.js");
 const TSX_CLI = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
-/** What the README's install command adds to a user's project next to mcp-gen (generated code imports them). */
-const USER_DEPENDENCIES = ["zod", "ajv", "ajv-formats"];
+/** What the README's install command adds to a user's project next to mcp-gen (zod, its peer: generated code imports it). */
+const USER_DEPENDENCIES = ["zod"];
 let project: string;
 
 const manifest = {
   server: { name: "packaged", version: "1.0.0" },
-  // logging on: with it off, the in-memory transport carries \`capabilities.logging: undefined\` (a runtime issue,
-  // reported), which the client rightly rejects; JSON transports drop the key.
-  capabilities: { logging: true },
+  capabilities: { logging: false },
   tools: [
     {
       name: "add",

@@ -3,6 +3,7 @@
 
 import {
   callTool,
+  expandUriTemplate,
   getPrompt,
   type CallOptions,
   type CallToolResult,
@@ -10,7 +11,6 @@ import {
   type McpClient,
   type ReadResourceResult,
 } from "../../../runtime/index.ts";
-import uriTemplate from "uri-template";
 import type * as T from "./types.ts";
 
 /** The manifest's tools, resources, resource templates and prompts as typed methods over a connected client. */
@@ -184,7 +184,7 @@ export function createClient(client: McpClient): TypedClient {
     },
     resourceTemplates: {
       "template-data": (variables, options) =>
-        client.readResource(uriTemplate.parse("test://template/{id}/data").expand({ ...variables }), options),
+        client.readResource(expandUriTemplate("test://template/{id}/data", { ...variables }), options),
     },
     prompts: {
       test_simple_prompt: (args, options) => getPrompt(client, "test_simple_prompt", args, options),

@@ -4,6 +4,7 @@
 import {
   callStructured,
   callTool,
+  expandUriTemplate,
   getPrompt,
   type CallOptions,
   type CallToolResult,
@@ -12,7 +13,6 @@ import {
   type ReadResourceResult,
   type StructuredToolCall,
 } from "../../../runtime/index.ts";
-import uriTemplate from "uri-template";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
@@ -57,7 +57,7 @@ export function createClient(client: McpClient): TypedClient {
     },
     resourceTemplates: {
       current_conditions: (variables, options) =>
-        client.readResource(uriTemplate.parse("weather://{city}/current").expand({ ...variables }), options),
+        client.readResource(expandUriTemplate("weather://{city}/current", { ...variables }), options),
     },
     prompts: {
       plan_trip: (args, options) => getPrompt(client, "plan_trip", args, options),

@@ -3,7 +3,8 @@
  * `createClient`, a facade over the runtime's `McpClient`. Decisions here; `templates/user/client.ts.hbs` loops.
  * Calls go through the runtime's typed helpers (`runtime/client/typed-tools.ts`), with explicit type arguments so
  * tsc infers nothing from the validators.
- * Resource templates are expanded with the `uri-template` package (RFC 6570, all four levels).
+ * Resource templates are expanded by the runtime's `expandUriTemplate` (RFC 6570, all four levels), so generated
+ * code imports nothing but the runtime, zod and its own files.
  */
 import type { UserModel, UserTool } from "../../manifest/user-model.ts";
 import { emitDoc, propertyKey } from "../ts-types.ts";
@@ -55,7 +56,7 @@ export function clientView(model: UserModel, header: string): object {
         signature: `${propertyKey(t.name)}(variables: T.${t.variablesTypeName}, options?: CallOptions): Promise<ReadResourceResult>`,
         code:
           `${propertyKey(t.name)}: (variables, options) => ` +
-          `client.readResource(uriTemplate.parse(${JSON.stringify(t.uriTemplate)}).expand({ ...variables }), options)`,
+          `client.readResource(expandUriTemplate(${JSON.stringify(t.uriTemplate)}, { ...variables }), options)`,
       })),
     },
     {
@@ -70,6 +71,7 @@ export function clientView(model: UserModel, header: string): object {
   const runtimeValues = [
     ...(model.tools.some((t) => t.output) ? ["callStructured"] : []),
     ...(model.tools.some((t) => !t.output) ? ["callTool"] : []),
+    ...(model.resourceTemplates.length > 0 ? ["expandUriTemplate"] : []),
     ...(model.prompts.length > 0 ? ["getPrompt"] : []),
   ];
   const runtimeTypes = [
@@ -83,7 +85,6 @@ export function clientView(model: UserModel, header: string): object {
   // Only what the file uses, so projects with `noUnusedLocals` compile it too.
   const imports = [
     `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
-    ...(model.resourceTemplates.length > 0 ? ['import uriTemplate from "uri-template";'] : []),
     ...(model.tools.some((t) => t.output) ? ['import * as S from "./schemas.ts";'] : []),
     ...(sections.some((s) => s.name !== "resources") ? ['import type * as T from "./types.ts";'] : []),
   ];

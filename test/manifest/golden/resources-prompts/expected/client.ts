@@ -2,13 +2,13 @@
 // Regenerate with: mcp-gen generate
 
 import {
+  expandUriTemplate,
   getPrompt,
   type CallOptions,
   type GetPromptResult,
   type McpClient,
   type ReadResourceResult,
 } from "../../../../../runtime/index.ts";
-import uriTemplate from "uri-template";
 import type * as T from "./types.ts";
 
 /** The manifest's tools, resources, resource templates and prompts as typed methods over a connected client. */
@@ -41,9 +41,9 @@ export function createClient(client: McpClient): TypedClient {
     },
     resourceTemplates: {
       page: (variables, options) =>
-        client.readResource(uriTemplate.parse("docs://pages/{slug}{?version,lang}").expand({ ...variables }), options),
+        client.readResource(expandUriTemplate("docs://pages/{slug}{?version,lang}", { ...variables }), options),
       file: (variables, options) =>
-        client.readResource(uriTemplate.parse("docs://files{/path*}").expand({ ...variables }), options),
+        client.readResource(expandUriTemplate("docs://files{/path*}", { ...variables }), options),
     },
     prompts: {
       summarize: (args, options) => getPrompt(client, "summarize", args, options),
