@@ -21,6 +21,10 @@ export interface ClientRequestContext {
 }
 
 export interface ClientHandlers {
+  /**
+   * Narrow on `params.mode`: `"url"` (sent only when the client declared `elicitation.url`) carries the `url` to open
+   * and, in 2025-11-25, an `elicitationId`; anything else is form mode, with the `requestedSchema` to fill in.
+   */
   readonly elicitation?: (params: ElicitParams, context: ClientRequestContext) => Awaitable<ElicitResult>;
   readonly sampling?: (params: CreateMessageParams, context: ClientRequestContext) => Awaitable<CreateMessageResult>;
   readonly roots?: (context: ClientRequestContext) => Awaitable<ListRootsResult>;

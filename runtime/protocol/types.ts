@@ -111,13 +111,42 @@ export interface CompleteParams {
   readonly [key: string]: unknown;
 }
 
-export interface ElicitParams {
-  readonly message: string;
-  readonly mode?: string;
-  readonly requestedSchema?: JsonObject;
-  readonly url?: string;
+/** The form of a form-mode elicitation: a flat object whose properties are primitive JSON Schemas. */
+export interface ElicitRequestedSchema {
+  readonly $schema?: string;
+  readonly type: "object";
+  /** One primitive schema (string, number/integer, boolean, enum) per field; the revision's table checks them. */
+  readonly properties: Readonly<Record<string, JsonObject>>;
+  readonly required?: readonly string[];
   readonly [key: string]: unknown;
 }
+
+/** Form mode: the client collects data matching `requestedSchema`. `mode` may be omitted (it means form). */
+export interface ElicitFormParams {
+  readonly mode?: "form";
+  readonly message: string;
+  readonly requestedSchema: ElicitRequestedSchema;
+  readonly [key: string]: unknown;
+}
+
+/** URL mode (2025-11-25 on): the user is sent to `url` for an out-of-band interaction; the client sees no data. */
+export interface ElicitUrlParams {
+  readonly mode: "url";
+  readonly message: string;
+  readonly url: string;
+  /**
+   * Required by 2025-11-25 (unique within the server; `completeElicitation` and -32042 errors name it). 2026-07-28
+   * removed it: the client learns the outcome by retrying, and its requests never carry one.
+   */
+  readonly elicitationId?: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * `elicitation/create` params: narrow on `mode` (`"url"`, else form). Kept in step with the generated
+ * `ElicitRequestParams` of the newest revisions by test/runtime/elicitation-types.test.ts.
+ */
+export type ElicitParams = ElicitFormParams | ElicitUrlParams;
 
 export interface ElicitResult {
   readonly action: "accept" | "decline" | "cancel";

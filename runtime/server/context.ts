@@ -62,8 +62,20 @@ export interface RequestContext {
    */
   closeSseStream(): boolean;
   readonly log: RequestLogger;
-  /** Asks the user through the client (form or URL mode). Requires the client's `elicitation` capability. */
+  /**
+   * Asks the user through the client: form mode, or `mode: "url"` (the client must declare `elicitation.url`;
+   * 2025-11-25 needs an `elicitationId`, 2026-07-28 has none). Requires the client's `elicitation` capability.
+   */
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
+  /**
+   * Tells the client that the out-of-band interaction of URL-mode elicitation `elicitationId` finished. Handshake era
+   * (2025-11-25): sends `notifications/elicitation/complete`, and resolves true, when the client declared
+   * `elicitation.url`; usable after the request ended (e.g. once the user returns from an OAuth flow started by a
+   * -32042 error). Resolves false, sending nothing, otherwise: the notification is optional, older revisions lack
+   * it, and 2026-07-28 removed it because the client learns the outcome by retrying the request. A non-string id
+   * rejects with `ProtocolUsageError`.
+   */
+  completeElicitation(elicitationId: string): Promise<boolean>;
   /** Asks the client's model. Requires the client's `sampling` capability. */
   createMessage(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots. Requires the client's `roots` capability. */
@@ -79,6 +91,7 @@ export interface InputChannel {
 export interface ContextHost {
   sendProgress(context: HandlerContext, progress: number, total?: number, message?: string): Promise<void>;
   sendLog(context: HandlerContext, level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  sendElicitationComplete(context: HandlerContext, elicitationId: string): Promise<boolean>;
 }
 
 /** The `RequestContext` implementation: one per request, no per-request closures. */
@@ -140,6 +153,9 @@ export class HandlerContext implements RequestContext {
 
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
     return this.input.ask("elicitation/create", params, options?.key) as Promise<ElicitResult>;
+  }
+  completeElicitation(elicitationId: string): Promise<boolean> {
+    return this.host.sendElicitationComplete(this, elicitationId);
   }
   createMessage(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
     return this.input.ask("sampling/createMessage", params, options?.key) as Promise<CreateMessageResult>;

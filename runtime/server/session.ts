@@ -7,7 +7,7 @@ import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_N
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
-import { describeGate, hasCapability } from "../session/capabilities.ts";
+import { describeGate, elicitationModeAllowed, hasCapability } from "../session/capabilities.ts";
 import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../session/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
 import { withRepeatedMeta } from "../session/repeated-meta.ts";
@@ -42,6 +42,8 @@ interface StatelessCall {
   readonly rounds: InputRounds;
   readonly authenticated: boolean;
 }
+
+const ELICITATION_COMPLETE = "notifications/elicitation/complete";
 
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
@@ -353,6 +355,21 @@ export class ServerSession implements ContextHost {
     if (!profile) return Promise.resolve();
     const p: Result = logger === undefined ? { level, data } : { level, logger, data };
     return this.sendGated(profile, "notifications/message", p, context.requestId);
+  }
+
+  /**
+   * `ContextHost`: `notifications/elicitation/complete` exists only in the handshake era (2025-11-25) and goes only to
+   * a client that declared URL mode. Related to the request: over HTTP it rides the request's stream while that is
+   * open, else the session's GET stream.
+   */
+  async sendElicitationComplete(context: HandlerContext, elicitationId: string): Promise<boolean> {
+    if (typeof elicitationId !== "string") throw new ProtocolUsageError("completeElicitation: elicitationId must be a string");
+    const state = this.handshake;
+    if (context.era !== "handshake" || !state || this.engine.closed) return false;
+    if (state.profile.methods[ELICITATION_COMPLETE]?.kind !== "notification") return false;
+    if (!elicitationModeAllowed(state.clientCapabilities, { mode: "url" })) return false;
+    await this.engine.notify(ELICITATION_COMPLETE, { elicitationId }, context.requestId);
+    return true;
   }
 
   private sendGated(profile: RevisionProfile, method: string, params: Result, related?: JsonRpcId): Promise<void> {
