@@ -16,7 +16,7 @@ import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "..
 import { GeneratorError } from "../ir/errors.ts";
 import { acceptsNull, emitDoc, propertyKey } from "./ts-types.ts";
 
-export type ZodHelper = "optionalKey" | "openObject" | "protoKey" | "objectValue" | "exactly" | "ObjectSchema";
+export type ZodHelper = "optionalKey" | "openObject" | "ownKeys" | "objectValue" | "exactly" | "ObjectSchema";
 
 export interface ZodEmitContext {
   /** The expression naming the schema of a declaration (e.g. `CallToolRequestSchema` or `S.CallToolRequestSchema`). */
@@ -44,23 +44,25 @@ const HELPERS: Record<ZodHelper, string> = {
   openObject:
     "/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */\n" +
     "const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>\n  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;\n",
-  protoKey:
-    "/**\n * An object schema with a `__proto__` property, which zod skips (assigning it would replace the prototype): the\n" +
-    " * property is checked here with its schema from the shape and defined on the output as an own property.\n */\n" +
-    "const protoKey = <S extends z.ZodObject>(object: S, optional: boolean) =>\n" +
+  ownKeys:
+    "/**\n * An object schema declaring keys that are also members of Object.prototype (`constructor`, `toString`, `__proto__`,\n" +
+    " * …): zod reads `key in input` and `input[key]`, so an absent key would be read from the prototype. The object parses\n" +
+    " * a null-prototype copy of the input's own properties instead, so only own properties count. zod skips `__proto__`\n" +
+    " * (assigning it would replace the prototype): when the shape declares it (`proto` says whether it is required), it is\n" +
+    " * checked here with its schema from the shape and defined on the output as an own property.\n */\n" +
+    'const ownKeys = <S extends z.ZodObject>(object: S, proto?: "required" | "optional") =>\n' +
     "  z.unknown().transform((input, ctx) => {\n" +
-    "    const parsed = object.safeParse(input);\n" +
-    '    const own = parsed.success && Object.prototype.hasOwnProperty.call(input, "__proto__");\n' +
-    '    const value = own ? (object.shape["__proto__"] as z.ZodType).safeParse((input as { __proto__: unknown }).__proto__) : undefined;\n' +
+    '    const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);\n' +
+    "    const own: unknown = isRecord ? Object.assign(Object.create(null), input) : input;\n" +
+    "    const parsed = object.safeParse(own);\n" +
+    '    const present = isRecord && proto !== undefined && Object.prototype.hasOwnProperty.call(input, "__proto__");\n' +
+    '    const value = present ? (object.shape["__proto__"] as z.ZodType).safeParse((own as { __proto__: unknown }).__proto__) : undefined;\n' +
     "    const issues = [\n" +
     "      ...(parsed.success ? [] : parsed.error.issues),\n" +
-    '      ...(parsed.success && !own && !optional ? [{ message: "Required", path: [] }] : []),\n' +
-    "      ...(value?.success === false ? value.error.issues : []),\n" +
+    '      ...(isRecord && !present && proto === "required" ? [{ message: "Required", path: ["__proto__"] }] : []),\n' +
+    '      ...(value?.success === false ? value.error.issues.map((issue) => ({ ...issue, path: ["__proto__", ...issue.path] })) : []),\n' +
     "    ];\n" +
-    "    for (const issue of issues) {\n" +
-    '      const path = parsed.success ? ["__proto__", ...issue.path] : issue.path;\n' +
-    '      ctx.addIssue({ code: "custom", message: issue.message, path, input });\n' +
-    "    }\n" +
+    '    for (const issue of issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input });\n' +
     "    if (!parsed.success || issues.length > 0) return z.NEVER;\n" +
     "    if (!value?.success) return parsed.data;\n" +
     "    const descriptor = { value: value.data, enumerable: true, writable: true, configurable: true };\n" +
@@ -198,11 +200,16 @@ function emitUnion(items: readonly IrType[], ctx: ZodEmitContext, c: IrConstrain
   return `z.union([${items.map(member).join(", ")}])`;
 }
 
+/** Object.prototype's own property names (`constructor`, `toString`, `__proto__`, …) in the generator's runtime. */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A plain zod object, unless a key is also an Object.prototype member: then wrapped in `ownKeys` (see the helper). */
 function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
+  const object = emitPlainObject(type, ctx);
+  if (!type.props.some((p) => PROTOTYPE_KEYS.has(p.name))) return object;
+  ctx.helpers.add("ownKeys");
   const proto = type.props.find((p) => p.name === "__proto__");
-  if (!proto) return emitPlainObject(type, ctx);
-  ctx.helpers.add("protoKey");
-  return `protoKey(${emitPlainObject(type, ctx)}, ${proto.optional})`;
+  return proto ? `ownKeys(${object}, "${proto.optional ? "optional" : "required"}")` : `ownKeys(${object})`;
 }
 
 /** The zod object; a `__proto__` property stays in its shape (declared, so a strict object does not reject it). */

@@ -200,7 +200,7 @@ class Lowering {
     });
     // Required names without a property schema are still required keys (of any value).
     for (const name of required as string[]) {
-      if (!(name in properties)) props.push({ name, type: { kind: "primitive", name: "unknown" }, optional: false });
+      if (!Object.hasOwn(properties, name)) props.push({ name, type: { kind: "primitive", name: "unknown" }, optional: false });
     }
     const additional = schema["additionalProperties"];
     const patterns = schema["patternProperties"];

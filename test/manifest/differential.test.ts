@@ -40,8 +40,11 @@ const SOURCES: readonly [string, string][] = [
  * - json-schema.shapes: json-schema-to-typescript does not read 2020-12 `prefixItems` (it types `point` as never[]).
  */
 const ORACLE_EXCEPTIONS = new Set(["ShapesInput"]);
-/** Schemas json-schema-to-typescript cannot read at all: json-schema.conditional uses a `$ref` to an `$anchor`. */
-const ORACLE_UNREADABLE = new Set(["ConditionalInput"]);
+/**
+ * Schemas json-schema-to-typescript cannot read at all: json-schema.conditional uses a `$ref` to an `$anchor`;
+ * proto-key.members has a property named `hasOwnProperty` (the oracle calls `schema.hasOwnProperty(…)`).
+ */
+const ORACLE_UNREADABLE = new Set(["ConditionalInput", "MembersInput"]);
 
 function oracleType(schema: unknown): Promise<string> {
   return compile(structuredClone(schema) as never, "Oracle", {
