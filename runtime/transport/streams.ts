@@ -42,39 +42,13 @@ export function readLines(
 }
 
 /**
- * Writes one message per line. Messages written in the same tick are joined into one string and written once
- * (one syscall instead of one per message), which matters when many requests are in flight.
+ * Writes one message per line, each as soon as it is sent. Writes are not coalesced per tick on purpose: with many
+ * requests in flight, a peer that receives the first message at once starts working while this side is still
+ * producing the rest, so both processes run in parallel; one joined write per tick made them take turns (stdio at
+ * concurrency 32: 96k → 165k calls/s in `bench/runtime-roundtrip.ts`, for ~10% more CPU per call).
  */
 export class LineWriter {
-  private batch = "";
-  private scheduled = false;
   private failed: Error | undefined;
-  private waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
-  private readonly flush = () => {
-    this.scheduled = false;
-    const text = this.batch;
-    const waiters = this.waiters;
-    this.batch = "";
-    this.waiters = [];
-    if (this.failed || this.output.destroyed || this.output.writableEnded) {
-      const error = new ConnectionClosedError(this.failed);
-      for (const w of waiters) w.reject(error);
-      return;
-    }
-    if (this.output.write(text) || waiters.length === 0) {
-      for (const w of waiters) w.resolve();
-      return;
-    }
-    const done = (error?: Error) => {
-      this.output.off("drain", onDrain);
-      this.output.off("close", onGone);
-      for (const w of waiters) (error ? w.reject(error) : w.resolve());
-    };
-    const onDrain = () => done();
-    const onGone = () => done(new ConnectionClosedError(this.failed));
-    this.output.once("drain", onDrain);
-    this.output.once("close", onGone);
-  };
 
   constructor(private readonly output: Writable) {
     output.on("error", (error: Error) => {
@@ -86,16 +60,20 @@ export class LineWriter {
     if (this.failed || this.output.destroyed || this.output.writableEnded) {
       return Promise.reject(new ConnectionClosedError(this.failed));
     }
-    this.batch += encodeLine(message);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      process.nextTick(this.flush);
-    }
-    // Callers rarely await sends; settle them only when the stream pushes back (see flush).
-    if (this.output.writableNeedDrain) {
-      return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
-    }
-    return RESOLVED;
+    if (this.output.write(encodeLine(message))) return RESOLVED;
+    // Callers rarely await sends; settle them only when the stream pushes back.
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error) => {
+        this.output.off("drain", onDrain);
+        this.output.off("close", onGone);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onGone = () => done(new ConnectionClosedError(this.failed));
+      this.output.once("drain", onDrain);
+      this.output.once("close", onGone);
+    });
   }
 }
 
