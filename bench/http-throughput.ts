@@ -3,13 +3,17 @@
  * (2025-11-25 session and 2026-07-28 stateless) and the official SDK v1 and v2 in the same run, against a bare
  * `node:http` JSON server as the limit. Every server runs in its own process and reports its CPU time, so the
  * table also gives server CPU per call (the fair comparison: the client is the same for all).
- * Standalone: `npx tsx bench/http-throughput.ts` (`--quick` for a short run).
+ * Standalone: `npx tsx bench/http-throughput.ts` (`--quick` for a short run; `--only=bare,ours` for some server
+ * kinds, e.g. while profiling; `--server-flags=--cpu-prof` passes node flags to the server children).
  */
 import { caller, LEGACY, MODERN, startServer, stats, type Caller } from "./lib/http-client.ts";
 
 const QUICK = process.argv.includes("--quick");
 const MEASURE_MS = QUICK ? 500 : 2000;
 const WARMUP_CALLS = QUICK ? 200 : 1000;
+const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const ONLY = argValue("only")?.split(",");
+const SERVER_FLAGS = argValue("server-flags")?.split(" ").filter(Boolean) ?? [];
 
 interface Measurement {
   readonly callsPerSec: number;
@@ -58,7 +62,7 @@ async function measure(callers: readonly Caller[], port: number): Promise<Measur
 }
 
 async function run(name: string, kind: string, revision: string): Promise<Row> {
-  const server = await startServer(kind);
+  const server = await startServer(kind, SERVER_FLAGS);
   try {
     const one = [await caller(server.port, revision)];
     const c1 = await measure(one, server.port);
@@ -83,7 +87,7 @@ function table(rows: readonly Row[]): string {
 }
 
 function ratios(rows: readonly Row[]): string {
-  const find = (name: string) => rows.find((r) => r.name === name)!;
+  const find = (name: string) => rows.find((r) => r.name === name);
   const bare = find("bare node:http");
   const out: string[] = ["", "ratios (same run; throughput at c32, server CPU per call at c32):"];
   const pairs: Array<[string, string]> = [
@@ -94,10 +98,12 @@ function ratios(rows: readonly Row[]): string {
   for (const [a, b] of pairs) {
     const x = find(a);
     const y = find(b);
-    out.push(`  ${a} vs ${b}: ${(x.c32.callsPerSec / y.c32.callsPerSec).toFixed(2)}× throughput, ${(y.c32.serverCpuUsPerCall / x.c32.serverCpuUsPerCall).toFixed(2)}× less server CPU per call`);
+    if (x && y)
+      out.push(`  ${a} vs ${b}: ${(x.c32.callsPerSec / y.c32.callsPerSec).toFixed(2)}× throughput, ${(y.c32.serverCpuUsPerCall / x.c32.serverCpuUsPerCall).toFixed(2)}× less server CPU per call`);
   }
-  for (const r of rows.filter((row) => row !== bare))
-    out.push(`  ${r.name}: server CPU per call ${(r.c32.serverCpuUsPerCall / bare.c32.serverCpuUsPerCall).toFixed(2)}× bare`);
+  if (bare)
+    for (const r of rows.filter((row) => row !== bare))
+      out.push(`  ${r.name}: server CPU per call ${(r.c32.serverCpuUsPerCall / bare.c32.serverCpuUsPerCall).toFixed(2)}× bare`);
   return out.join("\n");
 }
 
@@ -111,7 +117,7 @@ async function main(): Promise<void> {
     [`sdk-v2 ${MODERN}`, "v2", MODERN],
   ];
   const rows: Row[] = [];
-  for (const [name, kind, revision] of plan) {
+  for (const [name, kind, revision] of plan.filter(([, kind]) => !ONLY || ONLY.includes(kind))) {
     rows.push(await run(name, kind, revision));
     process.stderr.write(`done: ${name}\n`);
   }

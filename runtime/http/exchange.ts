@@ -14,7 +14,8 @@ export interface ExchangeOptions {
   readonly streamId: string;
   readonly mode: ResponseMode;
   readonly batch: boolean;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Extra response headers (e.g. `mcp-session-id`); undefined: none. */
+  readonly headers: Readonly<Record<string, string>> | undefined;
   /** Resumability (handshake era only): events get ids, and a priming event opens the stream. */
   readonly eventStore?: EventStore | undefined;
   readonly priming?: boolean;
@@ -26,7 +27,7 @@ export interface ExchangeOptions {
    */
   readonly pollAfterMs?: number | undefined;
   /** Maps a final JSON-RPC response to the HTTP status of a plain-JSON answer (stateless era). */
-  readonly statusOf?: (response: object) => number;
+  readonly statusOf?: ((response: object) => number) | undefined;
 }
 
 export class Exchange {
@@ -38,7 +39,10 @@ export class Exchange {
   private readonly heldResponses: object[] = [];
   /** Set when the client went away; later messages are only stored for replay. */
   detached = false;
-  onFinished: (() => void) | undefined;
+  /** Called once when the exchange is over; takes the exchange, so owners can share one listener. */
+  onFinished: ((exchange: Exchange) => void) | undefined;
+  /** Called when an SSE stream this exchange opened closes (the peer went away, or the stream ended). */
+  onStreamClosed: (() => void) | undefined;
 
   constructor(private readonly options: ExchangeOptions) {
     this.done = new Promise((resolve) => (this.resolve = resolve));
@@ -119,7 +123,7 @@ export class Exchange {
     this.decided = true;
     const body = this.options.batch ? this.heldResponses : this.heldResponses[0];
     const status = !this.options.batch && body && this.options.statusOf ? this.options.statusOf(body) : 200;
-    this.resolve(jsonResponse(status, body, { ...this.options.headers }));
+    this.resolve(jsonResponse(status, body, this.options.headers));
     this.finishListeners();
   }
 
@@ -127,7 +131,10 @@ export class Exchange {
     this.decided = true;
     const stream = new SseStream();
     this.stream = stream;
-    stream.onClose(() => this.streamClosed(stream));
+    stream.onClose(() => {
+      this.streamClosed(stream);
+      this.onStreamClosed?.();
+    });
     const { eventStore, priming, retryMs, keepAliveMs, pollAfterMs } = this.options;
     if (eventStore && priming) {
       const id = eventStore.storeEvent(this.streamId, undefined);
@@ -163,6 +170,6 @@ export class Exchange {
   private finishListeners(): void {
     const listener = this.onFinished;
     this.onFinished = undefined;
-    listener?.();
+    listener?.(this);
   }
 }

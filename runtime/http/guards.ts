@@ -45,17 +45,41 @@ export function checkHostAndOrigin(request: HttpRequestIn, options: HostGuardOpt
   return `Origin not allowed: ${origin}`;
 }
 
-function mediaTypes(header: string | undefined): string[] {
-  if (!header) return [];
-  return header.split(",").map((part) => (part.split(";")[0] ?? "").trim().toLowerCase());
+/** The media type of one Accept/Content-Type list entry (`start`..`end`): parameters cut, trimmed, lower-case. */
+function mediaTypeAt(header: string, start: number, end: number): string {
+  const semicolon = header.indexOf(";", start);
+  return header.slice(start, semicolon === -1 || semicolon > end ? end : semicolon).trim().toLowerCase();
 }
 
-/** Does an Accept header admit `type` (e.g. "text/event-stream")? Wildcards count. */
+/** Does an Accept header admit `type` (e.g. "text/event-stream")? Wildcards count. Scanned in place (per request). */
 export function accepts(acceptHeader: string | undefined, type: string): boolean {
-  const wanted = type.slice(0, type.indexOf("/"));
-  return mediaTypes(acceptHeader).some((t) => t === type || t === "*/*" || t === `${wanted}/*`);
+  if (!acceptHeader) return false;
+  const wildcard = `${type.slice(0, type.indexOf("/"))}/*`;
+  let start = 0;
+  while (start <= acceptHeader.length) {
+    const comma = acceptHeader.indexOf(",", start);
+    const end = comma === -1 ? acceptHeader.length : comma;
+    const t = mediaTypeAt(acceptHeader, start, end);
+    if (t === type || t === "*/*" || t === wildcard) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** The last Accept header checked by `acceptsJsonAndSse` and the answer: clients send the same one on every POST. */
+let lastPostAccept: { readonly header: string; readonly ok: boolean } | undefined;
+
+/** Does an Accept header admit both `application/json` and `text/event-stream` (what a Streamable HTTP POST needs)? */
+export function acceptsJsonAndSse(acceptHeader: string | undefined): boolean {
+  if (acceptHeader === undefined) return false;
+  if (lastPostAccept?.header === acceptHeader) return lastPostAccept.ok;
+  const ok = accepts(acceptHeader, "application/json") && accepts(acceptHeader, "text/event-stream");
+  lastPostAccept = { header: acceptHeader, ok };
+  return ok;
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
-  return mediaTypes(header)[0] === "application/json";
+  if (!header) return false;
+  const comma = header.indexOf(",");
+  return mediaTypeAt(header, 0, comma === -1 ? header.length : comma) === "application/json";
 }

@@ -11,10 +11,10 @@ import { metadataDocument, metadataPath, metadataUrl } from "../auth/metadata.ts
 import { eraOf, getProfile } from "../session/registry.ts";
 import { InMemoryEventStore, type EventStore } from "./event-store.ts";
 import type { ResponseMode, RequestId } from "./exchange.ts";
-import { accepts, checkHostAndOrigin, isJsonContentType, type HostGuardOptions } from "./guards.ts";
+import { accepts, acceptsJsonAndSse, checkHostAndOrigin, isJsonContentType, type HostGuardOptions } from "./guards.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import { checkModernRequest, modernStatusOf, type HeaderParamsLookup } from "./modern.ts";
-import { RequestTransport } from "./request-transport.ts";
+import { RequestTransport, type StatelessServeOptions } from "./request-transport.ts";
 import { SessionTransport } from "./session-transport.ts";
 import { REVISION_WITHOUT_HEADER } from "./transport-revisions.ts";
 import { BodyTooLargeError, emptyResponse, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
@@ -59,7 +59,7 @@ export interface McpHttpOptions extends HostGuardOptions {
   /** Bearer auth as an OAuth resource server. */
   readonly auth?: BearerAuthOptions;
   /** Legacy HTTP+SSE endpoints (default on, at /sse and /messages); `false` disables them. */
-  readonly legacySse?: false | { readonly ssePath: string; readonly messagesPath: string };
+  readonly legacySse?: false | LegacyPaths;
   /** Stateless era: a tool's `x-mcp-header` annotations, to check `Mcp-Param-*` headers. */
   readonly headerParams?: HeaderParamsLookup;
   /** Stateless-era versions this server speaks; others get -32022. Default: left to the server. */
@@ -67,6 +67,12 @@ export interface McpHttpOptions extends HostGuardOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+export interface LegacyPaths {
+  readonly ssePath: string;
+  readonly messagesPath: string;
+}
+
+const DEFAULT_LEGACY_PATHS: LegacyPaths = { ssePath: "/sse", messagesPath: "/messages" };
 const MAX_IDLE_STATELESS = 64;
 const DEFAULT_FORWARD = ["user-agent", "x-request-id", "traceparent", "tracestate"];
 
@@ -131,24 +137,30 @@ export class McpHttpHandler {
     }
   }
 
-  private async route(request: HttpRequestIn): Promise<HttpResponseOut> {
+  /** Not `async` (per request): only bearer auth needs to wait before dispatching. */
+  private route(request: HttpRequestIn): HttpResponseOut | Promise<HttpResponseOut> {
     const refused = checkHostAndOrigin(request, this.options);
     if (refused) return rpcError(403, -32000, `Forbidden: ${refused}`);
     const auth = this.options.auth;
     if (auth && request.method === "GET" && request.path === metadataPath(auth.resourceMetadata.resource))
       return jsonResponse(200, metadataDocument(auth.resourceMetadata), { "access-control-allow-origin": "*" });
-    const legacy = this.options.legacySse ?? { ssePath: "/sse", messagesPath: "/messages" };
+    const legacy = this.options.legacySse ?? DEFAULT_LEGACY_PATHS;
     const mcpPath = this.options.path === undefined ? "/mcp" : this.options.path;
     const isLegacy = legacy !== false && (request.path === legacy.ssePath || request.path === legacy.messagesPath);
     if (!isLegacy && mcpPath !== null && request.path !== mcpPath) return rpcError(404, -32000, "Not found");
+    if (auth) return this.routeAuthenticated(request, auth, isLegacy ? legacy : false);
+    return this.dispatch(request, undefined, isLegacy ? legacy : false);
+  }
 
-    let authInfo: AuthInfo | undefined;
-    if (auth) {
-      const outcome = await authenticate(request, auth);
-      if (!outcome.ok) return this.challenge(outcome.status, outcome.challenge);
-      authInfo = outcome.authInfo;
-    }
-    if (isLegacy) {
+  private async routeAuthenticated(request: HttpRequestIn, auth: BearerAuthOptions, legacy: LegacyPaths | false): Promise<HttpResponseOut> {
+    const outcome = await authenticate(request, auth);
+    if (!outcome.ok) return this.challenge(outcome.status, outcome.challenge);
+    return this.dispatch(request, outcome.authInfo, legacy);
+  }
+
+  /** `legacy`: the legacy endpoint paths when the request is for one of them, else false. */
+  private dispatch(request: HttpRequestIn, authInfo: AuthInfo | undefined, legacy: LegacyPaths | false): HttpResponseOut | Promise<HttpResponseOut> {
+    if (legacy !== false) {
       if (request.method === "GET" && request.path === legacy.ssePath) return this.openLegacy(request, legacy.messagesPath, authInfo);
       if (request.method === "POST" && request.path === legacy.messagesPath) return this.postLegacy(request, authInfo);
       return emptyResponse(405, { allow: request.path === legacy.ssePath ? "GET" : "POST" });
@@ -198,8 +210,7 @@ export class McpHttpHandler {
   }
 
   private async post(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
-    const accept = request.header("accept");
-    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream"))
+    if (!acceptsJsonAndSse(request.header("accept")))
       return rpcError(406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
     const read = await this.readMessage(request);
     if ("error" in read) return read.error;
@@ -237,14 +248,13 @@ export class McpHttpHandler {
     const requests: (Message & { id: RequestId })[] = [];
     const others: Message[] = [];
     for (const m of valid) {
-      const id = m["id"];
-      if (typeof m["method"] === "string" && isId(id)) requests.push({ ...m, id });
+      if (typeof m["method"] === "string" && isId(m["id"])) requests.push(m as Message & { id: RequestId });
       else others.push(m);
     }
-    if (requests.some((m) => session.hasInFlight(m.id)))
-      return rpcError(400, -32600, "Invalid Request: a request with this id is already in flight", null);
+    for (const m of requests)
+      if (session.hasInFlight(m.id)) return rpcError(400, -32600, "Invalid Request: a request with this id is already in flight", null);
     const mode = this.options.responseMode ?? "auto";
-    const answer = session.post(requests, others, batch, this.context(request, authInfo), mode, requests.length > 0 ? request.onGone : undefined);
+    const answer = session.post(requests, others, batch, this.context(request, authInfo), mode, requests.length > 0 ? request : undefined);
     return answer ?? emptyResponse(202);
   }
 
@@ -286,7 +296,7 @@ export class McpHttpHandler {
     this.sessions.set(session.sessionId, session);
     await this.host.connect(session);
     const id = message["id"] as RequestId;
-    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request.onGone)!;
+    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request)!;
   }
 
   /** The request's session, or the error answer (carrying `replyId`, the id of the request being refused). */
@@ -319,7 +329,8 @@ export class McpHttpHandler {
     return emptyResponse(200);
   }
 
-  private async postModern(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+  /** Not `async`: per request, so no extra promise; the caller awaits whatever this returns. */
+  private postModern(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined): HttpResponseOut | Promise<HttpResponseOut> {
     const failure = checkModernRequest(request, message, this.options.headerParams, this.options.modernVersions);
     if (failure) return failure;
     const scope = this.toolScopeFailure([message], authInfo);
@@ -327,31 +338,29 @@ export class McpHttpHandler {
     return this.serveStateless(request, message, authInfo, true);
   }
 
-  private async serveStateless(
+  private serveStateless(
     request: HttpRequestIn,
     message: Message,
     authInfo: AuthInfo | undefined,
     modern: boolean,
     handshakeRevision?: string,
-  ): Promise<HttpResponseOut> {
+  ): HttpResponseOut | Promise<HttpResponseOut> {
     if (!modern && typeof message["method"] !== "string") return emptyResponse(202); // a response with nobody waiting
     const id = typeof message["method"] === "string" && isId(message["id"]) ? message["id"] : undefined;
-    // Stateless-era server sessions keep nothing between requests, so an idle one serves the next POST; a
-    // handshake-era one (sessions: false) has replayed an initialize at one revision and is used once.
-    let transport = modern ? this.idleStateless.pop() : undefined;
-    if (!transport) {
-      transport = new RequestTransport(modern ? (t) => this.parkStateless(t) : undefined);
-      await this.host.connect(transport);
-    }
-    const options = {
+    const options: StatelessServeOptions = {
       mode: this.options.responseMode ?? "auto",
       keepAliveMs: this.options.keepAliveMs ?? 25_000,
-      onGone: request.onGone,
       cancelOnClose: modern,
-      ...(modern ? { statusOf: modernStatusOf } : {}),
-      ...(handshakeRevision !== undefined ? { handshakeRevision } : {}),
+      statusOf: modern ? modernStatusOf : undefined,
+      handshakeRevision,
     };
-    return transport.run(message, id, options, this.context(request, authInfo));
+    const context = this.context(request, authInfo);
+    // Stateless-era server sessions keep nothing between requests, so an idle one serves the next POST; a
+    // handshake-era one (sessions: false) has replayed an initialize at one revision and is used once.
+    const idle = modern ? this.idleStateless.pop() : undefined;
+    if (idle) return idle.run(message, id, options, context, request);
+    const transport = new RequestTransport(modern ? (t) => this.parkStateless(t) : undefined);
+    return Promise.resolve(this.host.connect(transport)).then(() => transport.run(message, id, options, context, request));
   }
 
   private parkStateless(transport: RequestTransport): void {

@@ -7,23 +7,21 @@
  */
 import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
 import { Exchange, type ResponseMode, type RequestId } from "./exchange.ts";
-import type { HttpResponseOut } from "./types.ts";
+import type { GoneSource, HttpResponseOut } from "./types.ts";
 
 const PREAMBLE_ID = "mcp-gen-stateless-initialize";
 
 export interface StatelessServeOptions {
   readonly mode: ResponseMode;
   readonly keepAliveMs?: number;
-  readonly statusOf?: (response: object) => number;
-  /** Registers a listener for the HTTP client going away before the answer is complete. */
-  readonly onGone?: ((listener: () => void) => void) | undefined;
+  readonly statusOf?: ((response: object) => number) | undefined;
   /** Stateless era: going away cancels the request (handlers see an aborted `context.signal`). */
   readonly cancelOnClose: boolean;
   /**
    * Handshake era without sessions: the server session needs an `initialize` before it serves anything, so one is
    * replayed first (at this revision, empty client capabilities) and its answer kept off the wire.
    */
-  readonly handshakeRevision?: string;
+  readonly handshakeRevision?: string | undefined;
 }
 
 export class RequestTransport implements Transport {
@@ -31,6 +29,12 @@ export class RequestTransport implements Transport {
   private closed = false;
   private exchange: Exchange | undefined;
   private requestId: RequestId | undefined;
+  /**
+   * The carrier signal of every request this transport serves. One per transport, not per request: it is aborted
+   * only when a client goes away mid-request, and then the transport closes and serves nothing more.
+   */
+  private cancel: AbortController | undefined;
+  private readonly onExchangeFinished = () => this.idle();
 
   /** `onIdle`: called when a request finished normally and the transport may serve another; else it closes. */
   constructor(private readonly onIdle?: (transport: RequestTransport) => void) {}
@@ -40,7 +44,13 @@ export class RequestTransport implements Transport {
   }
 
   /** Deliver one message; resolves with the HTTP answer (202 for a notification). */
-  run(message: object, requestId: RequestId | undefined, options: StatelessServeOptions, context: IncomingContext): Promise<HttpResponseOut> {
+  run(
+    message: object,
+    requestId: RequestId | undefined,
+    options: StatelessServeOptions,
+    context: IncomingContext,
+    client?: GoneSource,
+  ): Promise<HttpResponseOut> {
     const sink = this.sink;
     if (!sink || this.closed || this.exchange) throw new Error("RequestTransport.run: not started, closed or busy");
     const revision = options.handshakeRevision;
@@ -54,28 +64,22 @@ export class RequestTransport implements Transport {
       this.idle();
       return Promise.resolve({ status: 202, headers: {} });
     }
+    const cancel = options.cancelOnClose ? (this.cancel ??= new AbortController()) : undefined;
     const exchange = new Exchange({
       streamId: "0",
       mode: options.mode,
       batch: false,
-      headers: {},
+      headers: undefined,
       keepAliveMs: options.keepAliveMs ?? 0,
-      ...(options.statusOf ? { statusOf: options.statusOf } : {}),
+      statusOf: options.statusOf,
     });
+    const gone = this.goneListener(exchange, cancel);
+    exchange.onStreamClosed = gone;
     this.exchange = exchange;
     this.requestId = requestId;
     exchange.outstanding.add(requestId);
-    exchange.onFinished = () => this.idle();
-    const cancel = options.cancelOnClose ? new AbortController() : undefined;
-    const gone = () => {
-      if (exchange.finished || this.exchange !== exchange) return;
-      cancel?.abort(new Error("the client closed the response stream"));
-      void this.close();
-    };
-    options.onGone?.(gone);
-    void exchange.done.then((out) => {
-      if (typeof out.body === "object") out.body.onClose(gone);
-    });
+    exchange.onFinished = this.onExchangeFinished;
+    client?.onGone(gone);
     sink.receive(message, cancel ? { ...context, signal: cancel.signal } : context);
     return exchange.done;
   }
@@ -95,6 +99,15 @@ export class RequestTransport implements Transport {
     this.closed = true;
     this.exchange?.abort();
     this.sink?.closed();
+  }
+
+  /** Runs when the client of `exchange` goes away mid-request: cancel it and close (a transport is not reused after). */
+  private goneListener(exchange: Exchange, cancel: AbortController | undefined): () => void {
+    return () => {
+      if (exchange.finished || this.exchange !== exchange) return;
+      cancel?.abort(new Error("the client closed the response stream"));
+      void this.close();
+    };
   }
 
   private idle(): void {

@@ -7,13 +7,18 @@ import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from 
 import type { EventStore } from "./event-store.ts";
 import { Exchange, type RequestId } from "./exchange.ts";
 import { SseStream, SSE_HEADERS } from "./sse.ts";
-import type { HttpResponseOut } from "./types.ts";
+import type { GoneSource, HttpResponseOut } from "./types.ts";
 import { sendsPrimingEvent } from "./transport-revisions.ts";
 
 const GET_STREAM = "g";
 
 function isResponse(message: object): message is { id: RequestId } {
   return "id" in message && !("method" in message) && ("result" in message || "error" in message);
+}
+
+/** `IncomingContext.closeStream` for the requests of one POST. */
+function streamCloser(exchange: Exchange): () => boolean {
+  return () => exchange.closeConnection();
 }
 
 export interface SessionTransportOptions {
@@ -36,11 +41,16 @@ export class SessionTransport implements Transport {
   lastActive = Date.now();
   /** Who created the session (token subject/client); later requests must come from the same principal. */
   principal: string | undefined;
+  /** The header every answer carries; one object per session (answers only read it). */
+  private readonly idHeader: Readonly<Record<string, string>>;
+  private readonly forgetStream = (exchange: Exchange) => void this.byStream.delete(exchange.streamId);
 
   constructor(
     readonly sessionId: string,
     private readonly options: SessionTransportOptions,
-  ) {}
+  ) {
+    this.idHeader = { "mcp-session-id": sessionId };
+  }
 
   async start(sink: TransportSink): Promise<void> {
     this.sink = sink;
@@ -68,7 +78,7 @@ export class SessionTransport implements Transport {
     batch: boolean,
     context: IncomingContext,
     mode: "auto" | "sse" | "json",
-    onGone?: (listener: () => void) => void,
+    client?: GoneSource,
   ): Promise<HttpResponseOut> | undefined {
     this.lastActive = Date.now();
     let exchange: Exchange | undefined;
@@ -78,7 +88,7 @@ export class SessionTransport implements Transport {
         streamId,
         mode,
         batch,
-        headers: { "mcp-session-id": this.sessionId },
+        headers: this.idHeader,
         eventStore: this.options.eventStore,
         priming: sendsPrimingEvent(this.protocolVersion),
         retryMs: this.options.retryMs,
@@ -91,15 +101,15 @@ export class SessionTransport implements Transport {
         this.exchanges.set(request.id, ex);
       }
       this.byStream.set(streamId, ex);
-      ex.onFinished = () => this.byStream.delete(streamId);
+      ex.onFinished = this.forgetStream;
       // A client gone before its answer started leaves the exchange to finish into the event store only; it no
       // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
-      onGone?.(() => ex.clientGone());
+      client?.onGone(() => ex.clientGone());
     }
     for (const message of others) this.sink?.receive(message, context);
     if (exchange) {
       const ex = exchange;
-      const withClose: IncomingContext = { ...context, closeStream: () => ex.closeConnection() };
+      const withClose: IncomingContext = { ...context, closeStream: streamCloser(ex) };
       for (const message of requests) this.sink?.receive(message, withClose);
     }
     return exchange?.done;

@@ -18,6 +18,9 @@ export interface HttpRequestIn {
   onGone(listener: () => void): void;
 }
 
+/** Where the HTTP edge reports a client that went away before its answer was complete. */
+export type GoneSource = Pick<HttpRequestIn, "onGone">;
+
 export interface HttpResponseOut {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -33,7 +36,7 @@ export class BodyTooLargeError extends Error {
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
 
-export function jsonResponse(status: number, value: unknown, headers?: Record<string, string>): HttpResponseOut {
+export function jsonResponse(status: number, value: unknown, headers?: Readonly<Record<string, string>>): HttpResponseOut {
   return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: JSON.stringify(value) };
 }
 
