@@ -8,6 +8,7 @@
  */
 import type { UserModel, UserTool } from "../../manifest/user-model.ts";
 import { emitDoc, propertyKey } from "../ts-types.ts";
+import { runtimeImportLine } from "./runtime-import.ts";
 import { renderTemplate } from "./render-template.ts";
 
 interface Entry {
@@ -82,9 +83,8 @@ export function clientView(model: UserModel, header: string): object {
     ...(model.resources.length + model.resourceTemplates.length > 0 ? ["ReadResourceResult"] : []),
     ...(model.tools.some((t) => t.output) ? ["StructuredToolCall"] : []),
   ];
-  // Only what the file uses, so projects with `noUnusedLocals` compile it too.
   const imports = [
-    `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
+    ...runtimeImportLine(model, runtimeValues, runtimeTypes),
     ...(model.tools.some((t) => t.output) ? ['import * as S from "./schemas.ts";'] : []),
     ...(sections.some((s) => s.name !== "resources") ? ['import type * as T from "./types.ts";'] : []),
   ];

@@ -6,6 +6,7 @@
  */
 import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../../manifest/user-model.ts";
 import { emitDoc, propertyKey } from "../ts-types.ts";
+import { runtimeImportLine } from "./runtime-import.ts";
 import { renderTemplate } from "./render-template.ts";
 
 interface Member {
@@ -153,7 +154,7 @@ function serverImports(model: UserModel, sections: readonly Section[]): string[]
   ];
   const validated = model.tools.length + model.resourceTemplates.length + model.prompts.length > 0;
   return [
-    `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from ${JSON.stringify(model.runtimeImport)};`,
+    ...runtimeImportLine(model, runtimeValues, runtimeTypes),
     'import * as D from "./definitions.ts";',
     ...(validated ? ['import * as S from "./schemas.ts";'] : []),
     ...(sections.length > 0 ? ['import type * as T from "./types.ts";'] : []),

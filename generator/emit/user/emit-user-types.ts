@@ -8,6 +8,7 @@ import { dependencyOrder } from "../../ir/walk.ts";
 import type { UserModel, UserSchema } from "../../manifest/user-model.ts";
 import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
 import { createZodContext, emitZodDeclaration, emitZodPrelude } from "../zod.ts";
+import { runtimeImportLine } from "./runtime-import.ts";
 
 /** Every tool schema of the model, with the tool it belongs to. */
 export function toolSchemas(model: UserModel): UserSchema[] {
@@ -70,14 +71,14 @@ export function emitUserSchemasFile(model: UserModel, options: SchemasEmitOption
         `export const ${s.typeName}Schema${annotate ? `: z.ZodType<T.${s.typeName}>` : ""} = ` +
         `${s.typeName}Shape.superRefine(jsonSchemaCheck(D.${jsonSchemaConst(s.typeName)}));\n`,
     );
-  const runtime = [
-    ...(checked.size > 0 ? ["jsonSchemaCheck"] : []),
-    ...(model.tools.length > 0 ? ["type TypedToolValidators"] : []),
-  ];
   const imports = [
     ...(annotate ? [NO_CHECK] : []),
     'import { z } from "zod";',
-    ...(runtime.length > 0 ? [`import { ${runtime.join(", ")} } from ${JSON.stringify(model.runtimeImport)};`] : []),
+    ...runtimeImportLine(
+      model,
+      checked.size > 0 ? ["jsonSchemaCheck"] : [],
+      model.tools.length > 0 ? ["TypedToolValidators"] : [],
+    ),
     ...(checked.size > 0 ? ['import * as D from "./definitions.ts";'] : []),
     'import type * as T from "./types.ts";\n',
   ];
@@ -132,7 +133,7 @@ export function emitUserDefinitionsFile(model: UserModel): string {
     `capabilities: ${wireCapabilities(model)}`,
   ];
   return [
-    `import type { JsonObject, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ServerOptions, ToolDefinition } from ${json(model.runtimeImport)};\n`,
+    `${runtimeImportLine(model, [], ["JsonObject", "PromptDefinition", "ResourceDefinition", "ResourceTemplateDefinition", "ServerOptions", "ToolDefinition"]).join("")}\n`,
     `/** Server info, instructions, revisions and capability switches from the manifest. */\nexport const serverOptions: ServerOptions = { ${serverOptions.join(", ")} };\n`,
     jsonSchemas,
     `/** \`tools/list\`, in manifest order. */\nexport const toolDefinitions: readonly ToolDefinition[] = [${tools.join(",\n")}];\n`,

@@ -5,7 +5,7 @@
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
 import { z } from "zod";
-import { type TypedToolValidators } from "../../../../../runtime/index.ts";
+import type { TypedToolValidators } from "../../../../../runtime/index.ts";
 import type * as T from "./types.ts";
 
 /** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
