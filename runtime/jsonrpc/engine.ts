@@ -7,6 +7,7 @@
 import type { IncomingContext, Transport, TransportSink } from "../transport/transport.ts";
 import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "./errors.ts";
 import { classify, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "./messages.ts";
+import { withMeta } from "./params-meta.ts";
 
 export const CANCELLED_NOTIFICATION = "notifications/cancelled";
 export const PROGRESS_NOTIFICATION = "notifications/progress";
@@ -151,7 +152,7 @@ export class JsonRpcEngine {
     if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
     const id = this.nextId++;
     options?.onRequestId?.(id);
-    if (options?.onProgress) params = withProgressToken(params, id);
+    if (options?.onProgress) params = withMeta(params, { progressToken: id });
     const message: JsonRpcRequest =
       params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
     return new Promise<unknown>((resolve, reject) => {
@@ -415,15 +416,6 @@ interface RpcErrorLike {
 
 function failure(id: JsonRpcId | null, error: RpcError): JsonRpcFailure {
   return { jsonrpc: "2.0", id, error: error.toJSON() };
-}
-
-function withProgressToken(params: unknown, token: JsonRpcId): Record<string, unknown> {
-  const base = (params ?? {}) as Record<string, unknown>;
-  const meta: Record<string, unknown> = Object.assign({}, base["_meta"] as Record<string, unknown> | undefined);
-  meta["progressToken"] = token;
-  const out: Record<string, unknown> = Object.assign({}, base);
-  out["_meta"] = meta;
-  return out;
 }
 
 export function asError(value: unknown): Error {
