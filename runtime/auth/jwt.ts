@@ -1,7 +1,8 @@
 /**
  * A ready `verifyToken` for JWT access tokens, built on `jose`: signature against the issuer's JWKS (or a
  * fixed key), `iss`, `aud` = this server's canonical URL (tokens for another audience are rejected, RFC 8707),
- * `exp`/`nbf`, and the scopes from `scope` (RFC 9068) or `scp`.
+ * `exp` (required unless `requireExp: false`, as RFC 9068 §2.2 requires it)/`nbf`, and the scopes from `scope`
+ * (RFC 9068) or `scp`.
  */
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from "jose";
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey, CryptoKey, KeyObject } from "jose";
@@ -25,6 +26,11 @@ export interface JwtVerifierOptions {
   readonly clockToleranceSec?: number;
   /** Expected JWT `typ` header, e.g. "at+jwt". Default: not checked. */
   readonly typ?: string;
+  /**
+   * Reject tokens without an `exp` claim (default true: RFC 9068 access tokens always carry one, and a token
+   * without it would be valid forever). Set false only for an issuer known to omit it.
+   */
+  readonly requireExp?: boolean;
 }
 
 const ASYMMETRIC = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
@@ -46,6 +52,12 @@ function clientIdOf(payload: JWTPayload): string | undefined {
   return undefined;
 }
 
+/** A shared secret (HMAC) rather than a public key: only then are the HS algorithms the default. */
+function isSecret(key: JwtVerifierOptions["key"]): boolean {
+  if (key === undefined) return false;
+  return key instanceof Uint8Array || key.type === "secret";
+}
+
 export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   let keys: JWTVerifyGetKey | CryptoKey | KeyObject | Uint8Array;
   if (options.key) keys = options.key;
@@ -55,8 +67,9 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   const verifyOptions = {
     issuer: typeof options.issuer === "string" ? options.issuer : [...options.issuer],
     audience: typeof options.audience === "string" ? options.audience : [...options.audience],
-    algorithms: [...(options.algorithms ?? (options.key instanceof Uint8Array ? ["HS256", "HS384", "HS512"] : ASYMMETRIC))],
+    algorithms: [...(options.algorithms ?? (isSecret(options.key) ? ["HS256", "HS384", "HS512"] : ASYMMETRIC))],
     clockTolerance: options.clockToleranceSec ?? 5,
+    requiredClaims: options.requireExp === false ? [] : ["exp"],
     ...(options.typ !== undefined ? { typ: options.typ } : {}),
   };
   return async (token) => {
