@@ -42,8 +42,13 @@ function sign(
   return jwt.sign(key);
 }
 
-async function verify(token: string, options: Partial<JwtVerifierOptions> = {}): Promise<AuthInfo | undefined> {
-  const verifier = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, key: es.publicKey, ...options });
+type Overrides = { -readonly [K in keyof JwtVerifierOptions]?: JwtVerifierOptions[K] | undefined };
+
+/** Verifies with the ES256 public key unless `options` say otherwise (`key: undefined` removes it). */
+async function verify(token: string, options: Overrides = {}): Promise<AuthInfo | undefined> {
+  const merged: Overrides = { issuer: ISSUER, audience: AUDIENCE, key: es.publicKey, ...options };
+  if (merged.key === undefined) delete merged.key;
+  const verifier = jwtVerifier(merged as JwtVerifierOptions);
   return verifier(token, NO_HEADERS);
 }
 
