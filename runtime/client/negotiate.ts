@@ -5,7 +5,7 @@
  * server, which gets `initialize` with the newest acceptable handshake revision.
  */
 import type { JsonRpcEngine } from "../jsonrpc/engine.ts";
-import { ConnectionClosedError, ErrorCode, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import { ConnectionClosedError, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { CapabilitiesObject, Implementation } from "../protocol/types.ts";
 import { MetaKey, withMeta } from "../session/meta.ts";
 import type { RevisionProfile } from "../session/profiles.ts";
@@ -77,7 +77,25 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
     const theirs = serverVersions ? ` (the server supports ${serverVersions.join(", ")})` : "";
     throw new NegotiationError(`no mutually supported protocol revision; this client accepts ${input.profiles.map((p) => p.revision).join(", ")}${theirs}`);
   }
-  return initialize(input, best, handshake);
+  try {
+    return await initialize(input, best, handshake);
+  } catch (error) {
+    // A modern server refusing `initialize` names the versions it supports (versioning.mdx): after a probe that timed
+    // out (a slow server), that answer identifies it as modern, so probe again with a version it listed.
+    const listed = unsupportedVersions(error);
+    const retry = listed && !serverVersions ? stateless.find((p) => listed.includes(p.revision)) : undefined;
+    if (!retry) throw error;
+    const again = await probe(input, retry, input.requestTimeoutMs);
+    if (again.kind === "modern") return again.negotiated;
+    throw error;
+  }
+}
+
+/** The `supported` list of an UnsupportedProtocolVersion (-32022) error, else undefined. */
+function unsupportedVersions(error: unknown): readonly string[] | undefined {
+  if (!(error instanceof RpcError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
+  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string") : undefined;
 }
 
 type ProbeOutcome =
@@ -93,20 +111,22 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
   try {
     raw = await input.engine.request("server/discover", params, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
   } catch (error) {
-    if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion) {
-      const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-      if (Array.isArray(supported)) return { kind: "unsupported", supported: supported.filter((v): v is string => typeof v === "string") };
-    }
-    if (error instanceof RpcError || error instanceof RequestTimeoutError) return { kind: "legacy" };
+    const supported = unsupportedVersions(error);
+    if (supported) return { kind: "unsupported", supported };
     if (error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
-    throw error;
+    if (input.signal?.aborted) throw error;
+    // Anything that is not a recognized modern error identifies a legacy server (versioning.mdx): a JSON-RPC error,
+    // silence, or a transport-level refusal such as HTTP 400/404/405 with a non-modern body (streamable-http.mdx).
+    // A modern server's errors arrive as RpcError (the HTTP transport delivers a JSON-RPC error body answering the
+    // request as such), so whatever else the transport throws here is a legacy answer.
+    return { kind: "legacy" };
   }
-  const result = parseResult(rp.completeResult, raw, "server/discover result") as {
-    supportedVersions: string[];
-    capabilities: CapabilitiesObject;
-    instructions?: string;
-    _meta?: Record<string, unknown>;
-  };
+  let result: { supportedVersions: string[]; capabilities: CapabilitiesObject; instructions?: string; _meta?: Record<string, unknown> };
+  try {
+    result = parseResult(rp.completeResult, raw, "server/discover result") as typeof result;
+  } catch {
+    return { kind: "legacy" }; // a result that is not a DiscoverResult: some legacy servers answer unknown methods with `{}`
+  }
   if (!result.supportedVersions.includes(profile.revision)) {
     return { kind: "unsupported", supported: result.supportedVersions };
   }
