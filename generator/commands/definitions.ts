@@ -4,7 +4,7 @@
  * runtime are not loaded at startup).
  */
 import type { Argv, CommandModule } from "yargs";
-import { DEFAULT_MANIFEST, DEFAULT_RUNTIME_IMPORT } from "../manifest/defaults.ts";
+import { DEFAULT_MANIFEST, DEFAULT_RUNTIME_IMPORT, IMPORT_EXTENSIONS } from "../manifest/defaults.ts";
 import type { GenerateArgs } from "./generate.ts";
 import type { ImportArgs } from "./import.ts";
 import type { InitArgs } from "./init.ts";
@@ -50,6 +50,11 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         alias: "o",
         type: "string",
         describe: "Output folder (default: the manifest's generate.out, else ./generated next to it)",
+      })
+      .option("import-extension", {
+        type: "string",
+        choices: IMPORT_EXTENSIONS,
+        describe: 'Extension of relative imports between generated files (default: the manifest\'s, else ".js")',
       })
       .option("check", {
         type: "boolean",

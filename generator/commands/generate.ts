@@ -5,12 +5,14 @@
 import { watch } from "node:fs";
 import path from "node:path";
 import { ManifestError } from "../manifest/errors.ts";
-import { generateFromManifest } from "../manifest/pipeline.ts";
-import { checkFiles, writeFilesAtomically } from "../manifest/write-atomic.ts";
+import type { ImportExtension } from "../manifest/defaults.ts";
+import { generateFromManifest, type ManifestOutput } from "../manifest/pipeline.ts";
+import { checkFiles, RECORD_FILE, RefusedOutputError, writeFilesAtomically } from "../manifest/write-atomic.ts";
 
 export interface GenerateArgs {
   readonly manifest: string;
   readonly out?: string;
+  readonly importExtension?: ImportExtension;
   readonly check: boolean;
   readonly watch: boolean;
 }
@@ -30,7 +32,11 @@ export const stdio: CommandIo = {
 export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: CommandIo = stdio): Promise<number> {
   let output;
   try {
-    output = await generateFromManifest({ manifestPath: args.manifest, ...(args.out ? { outDir: args.out } : {}) });
+    output = await generateFromManifest({
+      manifestPath: args.manifest,
+      ...(args.out ? { outDir: args.out } : {}),
+      ...(args.importExtension !== undefined ? { importExtension: args.importExtension } : {}),
+    });
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     for (const line of error.lines()) io.err(`mcp-gen: ${line}`);
@@ -38,18 +44,30 @@ export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: Command
   }
   for (const warning of output.warnings) io.err(`mcp-gen: warning: ${warning}`);
   const shown = path.relative(process.cwd(), output.outDir) || ".";
-  if (args.check) {
-    const problems = await checkFiles(output.outDir, output.files);
-    for (const problem of problems) io.err(`mcp-gen: ${problem.replace(": ", `: ${shown}/`)}`);
-    if (problems.length > 0) {
-      io.err(`mcp-gen: ${shown} is out of date with ${args.manifest}; run mcp-gen generate`);
-      return 1;
-    }
-    io.out(`mcp-gen: ${shown} is up to date`);
-    return 0;
+  try {
+    return args.check ? await check(args, output, shown, io) : await write(output, shown, io);
+  } catch (error) {
+    if (!(error instanceof RefusedOutputError)) throw error;
+    io.err(`mcp-gen: ${error.message}`);
+    return 1;
   }
+}
+
+async function check(args: { manifest: string }, output: ManifestOutput, shown: string, io: CommandIo): Promise<number> {
+  const problems = await checkFiles(output.outDir, output.files);
+  for (const problem of problems) io.err(`mcp-gen: ${problem.replace(": ", `: ${shown}/`)}`);
+  if (problems.length > 0) {
+    io.err(`mcp-gen: ${shown} is out of date with ${args.manifest}; run mcp-gen generate`);
+    return 1;
+  }
+  io.out(`mcp-gen: ${shown} is up to date`);
+  return 0;
+}
+
+async function write(output: ManifestOutput, shown: string, io: CommandIo): Promise<number> {
   await writeFilesAtomically(output.outDir, output.files);
-  io.out(`mcp-gen: wrote ${output.files.length} files to ${shown}`);
+  const count = output.files.filter((f) => f.path !== RECORD_FILE).length;
+  io.out(`mcp-gen: wrote ${count} files to ${shown}`);
   return 0;
 }
 

@@ -4,4 +4,14 @@
 export const DEFAULT_MANIFEST = "mcp.yaml";
 
 /** Where generated code imports the runtime from unless the manifest's `generate.runtimeImport` says otherwise. */
-export const DEFAULT_RUNTIME_IMPORT = "mcp-gen/runtime";
+export const DEFAULT_RUNTIME_IMPORT = "@mcp-gen/runtime";
+
+/** The extensions generated relative imports may carry. */
+export const IMPORT_EXTENSIONS = [".js", ".ts", ""] as const;
+export type ImportExtension = (typeof IMPORT_EXTENSIONS)[number];
+
+/**
+ * `.js` works with `module: nodenext`, bundlers and tsx alike; `.ts` suits `allowImportingTsExtensions` setups
+ * (Deno, `rewriteRelativeImportExtensions`); none suits `moduleResolution: bundler` projects that omit extensions.
+ */
+export const DEFAULT_IMPORT_EXTENSION: ImportExtension = ".js";

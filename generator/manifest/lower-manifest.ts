@@ -5,7 +5,7 @@
  */
 import uriTemplate from "uri-template";
 import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
-import { DEFAULT_RUNTIME_IMPORT } from "./defaults.ts";
+import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { knownRevisions } from "./known-revisions.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
@@ -88,6 +88,7 @@ export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
     prompts,
     warnings: acc.warnings,
     runtimeImport: manifest.generate?.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+    importExtension: manifest.generate?.importExtension ?? DEFAULT_IMPORT_EXTENSION,
   };
 }
 

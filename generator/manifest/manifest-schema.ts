@@ -7,6 +7,7 @@
  * checked and lowered to the IR by `lower-json-schema.ts`, which reports errors with the same path style.
  */
 import { z } from "zod";
+import { IMPORT_EXTENSIONS } from "./defaults.ts";
 
 /** A JSON Schema object as written by the user: any JSON object. */
 const JsonSchemaObject = z
@@ -132,7 +133,13 @@ const Generate = z.strictObject({
     .string()
     .min(1)
     .exactOptional()
-    .describe('Module specifier generated code imports the runtime from. Default: "mcp-gen/runtime".'),
+    .describe('Module specifier generated code imports the runtime from. Default: "@mcp-gen/runtime".'),
+  importExtension: z
+    .enum(IMPORT_EXTENSIONS)
+    .exactOptional()
+    .describe(
+      'Extension of the relative imports between generated files: ".js" (default; module nodenext, bundlers, tsx), ".ts" (allowImportingTsExtensions, Deno) or "" (bundler resolution without extensions).',
+    ),
 });
 
 export const ManifestSchema = z

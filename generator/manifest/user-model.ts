@@ -6,6 +6,7 @@
  * Like the IR it is plain data: names already derived, every decision taken, nothing about files or templates.
  */
 import type { IrSource, IrTypeDecl } from "../ir/model.ts";
+import type { ImportExtension } from "./defaults.ts";
 import type { ManifestPath } from "./errors.ts";
 import type { ManifestIcon } from "./manifest-schema.ts";
 
@@ -23,6 +24,8 @@ export interface UserModel {
   readonly warnings: readonly UserWarning[];
   /** Module specifier the generated files import the runtime from. */
   readonly runtimeImport: string;
+  /** Extension of the relative imports between generated files (`.js`, `.ts` or none). */
+  readonly importExtension: ImportExtension;
 }
 
 export interface UserWarning {

@@ -8,7 +8,7 @@
  */
 import type { UserModel, UserTool } from "../../manifest/user-model.ts";
 import { emitDoc, propertyKey } from "../ts-types.ts";
-import { runtimeImportLine } from "./runtime-import.ts";
+import { runtimeImportLine, siblingImport } from "./runtime-import.ts";
 import { renderTemplate } from "./render-template.ts";
 
 interface Entry {
@@ -85,8 +85,8 @@ export function clientView(model: UserModel, header: string): object {
   ];
   const imports = [
     ...runtimeImportLine(model, runtimeValues, runtimeTypes),
-    ...(model.tools.some((t) => t.output) ? ['import * as S from "./schemas.ts";'] : []),
-    ...(sections.some((s) => s.name !== "resources") ? ['import type * as T from "./types.ts";'] : []),
+    ...(model.tools.some((t) => t.output) ? [`import * as S from ${siblingImport(model, "schemas")};`] : []),
+    ...(sections.some((s) => s.name !== "resources") ? [`import type * as T from ${siblingImport(model, "types")};`] : []),
   ];
   return {
     header,

@@ -6,7 +6,7 @@
  */
 import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../../manifest/user-model.ts";
 import { emitDoc, propertyKey } from "../ts-types.ts";
-import { runtimeImportLine } from "./runtime-import.ts";
+import { runtimeImportLine, siblingImport } from "./runtime-import.ts";
 import { renderTemplate } from "./render-template.ts";
 
 interface Member {
@@ -155,9 +155,9 @@ function serverImports(model: UserModel, sections: readonly Section[]): string[]
   const validated = model.tools.length + model.resourceTemplates.length + model.prompts.length > 0;
   return [
     ...runtimeImportLine(model, runtimeValues, runtimeTypes),
-    'import * as D from "./definitions.ts";',
-    ...(validated ? ['import * as S from "./schemas.ts";'] : []),
-    ...(sections.length > 0 ? ['import type * as T from "./types.ts";'] : []),
+    `import * as D from ${siblingImport(model, "definitions")};`,
+    ...(validated ? [`import * as S from ${siblingImport(model, "schemas")};`] : []),
+    ...(sections.length > 0 ? [`import type * as T from ${siblingImport(model, "types")};`] : []),
   ];
 }
 

@@ -8,7 +8,7 @@ import { dependencyOrder } from "../../ir/walk.ts";
 import type { UserModel, UserSchema } from "../../manifest/user-model.ts";
 import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
 import { createZodContext, emitZodDeclaration, emitZodPrelude } from "../zod.ts";
-import { runtimeImportLine } from "./runtime-import.ts";
+import { runtimeImportLine, siblingImport } from "./runtime-import.ts";
 
 /** Every tool schema of the model, with the tool it belongs to. */
 export function toolSchemas(model: UserModel): UserSchema[] {
@@ -79,8 +79,8 @@ export function emitUserSchemasFile(model: UserModel, options: SchemasEmitOption
       checked.size > 0 ? ["jsonSchemaCheck"] : [],
       model.tools.length > 0 ? ["TypedToolValidators"] : [],
     ),
-    ...(checked.size > 0 ? ['import * as D from "./definitions.ts";'] : []),
-    'import type * as T from "./types.ts";\n',
+    ...(checked.size > 0 ? [`import * as D from ${siblingImport(model, "definitions")};`] : []),
+    `import type * as T from ${siblingImport(model, "types")};\n`,
   ];
   return [imports.join("\n"), emitZodPrelude(ctx), ...body, ...refinements, toolValidators(model)].join("\n");
 }

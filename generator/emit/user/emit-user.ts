@@ -16,7 +16,7 @@ import { renderTemplate } from "./render-template.ts";
 
 /** The header of every file generated from a manifest (the manifest path is relative to the output folder). */
 export function userHeader(model: UserModel): string {
-  return `${headerLine(model.source.path, model.source.sha256)}\n// Regenerate with: mcp-gen generate\n\n`;
+  return `${headerLine(model.source.path)}\n// Regenerate with: mcp-gen generate\n\n`;
 }
 
 export function emitUserFiles(model: UserModel, options: SchemasEmitOptions = {}): GeneratedFile[] {
@@ -27,7 +27,7 @@ export function emitUserFiles(model: UserModel, options: SchemasEmitOptions = {}
     { path: "definitions.ts", content: header + emitUserDefinitionsFile(model) },
     { path: "server.ts", content: emitUserServerFile(model, header) },
     { path: "client.ts", content: emitUserClientFile(model, header) },
-    { path: "index.ts", content: renderTemplate("user/index.ts.hbs", { header }) },
+    { path: "index.ts", content: renderTemplate("user/index.ts.hbs", { header, ext: model.importExtension }) },
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

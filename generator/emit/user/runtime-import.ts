@@ -10,3 +10,8 @@ export function runtimeImportLine(model: UserModel, values: readonly string[], t
   if (values.length === 0) return types.length === 0 ? [] : [`import type { ${types.join(", ")} } from ${from};`];
   return [`import { ${[...values, ...types.map((t) => `type ${t}`)].join(", ")} } from ${from};`];
 }
+
+/** The specifier of a sibling generated module (`./types.js` by default; `.ts` or no extension on request). */
+export function siblingImport(model: UserModel, name: string): string {
+  return JSON.stringify(`./${name}${model.importExtension}`);
+}
