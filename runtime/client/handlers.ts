@@ -28,6 +28,26 @@ export interface ClientHandlers {
   readonly elicitation?: (params: ElicitParams, context: ClientRequestContext) => Awaitable<ElicitResult>;
   readonly sampling?: (params: CreateMessageParams, context: ClientRequestContext) => Awaitable<CreateMessageResult>;
   readonly roots?: (context: ClientRequestContext) => Awaitable<ListRootsResult>;
+  /**
+   * SEP-1034: when a form elicitation is accepted, fields of `requestedSchema` that carry a `default` and that the
+   * handler left out of `content` are filled with that default before the answer is sent (default true).
+   */
+  readonly applyElicitationDefaults?: boolean;
+}
+
+/** `result` with every omitted property of a form's `requestedSchema` that declares a `default` filled in. */
+export function withElicitationDefaults(params: ElicitParams, result: ElicitResult): ElicitResult {
+  if (result.action !== "accept" || params.mode === "url" || !("requestedSchema" in params)) return result;
+  const properties = (params.requestedSchema as { properties?: unknown }).properties;
+  if (typeof properties !== "object" || properties === null) return result;
+  const content: Record<string, unknown> = { ...(result.content ?? {}) };
+  let changed = false;
+  for (const [name, schema] of Object.entries(properties)) {
+    if (Object.hasOwn(content, name) || typeof schema !== "object" || schema === null || !("default" in schema)) continue;
+    content[name] = (schema as { default: unknown }).default;
+    changed = true;
+  }
+  return changed ? ({ ...result, content } as ElicitResult) : result;
 }
 
 /** The handler for a server→client method, if one is registered. */
@@ -37,7 +57,9 @@ export function handlerFor(
 ): ((params: unknown, context: ClientRequestContext) => Awaitable<unknown>) | undefined {
   switch (method) {
     case "elicitation/create":
-      return handlers.elicitation && ((p, c) => handlers.elicitation!(p as ElicitParams, c));
+      if (!handlers.elicitation) return undefined;
+      if (handlers.applyElicitationDefaults === false) return (p, c) => handlers.elicitation!(p as ElicitParams, c);
+      return async (p, c) => withElicitationDefaults(p as ElicitParams, await handlers.elicitation!(p as ElicitParams, c));
     case "sampling/createMessage":
       return handlers.sampling && ((p, c) => handlers.sampling!(p as CreateMessageParams, c));
     case "roots/list":
