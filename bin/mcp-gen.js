@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Entry point for the `mcp-gen` command: loads the TypeScript CLI through tsx's ESM loader.
+// The `mcp-gen` command inside this repository: runs the CLI's TypeScript sources through tsx's ESM loader, so edits
+// take effect without a build (tests and npm scripts use it). The published CLI package runs its compiled JavaScript
+// instead (generator/bin/mcp-gen.js → generator/dist/).
 import { register } from "tsx/esm/api";
 
 register();

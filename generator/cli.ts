@@ -2,11 +2,13 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { GeneratorError } from "./ir/errors.ts";
+import { cliVersion } from "./version.ts";
 import { generateCommand, importCommand, initCommand, protocolCommand } from "./commands/definitions.ts";
 
 try {
   await yargs(hideBin(process.argv))
     .scriptName("mcp-gen")
+    .version(cliVersion())
     .command(protocolCommand)
     .command(generateCommand)
     .command(initCommand)

@@ -5,8 +5,8 @@
  */
 import path from "node:path";
 import { stringify } from "yaml";
-import { McpClient, StdioClientTransport, type Transport } from "../../runtime/index.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
+import { McpClient, StdioClientTransport, type Transport } from "@mcp-gen/runtime";
+import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
 import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
 import { writeFilesAtomically } from "../manifest/write-atomic.ts";

@@ -2,6 +2,7 @@
  * The protocol pipeline: read schema.ts → lower to IR (validated) → emit → format. Returns files; writing is separate
  * (`writeGeneratedFiles`), so tests can inspect output without touching the disk.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,8 +29,24 @@ export function displayPath(file: string): string {
   return posixRelative(REPO_ROOT, path.resolve(file));
 }
 
+/** The package export of the runtime's method tokens (`ProtocolRequestType`, `MethodTable`, …). */
+export const RUNTIME_METHOD_TYPE_EXPORT = "@mcp-gen/runtime/method-type";
+
+/**
+ * Where protocol bindings written to `outDir` import the method tokens from. Inside this repository (its
+ * generated/protocol/, compiled into the runtime package, and test fixtures) they import the runtime's source
+ * relatively; any other folder — a user's, or any folder when run as the installed CLI, which has no runtime sources
+ * next to it — imports the installed runtime package through its `exports`.
+ */
 export function runtimeImportFrom(outDir: string): string {
-  const specifier = posixRelative(path.resolve(outDir), path.join(REPO_ROOT, "runtime/protocol/method-type.ts"));
+  const source = path.join(REPO_ROOT, "runtime/protocol/method-type.ts");
+  const target = path.resolve(outDir);
+  const inRepo = path.relative(REPO_ROOT, target);
+  const outside = inRepo.startsWith("..") || path.isAbsolute(inRepo) || inRepo.split(path.sep).includes("node_modules");
+  if (!existsSync(source) || outside) {
+    return RUNTIME_METHOD_TYPE_EXPORT;
+  }
+  const specifier = posixRelative(target, source);
   return specifier.startsWith(".") ? specifier : `./${specifier}`;
 }
 
