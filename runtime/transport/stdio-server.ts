@@ -1,6 +1,10 @@
 /**
  * The server side of stdio: newline-delimited JSON-RPC on stdin/stdout. Nothing else may be written to stdout;
  * diagnostics go to stderr. The transport reports `closed` when stdin ends, which is the client's shutdown signal.
+ *
+ * Backpressure: while stdout is saturated (a client that stops reading), stdin is paused until stdout drains, so
+ * the replies queued in memory are bounded by the requests already read (about one pipe chunk) instead of growing
+ * with everything the client keeps writing.
  */
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_MAX_LINE_BYTES } from "../jsonrpc/framing.ts";
@@ -16,14 +20,18 @@ export interface StdioServerTransportOptions {
 
 export class StdioServerTransport implements Transport {
   private readonly input: Readable;
+  private readonly output: Writable;
   private readonly writer: LineWriter;
+  /** stdin is paused until stdout drains. */
+  private throttled = false;
   private readonly maxMessageBytes: number | undefined;
   private detach: (() => void) | undefined;
   private sink: TransportSink | undefined;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
-    this.writer = new LineWriter(options.output ?? process.stdout);
+    this.output = options.output ?? process.stdout;
+    this.writer = new LineWriter(this.output);
     this.maxMessageBytes = options.maxMessageBytes;
   }
 
@@ -41,7 +49,23 @@ export class StdioServerTransport implements Transport {
   }
 
   send(message: object): Promise<void> {
-    return this.writer.write(message);
+    const sent = this.writer.write(message);
+    if (this.output.writableNeedDrain && !this.throttled && this.sink) this.throttle();
+    return sent;
+  }
+
+  private throttle(): void {
+    this.throttled = true;
+    this.input.pause();
+    const release = () => {
+      this.output.off("drain", release);
+      this.output.off("close", release);
+      this.throttled = false;
+      // After a close, reading on lets stdin's end (the client's shutdown) still be seen.
+      if (this.sink) this.input.resume();
+    };
+    this.output.on("drain", release);
+    this.output.on("close", release);
   }
 
   close(): Promise<void> {
