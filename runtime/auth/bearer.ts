@@ -40,8 +40,21 @@ export interface Challenge {
   readonly scope?: readonly string[];
 }
 
+/** The longest `error_description` we send; verifier messages can be long (or an attacker's payload). */
+const MAX_DESCRIPTION = 200;
+
+/**
+ * `text` reduced to what RFC 6750 §3 allows in an auth-param value (%x20-21 / %x23-5B / %x5D-7E): every other
+ * character (CR, LF, `"`, `\`, anything beyond ASCII such as an en dash) becomes `?`, so the value can never break
+ * or inject a header and Node's `writeHead` never throws on it. Verifier messages can quote the token itself.
+ */
+export function headerSafe(text: string, max = MAX_DESCRIPTION): string {
+  const cut = text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  return cut.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, "?");
+}
+
 function quoted(value: string): string {
-  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return `"${headerSafe(value, 2048)}"`;
 }
 
 /** `Bearer resource_metadata="…", scope="…", error="…", error_description="…"` (RFC 6750 §3, RFC 9728 §5.1). */
@@ -76,7 +89,7 @@ export async function authenticate(request: TokenRequest, options: BearerAuthOpt
   try {
     authInfo = await options.verifyToken(token, request);
   } catch (error) {
-    const description = error instanceof Error ? error.message : "token verification failed";
+    const description = headerSafe(error instanceof Error ? String(error.message) : "token verification failed");
     return { ok: false, status: 401, challenge: { error: "invalid_token", description } };
   }
   if (!authInfo) return { ok: false, status: 401, challenge: { error: "invalid_token", description: "invalid token" } };
@@ -102,8 +115,10 @@ export function toolScopeChallenge(
   toolName: string,
   options: BearerAuthOptions,
 ): Challenge | undefined {
-  const needed = options.toolScopes?.[toolName];
-  if (!needed || needed.length === 0) return undefined;
+  // Own properties only: a tool named "constructor" or "__proto__" must not find Object.prototype's members.
+  const table = options.toolScopes;
+  const needed = table && Object.hasOwn(table, toolName) ? table[toolName] : undefined;
+  if (!Array.isArray(needed) || needed.length === 0) return undefined;
   if (missingScopes(authInfo, needed, options.scopeCovers).length === 0) return undefined;
   // Name every scope this operation needs in one challenge, so the client re-authorizes once.
   const scope = [...new Set([...(options.requiredScopes ?? []), ...needed])];

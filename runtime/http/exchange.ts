@@ -74,6 +74,12 @@ export class Exchange {
     if (this.finished) this.finish();
   }
 
+  /** Answers decided before the server saw the batch (its invalid elements): they are part of this POST's answer. */
+  preset(responses: readonly object[]): void {
+    if (this.decided && this.stream) for (const response of responses) this.write(response).catch(() => undefined);
+    else this.heldResponses.push(...responses);
+  }
+
   /** Attach a resumed stream (GET with Last-Event-ID) that continues this exchange. */
   resume(stream: SseStream): void {
     this.stream = stream;

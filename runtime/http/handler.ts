@@ -4,106 +4,44 @@
  * HTTP+SSE endpoints (2024-11-05), guard rails and bearer auth. It works on the small model in types.ts; see
  * web.ts and node.ts for the `Request → Response` and `node:http` edges.
  */
-import { randomBytes } from "node:crypto";
-import type { AuthInfo, IncomingContext, Transport } from "../transport/transport.ts";
+import type { AuthInfo, IncomingContext } from "../transport/transport.ts";
 import { authenticate, toolScopeChallenge, wwwAuthenticate, type BearerAuthOptions, type Challenge } from "../auth/bearer.ts";
 import { metadataDocument, metadataPath, metadataUrl } from "../auth/metadata.ts";
-import { eraOf, getProfile } from "../session/registry.ts";
-import { InMemoryEventStore, type EventStore } from "./event-store.ts";
-import type { ResponseMode, RequestId } from "./exchange.ts";
-import { accepts, acceptsJsonAndSse, checkHostAndOrigin, isJsonContentType, type HostGuardOptions } from "./guards.ts";
+import { eraOf, getProfile, SUPPORTED_REVISIONS } from "../session/registry.ts";
+import { clientKeyOf, invalidRequest, isId, isObject, metaVersionOf, mintSessionId, principalOf, rpcError, sortMessage, type Message } from "./answers.ts";
+import { isModern, statelessRevisionOf, unsupportedVersion, versionMismatch } from "./versions.ts";
+import { InMemoryEventStore } from "./event-store.ts";
+import type { RequestId } from "./exchange.ts";
+import { accepts, acceptsJsonAndSse, checkHostAndOrigin, isJsonContentType } from "./guards.ts";
+import type { LegacyPaths, McpHttpOptions, SessionHost } from "./options.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
-import { checkModernRequest, modernStatusOf, type HeaderParamsLookup } from "./modern.ts";
+import { checkModernRequest, modernStatusOf } from "./modern.ts";
 import { RequestTransport, type StatelessServeOptions } from "./request-transport.ts";
+import { SessionRegistry } from "./session-registry.ts";
 import { SessionTransport } from "./session-transport.ts";
 import { REVISION_WITHOUT_HEADER } from "./transport-revisions.ts";
-import { BodyTooLargeError, emptyResponse, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
+import { BodyTooLargeError, emptyResponse, JSON_HEADERS, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
-/** What the HTTP layer needs from an MCP server: start a server-side session on a transport. */
-export interface SessionHost {
-  connect(transport: Transport): Promise<unknown> | unknown;
-}
+export { mintSessionId, rpcError } from "./answers.ts";
 
 /** A host whose tools carry their required scopes (the runtime `McpServer`; generated servers register the manifest's). */
 interface ToolScopesHost {
   readonly tools?: ReadonlyMap<string, { readonly scopes?: readonly string[] }>;
 }
 
-export interface McpHttpOptions extends HostGuardOptions {
-  /** The MCP endpoint path. Default "/mcp". `null`: every path not claimed by another route. */
-  readonly path?: string | null;
-  /** Handshake era: mint `Mcp-Session-Id`s (default true). `false` serves every POST statelessly. */
-  readonly sessions?: boolean;
-  /** "auto" (default): plain JSON unless something is sent before the response; "sse"; "json". */
-  readonly responseMode?: ResponseMode;
-  /** Default 4 MiB; larger bodies get 413. */
-  readonly maxBodyBytes?: number;
-  /** Resumability store per session (default: in memory, bounded); `false` disables event ids. */
-  readonly eventStore?: false | (() => EventStore);
-  /** Sent as the SSE `retry` field with the priming event. */
-  readonly retryMs?: number;
-  /**
-   * SSE polling (2025-11-25 sessions): close a POST's SSE connection this long after it opened when the response
-   * is not there yet; the client comes back with GET + Last-Event-ID (after `retryMs`) for the rest. For proxies
-   * and load balancers that cut long requests. Default: off.
-   */
-  readonly pollAfterMs?: number;
-  /** Sessions idle (no open stream, nothing in flight) this long are closed. Default 15 minutes. */
-  readonly sessionIdleTimeoutMs?: number;
-  /** Default 10,000; beyond it new sessions get 503. */
-  readonly maxSessions?: number;
-  /** SSE keep-alive comment interval. Default 25 s; 0 disables. */
-  readonly keepAliveMs?: number;
-  /** Request headers (lower-case) copied into every handler's context. Default: user-agent, x-request-id, traceparent, tracestate. */
-  readonly forwardHeaders?: readonly string[];
-  /** Bearer auth as an OAuth resource server. */
-  readonly auth?: BearerAuthOptions;
-  /** Legacy HTTP+SSE endpoints (default on, at /sse and /messages); `false` disables them. */
-  readonly legacySse?: false | LegacyPaths;
-  /** Stateless era: a tool's `x-mcp-header` annotations, to check `Mcp-Param-*` headers. */
-  readonly headerParams?: HeaderParamsLookup;
-  /** Stateless-era versions this server speaks; others get -32022. Default: left to the server. */
-  readonly modernVersions?: readonly string[];
-  readonly onError?: (error: unknown) => void;
-}
-
-export interface LegacyPaths {
-  readonly ssePath: string;
-  readonly messagesPath: string;
-}
+export type { LegacyPaths, McpHttpOptions, SessionHost } from "./options.ts";
 
 const DEFAULT_LEGACY_PATHS: LegacyPaths = { ssePath: "/sse", messagesPath: "/messages" };
 const MAX_IDLE_STATELESS = 64;
 const DEFAULT_FORWARD = ["user-agent", "x-request-id", "traceparent", "tracestate"];
 
-/** A JSON-RPC error as an HTTP answer. It always carries `id`: the request's when known, else null (JSON-RPC 2.0 §5). */
-export function rpcError(status: number, code: number, message: string, id: RequestId | null = null, data?: unknown): HttpResponseOut {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return jsonResponse(status, { jsonrpc: "2.0", id, error });
-}
-
-/** A session id: 24 bytes (192 bits) from the CSPRNG as base64url, i.e. 32 visible ASCII characters. */
-export function mintSessionId(): string {
-  return randomBytes(24).toString("base64url");
-}
-
-type Message = Record<string, unknown>;
-const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is RequestId => typeof v === "string" || (typeof v === "number" && Number.isInteger(v));
-
-function validShape(m: unknown): m is Message {
-  if (!isObject(m) || m["jsonrpc"] !== "2.0") return false;
-  if (typeof m["method"] === "string") return m["id"] === undefined || isId(m["id"]);
-  return (isId(m["id"]) || m["id"] === null) && ("result" in m || "error" in m);
-}
-
 export class McpHttpHandler {
-  private readonly sessions = new Map<string, SessionTransport>();
-  private readonly legacy = new Map<string, LegacySseTransport>();
+  private readonly registry: SessionRegistry;
+  private readonly sessions: Map<string, SessionTransport>;
+  private readonly legacy: Map<string, LegacySseTransport>;
   /** Server sessions for stateless requests, idle and ready for the next one. */
   private readonly idleStateless: RequestTransport[] = [];
   private closed = false;
-  private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly forward: readonly string[];
 
   constructor(
@@ -111,19 +49,24 @@ export class McpHttpHandler {
     private readonly options: McpHttpOptions = {},
   ) {
     this.forward = options.forwardHeaders ?? DEFAULT_FORWARD;
-    const idle = options.sessionIdleTimeoutMs ?? 15 * 60_000;
-    this.sweeper = setInterval(() => this.sweep(idle), Math.min(Math.max(idle / 2, 10), 60_000));
-    this.sweeper.unref?.();
+    this.registry = new SessionRegistry({
+      maxSessions: options.maxSessions ?? 10_000,
+      maxPerClient: options.maxSessionsPerClient ?? 100,
+      idleMs: options.sessionIdleTimeoutMs ?? 15 * 60_000,
+      uninitializedMs: options.uninitializedSessionTimeoutMs ?? 30_000,
+    });
+    this.sessions = this.registry.sessions;
+    this.legacy = this.registry.legacy;
   }
 
   get sessionCount(): number {
-    return this.sessions.size + this.legacy.size;
+    return this.registry.size;
   }
 
   /** Close every session and stop the idle sweeper. */
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.sweeper);
+    this.registry.stop();
     await Promise.all(this.idleStateless.splice(0).map((t) => t.close()));
     await Promise.all([...this.sessions.values(), ...this.legacy.values()].map((s) => s.close()));
   }
@@ -132,8 +75,17 @@ export class McpHttpHandler {
     try {
       return await this.route(request);
     } catch (error) {
-      this.options.onError?.(error);
+      this.reportError(error);
       return rpcError(500, -32603, "Internal error", null);
+    }
+  }
+
+  /** Hand an error to `options.onError`; a throwing callback is not allowed to take the request path down. */
+  reportError(error: unknown): void {
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // the application's error callback failed; nothing more to do here
     }
   }
 
@@ -192,6 +144,10 @@ export class McpHttpHandler {
     return authInfo ? { authInfo, headers } : { headers };
   }
 
+  private supportedVersions(): readonly string[] {
+    return this.options.modernVersions ?? this.host.revisions ?? SUPPORTED_REVISIONS;
+  }
+
   private async readMessage(request: HttpRequestIn): Promise<{ body: unknown } | { error: HttpResponseOut }> {
     if (!isJsonContentType(request.header("content-type")))
       return { error: rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json") };
@@ -214,89 +170,108 @@ export class McpHttpHandler {
       return rpcError(406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
     const read = await this.readMessage(request);
     if ("error" in read) return read.error;
-    const body = read.body;
-    const batch = Array.isArray(body);
-    const messages: unknown[] = batch ? body : [body];
-    if (messages.length === 0 || !messages.every(validShape))
-      return rpcError(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message", null);
-    const valid = messages as Message[];
-    const first = valid[0]!;
-    if (!batch && this.isModern(first, request)) return this.postModern(request, first, authInfo);
-    if (!batch && first["method"] === "initialize" && this.options.sessions !== false)
-      return this.initialize(request, first, authInfo);
-    const statelessBatch = batch ? this.statelessRevisionOf(valid, request) : undefined;
-    if (statelessBatch !== undefined)
-      return rpcError(400, -32600, `Invalid Request: JSON-RPC batches do not exist in MCP revision ${statelessBatch}; send one message per POST`);
-    const replyId = !batch && isId(first["id"]) ? first["id"] : null;
+    if (Array.isArray(read.body)) return this.postBatch(request, read.body, authInfo);
+    const sorted = sortMessage(read.body);
+    if (!sorted.ok) return jsonResponse(400, sorted.error);
+    const message = sorted.message;
+    const replyId = typeof message["method"] === "string" && isId(message["id"]) ? message["id"] : null;
     const version = request.header("mcp-protocol-version");
-    if (version !== undefined && eraOf(version) !== "handshake")
-      return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version}`, replyId);
+    // A version nobody knows, on a message that is not stateless-era shaped either: say so, naming ours.
+    if (version !== undefined && eraOf(version) === undefined && message["method"] !== "initialize" && metaVersionOf(message) === undefined)
+      return unsupportedVersion(version, replyId, this.supportedVersions());
+    if (isModern(message, request)) return this.postModern(request, message, authInfo);
+    if (message["method"] === "initialize" && this.options.sessions !== false) return this.initialize(request, message, authInfo);
+    if (version !== undefined && eraOf(version) !== "handshake") return unsupportedVersion(version, replyId, this.supportedVersions());
     // Scopes are checked before any routing, so no path (stateless, session, batch) can skip them.
-    const scope = this.toolScopeFailure(valid, authInfo);
+    const scope = this.toolScopeFailure([message], authInfo);
     if (scope) return scope;
-    if (this.options.sessions === false) {
-      if (batch) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
-      return this.serveStateless(request, first, authInfo, false, version ?? REVISION_WITHOUT_HEADER);
-    }
+    if (this.options.sessions === false) return this.serveStateless(request, message, authInfo, false, version ?? REVISION_WITHOUT_HEADER);
     const session = this.findSession(request, authInfo, replyId);
     if (!(session instanceof SessionTransport)) return session;
-    if (batch) {
-      if (!getProfile(session.protocolVersion ?? "")?.acceptsBatches)
-        return rpcError(400, -32600, `Invalid Request: revision ${session.protocolVersion ?? "(none)"} has no batches`, null);
-      if (valid.some((m) => m["method"] === "initialize")) return rpcError(400, -32600, "Invalid Request: initialize must not be batched", null);
+    const mismatch = versionMismatch(request, session, replyId);
+    if (mismatch) return mismatch;
+    if (replyId !== null) {
+      if (session.hasInFlight(replyId))
+        return jsonResponse(400, invalidRequest(replyId, `id ${JSON.stringify(replyId)} is already in flight`));
+      const requestMessage = message as Message & { id: RequestId };
+      return session.post([requestMessage], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request)!;
     }
+    session.post([], [message], false, this.context(request, authInfo), this.options.responseMode ?? "auto");
+    return emptyResponse(202);
+  }
+
+  /**
+   * A JSON-RPC batch (2025-03-26 sessions): every element is answered on its own as JSON-RPC 2.0 §6 and stdio do;
+   * an invalid element gets its -32600 in the batch answer and the valid ones still run.
+   */
+  private async postBatch(request: HttpRequestIn, items: readonly unknown[], authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
+    if (items.length === 0) return jsonResponse(400, invalidRequest(null, "an empty batch is invalid"));
+    const valid: Message[] = [];
+    const errors: object[] = [];
+    for (const item of items) {
+      const sorted = sortMessage(item);
+      if (sorted.ok) valid.push(sorted.message);
+      else errors.push(sorted.error);
+    }
+    const stateless = statelessRevisionOf(valid, request);
+    if (stateless !== undefined)
+      return rpcError(400, -32600, `Invalid Request: JSON-RPC batches do not exist in MCP revision ${stateless}; send one message per POST`);
+    const version = request.header("mcp-protocol-version");
+    if (version !== undefined && eraOf(version) !== "handshake") return unsupportedVersion(version, null, this.supportedVersions());
+    const scope = this.toolScopeFailure(valid, authInfo);
+    if (scope) return scope;
+    if (this.options.sessions === false) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
+    const session = this.findSession(request, authInfo, null);
+    if (!(session instanceof SessionTransport)) return session;
+    const mismatch = versionMismatch(request, session, null);
+    if (mismatch) return mismatch;
+    if (!getProfile(session.protocolVersion ?? "")?.acceptsBatches)
+      return rpcError(400, -32600, `Invalid Request: revision ${session.protocolVersion ?? "(none)"} has no batches`, null);
+    if (valid.some((m) => m["method"] === "initialize")) return rpcError(400, -32600, "Invalid Request: initialize must not be batched", null);
     const requests: (Message & { id: RequestId })[] = [];
     const others: Message[] = [];
+    const ids = new Set<RequestId>();
     for (const m of valid) {
-      if (typeof m["method"] === "string" && isId(m["id"])) requests.push(m as Message & { id: RequestId });
-      else others.push(m);
+      if (typeof m["method"] !== "string" || !isId(m["id"])) others.push(m);
+      else if (session.hasInFlight(m["id"]) || ids.has(m["id"]))
+        errors.push(invalidRequest(m["id"], `id ${JSON.stringify(m["id"])} is already in flight`));
+      else {
+        ids.add(m["id"]);
+        requests.push(m as Message & { id: RequestId });
+      }
     }
-    for (const m of requests)
-      if (session.hasInFlight(m.id)) return rpcError(400, -32600, "Invalid Request: a request with this id is already in flight", null);
     const mode = this.options.responseMode ?? "auto";
-    const answer = session.post(requests, others, batch, this.context(request, authInfo), mode, requests.length > 0 ? request : undefined);
+    const context = this.context(request, authInfo);
+    const answer = session.post(requests, others, true, context, mode, requests.length > 0 ? request : undefined, errors);
     return answer ?? emptyResponse(202);
   }
 
-  /** A request of the stateless era: it names its version in `_meta` (even `initialize`, which that era lacks → 404). */
-  private isModern(message: Message, request: HttpRequestIn): boolean {
-    const params = message["params"];
-    const meta = isObject(params) ? params["_meta"] : undefined;
-    if (isObject(meta) && typeof meta["io.modelcontextprotocol/protocolVersion"] === "string") return true;
-    if (message["method"] === "initialize") return false;
-    const header = request.header("mcp-protocol-version");
-    // A version this runtime does not know is treated as a newer stateless one (the server answers -32022).
-    return header !== undefined && eraOf(header) !== "handshake";
-  }
-
-  /** The stateless-era (or newer, unknown) revision a batch names in `_meta`, or a known stateless-era header. */
-  private statelessRevisionOf(messages: readonly Message[], request: HttpRequestIn): string | undefined {
-    for (const m of messages) {
-      const params = m["params"];
-      const meta = isObject(params) ? params["_meta"] : undefined;
-      const version = isObject(meta) ? meta["io.modelcontextprotocol/protocolVersion"] : undefined;
-      if (typeof version === "string" && eraOf(version) !== "handshake") return version;
-    }
-    const header = request.header("mcp-protocol-version");
-    return header !== undefined && eraOf(header) === "stateless" ? header : undefined;
-  }
-
+  /**
+   * `initialize` opens a session, and only a successful one keeps it: the id is issued with an InitializeResult
+   * and nothing else (a failed initialize is answered without `Mcp-Session-Id` and leaves nothing behind).
+   */
   private async initialize(request: HttpRequestIn, message: Message, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
-    if (this.sessionCount >= (this.options.maxSessions ?? 10_000))
-      return rpcError(503, -32000, "Service Unavailable: too many sessions", isId(message["id"]) ? message["id"] : null);
+    const replyId = isId(message["id"]) ? message["id"] : null;
+    const client = clientKeyOf(authInfo, request.remoteAddress);
+    const refused = this.registry.refusal(client);
+    if (refused) return rpcError(refused.status, -32000, refused.message, replyId);
     const store = this.options.eventStore === false ? undefined : (this.options.eventStore ?? (() => new InMemoryEventStore()))();
     const session = new SessionTransport(mintSessionId(), {
       eventStore: store,
       retryMs: this.options.retryMs,
       keepAliveMs: this.options.keepAliveMs ?? 25_000,
       pollAfterMs: this.options.pollAfterMs,
-      onClosed: (s) => this.sessions.delete(s.sessionId),
+      onClosed: (s) => this.registry.remove(s),
     });
     session.principal = principalOf(authInfo);
-    this.sessions.set(session.sessionId, session);
+    this.registry.add(session, client);
     await this.host.connect(session);
     const id = message["id"] as RequestId;
-    return session.post([{ ...message, id }], [], false, this.context(request, authInfo), this.options.responseMode ?? "auto", request)!;
+    // Plain JSON, so the answer (and with it the session id header) is decided only once the outcome is known.
+    const answer = await session.post([{ ...message, id }], [], false, this.context(request, authInfo), "json", request)!;
+    if (session.protocolVersion !== undefined) return answer;
+    await session.close();
+    return { ...answer, headers: JSON_HEADERS };
   }
 
   /** The request's session, or the error answer (carrying `replyId`, the id of the request being refused). */
@@ -317,7 +292,7 @@ export class McpHttpHandler {
       return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
     const session = this.findSession(request, authInfo);
     if (!(session instanceof SessionTransport)) return session;
-    return session.listen(request.header("last-event-id"));
+    return versionMismatch(request, session, null) ?? session.listen(request.header("last-event-id"));
   }
 
   private async delete(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
@@ -325,6 +300,8 @@ export class McpHttpHandler {
       return emptyResponse(405, { allow: "POST" });
     const session = this.findSession(request, authInfo);
     if (!(session instanceof SessionTransport)) return session;
+    const mismatch = versionMismatch(request, session, null);
+    if (mismatch) return mismatch;
     await session.close();
     return emptyResponse(200);
   }
@@ -376,7 +353,8 @@ export class McpHttpHandler {
       if (m["method"] !== "tools/call" || !isObject(params) || typeof params["name"] !== "string") continue;
       const name = params["name"];
       // `auth.toolScopes` wins for the tools it names; otherwise the scopes the tool was registered with.
-      const scopes = auth.toolScopes?.[name] ?? (this.host as ToolScopesHost).tools?.get(name)?.scopes;
+      const own = auth.toolScopes && Object.hasOwn(auth.toolScopes, name) ? auth.toolScopes[name] : undefined;
+      const scopes = own ?? (this.host as ToolScopesHost).tools?.get(name)?.scopes;
       if (!scopes || scopes.length === 0) continue;
       const challenge = toolScopeChallenge(authInfo, name, { ...auth, toolScopes: { [name]: scopes } });
       if (challenge) return this.challenge(403, challenge);
@@ -387,13 +365,15 @@ export class McpHttpHandler {
   private async openLegacy(request: HttpRequestIn, messagesPath: string, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
     if (!accepts(request.header("accept"), "text/event-stream"))
       return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
-    if (this.sessionCount >= (this.options.maxSessions ?? 10_000)) return rpcError(503, -32000, "Service Unavailable: too many sessions");
+    const client = clientKeyOf(authInfo, request.remoteAddress);
+    const refused = this.registry.refusal(client);
+    if (refused) return rpcError(refused.status, -32000, refused.message);
     const id = mintSessionId();
     const transport = new LegacySseTransport(id, `${messagesPath}?sessionId=${id}`, this.options.keepAliveMs ?? 25_000, (t) =>
-      this.legacy.delete(t.sessionId),
+      this.registry.removeLegacy(t),
     );
     transport.principal = principalOf(authInfo);
-    this.legacy.set(id, transport);
+    this.registry.addLegacy(transport, client);
     await this.host.connect(transport);
     return transport.response();
   }
@@ -405,21 +385,13 @@ export class McpHttpHandler {
       return rpcError(404, -32001, "Session not found");
     const read = await this.readMessage(request);
     if ("error" in read) return read.error;
-    if (!validShape(read.body)) return rpcError(400, -32600, "Invalid Request: not a JSON-RPC 2.0 message", null);
-    const scope = this.toolScopeFailure([read.body], authInfo);
+    // 2024-11-05 has no batches: an array is refused like any other invalid message.
+    const sorted = sortMessage(read.body);
+    if (!sorted.ok) return jsonResponse(400, sorted.error);
+    const scope = this.toolScopeFailure([sorted.message], authInfo);
     if (scope) return scope;
-    transport.receive(read.body, this.context(request, authInfo));
+    transport.receive(sorted.message, this.context(request, authInfo));
     return { status: 202, headers: { "content-type": "text/plain" }, body: "Accepted" };
   }
 
-  private sweep(idleMs: number): void {
-    const cutoff = Date.now() - idleMs;
-    for (const session of this.sessions.values()) if (!session.busy && session.lastActive < cutoff) void session.close();
-  }
-}
-
-function principalOf(authInfo: AuthInfo | undefined): string | undefined {
-  if (!authInfo) return undefined;
-  const sub = authInfo.claims?.["sub"];
-  return typeof sub === "string" ? `sub:${sub}` : authInfo.clientId !== undefined ? `client:${authInfo.clientId}` : undefined;
 }

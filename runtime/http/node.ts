@@ -3,23 +3,29 @@
  * one line to put a server on a port (127.0.0.1 by default, with DNS-rebinding protection for loopback).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { McpHttpHandler, type McpHttpOptions, type SessionHost } from "./handler.ts";
 import { headerParamsFromTools } from "./modern.ts";
 import { SseStream } from "./sse.ts";
 import { BodyTooLargeError, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
-function readLimited(req: IncomingMessage, limit: number): Promise<string> {
+function readLimited(req: IncomingMessage, limit: number, onTooLarge: () => void): Promise<string> {
   const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  if (declared > limit) {
+    onTooLarge();
+    return Promise.reject(new BodyTooLargeError(limit));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Stop reading: the answer carries `Connection: close` and the socket is closed once it is sent, so the
+        // rest of an oversized upload is never read (draining it would let a client stream without bound).
         req.removeAllListeners("data");
-        req.resume(); // drain and discard the rest
+        req.pause();
+        onTooLarge();
         reject(new BodyTooLargeError(limit));
       } else chunks.push(chunk);
     });
@@ -33,6 +39,9 @@ class NodeRequest implements HttpRequestIn {
   readonly method: string;
   readonly path: string;
   readonly search: string;
+  /** Set when the body was refused as too large: the connection must close after the answer. */
+  tooLarge = false;
+  private readonly markTooLarge = () => void (this.tooLarge = true);
 
   constructor(
     private readonly req: IncomingMessage,
@@ -45,13 +54,17 @@ class NodeRequest implements HttpRequestIn {
     this.search = q === -1 ? "" : url.slice(q);
   }
 
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   header(name: string): string | undefined {
     const value = this.req.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
   readBody(limit: number): Promise<string> {
-    return readLimited(this.req, limit);
+    return readLimited(this.req, limit, this.markTooLarge);
   }
 
   onGone(listener: () => void): void {
@@ -82,6 +95,8 @@ export function writeNodeResponse(out: HttpResponseOut, res: ServerResponse): vo
     return;
   }
   res.writeHead(out.status, out.headers);
+  // A write racing the peer's disconnect must not become an unhandled 'error' event (that would exit the process).
+  res.on("error", ignore);
   res.flushHeaders();
   res.once("close", () => body.peerClosed());
   body.attach({
@@ -98,13 +113,47 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function toNodeListener(handler: McpHttpHandler): NodeListener {
   return (req, res) => {
-    handler.handle(fromNodeRequest(req, res)).then(
-      (out) => writeNodeResponse(out, res),
-      () => {
-        if (!res.headersSent) res.writeHead(500).end();
+    const request = new NodeRequest(req, res);
+    let answer: Promise<HttpResponseOut>;
+    try {
+      answer = handler.handle(request);
+    } catch (error) {
+      abandon(res, error, handler);
+      return;
+    }
+    answer.then(
+      (out) => {
+        try {
+          if (request.tooLarge) res.setHeader("connection", "close");
+          writeNodeResponse(out, res);
+        } catch (error) {
+          abandon(res, error, handler);
+        }
       },
+      (error: unknown) => abandon(res, error, handler),
     );
   };
+}
+
+function ignore(): void {}
+
+/**
+ * Nothing may escape the listener: a throw here (e.g. `writeHead` refusing a header value) would be an uncaught
+ * exception and end the process. Answer 500 when nothing was sent yet and the headers can still be written,
+ * else drop this one connection; the server goes on serving everyone else.
+ */
+function abandon(res: ServerResponse, error: unknown, handler: McpHttpHandler): void {
+  handler.reportError(error);
+  try {
+    if (!res.headersSent && !res.destroyed) {
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      res.writeHead(500, { "content-length": "0", connection: "close" }).end();
+      return;
+    }
+  } catch {
+    // fall through: the socket goes
+  }
+  res.destroy();
 }
 
 /** A server definition with registered tools (the runtime `Server`): lets serve() check `Mcp-Param-*` headers. */
@@ -117,7 +166,33 @@ export interface ServeOptions extends McpHttpOptions {
   readonly port?: number;
   /** Default 127.0.0.1. Binding elsewhere needs `allowedHosts` for the names the server is reached by. */
   readonly hostname?: string;
+  /**
+   * A connection with no request in flight is closed after this many ms without traffic (also one that never sends
+   * a byte: Node's own timeouts only start with the first request). Streams being answered (SSE) are never cut by
+   * it. Default 30,000; 0 disables.
+   */
+  readonly idleTimeout?: number;
+  /** Node's `keepAliveTimeout`: how long a connection may wait for its next request after an answer. Default 5,000. */
+  readonly keepAliveTimeout?: number;
+  /** Node's `headersTimeout`: the request head must arrive within this many ms (→ 408). Default 20,000. */
+  readonly headersTimeout?: number;
+  /**
+   * Node's `requestTimeout`: the whole request (head and body) must arrive within this many ms (→ 408). It ends when
+   * the request is received, so long answers (SSE streams) are not cut by it. Default 60,000; 0 disables.
+   */
+  readonly requestTimeout?: number;
+  /** Connections beyond this many are closed at once by Node. Default 1,000. */
+  readonly maxConnections?: number;
 }
+
+/** serve()'s connection defaults (ms, except `maxConnections`). */
+export const SERVE_DEFAULTS = {
+  idleTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  headersTimeout: 20_000,
+  requestTimeout: 60_000,
+  maxConnections: 1_000,
+} as const;
 
 export interface RunningServer {
   readonly url: string;
@@ -137,11 +212,44 @@ export function headerParamsOfServer(server: WithTools): McpHttpOptions["headerP
   };
 }
 
+/** The `node:http` server with serve()'s connection limits and timeouts. */
+function createNodeServer(listener: NodeListener, options: ServeOptions): Server {
+  const requestTimeout = options.requestTimeout ?? SERVE_DEFAULTS.requestTimeout;
+  // Node refuses a headersTimeout above requestTimeout: the default follows a shorter requestTimeout.
+  const headersTimeout =
+    options.headersTimeout ?? (requestTimeout > 0 ? Math.min(requestTimeout, SERVE_DEFAULTS.headersTimeout) : SERVE_DEFAULTS.headersTimeout);
+  const idleTimeout = options.idleTimeout ?? SERVE_DEFAULTS.idleTimeout;
+  // Node checks headers/request deadlines on an interval (30 s by default), which would stretch a 20 s limit to 50 s.
+  const deadlines = [headersTimeout, requestTimeout].filter((t) => t > 0);
+  const checkEvery = Math.max(50, Math.min(5_000, ...deadlines.map((t) => t / 4)));
+  // Requests in flight per socket: the idle timeout closes only sockets with none.
+  const inFlight = new WeakMap<Socket, number>();
+  const httpServer = createServer(
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: checkEvery },
+    (req, res) => {
+      const socket = req.socket;
+      inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+      res.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
+      listener(req, res);
+    },
+  );
+  httpServer.keepAliveTimeout = options.keepAliveTimeout ?? SERVE_DEFAULTS.keepAliveTimeout;
+  httpServer.maxConnections = options.maxConnections ?? SERVE_DEFAULTS.maxConnections;
+  if (idleTimeout > 0) {
+    httpServer.timeout = idleTimeout;
+    // With a 'timeout' listener Node leaves the socket to us: close it unless a request is being served on it.
+    httpServer.on("timeout", (socket: Socket) => {
+      if (!inFlight.get(socket)) socket.destroy();
+    });
+  }
+  return httpServer;
+}
+
 /** `await serve(server, { port: 3000 })` → an MCP endpoint at http://127.0.0.1:3000/mcp. */
 export async function serve(server: SessionHost & WithTools, options: ServeOptions = {}): Promise<RunningServer> {
   const headerParams = options.headerParams ?? headerParamsOfServer(server);
   const handler = new McpHttpHandler(server, headerParams ? { ...options, headerParams } : options);
-  const httpServer = createServer(toNodeListener(handler));
+  const httpServer = createNodeServer(toNodeListener(handler), options);
   const hostname = options.hostname ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

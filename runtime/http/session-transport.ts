@@ -7,7 +7,7 @@ import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from 
 import type { EventStore } from "./event-store.ts";
 import { Exchange, type RequestId } from "./exchange.ts";
 import { SseStream, SSE_HEADERS } from "./sse.ts";
-import type { GoneSource, HttpResponseOut } from "./types.ts";
+import { jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
 import { sendsPrimingEvent } from "./transport-revisions.ts";
 
 const GET_STREAM = "g";
@@ -39,6 +39,8 @@ export class SessionTransport implements Transport {
   /** The negotiated protocol version, learnt from the InitializeResult this transport carried. */
   protocolVersion: string | undefined;
   lastActive = Date.now();
+  /** Whether the client completed the handshake (`notifications/initialized`); sessions that do not are evicted early. */
+  initialized = false;
   /** Who created the session (token subject/client); later requests must come from the same principal. */
   principal: string | undefined;
   /** The header every answer carries; one object per session (answers only read it). */
@@ -71,7 +73,10 @@ export class SessionTransport implements Transport {
     return this.exchanges.has(id);
   }
 
-  /** Deliver the messages of one POST. Requests get an Exchange; the promise is the HTTP answer. */
+  /**
+   * Deliver the messages of one POST. Requests get an Exchange; the promise is the HTTP answer. `errors`: answers
+   * already decided for invalid elements of a batch; they join the batch's answer (JSON-RPC 2.0 §6).
+   */
   post(
     requests: readonly (object & { id: RequestId })[],
     others: readonly object[],
@@ -79,9 +84,14 @@ export class SessionTransport implements Transport {
     context: IncomingContext,
     mode: "auto" | "sse" | "json",
     client?: GoneSource,
+    errors: readonly object[] = [],
   ): Promise<HttpResponseOut> | undefined {
     this.lastActive = Date.now();
     let exchange: Exchange | undefined;
+    if (requests.length === 0 && errors.length > 0) {
+      for (const message of others) this.receiveOther(message, context);
+      return Promise.resolve(jsonResponse(200, errors, this.idHeader));
+    }
     if (requests.length > 0) {
       const streamId = String(++this.streamCounter);
       exchange = new Exchange({
@@ -105,14 +115,20 @@ export class SessionTransport implements Transport {
       // A client gone before its answer started leaves the exchange to finish into the event store only; it no
       // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
       client?.onGone(() => ex.clientGone());
+      if (errors.length > 0) ex.preset(errors);
     }
-    for (const message of others) this.sink?.receive(message, context);
+    for (const message of others) this.receiveOther(message, context);
     if (exchange) {
       const ex = exchange;
       const withClose: IncomingContext = { ...context, closeStream: streamCloser(ex) };
       for (const message of requests) this.sink?.receive(message, withClose);
     }
     return exchange?.done;
+  }
+
+  private receiveOther(message: object, context: IncomingContext): void {
+    if ((message as { method?: unknown }).method === "notifications/initialized") this.initialized = true;
+    this.sink?.receive(message, context);
   }
 
   /** GET: the stream for messages unrelated to any request, or a resumption with Last-Event-ID. */

@@ -14,6 +14,8 @@ export interface HttpRequestIn {
   header(name: string): string | undefined;
   /** The body as UTF-8 text; rejects with `BodyTooLargeError` beyond `limit` bytes. */
   readBody(limit: number): Promise<string>;
+  /** The peer's address when the edge knows it (node:http does); per-client session limits count by it. */
+  readonly remoteAddress?: string | undefined;
   /** `listener` runs if the client goes away before the response is complete. */
   onGone(listener: () => void): void;
 }
