@@ -55,6 +55,22 @@ export class LineDecoder {
     return lines;
   }
 
+  /**
+   * The stream ended: returns its last line when it had no trailing newline (a JSON-RPC message all the same),
+   * or what was dropped of it when it was over the cap, and forgets it.
+   */
+  end(): string | OversizedLine | undefined {
+    const dropped = this.dropped;
+    const line = this.partsLength > 0 ? Buffer.concat(this.parts) : undefined;
+    this.parts = [];
+    this.partsLength = 0;
+    this.dropped = 0;
+    if (dropped > 0) return { oversized: dropped };
+    if (!line) return undefined;
+    const end = line[line.length - 1] === 13 ? line.length - 1 : line.length;
+    return end > 0 ? line.toString("utf8", 0, end) : undefined;
+  }
+
   /** Bytes of an unfinished line (reported when the stream ends mid-message). */
   get buffered(): number {
     return this.partsLength + this.dropped;

@@ -44,8 +44,13 @@ export type Classified =
   | { readonly kind: "response"; readonly message: JsonRpcSuccess | JsonRpcFailure }
   | { readonly kind: "invalid"; readonly id: JsonRpcId | null; readonly reason: string };
 
+/**
+ * Numeric ids must be safe integers: `JSON.parse` rounds a literal beyond 2^53 − 1 (always to a value of at least
+ * 2^53, so this test catches every one), and an answer with the rounded id would name another request. Such a
+ * request is rejected with -32600 and a null id rather than answered with an id the peer never sent.
+ */
 function isId(value: unknown): value is JsonRpcId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
 }
 
 /** Sorts one decoded JSON value into a request, notification or response, or says why it is not one. */
@@ -65,7 +70,7 @@ export function classify(value: unknown): Classified {
       return { kind: "invalid", id, reason: "params must be an object or an array" };
     }
     if (rawId === undefined) return { kind: "notification", message: value as JsonRpcNotification };
-    if (id === null) return { kind: "invalid", id: null, reason: "id must be a string or an integer (not null)" };
+    if (id === null) return { kind: "invalid", id: null, reason: "id must be a string or an integer of magnitude at most 2^53-1 (not null)" };
     return { kind: "request", message: value as JsonRpcRequest };
   }
   const hasResult = "result" in m;

@@ -3,7 +3,11 @@ import type { Readable, Writable } from "node:stream";
 import { ConnectionClosedError } from "../jsonrpc/errors.ts";
 import { encodeLine, LineDecoder } from "../jsonrpc/framing.ts";
 
-/** Reads lines from `input`; `onEnd` fires once, with an error when the stream failed or ended mid-message. */
+/**
+ * Reads lines from `input`; `onEnd` fires once, with an error when the stream failed or was destroyed mid-message.
+ * A last line without a trailing newline is still a message: at a clean end it is delivered, and `onEnd` follows a
+ * turn of the event loop later, as it would after a newline-terminated line, so its answer can still go out.
+ */
 export function readLines(
   input: Readable,
   onLine: (line: string) => void,
@@ -21,24 +25,35 @@ export function readLines(
     onEnd(error);
   };
   const onData = (chunk: Buffer | string) => {
-    for (const line of decoder.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk)) {
-      if (typeof line === "string") onLine(line);
-      else onOversized(line.oversized);
-    }
+    for (const line of decoder.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk)) deliver(line);
+  };
+  const deliver = (line: string | { oversized: number }) => {
+    if (typeof line === "string") onLine(line);
+    else onOversized(line.oversized);
+  };
+  const onEndOfData = () => {
+    const last = decoder.end();
+    if (last === undefined) return finish();
+    detach();
+    deliver(last);
+    setImmediate(finish);
   };
   const onClose = () => finish();
   const onError = (error: Error) => finish(error);
   const detach = () => {
     input.off("data", onData);
-    input.off("end", onClose);
+    input.off("end", onEndOfData);
     input.off("close", onClose);
     input.off("error", onError);
   };
   input.on("data", onData);
-  input.on("end", onClose);
+  input.on("end", onEndOfData);
   input.on("close", onClose);
   input.on("error", onError);
-  return detach;
+  return () => {
+    ended = true;
+    detach();
+  };
 }
 
 /**

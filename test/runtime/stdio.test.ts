@@ -77,6 +77,7 @@ describe("stdio robustness", () => {
     child.stdout.on("data", (chunk: Buffer) => decoder.push(chunk).forEach((line) => replies.push(JSON.parse(line as string))));
     const waitFor = async (count: number) => {
       for (let i = 0; i < 400 && replies.length < count; i++) await new Promise((r) => setTimeout(r, 25));
+      if (replies.length < count) throw new Error(`expected ${count} replies within 10 s, got ${JSON.stringify(replies)}`);
       return replies;
     };
     const send = (text: string) => child.stdin.write(text + "\n");
@@ -86,12 +87,37 @@ describe("stdio robustness", () => {
     send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}');
     send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } }));
     send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }));
-    const all = await waitFor(4);
+    // Five replies: initialize, two -32700 (the line that is not JSON, the truncated one), ids 3 and 4.
+    const all = await waitFor(5);
     child.stdin.end();
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(all).toHaveLength(5);
     expect(all.find((m) => m["id"] === 1)).toMatchObject({ result: { protocolVersion: "2025-11-25" } });
     expect(all.filter((m) => m["id"] === null).map((m) => (m["error"] as { code: number }).code)).toEqual([-32700, -32700]);
     expect(all.find((m) => m["id"] === 3)).toMatchObject({ error: { code: -32602 } });
     expect(all.find((m) => m["id"] === 4)).toMatchObject({ result: { structuredContent: { sum: 3 } } });
+  });
+
+  it("answers a last line without a trailing newline, and rejects ids beyond 2^53 instead of rounding them", async () => {
+    const child = spawn(process.execPath, [...NODE_ARGS, "2026-07-28"], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const call = (id: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${JSON.stringify({ name: "add", arguments: { a: 1, b: 2 }, _meta: meta })}}`;
+    child.stdin.write(call("12345678901234567890") + "\n");
+    child.stdin.write(call("9007199254740993") + "\n");
+    child.stdin.write(call("9007199254740991") + "\n");
+    child.stdin.end(call("7")); // no newline, then EOF
+    await exited;
+    const lines = out.split("\n").filter(Boolean);
+    // Compare raw text: JSON.parse here would round ids just as the server must not.
+    expect(lines.filter((l) => l.startsWith('{"jsonrpc":"2.0","id":null,"error":{"code":-32600'))).toHaveLength(2);
+    expect(lines.some((l) => l.includes("12345678901234567") || l.includes("900719925474099" + "2"))).toBe(false);
+    expect(lines.find((l) => l.startsWith('{"jsonrpc":"2.0","id":9007199254740991,"result"'))).toContain('"sum":3');
+    expect(lines.find((l) => l.startsWith('{"jsonrpc":"2.0","id":7,"result"'))).toContain('"sum":3');
+    expect(lines).toHaveLength(4);
   });
 
   it("fails pending requests with a clear error when the server dies", async () => {
