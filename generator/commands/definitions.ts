@@ -4,7 +4,12 @@
  * runtime are not loaded at startup).
  */
 import type { Argv, CommandModule } from "yargs";
-import { DEFAULT_MANIFEST, DEFAULT_RUNTIME_IMPORT, IMPORT_EXTENSIONS } from "../manifest/defaults.ts";
+import {
+  DEFAULT_IMPORT_EXTENSION,
+  DEFAULT_MANIFEST,
+  DEFAULT_RUNTIME_IMPORT,
+  IMPORT_EXTENSIONS,
+} from "../manifest/defaults.ts";
 import type { GenerateArgs } from "./generate.ts";
 import type { ImportArgs } from "./import.ts";
 import type { InitArgs } from "./init.ts";
@@ -15,6 +20,13 @@ const RUNTIME_IMPORT_OPTION = {
   type: "string",
   default: DEFAULT_RUNTIME_IMPORT,
   describe: "Module specifier generated code imports the runtime from",
+} as const;
+
+/** `--import-extension`: `.js` (default), `.ts` or "" (none). */
+const IMPORT_EXTENSION_OPTION = {
+  type: "string",
+  choices: IMPORT_EXTENSIONS,
+  describe: 'Extension of relative imports between generated files: ".js", ".ts" or "" (none)',
 } as const;
 
 export const protocolCommand: CommandModule<object, ProtocolArgs> = {
@@ -52,8 +64,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         describe: "Output folder (default: the manifest's generate.out, else ./generated next to it)",
       })
       .option("import-extension", {
-        type: "string",
-        choices: IMPORT_EXTENSIONS,
+        ...IMPORT_EXTENSION_OPTION,
         describe: 'Extension of relative imports between generated files (default: the manifest\'s, else ".js")',
       })
       .option("check", {
@@ -80,12 +91,14 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
 
 export const initCommand: CommandModule<object, InitArgs> = {
   command: "init",
-  describe: "Scaffold a manifest (mcp.yaml), a runnable server entry point and its generated stub",
+  describe:
+    "Make a project that runs: mcp.yaml, handlers, stdio and HTTP entries, tsconfig, npm scripts, generated code (never overwrites)",
   builder: (yargs: Argv) =>
     yargs
-      .option("dir", { type: "string", default: ".", describe: "Folder to scaffold into" })
+      .option("dir", { type: "string", default: ".", describe: "Project folder to scaffold into" })
       .option("name", { type: "string", default: "my-mcp-server", describe: "Server name" })
-      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<InitArgs>,
+      .option("runtime-import", RUNTIME_IMPORT_OPTION)
+      .option("import-extension", { ...IMPORT_EXTENSION_OPTION, default: DEFAULT_IMPORT_EXTENSION }) as unknown as Argv<InitArgs>,
   handler: async (args) => {
     const [{ runInit }, { stdio }] = await Promise.all([import("./init.ts"), import("./generate.ts")]);
     process.exitCode = await runInit(args, stdio);
@@ -104,6 +117,17 @@ export const importCommand: CommandModule<object, ImportArgs> = {
         type: "string",
         default: "mcp.yaml",
         describe: "Manifest to write (.yaml or .json)",
+      })
+      .option("header", {
+        alias: "H",
+        type: "string",
+        array: true,
+        describe: 'HTTP request header "Name: value" (repeatable; --url only), e.g. an Authorization header',
+      })
+      .option("revision", { type: "string", describe: "Protocol revision to speak (default: the newest both support)" })
+      .option("capabilities", {
+        type: "string",
+        describe: 'Client capabilities to declare, as JSON, e.g. \'{"sampling":{},"elicitation":{}}\'',
       })
       .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<ImportArgs>,
   handler: async (args) => {

@@ -9,7 +9,8 @@ import { McpClient, StdioClientTransport, type Transport } from "@mcp-gen/runtim
 import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
 import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
-import { writeFilesAtomically } from "../manifest/write-atomic.ts";
+import { writeFileAtomically } from "../manifest/write-atomic.ts";
+import { parseImportOptions, printable, type ImportOptions } from "./import-options.ts";
 import type { CommandIo } from "./generate.ts";
 
 export interface ImportArgs {
@@ -17,6 +18,12 @@ export interface ImportArgs {
   readonly url?: string;
   readonly out: string;
   readonly runtimeImport: string;
+  /** `Name: value` request headers (HTTP only), repeatable. */
+  readonly header?: readonly string[];
+  /** The one protocol revision to speak (default: the newest both sides support). */
+  readonly revision?: string;
+  /** Client capabilities to declare, as JSON (a server may list more to a client declaring more). */
+  readonly capabilities?: string;
 }
 
 /** Splits a command line on spaces, honouring single and double quotes (no other shell syntax). */
@@ -76,9 +83,36 @@ export async function readServer(client: McpClient, runtimeImport: string): Prom
   };
 }
 
+/** What a server may have kept from this import: kinds it declares no capability for, and client-gated lists. */
+export function hiddenNotes(client: McpClient, options: ImportOptions): string[] {
+  const caps = client.serverCapabilities;
+  const notes: string[] = [];
+  const missing = (["tools", "resources", "prompts"] as const).filter((k) => !caps[k]);
+  if (missing.length > 0)
+    notes.push(
+      `the server declares no ${missing.join(", ")} capabilit${missing.length > 1 ? "ies" : "y"}: ` +
+        `no ${missing.join(", ")} read (a server may declare one only for some clients or revisions)`,
+    );
+  const declared = Object.keys(options.capabilities);
+  notes.push(
+    declared.length > 0
+      ? `read as a client declaring ${declared.join(", ")} at revision ${client.revision ?? "?"}`
+      : `read as a client declaring no capabilities at revision ${client.revision ?? "?"}; a server that lists some ` +
+          `tools only to clients with sampling, elicitation or roots hid them: retry with --capabilities '{"sampling":{},"elicitation":{}}'`,
+  );
+  return notes;
+}
+
 export async function runImport(args: ImportArgs, io: CommandIo): Promise<number> {
   if ((args.command === undefined) === (args.url === undefined)) {
     io.err("mcp-gen: import needs exactly one of --command and --url");
+    return 1;
+  }
+  let options: ImportOptions;
+  try {
+    options = parseImportOptions(args);
+  } catch (error) {
+    io.err(`mcp-gen: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
   let transport: Transport;
@@ -90,15 +124,22 @@ export async function runImport(args: ImportArgs, io: CommandIo): Promise<number
     }
     transport = new StdioClientTransport({ command, args: rest, stderr: "ignore" });
   } else {
-    transport = new StreamableHttpClientTransport(args.url!);
+    transport = new StreamableHttpClientTransport(args.url!, { headers: options.headers });
   }
-  const client = new McpClient({ info: { name: "mcp-gen-import", version: "0.1.0" } });
+  const client = new McpClient({
+    info: { name: "mcp-gen-import", version: "0.1.0" },
+    capabilities: options.capabilities,
+    ...(options.revision !== undefined ? { revisions: [options.revision] } : {}),
+  });
   let manifest: Record<string, unknown>;
+  let notes: string[];
   try {
     await client.connect(transport);
     manifest = await readServer(client, args.runtimeImport);
+    notes = hiddenNotes(client, options);
   } catch (error) {
-    io.err(`mcp-gen: cannot read the server: ${error instanceof Error ? error.message : String(error)}`);
+    // The message may carry text from the server: printed escaped and shortened.
+    io.err(`mcp-gen: cannot read the server: ${printable(error instanceof Error ? error.message : String(error))}`);
     return 1;
   } finally {
     await client.close().catch(() => undefined);
@@ -111,14 +152,15 @@ export async function runImport(args: ImportArgs, io: CommandIo): Promise<number
     parseManifest(text, args.out, path.basename(args.out));
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    for (const line of error.lines()) io.err(`mcp-gen: the server's definitions cannot be generated from: ${line}`);
+    for (const line of error.lines()) io.err(`mcp-gen: the server's definitions cannot be generated from: ${printable(line)}`);
     return 1;
   }
-  await writeFilesAtomically(path.dirname(path.resolve(args.out)), [{ path: path.basename(args.out), content: text }]);
+  await writeFileAtomically(path.resolve(args.out), text);
   const count = (key: string) => (Array.isArray(manifest[key]) ? (manifest[key] as unknown[]).length : 0);
   io.out(
     `mcp-gen: wrote ${args.out} (${count("tools")} tools, ${count("resources")} resources, ` +
       `${count("resourceTemplates")} resource templates, ${count("prompts")} prompts)`,
   );
+  for (const note of notes) io.out(`mcp-gen: note: ${note}`);
   return 0;
 }

@@ -1,76 +1,143 @@
 /**
- * `mcp-gen init [--dir .] [--name my-server]`: scaffolds `mcp.yaml`, a runnable `server.ts` implementing it, and the
- * generated stub. Never overwrites: an existing file is an error (exit 1) and nothing is written.
+ * `mcp-gen init [--dir .] [--name my-mcp-server]`: makes a project that runs. Writes, each only where nothing exists
+ * yet: `mcp.yaml`, `src/handlers.ts`, a stdio entry `src/server.ts`, an HTTP entry `src/http.ts`, a `tsconfig.json`
+ * (nodenext, strict) and a `package.json` when there is none; adds `"type": "module"` and the npm scripts `generate`,
+ * `check`, `build`, `start` and `start:http` to an existing package.json where missing; then generates
+ * `src/generated/`. Never overwrites a file (it says what it skipped) and never deletes one.
  */
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { stringify } from "yaml";
-import { writeFilesAtomically } from "../manifest/write-atomic.ts";
+import type { GeneratedFile } from "../emit/generated-file.ts";
+import { renderTemplate } from "../emit/user/render-template.ts";
+import type { ImportExtension } from "../manifest/defaults.ts";
+import { writeFileAtomically, writeNewFiles } from "../manifest/write-atomic.ts";
 import { runGenerate, type CommandIo } from "./generate.ts";
 
 export interface InitArgs {
   readonly dir: string;
   readonly name: string;
   readonly runtimeImport: string;
+  readonly importExtension: ImportExtension;
 }
 
-function manifestText(args: InitArgs): string {
-  const manifest = {
-    server: { name: args.name, version: "0.1.0", instructions: "Greets people." },
-    tools: [
-      {
-        name: "greet",
-        description: "Says hello.",
-        inputSchema: {
-          type: "object",
-          properties: { name: { type: "string", minLength: 1, description: "Who to greet" } },
-          required: ["name"],
-          additionalProperties: false,
-        },
-        outputSchema: {
-          type: "object",
-          properties: { greeting: { type: "string" } },
-          required: ["greeting"],
-        },
-      },
-    ],
-    generate: { out: "generated", runtimeImport: args.runtimeImport },
-  };
-  return `# mcp-gen manifest: run \`mcp-gen generate\` after every change.\n${stringify(manifest)}`;
-}
-
-function serverText(runtimeImport: string): string {
-  // The entry point sits next to the manifest, one level above the generated folder.
-  const fromEntry = runtimeImport.startsWith("../") ? runtimeImport.slice(3) : runtimeImport;
-  return `/** Server entry point: \`npx tsx server.ts\` (stdio). Implement the handlers the generated stub asks for. */
-import { StdioServerTransport } from ${JSON.stringify(fromEntry)};
-import { createServer, type ServerHandlers } from "./generated/index.ts";
-
-const handlers: ServerHandlers = {
-  tools: {
-    greet: ({ name }) => ({ structuredContent: { greeting: \`Hello, \${name}!\` } }),
-  },
+/** The npm scripts init adds (an existing script of the same name is kept). */
+export const INIT_SCRIPTS: Readonly<Record<string, string>> = {
+  generate: "mcp-gen generate",
+  check: "mcp-gen generate --check && tsc --noEmit",
+  build: "tsc",
+  start: "node dist/server.js",
+  "start:http": "node dist/http.js",
 };
 
-await createServer(handlers).connect(new StdioServerTransport());
-`;
+/** Where the entry points (in `src/`, one level above `src/generated/`) import the runtime and its HTTP part from. */
+function entryImports(runtimeImport: string): { runtime: string; http: string } {
+  // A relative specifier is written for the generated folder; the entries sit one level above it.
+  const runtime = runtimeImport.startsWith("../") ? runtimeImport.slice(3) : runtimeImport;
+  const index = /\/index\.(ts|js)$/.exec(runtime);
+  const http = index ? `${runtime.slice(0, index.index)}/http/index.${index[1]}` : `${runtime}/http`;
+  return { runtime, http };
+}
+
+function scaffoldFiles(args: InitArgs): GeneratedFile[] {
+  const { runtime, http } = entryImports(args.runtimeImport);
+  const ext = args.importExtension;
+  const view = { runtimeImport: JSON.stringify(runtime), httpImport: JSON.stringify(http), ext };
+  return [
+    {
+      path: "mcp.yaml",
+      // JSON strings are YAML double-quoted scalars: any name or specifier stays one value.
+      content: renderTemplate("init/mcp.yaml.hbs", {
+        name: JSON.stringify(args.name),
+        runtimeImport: JSON.stringify(args.runtimeImport),
+        importExtension: JSON.stringify(ext),
+      }),
+    },
+    { path: "src/handlers.ts", content: renderTemplate("init/handlers.ts.hbs", view) },
+    { path: "src/server.ts", content: renderTemplate("init/server.ts.hbs", view) },
+    { path: "src/http.ts", content: renderTemplate("init/http.ts.hbs", view) },
+    { path: "tsconfig.json", content: renderTemplate("init/tsconfig.json.hbs", {}) },
+  ];
+}
+
+type PackageJson = Record<string, unknown> & { scripts?: Record<string, unknown> };
+
+/**
+ * The package.json edit: `"type": "module"` when it has no `type`, and the scripts it lacks. Returns the new text
+ * (undefined when nothing changes) and one line per decision.
+ */
+export function editPackageJson(text: string): { text?: string; notes: string[] } {
+  const parsed = JSON.parse(text) as unknown;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new Error("package.json is not a JSON object");
+  const pkg = parsed as PackageJson;
+  const notes: string[] = [];
+  let changed = false;
+  if (pkg["type"] === undefined) {
+    pkg["type"] = "module";
+    changed = true;
+    notes.push('package.json: added "type": "module" (the scaffold and the generated code are ES modules)');
+  } else if (pkg["type"] !== "module") {
+    notes.push(
+      `package.json: left "type": ${JSON.stringify(pkg["type"])} as it is; the scaffold is ESM and needs "type": "module"`,
+    );
+  }
+  const scripts = pkg.scripts;
+  if (scripts !== undefined && (typeof scripts !== "object" || scripts === null || Array.isArray(scripts)))
+    throw new Error('package.json "scripts" is not an object');
+  const next: Record<string, unknown> = { ...scripts };
+  const added: string[] = [];
+  const kept: string[] = [];
+  for (const [name, command] of Object.entries(INIT_SCRIPTS)) {
+    if (next[name] === undefined) {
+      next[name] = command;
+      added.push(name);
+    } else if (next[name] !== command) kept.push(name);
+  }
+  if (added.length > 0) {
+    pkg.scripts = next;
+    changed = true;
+    notes.push(`package.json: added scripts ${added.join(", ")}`);
+  }
+  if (kept.length > 0) notes.push(`package.json: kept your own scripts ${kept.join(", ")} (not replaced)`);
+  if (!changed) return { notes };
+  const indent = /^[{[]\r?\n([ \t]+)/.exec(text)?.[1] ?? 2;
+  return { text: `${JSON.stringify(pkg, null, indent)}\n`, notes };
+}
+
+function newPackageJson(name: string): string {
+  const pkgName = name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+/, "") || "mcp-server";
+  return `${JSON.stringify({ name: pkgName, version: "0.1.0", private: true, type: "module", scripts: INIT_SCRIPTS }, null, 2)}\n`;
 }
 
 export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
-  const files = [
-    { path: "mcp.yaml", content: manifestText(args) },
-    { path: "server.ts", content: serverText(args.runtimeImport) },
-  ];
-  const existing = files.filter((f) => existsSync(path.join(args.dir, f.path)));
-  if (existing.length > 0) {
-    io.err(
-      `mcp-gen: ${existing.map((f) => path.join(args.dir, f.path)).join(", ")} already exists; init writes nothing`,
-    );
-    return 1;
+  const show = (file: string) => path.relative(process.cwd(), path.join(args.dir, file)) || ".";
+  const pkgPath = path.join(args.dir, "package.json");
+  let pkgEdit: { text?: string; notes: string[] } | undefined;
+  // Decide everything about package.json before writing anything: a broken one stops init with nothing written.
+  if (existsSync(pkgPath)) {
+    try {
+      pkgEdit = editPackageJson(await readFile(pkgPath, "utf8"));
+    } catch (error) {
+      io.err(`mcp-gen: cannot edit ${show("package.json")}: ${error instanceof Error ? error.message : String(error)}`);
+      io.err("mcp-gen: init wrote nothing");
+      return 1;
+    }
   }
   await mkdir(args.dir, { recursive: true });
-  await writeFilesAtomically(args.dir, files);
-  io.out(`mcp-gen: wrote ${files.map((f) => path.join(args.dir, f.path)).join(", ")}`);
-  return runGenerate({ manifest: path.join(args.dir, "mcp.yaml"), check: false }, io);
+  const files = scaffoldFiles(args);
+  if (!pkgEdit) files.push({ path: "package.json", content: newPackageJson(args.name) });
+  const { written, skipped } = await writeNewFiles(args.dir, files);
+  if (pkgEdit?.text !== undefined) await writeFileAtomically(pkgPath, pkgEdit.text);
+
+  if (written.length > 0) io.out(`mcp-gen: wrote ${written.map(show).join(", ")}`);
+  if (skipped.length > 0) io.out(`mcp-gen: skipped ${skipped.map(show).join(", ")} (already there; not overwritten)`);
+  for (const note of pkgEdit?.notes ?? []) io.out(`mcp-gen: ${note}`);
+  const code = await runGenerate({ manifest: path.join(args.dir, "mcp.yaml"), check: false }, io);
+  if (code !== 0) return code;
+  const scripts = Object.keys(INIT_SCRIPTS)
+    .map((s) => `npm run ${s}`)
+    .join(", ");
+  io.out(`mcp-gen: next: npm i -D typescript, then ${scripts} (see package.json)`);
+  return 0;
 }
