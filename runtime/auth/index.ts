@@ -1,3 +1,4 @@
 export * from "./bearer.ts";
 export * from "./metadata.ts";
 export * from "./jwt.ts";
+export * from "./oauth-client/index.ts";

@@ -1,0 +1,110 @@
+/**
+ * The one door every OAuth request goes through: https only (plain http only to loopback hosts), redirects
+ * never followed, a timeout, and response bodies read up to a bound, so a hostile or broken server gets a
+ * clear error instead of a hang, a memory blow-up or a request sent somewhere unexpected.
+ */
+import { OAuthClientError } from "./types.ts";
+
+export interface HttpLimits {
+  /** Largest response body read from a metadata, registration or token endpoint (default 256 KiB). */
+  readonly maxResponseBytes?: number;
+  /** Per-request timeout in ms (default 30 s). */
+  readonly timeoutMs?: number;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export function isLoopback(url: URL): boolean {
+  return LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname) || url.hostname.endsWith(".localhost");
+}
+
+/** A URL safe to talk OAuth to: https, or http to a loopback host; no credentials in it. */
+export function checkUrl(raw: string | URL, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OAuthClientError(`${what}: not a valid URL: ${printable(String(raw))}`, "invalid_metadata");
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url)))
+    throw new OAuthClientError(`${what}: refusing ${printable(url.href)} (OAuth needs https; plain http only for loopback hosts)`, "insecure_url");
+  if (url.username !== "" || url.password !== "") throw new OAuthClientError(`${what}: URL must not carry credentials`, "invalid_metadata");
+  return url;
+}
+
+/** Text from the network made safe for an error message: control characters dropped, length capped. */
+export function printable(text: string, max = 120): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+/** Read a body up to `max` bytes; more is an error (the rest is cancelled, never buffered). */
+export async function readBounded(response: Response, max: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > max) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new OAuthClientError(`${what}: response too large (${declared} bytes, limit ${max})`, "response_too_large");
+  }
+  if (!response.body) return new Uint8Array(new ArrayBuffer(0));
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new OAuthClientError(`${what}: response too large (over ${max} bytes)`, "response_too_large");
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(new ArrayBuffer(total));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * A fetch for OAuth traffic (also given to oauth4webapi as its `customFetch`): checks the URL, never follows
+ * redirects, and returns a response whose body is already read within the bound.
+ */
+export function guardedFetch(base: typeof fetch, limits: HttpLimits = {}): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  const max = limits.maxResponseBytes ?? 256 * 1024;
+  const timeoutMs = limits.timeoutMs ?? 30_000;
+  return async (raw, init = {}) => {
+    const url = checkUrl(raw, "OAuth request");
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await base(url.href, { ...init, redirect: "manual", signal });
+    } catch (error) {
+      const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+      throw new OAuthClientError(`${init.method ?? "GET"} ${printable(url.href)} failed: ${reason}`, "authorization_failed", { cause: error });
+    }
+    const body = await readBounded(response, max, `${printable(url.href)}`);
+    // Rebuild the response around the buffered body (status 1xx/204/304 carry none).
+    const nullBody = response.status === 204 || response.status === 304 || response.status < 200;
+    return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** JSON from a buffered response, or a clear error naming what came instead (HTML, garbage). */
+export async function jsonBody(response: Response, what: string): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const kind = /html/i.test(type) || /^\s*</.test(text) ? "HTML" : `non-JSON (${printable(type || "no content-type", 40)})`;
+    throw new OAuthClientError(`${what}: expected JSON, got ${kind}: ${JSON.stringify(printable(text, 60))}`, "invalid_metadata");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new OAuthClientError(`${what}: expected a JSON object`, "invalid_metadata");
+  return value as Record<string, unknown>;
+}
