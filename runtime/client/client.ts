@@ -46,7 +46,7 @@ export interface ClientOptions {
   readonly handlers?: ClientHandlers;
   /** Default per-request timeout (60 000 ms). */
   readonly requestTimeoutMs?: number;
-  /** How long the `server/discover` probe waits before assuming a handshake-era server (default 5000 ms). */
+  /** How long the `server/discover` probe waits before assuming a handshake-era server (default 5000 ms; over transports that answer every request, such as HTTP, the request timeout). */
   readonly probeTimeoutMs?: number;
   /** Most multi round-trip rounds for one call before giving up (default 8). */
   readonly maxInputRounds?: number;
@@ -131,7 +131,7 @@ export class McpClient {
         profiles: this.acceptable,
         capabilities: this.capabilities,
         info: this.options.info,
-        probeTimeoutMs: this.options.probeTimeoutMs ?? 5000,
+        probeTimeoutMs: this.options.probeTimeoutMs ?? (transport.answersEveryRequest ? (this.options.requestTimeoutMs ?? 60_000) : 5000),
         requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
         signal,
         skipProbe,

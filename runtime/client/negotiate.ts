@@ -98,6 +98,9 @@ function unsupportedVersions(error: unknown): readonly string[] | undefined {
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string") : undefined;
 }
 
+/** Errors only a stateless-era server sends (besides -32022, handled as a version list): HeaderMismatch, MissingRequiredClientCapability. */
+const MODERN_REFUSALS: ReadonlySet<number> = new Set([-32020, -32021]);
+
 type ProbeOutcome =
   | { readonly kind: "modern"; readonly negotiated: Negotiated }
   | { readonly kind: "unsupported"; readonly supported: readonly string[] }
@@ -114,6 +117,11 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
     const supported = unsupportedVersions(error);
     if (supported) return { kind: "unsupported", supported };
     if (error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
+    if (error instanceof RpcError && MODERN_REFUSALS.has(error.code)) {
+      // A modern server refused the probe itself (header mismatch, a capability it requires): falling back to
+      // `initialize` would only hide why.
+      throw new NegotiationError(`the server refused server/discover (${error.code}): ${error.message}`, { cause: error });
+    }
     if (input.signal?.aborted) throw error;
     // Anything that is not a recognized modern error identifies a legacy server (versioning.mdx): a JSON-RPC error,
     // silence, or a transport-level refusal such as HTTP 400/404/405 with a non-modern body (streamable-http.mdx).

@@ -48,6 +48,8 @@ function excerpt(text: string): string {
 }
 
 export class StreamableHttpClientTransport implements Transport {
+  /** Every POST gets an HTTP answer: the probe need not guess from silence (versioning.mdx, streamable-http.mdx). */
+  readonly answersEveryRequest = true;
   private sink: TransportSink | undefined;
   private readonly url: URL;
   private readonly fetchFn: typeof fetch;

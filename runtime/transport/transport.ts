@@ -45,6 +45,12 @@ export interface TransportSink {
 }
 
 export interface Transport {
+  /**
+   * Optional: the carrier itself answers every request (HTTP: a status and a body), so silence is never how a server
+   * says "I don't know this method" — the `server/discover` probe then waits as long as any request instead of
+   * treating a slow answer as a legacy server.
+   */
+  readonly answersEveryRequest?: boolean;
   start(sink: TransportSink): Promise<void>;
   send(message: object, options?: OutgoingOptions): Promise<void>;
   close(): Promise<void>;

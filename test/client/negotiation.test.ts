@@ -75,3 +75,57 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
     }
   });
 });
+
+/** An in-process stateless-era HTTP server answering with `answer(method)` (real sockets, raw JSON-RPC). */
+async function rawModernServer(answer: (method: string, id: unknown) => { status: number; body: unknown; delayMs?: number }): Promise<{ url: string; close: () => void }> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    req.on("end", () => {
+      const message = JSON.parse(text) as { id?: unknown; method: string };
+      if (message.id === undefined) return void res.writeHead(202).end();
+      const { status, body, delayMs = 0 } = answer(message.method, message.id);
+      setTimeout(() => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body)), delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}/mcp`, close: () => server.close() };
+}
+
+const DISCOVERED = { resultType: "complete", ttlMs: 0, cacheScope: "private", supportedVersions: ["2026-07-28"], capabilities: { tools: {} } };
+
+describe("default McpClient → stateless-era HTTP servers", () => {
+  it("waits for a slow server/discover answer over HTTP instead of guessing 'legacy' after 5 s", async () => {
+    const server = await rawModernServer((method, id) =>
+      method === "server/discover"
+        ? { status: 200, body: { jsonrpc: "2.0", id, result: DISCOVERED }, delayMs: 5_500 }
+        : { status: 200, body: { jsonrpc: "2.0", id, result: { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] } } },
+    );
+    const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
+    try {
+      await client.connect(new StreamableHttpClientTransport(server.url));
+      expect(client.revision).toBe("2026-07-28");
+      expect((await client.listTools()).tools).toEqual([]);
+    } finally {
+      await client.close();
+      server.close();
+    }
+  });
+
+  it("surfaces a modern refusal of the probe (-32020) instead of falling back to initialize", async () => {
+    const methods: string[] = [];
+    const server = await rawModernServer((method, id) => {
+      methods.push(method);
+      return { status: 400, body: { jsonrpc: "2.0", id, error: { code: -32020, message: "Mcp-Method header does not match" } } };
+    });
+    try {
+      const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
+      await expect(client.connect(new StreamableHttpClientTransport(server.url))).rejects.toThrow(/refused server\/discover \(-32020\): Mcp-Method header/);
+      expect(methods).toEqual(["server/discover"]);
+    } finally {
+      server.close();
+    }
+  });
+});
