@@ -1,0 +1,44 @@
+/**
+ * `npm run fuzz -- [count] [seed] [--only=<text>]`: the fuzz suite's properties (the same code the vitest files run
+ * with fixed seeds and small counts), each with `count` cases (default 2,000) and a random seed unless one is given.
+ * Prints the seed first, so a failure can be replayed with it; exits 1 if any property failed.
+ */
+import { httpSessionFrames, legacyFrames, statelessFrames, stdioFrames, type RunOptions } from "./properties/frames.ts";
+import { forgedTokens } from "./properties/tokens.ts";
+
+const args = process.argv.slice(2);
+const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+const positional = args.filter((a) => !a.startsWith("--"));
+const count = Number(positional[0] ?? 2000);
+const seed = positional[1] !== undefined ? Number(positional[1]) : Math.floor(Math.random() * 2 ** 31);
+if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
+  console.error("usage: npm run fuzz -- [count] [seed] [--only=<text>]");
+  process.exit(2);
+}
+
+const properties: Array<[string, (options: RunOptions) => Promise<void>]> = [
+  ["stdio 2025-11-25", (o) => stdioFrames("2025-11-25", o)],
+  ["stdio 2025-03-26", (o) => stdioFrames("2025-03-26", o)],
+  ["stdio 2026-07-28", (o) => stdioFrames("2026-07-28", o)],
+  ["http session 2025-11-25", (o) => httpSessionFrames("2025-11-25", o)],
+  ["http session 2025-03-26", (o) => httpSessionFrames("2025-03-26", o)],
+  ["http stateless 2026-07-28", (o) => statelessFrames(o)],
+  ["legacy sse 2024-11-05", (o) => legacyFrames(o)],
+  ["forged tokens", (o) => forgedTokens(o)],
+];
+
+console.log(`fuzz: ${count} cases per property, seed ${seed}${only ? `, only "${only}"` : ""}`);
+let failed = 0;
+for (const [name, run] of properties) {
+  if (only && !name.includes(only)) continue;
+  const started = Date.now();
+  try {
+    await run({ numRuns: count, seed, log: (line) => console.log(`  ${line}`) });
+    console.log(`ok    ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    failed++;
+    console.log(`FAIL  ${name}\n${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+console.log(failed === 0 ? "fuzz: all properties held" : `fuzz: ${failed} properties failed (seed ${seed})`);
+process.exitCode = failed === 0 ? 0 : 1;
