@@ -1,0 +1,362 @@
+/**
+ * Engine behaviour the older tests did not pin down (each found as a surviving mutant): the shared timeout sweep with
+ * several deadlines, progress-extended timeouts, non-cancellable requests, closing with handlers in flight, a handler
+ * reading `signal` late, duplicate and string ids, error responses, progress routing, notifications.
+ */
+import { describe, expect, it } from "vitest";
+import { JsonRpcEngine, type EngineHandlers, type IncomingRequest } from "../../runtime/jsonrpc/engine.ts";
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError } from "../../runtime/jsonrpc/errors.ts";
+import { delay, ScriptedTransport } from "./helpers.ts";
+
+type Sent = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } };
+
+async function engineWith(handlers: Partial<EngineHandlers> = {}, defaultTimeoutMs?: number) {
+  const t = new ScriptedTransport();
+  const diagnostics: string[] = [];
+  const engine = new JsonRpcEngine(
+    t,
+    { onRequest: () => ({}), onNotification: () => undefined, onDiagnostic: (m) => diagnostics.push(m), ...handlers },
+    defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs },
+  );
+  await engine.start();
+  const sent = () => t.sent as Sent[];
+  const idOf = (method: string) => sent().find((m) => m.method === method)!.id as number;
+  const cancels = () => sent().filter((m) => m.method === "notifications/cancelled");
+  return { t, engine, diagnostics, sent, idOf, cancels };
+}
+
+/** Milliseconds until `promise` settles (either way). */
+async function settleTime(promise: Promise<unknown>): Promise<number> {
+  const start = Date.now();
+  await promise.then(
+    () => undefined,
+    () => undefined,
+  );
+  return Date.now() - start;
+}
+
+describe("timeouts with several requests pending", () => {
+  it("times out a short request on time although a longer one was sent after it", async () => {
+    const { engine, t, idOf } = await engineWith({}, 60_000);
+    const short = engine.request("short", {}, { timeoutMs: 30 });
+    const shortSettled = settleTime(short);
+    const long = engine.request("long", {}, { timeoutMs: 10_000 });
+    await expect(short).rejects.toBeInstanceOf(RequestTimeoutError);
+    expect(await shortSettled).toBeLessThan(1000);
+    expect(engine.pendingCount).toBe(1);
+    t.inject({ jsonrpc: "2.0", id: idOf("long"), result: { ok: true } });
+    await expect(long).resolves.toEqual({ ok: true });
+  });
+
+  it("re-arms for an earlier deadline sent after a later one, and for the next one after a sweep", async () => {
+    const { engine } = await engineWith({}, 60_000);
+    const started = Date.now();
+    const late = engine.request("late", {}, { timeoutMs: 150 });
+    const early = engine.request("early", {}, { timeoutMs: 20 });
+    const earlyError = await early.catch((e: unknown) => e);
+    const earlyAt = Date.now() - started;
+    const lateError = await late.catch((e: unknown) => e);
+    const lateAt = Date.now() - started;
+    expect(earlyError).toBeInstanceOf(RequestTimeoutError);
+    expect(lateError).toBeInstanceOf(RequestTimeoutError);
+    expect(earlyAt).toBeLessThan(140);
+    expect(lateAt).toBeGreaterThanOrEqual(145);
+    expect((lateError as RequestTimeoutError).method).toBe("late");
+    expect((lateError as RequestTimeoutError).message).toMatch(/^request late timed out after \d+ ms$/);
+  });
+
+  it("extends the deadline on progress only when asked, and honours maxTotalTimeoutMs", async () => {
+    const { engine, idOf } = await engineWith({}, 60_000);
+    const updates: number[] = [];
+    const extended = engine.request("extended", {}, { timeoutMs: 80, resetTimeoutOnProgress: true, onProgress: (u) => updates.push(u.progress) });
+    const plain = engine.request("plain", {}, { timeoutMs: 80, onProgress: () => undefined });
+    const plainOutcome = plain.catch((e: unknown) => e);
+    const extendedOutcome = extended.catch((e: unknown) => e);
+    for (let i = 1; i <= 5; i++) {
+      await delay(40);
+      engine.deliverProgress(idOf("extended"), { progress: i });
+      engine.deliverProgress(idOf("plain"), { progress: i });
+    }
+    // 200 ms in: the plain one timed out at 80 ms; the extended one is still waiting.
+    expect(await Promise.race([plainOutcome, "still pending"])).toBeInstanceOf(RequestTimeoutError);
+    expect(engine.pendingCount).toBe(1);
+    expect(updates).toEqual([1, 2, 3, 4, 5]);
+    expect(await extendedOutcome).toBeInstanceOf(RequestTimeoutError);
+
+    const capped = engine.request("capped", {}, { timeoutMs: 60, maxTotalTimeoutMs: 100, resetTimeoutOnProgress: true, onProgress: () => undefined });
+    const cappedOutcome = capped.catch((e: unknown) => e);
+    const cappedSettled = settleTime(capped);
+    for (let i = 0; i < 4; i++) {
+      await delay(40);
+      engine.deliverProgress(idOf("capped"), { progress: i });
+    }
+    expect(await cappedOutcome).toBeInstanceOf(RequestTimeoutError);
+    expect(await cappedSettled).toBeLessThan(150);
+  });
+
+  it("treats timeoutMs 0 as no timeout even when a cap is set far away", async () => {
+    const { engine, t, idOf } = await engineWith({}, 20);
+    const call = engine.request("none", {}, { timeoutMs: 0, maxTotalTimeoutMs: 10_000 });
+    await delay(60);
+    expect(engine.pendingCount).toBe(1);
+    t.inject({ jsonrpc: "2.0", id: idOf("none"), result: 1 });
+    await expect(call).resolves.toBe(1);
+  });
+
+  it("routes progress only to requests that asked for it; a throwing callback is reported, not fatal", async () => {
+    const { engine, t, idOf, diagnostics, sent } = await engineWith();
+    const quiet = engine.request("quiet", { a: 1 });
+    expect(sent().find((m) => m.method === "quiet")!.params).toEqual({ a: 1 });
+    expect(engine.deliverProgress(idOf("quiet"), { progress: 1 })).toBe(false);
+    expect(engine.deliverProgress({ token: 1 }, { progress: 1 })).toBe(false);
+    expect(engine.deliverProgress(999, { progress: 1 })).toBe(false);
+    const loud = engine.request("loud", { _meta: { x: 1 } }, { onProgress: () => { throw new Error("callback broke"); } });
+    const id = idOf("loud");
+    expect(sent().find((m) => m.method === "loud")!.params).toEqual({ _meta: { x: 1, progressToken: id } });
+    expect(engine.deliverProgress(id, { progress: 1 })).toBe(true);
+    expect(diagnostics).toContain("progress callback threw: callback broke");
+    t.inject({ jsonrpc: "2.0", id, result: {} });
+    t.inject({ jsonrpc: "2.0", id: idOf("quiet"), result: {} });
+    await Promise.all([loud, quiet]);
+  });
+});
+
+describe("cancellation of outgoing requests", () => {
+  it("never sends notifications/cancelled for a non-cancellable request (initialize), on abort or timeout", async () => {
+    const { engine, cancels } = await engineWith({}, 60_000);
+    const controller = new AbortController();
+    const init = engine.request("initialize", {}, { signal: controller.signal, cancellable: false });
+    controller.abort("stop");
+    await expect(init).rejects.toBeInstanceOf(RequestCancelledError);
+    await expect(engine.request("initialize", {}, { timeoutMs: 10, cancellable: false })).rejects.toBeInstanceOf(RequestTimeoutError);
+    await delay(5);
+    expect(cancels()).toEqual([]);
+  });
+
+  it("sends notifications/cancelled naming the request and the reason otherwise", async () => {
+    const { engine, cancels, idOf } = await engineWith();
+    const controller = new AbortController();
+    const call = engine.request("work", {}, { signal: controller.signal, relatedRequestId: 9 });
+    controller.abort("user gave up");
+    await expect(call).rejects.toThrow("request work was cancelled: user gave up");
+    expect(cancels()).toEqual([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idOf("work"), reason: "user gave up" } }]);
+    const other = new AbortController();
+    const second = engine.request("more", {}, { signal: other.signal });
+    other.abort(new Error("why"));
+    await expect(second).rejects.toThrow(/^request more was cancelled$/);
+    expect(cancels()[1]!.params).toEqual({ requestId: idOf("more"), reason: "Error: why" });
+  });
+
+  it("rejects at once for an already aborted signal, sending nothing", async () => {
+    const { engine, sent } = await engineWith();
+    await expect(engine.request("x", {}, { signal: AbortSignal.abort("no") })).rejects.toBeInstanceOf(RequestCancelledError);
+    expect(sent()).toEqual([]);
+    expect(engine.pendingCount).toBe(0);
+  });
+
+  it("cancelOutgoing settles a pending request without telling the peer", async () => {
+    const { engine, cancels, idOf } = await engineWith();
+    const call = engine.request("listen", {});
+    expect(engine.cancelOutgoing(idOf("listen"), "stream ended")).toBe(true);
+    await expect(call).rejects.toThrow("request listen was cancelled: stream ended");
+    expect(engine.cancelOutgoing(idOf("listen"))).toBe(false);
+    const next = engine.request("listen2", {});
+    engine.cancelOutgoing(idOf("listen2"));
+    await expect(next).rejects.toThrow("cancelled by the peer");
+    expect(cancels()).toEqual([]);
+  });
+
+  it("fails a request whose send fails, with that error", async () => {
+    const { engine, t } = await engineWith();
+    t.send = () => Promise.reject(new Error("pipe broke"));
+    await expect(engine.request("x", {})).rejects.toThrow("pipe broke");
+    expect(engine.pendingCount).toBe(0);
+  });
+});
+
+describe("incoming requests", () => {
+  it("aborts in-flight handlers with ConnectionClosedError when the connection closes, and answers nothing", async () => {
+    const reasons: unknown[] = [];
+    const { engine, t } = await engineWith({
+      onRequest: (req) => new Promise((_, reject) => req.signal.addEventListener("abort", () => (reasons.push(req.signal.reason), reject(new Error("x"))))),
+    });
+    t.inject({ jsonrpc: "2.0", id: 1, method: "a" });
+    t.inject({ jsonrpc: "2.0", id: 2, method: "b" });
+    const pending = engine.request("mine", {});
+    t.sink!.closed(new Error("eof"));
+    await expect(pending).rejects.toThrow("connection closed: eof");
+    await delay(5);
+    expect(reasons).toHaveLength(2);
+    for (const r of reasons) expect(r).toBeInstanceOf(ConnectionClosedError);
+    expect(t.sent.filter((m) => "result" in m || "error" in m)).toEqual([]);
+    expect(engine.closed).toBe(true);
+    await expect(engine.notify("n")).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it("gives a handler that reads `signal` only after the cancellation an aborted signal, and sends no answer", async () => {
+    let release: () => void = () => undefined;
+    let seen: { aborted: boolean; reason: unknown } | undefined;
+    const { engine, t } = await engineWith({
+      onRequest: async (req) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        seen = { aborted: req.signal.aborted, reason: req.signal.reason };
+        return { late: true };
+      },
+    });
+    t.inject({ jsonrpc: "2.0", id: "s-1", method: "slow" });
+    engine.cancelIncoming("s-1", "no longer needed");
+    engine.cancelIncoming("unknown");
+    release();
+    await delay(5);
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toBeInstanceOf(RequestCancelledError);
+    expect((seen?.reason as Error).message).toBe("request s-1 was cancelled: no longer needed");
+    expect(t.sent).toEqual([]);
+  });
+
+  it("rejects a second request with an id still in flight, and accepts the id again once answered", async () => {
+    let release: () => void = () => undefined;
+    const { t } = await engineWith({
+      onRequest: (req) => (req.method === "wait" ? new Promise((resolve) => (release = () => resolve({ first: true }))) : { again: true }),
+    });
+    t.inject({ jsonrpc: "2.0", id: 5, method: "wait" });
+    t.inject({ jsonrpc: "2.0", id: 5, method: "other" });
+    const [dup] = await t.waitForSent(1);
+    expect(dup).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32600, message: "Invalid request: id 5 is already in flight" } });
+    release();
+    await t.waitForSent(2);
+    expect(t.sent[1]).toEqual({ jsonrpc: "2.0", id: 5, result: { first: true } });
+    t.inject({ jsonrpc: "2.0", id: 5, method: "other" });
+    await t.waitForSent(3);
+    expect(t.sent[2]).toEqual({ jsonrpc: "2.0", id: 5, result: { again: true } });
+  });
+
+  it("answers string ids with the same string, and numeric-looking strings stay strings", async () => {
+    const { t } = await engineWith({ onRequest: (req: IncomingRequest) => ({ id: req.id }) });
+    t.inject('{"jsonrpc":"2.0","id":"abc","method":"x"}');
+    t.inject('{"jsonrpc":"2.0","id":"7","method":"x"}');
+    t.inject('{"jsonrpc":"2.0","id":-3,"method":"x"}');
+    await t.waitForSent(3);
+    expect(t.sent).toEqual([
+      { jsonrpc: "2.0", id: "abc", result: { id: "abc" } },
+      { jsonrpc: "2.0", id: "7", result: { id: "7" } },
+      { jsonrpc: "2.0", id: -3, result: { id: -3 } },
+    ]);
+  });
+
+  it("answers a handler's undefined with {}, a thrown non-Error with -32603, and uses toRpcError when given", async () => {
+    const { t } = await engineWith({
+      onRequest: (req) => {
+        if (req.method === "void") return undefined;
+        if (req.method === "sync-throw") throw "plain string";
+        return Promise.reject(new TypeError("mapped"));
+      },
+      toRpcError: (error, req) => new RpcError(-32099, `${req.method}: ${(error as Error).message}`),
+    });
+    t.inject({ jsonrpc: "2.0", id: 1, method: "void" });
+    t.inject({ jsonrpc: "2.0", id: 2, method: "sync-throw" });
+    t.inject({ jsonrpc: "2.0", id: 3, method: "async-throw" });
+    await t.waitForSent(3);
+    expect(t.sent).toContainEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(t.sent).toContainEqual({ jsonrpc: "2.0", id: 2, error: { code: -32099, message: "sync-throw: undefined" } });
+    expect(t.sent).toContainEqual({ jsonrpc: "2.0", id: 3, error: { code: -32099, message: "async-throw: mapped" } });
+  });
+
+  it("sends errors without a handler mapping as -32603 with the message, and reports throwing notification handlers", async () => {
+    const { t, diagnostics } = await engineWith({
+      onRequest: () => {
+        throw 42;
+      },
+      onNotification: () => {
+        throw new Error("bad listener");
+      },
+    });
+    t.inject({ jsonrpc: "2.0", method: "notifications/x" });
+    t.inject({ jsonrpc: "2.0", id: 1, method: "m" });
+    await t.waitForSent(1);
+    expect(t.sent).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error: 42" } }]);
+    expect(diagnostics).toEqual(["notification notifications/x handler threw: bad listener"]);
+  });
+
+  it("does not run a request whose carrier is already gone", async () => {
+    let ran = false;
+    const { t } = await engineWith({ onRequest: () => ((ran = true), {}) });
+    t.inject({ jsonrpc: "2.0", id: 1, method: "m" }, { signal: AbortSignal.abort() });
+    await delay(5);
+    expect(ran).toBe(false);
+    expect(t.sent).toEqual([]);
+  });
+});
+
+describe("responses", () => {
+  it("rejects with the peer's error (code, message, data) and reports unknown ids", async () => {
+    const { engine, t, idOf, diagnostics } = await engineWith();
+    const call = engine.request("m", {});
+    t.inject({ jsonrpc: "2.0", id: idOf("m"), error: { code: -32001, message: "nope", data: { k: 1 } } });
+    const error = (await call.catch((e: unknown) => e)) as RpcError;
+    expect(error).toBeInstanceOf(RpcError);
+    expect([error.code, error.message, error.data]).toEqual([-32001, "nope", { k: 1 }]);
+    t.inject({ jsonrpc: "2.0", id: 4242, error: { code: 1, message: "late" } });
+    t.inject({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    t.inject({ jsonrpc: "2.0", id: "x", result: 1 });
+    expect(diagnostics).toEqual([
+      'dropped a response (error 1 "late") for unknown or finished request id 4242',
+      'dropped a response (error -32700 "Parse error") for unknown or finished request id null',
+      'dropped a response (result) for unknown or finished request id "x"',
+    ]);
+    expect(t.sent.filter((m) => !("method" in m))).toEqual([]);
+  });
+
+  it("answers a malformed response with -32600 and keeps the request pending", async () => {
+    const { engine, t, idOf } = await engineWith();
+    const call = engine.request("m", {});
+    const id = idOf("m");
+    t.inject({ jsonrpc: "2.0", id, error: { code: "1", message: "m" } });
+    t.inject({ jsonrpc: "2.0", id, error: "broken" });
+    await t.waitForSent(3);
+    expect(t.sent.slice(1).map((m) => (m as Sent).error?.code)).toEqual([-32600, -32600]);
+    expect(engine.pendingCount).toBe(1);
+    t.inject({ jsonrpc: "2.0", id, result: null });
+    await expect(call).resolves.toBeNull();
+  });
+});
+
+describe("batches and close", () => {
+  it("answers a batch of only notifications with nothing, and one with an invalid element with that error inside", async () => {
+    const notes: string[] = [];
+    const { t } = await engineWith({ acceptsBatch: () => true, onNotification: (m) => notes.push(m), onRequest: () => ({ ok: 1 }) });
+    t.inject('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]');
+    await delay(5);
+    expect(t.sent).toEqual([]);
+    expect(notes).toEqual(["a", "b"]);
+    t.inject('[{"jsonrpc":"2.0","id":1,"method":"x"},5]');
+    await t.waitForSent(1);
+    expect(t.sent[0]).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { ok: 1 } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: a JSON-RPC message must be a JSON object" } },
+    ]);
+  });
+
+  it("rejects batches with the right reason: empty, or not accepted", async () => {
+    const { t } = await engineWith();
+    t.inject("[]");
+    t.inject('[{"jsonrpc":"2.0","id":1,"method":"x"}]');
+    await t.waitForSent(2);
+    expect(t.sent).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: an empty batch is invalid" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: batches are not accepted here" } },
+    ]);
+  });
+
+  it("close() closes the transport once and reports onClose once", async () => {
+    let closes = 0;
+    const { engine, t } = await engineWith({ onClose: () => closes++ });
+    let transportCloses = 0;
+    const close = t.close.bind(t);
+    t.close = () => (transportCloses++, close());
+    await engine.close();
+    await engine.close();
+    expect([closes, transportCloses]).toEqual([1, 1]);
+    await expect(engine.request("x", {})).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+});

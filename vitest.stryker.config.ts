@@ -1,0 +1,41 @@
+/**
+ * The test set for mutation testing (`npm run mutation`, stryker.config.json): every test file except those that
+ * spawn processes (child servers, the CLI, tsc) or run long fuzz loops. A mutant in a spawned child is invisible to
+ * Stryker's coverage and those files are the slow ones, so leaving them out loses nothing and keeps a run short.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { defineConfig } from "vitest/config";
+
+/** Text that marks a test file (or a helper it names) as starting processes. */
+const SPAWNS = /child_process|StdioClientTransport|\bspawn\(|execFile|\bfork\(|harness\/process/;
+/** Known to start processes through helpers, or too slow for a mutation run. */
+const ALWAYS_OUT = ["test/fuzz/", "test/protocol/fidelity", "test/manifest/compile", "test/manifest/package", "test/generator/regenerate"];
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "fixtures" || entry.name === "golden" ? [] : testFiles(path);
+    return entry.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+/** `STRYKER_TESTS=test/runtime,test/http` narrows the set to some folders (e.g. to skip another area's failing tests). */
+const only = process.env["STRYKER_TESTS"]?.split(",").filter(Boolean);
+
+const excluded = testFiles("test").filter(
+  (file) =>
+    (only !== undefined && !only.some((prefix) => file.startsWith(prefix))) ||
+    ALWAYS_OUT.some((prefix) => file.startsWith(prefix)) ||
+    SPAWNS.test(readFileSync(file, "utf8")),
+);
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["**/node_modules/**", ...excluded],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
