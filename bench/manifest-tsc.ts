@@ -2,9 +2,9 @@
  * tsc check time of the same 30-tool server + client written three ways: mcp-gen's generated stub and typed client,
  * the official SDK v1 (`@modelcontextprotocol/sdk`, zod shapes) and SDK v2 (`@modelcontextprotocol/server` +
  * `client`, zod objects), plus a baseline that only imports the mcp-gen runtime. Each project is its own package
- * (`type: module`) that sees mcp-gen the way a user does: `import … from "mcp-gen/runtime"` through
- * `node_modules/mcp-gen` (a link to this repository) and its package.json `exports`, i.e. the built JavaScript and
- * .d.ts in dist/ (built once here with `npm run build`'s tsconfig before measuring). Each project is checked cold with
+ * (`type: module`) that sees the runtime the way a user does: `import … from "@mcp-gen/runtime"` through
+ * `node_modules/@mcp-gen/runtime` (a link to this repository's runtime/ package) and its package.json `exports`, i.e.
+ * the built JavaScript and .d.ts in runtime/dist/ (built once here with the package build before measuring). Each project is checked cold with
  * `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on, like the SDK projects) five
  * times, round-robin across the projects; the median times, the checker's type and instantiation counts (independent of machine load) and the
  * SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
@@ -65,18 +65,17 @@ function toolSchemas(i: number) {
 }
 
 /** The package's runtime entry, as users import it (the manifest's default `generate.runtimeImport`). */
-const RUNTIME = JSON.stringify("mcp-gen/runtime");
+const RUNTIME = JSON.stringify("@mcp-gen/runtime");
 
-/** Builds dist/ exactly as `npm run build` does (a clean dist, then tsc with tsconfig.build.json). */
+/** Builds runtime/dist/ exactly as the runtime package's `npm run build` does. */
 async function buildPackage(): Promise<void> {
-  await rm(path.join(REPO, "dist"), { recursive: true, force: true });
-  execFileSync(process.execPath, [TSC, "-p", path.join(REPO, "tsconfig.build.json")], { stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(REPO, "scripts/build-packages.mjs"), "runtime"], { stdio: "inherit" });
 }
 
-/** A project folder that is its own ES module package, with this repository installed as `mcp-gen`. */
+/** A project folder that is its own ES module package, with this repository's runtime installed as `@mcp-gen/runtime`. */
 async function packageDir(dir: string): Promise<void> {
-  await mkdir(path.join(dir, "node_modules"), { recursive: true });
-  await symlink(REPO, path.join(dir, "node_modules", "mcp-gen"), "dir");
+  await mkdir(path.join(dir, "node_modules", "@mcp-gen"), { recursive: true });
+  await symlink(path.join(REPO, "runtime"), path.join(dir, "node_modules", "@mcp-gen", "runtime"), "dir");
   await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), type: "module" }));
 }
 

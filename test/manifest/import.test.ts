@@ -136,7 +136,7 @@ describe("import --url (Streamable HTTP)", () => {
     try {
       const errors: string[] = [];
       const code = await runImport(
-        { url: running.url, out, runtimeImport: "mcp-gen/runtime" },
+        { url: running.url, out, runtimeImport: "@mcp-gen/runtime" },
         { out: () => undefined, err: (l) => errors.push(l) },
       );
       expect(errors).toEqual([]);

@@ -1,9 +1,10 @@
 /**
- * mcp-gen as users install it: the runtime and protocol bindings built with tsconfig.build.json (what `npm run build`
- * writes to dist/), reached only through package.json `exports`. A user project outside the repository (its own
- * `type: module` package with mcp-gen and the README's install dependencies in node_modules) generated with the
- * default `runtimeImport` ("mcp-gen/runtime") type-checks against the emitted .d.ts files and runs on the emitted
- * JavaScript: a generated client calls a generated server in memory and over HTTP (`mcp-gen/runtime/http`, as the
+ * @mcp-gen/runtime as users install it: the runtime and protocol bindings built with tsconfig.runtime.json (what the
+ * runtime package's build writes to runtime/dist/), reached only through runtime/package.json `exports`. A user project
+ * outside the repository (its own `type: module` package with @mcp-gen/runtime and the README's install dependencies
+ * in node_modules) generated with the default `runtimeImport` ("@mcp-gen/runtime") type-checks against the emitted
+ * .d.ts files and runs on the emitted JavaScript: a generated client calls a generated server in memory and over HTTP
+ * (`@mcp-gen/runtime/http`, as the
  * README shows). `mcp-gen init` (default runtime import) scaffolds a
  * project in the same way, and its server runs as a real process. The build goes to a temporary copy of the package,
  * so the test never reads a stale dist/.
@@ -25,6 +26,8 @@ const BIN = path.join(REPO, "bin/mcp-gen.js");
 const TSX_CLI = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
 /** What the README's install command adds to a user's project next to mcp-gen (zod, its peer: generated code imports it). */
 const USER_DEPENDENCIES = ["zod"];
+/** Where the runtime package is installed in the project. */
+const RUNTIME_PKG = "node_modules/@mcp-gen/runtime";
 let project: string;
 
 const manifest = {
@@ -44,10 +47,10 @@ const manifest = {
   ],
 };
 
-const app = `import { McpClient, createMemoryTransportPair } from "mcp-gen/runtime";
-import { serve, StreamableHttpClientTransport } from "mcp-gen/runtime/http";
-import { revisions } from "mcp-gen/protocol";
-import * as P from "mcp-gen/protocol/2025-11-25";
+const app = `import { McpClient, createMemoryTransportPair } from "@mcp-gen/runtime";
+import { serve, StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
+import { revisions } from "@mcp-gen/runtime/protocol";
+import * as P from "@mcp-gen/runtime/protocol/2025-11-25";
 import { createClient, createServer } from "./generated/index.ts";
 
 const server = createServer({ tools: { add: ({ a, b }) => ({ structuredContent: { sum: a + b } }) } });
@@ -73,21 +76,21 @@ console.log(JSON.stringify({ sum, httpSum, revision: raw.revision, content: pars
 
 beforeAll(async () => {
   // Outside the repository, so nothing resolves from the repository's node_modules by walking up: the project sees
-  // mcp-gen (with its own dependencies, as npm installs them), what the README tells users to install, and
+  // @mcp-gen/runtime (with its own dependencies, as npm installs them), what the README tells users to install, and
   // @types/node for its tsconfig.
   project = await mkdtemp(path.join(os.tmpdir(), "mcp-gen-package-"));
-  const pkg = path.join(project, "node_modules", "mcp-gen");
+  const pkg = path.join(project, RUNTIME_PKG);
   await mkdir(pkg, { recursive: true });
   await symlink(path.join(REPO, "node_modules"), path.join(pkg, "node_modules"), "dir");
   await mkdir(path.join(project, "node_modules", "@types"));
   for (const dependency of [...USER_DEPENDENCIES, "@types/node"])
     await symlink(path.join(REPO, "node_modules", dependency), path.join(project, "node_modules", dependency), "dir");
-  const { name, type, exports } = JSON.parse(await readFile(path.join(REPO, "package.json"), "utf8")) as Record<
+  const { name, type, exports } = JSON.parse(await readFile(path.join(REPO, "runtime/package.json"), "utf8")) as Record<
     string,
     unknown
   >;
   await writeFile(path.join(pkg, "package.json"), JSON.stringify({ name, type, exports }));
-  execFileSync(process.execPath, [TSC, "-p", path.join(REPO, "tsconfig.build.json"), "--outDir", path.join(pkg, "dist")]);
+  execFileSync(process.execPath, [TSC, "-p", path.join(REPO, "tsconfig.runtime.json"), "--outDir", path.join(pkg, "dist")]);
   await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "user-project", type: "module" }));
   await writeFile(path.join(project, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(project, "mcp.yaml") });
@@ -99,9 +102,9 @@ afterAll(async () => {
   if (project) await rm(project, { recursive: true, force: true });
 });
 
-it("generated code imports the runtime from mcp-gen/runtime by default", async () => {
+it("generated code imports the runtime from @mcp-gen/runtime by default", async () => {
   const server = await readFile(path.join(project, "generated", "server.ts"), "utf8");
-  expect(server).toMatch(/from "mcp-gen\/runtime";/);
+  expect(server).toMatch(/from "@mcp-gen\/runtime";/);
 });
 
 it("a user project type-checks against the package's .d.ts (strict, skipLibCheck), not the runtime sources", async () => {
@@ -112,9 +115,9 @@ it("a user project type-checks against the package's .d.ts (strict, skipLibCheck
   const fromRepo = files.split("\n").filter((f) => f.startsWith(`${REPO}/`) && !f.startsWith(`${project}/`));
   // Outside the project, only installed packages: nothing from runtime/ or generated/protocol/ sources.
   expect(fromRepo.filter((f) => !f.startsWith(`${REPO}/node_modules/`))).toEqual([]);
-  expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/runtime/index.d.ts"));
-  expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/runtime/http/index.d.ts"));
-  expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/generated/protocol/2025-11-25/schemas.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/http/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/generated/protocol/2025-11-25/schemas.d.ts"));
   execFileSync(process.execPath, [TSC, "--noEmit", "-p", config], { encoding: "utf8" });
 }, 120_000);
 
@@ -131,14 +134,14 @@ it("mcp-gen init with the default runtime import: the scaffold type-checks again
   const init = spawnSync(process.execPath, [BIN, "init", "--dir", dir, "--name", "hello"], { cwd: project, encoding: "utf8" });
   expect(init.stderr).toBe("");
   expect(init.status).toBe(0);
-  expect(await readFile(path.join(dir, "server.ts"), "utf8")).toContain('from "mcp-gen/runtime";');
-  expect(await readFile(path.join(dir, "generated", "server.ts"), "utf8")).toMatch(/from "mcp-gen\/runtime";/);
+  expect(await readFile(path.join(dir, "server.ts"), "utf8")).toContain('from "@mcp-gen/runtime";');
+  expect(await readFile(path.join(dir, "generated", "server.ts"), "utf8")).toMatch(/from "@mcp-gen\/runtime";/);
 
   const config = path.join(dir, "tsconfig.json");
   const tsconfig = { extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include: ["*.ts", "generated/*.ts"] };
   await writeFile(config, JSON.stringify(tsconfig));
   const files = execFileSync(process.execPath, [TSC, "--noEmit", "--listFilesOnly", "-p", config], { encoding: "utf8" });
-  expect(files).toContain(path.join(project, "node_modules/mcp-gen/dist/runtime/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/index.d.ts"));
   expect(files.split("\n").filter((f) => f.startsWith(path.join(REPO, "runtime/")))).toEqual([]);
   execFileSync(process.execPath, [TSC, "--noEmit", "-p", config], { encoding: "utf8" });
 
