@@ -100,7 +100,9 @@ async function register(ctx: FlowContext, as: oauth.AuthorizationServer): Promis
   const info: ClientInformation = {
     client_id: registered.client_id,
     ...(typeof registered.client_secret === "string" && { client_secret: registered.client_secret }),
-    token_endpoint_auth_method: (registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined) ?? method,
+    // The AS's answer wins; without one, a client given no secret can only be a public client.
+    token_endpoint_auth_method:
+      (registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined) ?? (typeof registered.client_secret === "string" ? method : "none"),
   };
   await ctx.store.set(clientKey(as.issuer), { ...info });
   return info;
