@@ -131,6 +131,8 @@ describe("client identity and token endpoint auth", () => {
     expect(f.paths()).not.toContain("POST /register");
     const token = f.seen.find((s) => s.path === "/token")!;
     expect(basicCredentials(token.authorization)).toEqual(["pre-registered-client", "pre-registered-secret"]);
+    // Unreserved characters stay as they are: servers that do not form-decode the header read the same id.
+    expect(Buffer.from(token.authorization!.slice(6), "base64").toString()).toBe("pre-registered-client:pre-registered-secret");
   });
 
   it("CIMD when the AS supports it: the URL is the client_id, no registration", async () => {

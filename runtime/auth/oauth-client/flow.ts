@@ -49,6 +49,17 @@ function chooseMethod(as: oauth.AuthorizationServer, info: ClientInformation, ha
   return SECRET_METHODS.find((m) => offered.includes(m)) ?? (offered.includes("none") ? "none" : "client_secret_basic");
 }
 
+/**
+ * `client_secret_basic` whose id and secret are URL-encoded leaving RFC 3986 unreserved characters as they are.
+ * oauth4webapi's own also encodes `-`, `.`, `_`, `~`; every form decoder reads both the same, but servers that
+ * compare the raw decoded header (the MCP conformance suite's mock AS among them) only accept this form.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${btoa(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`)}`);
+  };
+}
+
 async function cryptoKey(privateKey: ClientPrivateKey): Promise<oauth.PrivateKey> {
   const key = typeof privateKey.key === "string" ? await importPKCS8(privateKey.key, privateKey.alg) : privateKey.key;
   return { key, ...(privateKey.kid !== undefined && { kid: privateKey.kid }) };
@@ -67,7 +78,7 @@ async function identity(as: oauth.AuthorizationServer, info: ClientInformation, 
     case "client_secret_basic":
     case "client_secret_post":
       if (secret === undefined) throw new OAuthClientError(`${method} needs a client secret`, "no_client_identity");
-      return { client, auth: method === "client_secret_basic" ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret) };
+      return { client, auth: method === "client_secret_basic" ? secretBasic(secret) : oauth.ClientSecretPost(secret) };
   }
 }
 
