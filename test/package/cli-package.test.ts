@@ -1,0 +1,144 @@
+/**
+ * The mcp-gen CLI package as installed: compiled with tsconfig.cli.json (what its `build` writes to generator/dist/)
+ * into a temporary copy of the package outside the repository (package.json, bin/, dist/ with templates/), run with
+ * plain `node` — no tsx — through its bin file. Its dependencies resolve from this repository's node_modules (a
+ * link, as npm would install them next to it), including @mcp-gen/runtime, which the CLI reaches only by package
+ * name. Checked: `--version` is the CLI's own, not the project's; `generate` finds the runtime's protocol revisions
+ * through the package; `protocol --out <folder outside the repo>` imports the runtime by package specifier and the
+ * output type-checks against the runtime package. Also `runtimeImportFrom`, the rule that picks that specifier.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, runtimeImportFrom } from "../../generator/pipeline/protocol.ts";
+import { SPEC_ROOT } from "../../generator/scripts/generate-protocol.ts";
+
+const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const CLI_PACKAGE = JSON.parse(readFileSync(path.join(REPO_ROOT, "generator/package.json"), "utf8")) as {
+  version: string;
+  bin: Record<string, string>;
+};
+let scratch: string;
+let bin: string;
+
+function cli(args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", timeout: 120_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-cli-package-"));
+  const pkg = path.join(scratch, "node_modules", "mcp-gen");
+  mkdirSync(pkg, { recursive: true });
+  cpSync(path.join(REPO_ROOT, "generator/package.json"), path.join(pkg, "package.json"));
+  cpSync(path.join(REPO_ROOT, "generator/bin"), path.join(pkg, "bin"), { recursive: true });
+  execFileSync(process.execPath, [TSC, "-p", path.join(REPO_ROOT, "tsconfig.cli.json"), "--outDir", path.join(pkg, "dist")]);
+  cpSync(path.join(REPO_ROOT, "templates"), path.join(pkg, "dist/templates"), { recursive: true });
+  symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
+  bin = path.join(pkg, CLI_PACKAGE.bin["mcp-gen"]!);
+}, 180_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("the compiled CLI", () => {
+  it("ships no TypeScript source and runs without tsx", () => {
+    const compiled = execFileSync("find", [path.join(scratch, "node_modules/mcp-gen/dist"), "-name", "*.ts"], {
+      encoding: "utf8",
+    });
+    expect(compiled).toBe("");
+    const entry = readFileSync(bin, "utf8");
+    expect(entry).not.toMatch(/tsx/);
+    expect(entry.startsWith("#!/usr/bin/env node")).toBe(true);
+  });
+
+  it("--version prints the CLI package's version, not the version of the project it runs in", () => {
+    const project = path.join(scratch, "versioned");
+    mkdirSync(project);
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "user-project", version: "9.9.9" }));
+    const result = cli(["--version"], project);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe(CLI_PACKAGE.version);
+  });
+
+  it("checks server.revisions against the runtime package's revisions", () => {
+    const project = path.join(scratch, "revisions");
+    mkdirSync(project);
+    const manifest = (revisions: string): string =>
+      `server:\n  name: s\n  version: 1.0.0\n  revisions: ${revisions}\ntools:\n  - name: ping\ngenerate:\n  out: generated\n`;
+    writeFileSync(path.join(project, "mcp.yaml"), manifest("[2099-01-01]"));
+    const bad = cli(["generate", "--check"], project);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/unknown protocol revision "2099-01-01" \(known: 2024-11-05, .*2025-11-25/);
+    writeFileSync(path.join(project, "mcp.yaml"), manifest("[2025-11-25]"));
+    const good = cli(["generate"], project);
+    expect(good.stderr).toBe("");
+    expect(good.status).toBe(0);
+  }, 60_000);
+
+  it("protocol --out outside the repository imports the runtime by package specifier, and type-checks against it", () => {
+    const project = path.join(scratch, "protocol-project");
+    mkdirSync(path.join(project, "node_modules", "@mcp-gen"), { recursive: true });
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "p", type: "module" }));
+    // Installed next to the project as npm would: the runtime package (its built exports) and zod.
+    symlinkSync(path.join(REPO_ROOT, "runtime"), path.join(project, "node_modules/@mcp-gen/runtime"), "dir");
+    symlinkSync(path.join(REPO_ROOT, "node_modules/zod"), path.join(project, "node_modules/zod"), "dir");
+    const out = path.join(project, "protocol");
+    const schema = path.join(SPEC_ROOT, "2025-11-25/schema.ts");
+    const result = cli(["protocol", "--schema", schema, "--revision", "2025-11-25", "--out", out], project);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const methods = readFileSync(path.join(out, "methods.ts"), "utf8");
+    expect(methods).toMatch(/^import \{[^}]*ProtocolRequestType[^}]*\} from "@mcp-gen\/runtime\/method-type";$/m);
+    expect(methods).not.toMatch(/from "\.\.?\/[^"]*runtime/);
+
+    const tsconfig = {
+      compilerOptions: {
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        // Relative imports of the bindings keep whatever extension the emitter writes; this checks the runtime import.
+        allowImportingTsExtensions: true,
+        types: [],
+      },
+      include: ["protocol/*.ts"],
+    };
+    writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig));
+    const files = execFileSync(process.execPath, [TSC, "--listFilesOnly", "-p", project], { encoding: "utf8" });
+    expect(files).toContain(path.join(REPO_ROOT, "runtime/dist/runtime/protocol/method-type.d.ts"));
+    expect(files).not.toContain(path.join(REPO_ROOT, "runtime/protocol/method-type.ts"));
+    execFileSync(process.execPath, [TSC, "-p", project], { encoding: "utf8" });
+  }, 120_000);
+});
+
+describe("runtimeImportFrom", () => {
+  it("this repository's generated/protocol imports the runtime source relatively (the runtime package builds from it)", () => {
+    expect(runtimeImportFrom(path.join(REPO_ROOT, "generated/protocol/2025-11-25"))).toBe(
+      "../../../runtime/protocol/method-type.ts",
+    );
+  });
+
+  it("a folder outside the repository, or inside a node_modules, imports the package export", () => {
+    expect(runtimeImportFrom(path.join(os.tmpdir(), "elsewhere/protocol"))).toBe("@mcp-gen/runtime/method-type");
+    expect(runtimeImportFrom(path.join(REPO_ROOT, "node_modules/some-package/protocol"))).toBe(
+      "@mcp-gen/runtime/method-type",
+    );
+    expect(runtimeImportFrom(path.join(REPO_ROOT, "..", "sibling/protocol"))).toBe("@mcp-gen/runtime/method-type");
+  });
+
+  it("the package export exists and serves the method tokens", () => {
+    const runtimePackage = JSON.parse(readFileSync(path.join(REPO_ROOT, "runtime/package.json"), "utf8")) as {
+      exports: Record<string, { types: string; default: string }>;
+    };
+    expect(runtimePackage.exports["./method-type"]).toEqual({
+      types: "./dist/runtime/protocol/method-type.d.ts",
+      default: "./dist/runtime/protocol/method-type.js",
+    });
+  });
+});
