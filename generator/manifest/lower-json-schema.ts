@@ -74,8 +74,8 @@ class Lowering {
     this.takenNames.add(name);
   }
 
-  private declare(name: string, schema: SchemaObject, path: ManifestPath): IrTypeDecl {
-    const description = typeof schema["description"] === "string" ? schema["description"] : undefined;
+  private declare(name: string, schema: SchemaObject | boolean, path: ManifestPath): IrTypeDecl {
+    const description = isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
     const type = this.lower(schema, path);
     return { name, type, extends: [], internal: false, ...(description ? { doc: { text: description } } : {}) };
   }
@@ -303,7 +303,8 @@ class Lowering {
       this.declByPointer.set(pointer, name);
       if (!isObject(target) && typeof target !== "boolean")
         throw new SchemaProblem(targetPath, "a JSON Schema must be an object or a boolean");
-      this.decls.push(this.declare(name, isObject(target) ? target : {}, targetPath));
+      // A boolean definition is lowered as itself: `false` must stay enforced, not become `{}`.
+      this.decls.push(this.declare(name, target, targetPath));
       return { kind: "ref", name };
     }
     if (this.inlineStack.has(pointer))
