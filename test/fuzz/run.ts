@@ -5,6 +5,18 @@
  */
 import { httpSessionFrames, legacyFrames, statelessFrames, stdioFrames, type RunOptions } from "./properties/frames.ts";
 import { forgedTokens } from "./properties/tokens.ts";
+import { failedInitialize, hostAndOrigin, wrongHeaders } from "./properties/abuse.ts";
+import { startServer } from "./harness/process.ts";
+
+/** An HTTP abuse property on its own server process. */
+const onHttpServer = (run: (server: Awaited<ReturnType<typeof startServer>>, o: RunOptions) => Promise<void>) => async (o: RunOptions) => {
+  const server = await startServer({ mode: "http", httpOptions: { maxSessions: 100_000, maxSessionsPerClient: 100_000 } });
+  try {
+    await run(server, o);
+  } finally {
+    await server.stop();
+  }
+};
 
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
@@ -25,6 +37,9 @@ const properties: Array<[string, (options: RunOptions) => Promise<void>]> = [
   ["http stateless 2026-07-28", (o) => statelessFrames(o)],
   ["legacy sse 2024-11-05", (o) => legacyFrames(o)],
   ["forged tokens", (o) => forgedTokens(o)],
+  ["abuse host/origin", onHttpServer(hostAndOrigin)],
+  ["abuse wrong headers", onHttpServer(wrongHeaders)],
+  ["abuse failed initialize", onHttpServer(failedInitialize)],
 ];
 
 console.log(`fuzz: ${count} cases per property, seed ${seed}${only ? `, only "${only}"` : ""}`);
@@ -37,7 +52,8 @@ for (const [name, run] of properties) {
     console.log(`ok    ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   } catch (error) {
     failed++;
-    console.log(`FAIL  ${name}\n${error instanceof Error ? error.message : String(error)}`);
+    const cause = error instanceof Error && error.cause instanceof Error ? `\ncause: ${error.cause.message}` : "";
+    console.log(`FAIL  ${name}\n${error instanceof Error ? error.message : String(error)}${cause}`);
   }
 }
 console.log(failed === 0 ? "fuzz: all properties held" : `fuzz: ${failed} properties failed (seed ${seed})`);
