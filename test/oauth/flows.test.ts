@@ -98,6 +98,20 @@ describe("discovery order", () => {
     }
   });
 
+  it("the resource parameter is the PRM resource exactly as published (no "/" added to a pathless one)", async () => {
+    const f = await fake((f) => ({
+      "POST /mcp": mcpEndpoint(),
+      "GET /.well-known/oauth-protected-resource": () => json({ resource: f.origin, authorization_servers: [f.origin] }),
+      "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin)),
+      "POST /register": registerRoute,
+      "POST /token": tokenRoute,
+    }));
+    const provider = autoProvider();
+    expect((await call(oauthFetch(provider), `${f.origin}/mcp`)).status).toBe(200);
+    expect(provider.urls[0]!.searchParams.get("resource")).toBe(f.origin);
+    expect(form(f.seen.find((s) => s.path === "/token")!.body).get("resource")).toBe(f.origin);
+  });
+
   it("2025-03-26: no PRM → AS metadata at the server's root; no metadata at all → /authorize, /token, /register", async () => {
     const withMeta = await fake((f) => ({
       "POST /mcp": mcpEndpoint(),

@@ -72,6 +72,8 @@ export function isUnder(target: URL, resource: URL): boolean {
 export interface ResourceInfo {
   /** The resource to request tokens for (the PRM `resource`, or the server URL without PRM). */
   readonly resource: URL;
+  /** The PRM `resource` exactly as published: sent as the `resource` parameter unchanged (no added "/"). */
+  readonly resourceId: string;
   /** Issuer identifiers from PRM; empty when the server has no PRM (2025-03-26 era). */
   readonly authorizationServers: readonly string[];
   readonly scopesSupported?: readonly string[];
@@ -99,6 +101,7 @@ async function fetchPrm(http: OAuthHttp, url: URL, serverUrl: URL): Promise<Reso
   const scopes = prm.scopes_supported;
   return {
     resource,
+    resourceId: claimed,
     authorizationServers: servers,
     ...(Array.isArray(scopes) && scopes.every((s) => typeof s === "string") && { scopesSupported: scopes }),
   };

@@ -38,6 +38,14 @@ function replayable(body: RequestInit["body"]): boolean {
   return body === undefined || body === null || !(body instanceof ReadableStream);
 }
 
+function sameUrl(value: unknown, url: URL): boolean {
+  try {
+    return typeof value === "string" && new URL(value).href === url.href;
+  } catch {
+    return false;
+  }
+}
+
 const scopeSet = (...scopes: (string | undefined)[]): string | undefined => {
   const all = new Set(scopes.flatMap((s) => (s ?? "").split(" ").filter(Boolean)));
   return all.size === 0 ? undefined : [...all].join(" ");
@@ -63,7 +71,7 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     for (let n = parts.length; n >= 0; n--) {
       const candidate = new URL(`/${parts.slice(0, n).join("/")}`, canonical.origin);
       const stored = await ctx.store.get(tokensKey(candidate.href));
-      if (stored && typeof stored["access_token"] === "string" && stored["resource"] === candidate.href) {
+      if (stored && typeof stored["access_token"] === "string" && sameUrl(stored["resource"], candidate)) {
         const binding: Binding = { resource: candidate, tokens: stored as unknown as StoredTokens };
         bindings.push(binding);
         return binding;
@@ -74,7 +82,7 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
 
   async function save(binding: Binding, tokens: StoredTokens): Promise<void> {
     binding.tokens = tokens;
-    await ctx.store.set(tokensKey(tokens.resource), { ...tokens });
+    await ctx.store.set(tokensKey(binding.resource.href), { ...tokens });
   }
 
   async function freshToken(binding: Binding | undefined): Promise<StoredTokens | undefined> {
@@ -113,6 +121,7 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
       as = await legacyAuthorizationServer(ctx.http, serverUrl);
     }
     const resource = info?.resource ?? serverUrl;
+    const resourceId = info?.resourceId ?? serverUrl.href;
     let binding = bindings.find((b) => b.resource.href === resource.href);
     if (!binding) bindings.push((binding = { resource }));
     // The AS changed (PRM now names another one): tokens of the old AS are dropped, never sent again.
@@ -125,9 +134,9 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     const scope = stepUp
       ? scopeSet(binding.tokens?.scope, challenged)
       : (challenged ?? (info?.scopesSupported && info.scopesSupported.length > 0 ? info.scopesSupported.join(" ") : undefined));
-    const tokens = provider.clientCredentials && !provider.authorize
-      ? await clientCredentialsFlow(ctx, as, resource.href, scope)
-      : await authorizationCodeFlow(ctx, as, resource.href, scope);
+    const tokens = provider.clientCredentials
+      ? await clientCredentialsFlow(ctx, as, resourceId, scope)
+      : await authorizationCodeFlow(ctx, as, resourceId, scope);
     await save(binding, tokens);
     return binding;
   }

@@ -88,6 +88,24 @@ function redirectOf(provider: OAuthClientProvider): string {
   return String(provider.redirectUrl);
 }
 
+/**
+ * RFC 7591 requires `client_secret_expires_at` next to a `client_secret`; some servers (the conformance mocks
+ * among them) omit it. Read its absence as 0, "does not expire", instead of refusing the registration.
+ */
+async function lenientRegistration(response: Response): Promise<Response> {
+  if (response.status !== 201 && response.status !== 200) return response;
+  let body: unknown;
+  try {
+    body = await response.clone().json();
+  } catch {
+    return response; // not JSON: oauth4webapi reports it
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return response;
+  const record = body as Record<string, unknown>;
+  if (record["client_secret"] === undefined || record["client_secret_expires_at"] !== undefined) return response;
+  return new Response(JSON.stringify({ ...record, client_secret_expires_at: 0 }), { status: response.status, headers: response.headers });
+}
+
 /** Register at the AS (RFC 7591), persisting the result keyed by its issuer. */
 async function register(ctx: FlowContext, as: oauth.AuthorizationServer): Promise<ClientInformation> {
   const redirect = redirectOf(ctx.provider);
@@ -107,7 +125,7 @@ async function register(ctx: FlowContext, as: oauth.AuthorizationServer): Promis
   };
   const what = `client registration at ${printable(String(as.registration_endpoint))}`;
   const response = await libStep(what, "registration_failed", () => oauth.dynamicClientRegistrationRequest(as, metadata, libOptions(ctx)));
-  const registered = await libStep(what, "registration_failed", () => oauth.processDynamicClientRegistrationResponse(response));
+  const registered = await libStep(what, "registration_failed", async () => oauth.processDynamicClientRegistrationResponse(await lenientRegistration(response)));
   const info: ClientInformation = {
     client_id: registered.client_id,
     ...(typeof registered.client_secret === "string" && { client_secret: registered.client_secret }),

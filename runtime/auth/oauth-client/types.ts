@@ -73,7 +73,7 @@ export interface OAuthClientProvider {
    * query parameters). `loopbackAuthorizer()` implements this for CLI apps.
    */
   authorize?(url: URL): Promise<URL | URLSearchParams | string>;
-  /** Client credentials grant instead of user authorization. */
+  /** Client credentials grant instead of user authorization (when set, it is used and `authorize` is not). */
   readonly clientCredentials?: {
     readonly client_id: string;
     readonly client_secret?: string;
