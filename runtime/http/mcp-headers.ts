@@ -113,11 +113,32 @@ export function paramHeadersFor(params: readonly HeaderParam[], args: unknown): 
   return headers;
 }
 
+/** A JSON number written in decimal (`42`, `42.0`, `-1e3`); not `0x2a`, ` 42`, `Infinity` or "" (Number() takes those). */
+const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
 function sameValue(decoded: string, bodyValue: unknown): boolean {
   if (typeof bodyValue === "string") return decoded === bodyValue;
   if (typeof bodyValue === "boolean") return decoded === String(bodyValue);
-  if (typeof bodyValue === "number") return decoded.trim() !== "" && Number(decoded) === bodyValue;
+  // Integers compare numerically (the spec: `42.0` and `42` are equal), but only decimal text counts as a number.
+  if (typeof bodyValue === "number") return DECIMAL.test(decoded) && Number(decoded) === bodyValue;
   return false;
+}
+
+/**
+ * Does the `Mcp-Name` text mirror the body's `name`/`uri`? A header carries text, so a body value that is a number
+ * or a boolean is mirrored by its JSON text (`5` → "5"); whether such a name is valid is the body validation's
+ * question (-32602), not a header mismatch.
+ */
+function sameName(decoded: string, bodyValue: unknown): boolean {
+  if (typeof bodyValue === "string") return decoded === bodyValue;
+  if ((typeof bodyValue === "number" && Number.isFinite(bodyValue)) || typeof bodyValue === "boolean") return decoded === JSON.stringify(bodyValue);
+  return false;
+}
+
+/** A body value as quoted in an error message: strings as they are, anything else as JSON (never "[object Object]"). */
+function shown(value: unknown): string {
+  if (typeof value === "string") return value;
+  return value === undefined ? "(none)" : (JSON.stringify(value) ?? String(value));
 }
 
 /** Methods whose `Mcp-Name` header mirrors a body field. */
@@ -151,7 +172,7 @@ export function checkRequestHeaders(
     const decoded = decodeHeaderValue(raw);
     const bodyValue = params?.[field];
     if (decoded === undefined) return "Mcp-Name header has invalid characters or encoding";
-    if (decoded !== bodyValue) return `Mcp-Name header value '${decoded}' does not match body value '${String(bodyValue)}'`;
+    if (!sameName(decoded, bodyValue)) return `Mcp-Name header value '${decoded}' does not match body value '${shown(bodyValue)}'`;
   }
   if (!toolParams) return undefined;
   const args = params?.["arguments"];
