@@ -98,7 +98,7 @@ describe("discovery order", () => {
     }
   });
 
-  it("the resource parameter is the PRM resource exactly as published (no "/" added to a pathless one)", async () => {
+  it("the resource parameter is the PRM resource exactly as published (no trailing slash added to a pathless one)", async () => {
     const f = await fake((f) => ({
       "POST /mcp": mcpEndpoint(),
       "GET /.well-known/oauth-protected-resource": () => json({ resource: f.origin, authorization_servers: [f.origin] }),
