@@ -5,6 +5,7 @@
  * arguments the context names, else with the required arguments each tool's schema asks for), and answer
  * elicitation/sampling/roots. Exits non-zero on any error.
  */
+import { oauthFetch, type OAuthClientProvider } from "../runtime/auth/index.ts";
 import { McpClient, type ElicitResult } from "../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../runtime/http/index.ts";
 
@@ -19,7 +20,46 @@ interface ListedTool {
 
 const url = process.argv.at(-1)!;
 const scenario = process.env["MCP_CONFORMANCE_SCENARIO"] ?? "";
-const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as { toolCalls?: readonly ToolCall[] };
+const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as {
+  toolCalls?: readonly ToolCall[];
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+};
+
+/**
+ * A headless OAuth provider as a CLI host would configure it: a Client ID Metadata Document URL, DCR metadata and a
+ * redirect URL; the suite's authorization endpoint redirects at once, so "the user" is a fetch that reads `Location`.
+ * Credentials the scenario hands over (pre-registration, client credentials) are used as given.
+ */
+function oauthProvider(): OAuthClientProvider {
+  const credentials = context.client_id !== undefined && scenario.includes("client-credentials");
+  return {
+    clientMetadata: { client_name: "mcp-gen conformance client" },
+    clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+    redirectUrl: "http://127.0.0.1:4917/callback",
+    ...(context.client_id !== undefined && !credentials
+      ? { clientInformation: { client_id: context.client_id, ...(context.client_secret ? { client_secret: context.client_secret } : {}) } }
+      : {}),
+    ...(credentials
+      ? {
+          clientCredentials: {
+            client_id: context.client_id!,
+            ...(context.client_secret ? { client_secret: context.client_secret } : {}),
+            ...(context.private_key_pem ? { privateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } } : {}),
+          },
+        }
+      : {}),
+    async authorize(url: URL): Promise<URL> {
+      const response = await fetch(url, { redirect: "manual" });
+      await response.body?.cancel();
+      const location = response.headers.get("location");
+      if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+      return new URL(location, url);
+    },
+  };
+}
 
 /** A value of the schema's type (numbers for `number`, the default where one is given). */
 function sample(schema: { type?: unknown; default?: unknown } | undefined): unknown {
@@ -55,10 +95,17 @@ async function main(): Promise<void> {
       roots: () => ({ roots: [{ uri: "file:///conformance", name: "conformance" }] }),
     },
   });
-  await client.connect(new StreamableHttpClientTransport(url));
+  const auth = scenario.startsWith("auth/") ? { fetch: oauthFetch(oauthProvider()) } : {};
+  await client.connect(new StreamableHttpClientTransport(url, auth));
   try {
     const tools = client.serverCapabilities["tools"] ? ((await client.listTools()).tools as readonly ListedTool[]) : [];
-    const calls: readonly ToolCall[] = context.toolCalls ?? tools.map((t) => ({ name: t.name, arguments: argumentsFor(t) }));
+    let calls: readonly ToolCall[] = context.toolCalls ?? tools.map((t) => ({ name: t.name, arguments: argumentsFor(t) }));
+    if (scenario === "json-schema-2020-12-preservation") {
+      // The scenario's contract: pass the inputSchema received for its focal tool back through its echo tool, so the
+      // harness sees what survived the client's parsing.
+      const focal = tools.find((t) => t.name.includes("2020_12"));
+      calls = calls.map((c) => (c.arguments && "schema" in c.arguments ? { ...c, arguments: { schema: focal?.inputSchema ?? {} } } : c));
+    }
     for (const call of calls) await client.callTool(call.name, call.arguments ?? {});
   } finally {
     await client.close();

@@ -1,0 +1,95 @@
+/**
+ * `npm run conformance:client`: the official conformance suite's **client** scenarios against the runtime's
+ * `McpClient` with default options (scripts/conformance-client-command.ts, bundled once with esbuild so that the
+ * suite's parallel scenarios do not each pay for a TypeScript loader):
+ *   - 0.1.16          `client --suite all`
+ *   - 0.2.0-alpha.12  `client --requirements 2025-11-25`, `--requirements 2026-07-28`, and `--suite all`.
+ * A scenario passes only when it emitted at least one check and none failed or warned (the suite's own summary
+ * counts zero-check scenarios as passes). Scored: the scenarios a `--requirements` run lists as required; in
+ * `--suite all` runs, every scenario that is not an extension. Extensions are reported, not scored.
+ * Exit 1 when a scored scenario does not pass. Options: `--only <id>` (repeatable), `--keep-results`.
+ */
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { argValues, CACHE, harness, node22, readResults, ROOT } from "./conformance-lib.ts";
+
+const SUITES = [
+  { id: "0.1.16-all", version: "0.1.16", args: ["--suite", "all"] },
+  { id: "2025-11-25", version: "0.2.0-alpha.12", args: ["--requirements", "2025-11-25"] },
+  { id: "2026-07-28", version: "0.2.0-alpha.12", args: ["--requirements", "2026-07-28"] },
+  { id: "alpha-all", version: "0.2.0-alpha.12", args: ["--suite", "all"] },
+] as const;
+
+/** The client scenarios the suite lists for these arguments, split into scored and extension (never scored) ones. */
+function listScenarios(node: string, cli: string, args: readonly string[]): { scored: Set<string>; extensions: Set<string> } {
+  const listed = spawnSync(node, [cli, "list", "--client", ...args], { encoding: "utf8", cwd: CACHE });
+  const scored = new Set<string>();
+  const extensions = new Set<string>();
+  let section: "scored" | "unscored" = "scored";
+  let clientList = false; // `list --requirements` also lists server scenarios
+  for (const line of (listed.stdout ?? "").split("\n")) {
+    if (/never scored/i.test(line)) section = "unscored";
+    if (/^Server scenarios/.test(line)) clientList = false;
+    if (/^Client scenarios/.test(line)) clientList = true;
+    const match = /^\s+- (\S+)(?: \[([^\]]*)\])?/.exec(line);
+    if (!match || (section === "scored" && !clientList) || (section === "unscored" && !line.includes("[client]"))) continue;
+    const [, name, tags = ""] = match;
+    if (section === "unscored" || tags.includes("extension")) extensions.add(name!.replace(/ \[client\]$/, ""));
+    else scored.add(name!);
+  }
+  return { scored, extensions };
+}
+
+function bundleClient(): string {
+  const out = join(CACHE, "client-command.mjs");
+  const esbuild = spawnSync(
+    join(ROOT, "node_modules", ".bin", "esbuild"),
+    [join(ROOT, "scripts", "conformance-client-command.ts"), "--bundle", "--platform=node", "--format=esm", `--outfile=${out}`, "--log-level=warning",
+      "--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"],
+    { stdio: "inherit" },
+  );
+  if (esbuild.status !== 0) throw new Error("could not bundle the conformance client");
+  return out;
+}
+
+async function main(): Promise<number> {
+  const only = argValues("--only");
+  const suites = SUITES.filter((s) => only.length === 0 || only.includes(s.id));
+  const node = node22();
+  const command = `${process.execPath} ${bundleClient()}`;
+  let exitCode = 0;
+  for (const suite of suites) {
+    const cli = harness(suite.version);
+    const { scored, extensions } = listScenarios(node, cli, suite.args);
+    const outDir = join(CACHE, "results", `client-${suite.id}`);
+    rmSync(outDir, { recursive: true, force: true });
+    console.log(`\nconformance: ${suite.version} client ${suite.args.join(" ")}`);
+    spawnSync(node, [cli, "client", "--command", command, ...suite.args, "-o", outDir], { stdio: "ignore", cwd: CACHE, timeout: 10 * 60_000 });
+    const results = readResults(outDir);
+    const isScored = (name: string) => (scored.size > 0 ? scored.has(name) : true) && !extensions.has(name);
+    const passes = (r: (typeof results)[number]) => r.checks > 0 && r.failures.length === 0 && r.warnings.length === 0;
+    const scoredResults = results.filter((r) => isScored(r.scenario));
+    const missing = [...scored].filter((name) => !results.some((r) => r.scenario === name));
+    for (const r of results.filter((r) => !passes(r)))
+      console.log(`  ${isScored(r.scenario) ? "FAIL" : "fail (not scored)"} ${r.scenario}: ${r.checks === 0 ? "no checks" : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ")}`);
+    for (const name of missing) console.log(`  FAIL ${name}: no results`);
+    const scoredPassing = scoredResults.filter(passes).length;
+    const unscored = results.filter((r) => !isScored(r.scenario));
+    console.log(
+      `conformance: client ${suite.id}: ${scoredPassing}/${scoredResults.length + missing.length} scored scenarios pass` +
+        (unscored.length ? ` (+${unscored.filter(passes).length}/${unscored.length} not scored)` : ""),
+    );
+    if (scoredPassing !== scoredResults.length + missing.length) exitCode = 1;
+  }
+  if (!process.argv.includes("--keep-results")) rmSync(join(CACHE, "results"), { recursive: true, force: true });
+  return exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
