@@ -49,6 +49,15 @@ describe("a hostile or broken authorization server", () => {
     noRegistrationOrToken(f);
   });
 
+  it("2025-03-26 layout (no PRM): root metadata naming an issuer on another origin is refused", async () => {
+    const f = await setup(() => ({
+      "GET /.well-known/oauth-protected-resource/mcp": () => ({ status: 404 }),
+      "GET /.well-known/oauth-authorization-server": () => json(asMetadata("https://other-as.example")),
+    }));
+    expectCode(await failure(f), "issuer_mismatch");
+    noRegistrationOrToken(f);
+  });
+
   it("PRM for another resource is refused before any AS is contacted", async () => {
     const f = await setup(() => ({
       "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: "https://other.example/mcp", authorization_servers: ["https://other.example"] }),

@@ -115,7 +115,8 @@ describe("discovery order", () => {
   it("2025-03-26: no PRM → AS metadata at the server's root; no metadata at all → /authorize, /token, /register", async () => {
     const withMeta = await fake((f) => ({
       "POST /mcp": mcpEndpoint(),
-      "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin, { token_endpoint: `${f.origin}/oauth/token` })),
+      // The 2025-03-26 layout the conformance suite uses: the issuer has a path the base URL does not.
+      "GET /.well-known/oauth-authorization-server": () => json(asMetadata(`${f.origin}/oauth`, { token_endpoint: `${f.origin}/oauth/token` })),
       "POST /register": registerRoute,
       "POST /oauth/token": tokenRoute,
     }));

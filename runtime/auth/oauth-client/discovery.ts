@@ -151,24 +151,38 @@ export async function discoverAuthorizationServer(http: OAuthHttp, issuer: strin
     if (response.status !== 200) continue;
     const what = `authorization server metadata at ${printable(url.href)}`;
     await jsonBody(response.clone(), what);
-    const as = await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuerUrl, response));
-    for (const endpoint of ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const) {
-      const value = as[endpoint];
-      if (value !== undefined) checkUrl(value, `${what}: ${endpoint}`);
-    }
-    return as;
+    return checkEndpoints(await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuerUrl, response)), what);
   }
   return undefined;
 }
 
+/** Endpoints of validated metadata must themselves be safe URLs. */
+function checkEndpoints(as: oauth.AuthorizationServer, what: string): oauth.AuthorizationServer {
+  for (const endpoint of ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const) {
+    const value = as[endpoint];
+    if (value !== undefined) checkUrl(value, `${what}: ${endpoint}`);
+  }
+  return as;
+}
+
 /**
- * 2025-03-26: no PRM, the authorization server is the MCP server's origin. Its RFC 8414 metadata if it has
- * some, else the default endpoints `/authorize`, `/token`, `/register`.
+ * 2025-03-26: no PRM, the authorization base URL is the MCP server's origin. Its RFC 8414 metadata if it has
+ * some, else the default endpoints `/authorize`, `/token`, `/register`. That revision names no issuer to
+ * compare with, so the document's own `issuer` is taken, but only on the server's origin: the document comes
+ * from the server itself, and cannot point the client at another host's identity.
  */
 export async function legacyAuthorizationServer(http: OAuthHttp, serverUrl: URL): Promise<oauth.AuthorizationServer> {
   const origin = new URL(serverUrl.origin);
-  const found = await discoverAuthorizationServer(http, origin.href);
-  if (found) return found;
+  const url = new URL("/.well-known/oauth-authorization-server", origin);
+  const response = await http(url, { headers: { accept: "application/json" } });
+  if (response.status === 200) {
+    const what = `authorization server metadata at ${printable(url.href)}`;
+    const claimed = (await jsonBody(response.clone(), what))["issuer"];
+    const issuer = checkUrl(typeof claimed === "string" ? claimed : origin.href, `${what}: issuer`);
+    if (issuer.origin !== origin.origin)
+      throw new OAuthClientError(`${what}: issuer ${printable(issuer.href)} is not on the server's origin`, "issuer_mismatch");
+    return checkEndpoints(await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuer, response)), what);
+  }
   return {
     issuer: origin.href,
     authorization_endpoint: new URL("/authorize", origin).href,
