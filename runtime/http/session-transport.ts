@@ -176,6 +176,8 @@ export class SessionTransport implements Transport {
       const exchange = this.exchanges.get(message.id);
       if (!exchange) return; // the request was not ours to answer over HTTP (already answered or cancelled)
       this.exchanges.delete(message.id);
+      // Idle time counts from the last answer, not from when a long request came in.
+      this.lastActive = Date.now();
       this.noteVersion(message);
       await exchange.deliver(message, message.id);
       return;

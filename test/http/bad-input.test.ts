@@ -233,12 +233,14 @@ describe("clients that go away", () => {
   });
 
   it("idle sessions expire and are freed", async () => {
-    const shortLived = await serve(new FixtureHost(), { sessionIdleTimeoutMs: 50 });
+    // Long enough that the handshake's two POSTs fit in it on a loaded machine (at 50 ms the session could expire
+    // between initialize and notifications/initialized).
+    const shortLived = await serve(new FixtureHost(), { sessionIdleTimeoutMs: 500 });
     try {
       await openSession(shortLived.url);
       await openSession(shortLived.url);
       expect(shortLived.handler.sessionCount).toBe(2);
-      await waitFor(() => shortLived.handler.sessionCount === 0, 2000);
+      await waitFor(() => shortLived.handler.sessionCount === 0, 5000);
     } finally {
       await shortLived.close();
     }
