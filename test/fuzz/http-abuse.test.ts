@@ -74,13 +74,24 @@ describe("HTTP abuse", () => {
       const answered = readResponse(socket, 10_000, 5_000);
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       const send = () => socket.write(framing === "chunked" ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk);
+      // Just past the 64 KiB limit (the declared length alone is over it), then nothing until the 413 is here: bytes
+      // arriving after the server's close would make it reset the connection, which can discard the answer unread.
+      const seen = new Promise<boolean>((resolve) => {
+        let text = "";
+        const timer = setTimeout(() => resolve(false), 10_000);
+        socket.on("data", (c: Buffer) => {
+          text += c.toString("latin1");
+          if (/^HTTP\/1\.1 \d{3}/.test(text)) (clearTimeout(timer), resolve(true));
+        });
+      });
       socket.write(head("POST", "/mcp", port, headers));
-      // Past the 64 KiB limit, then a pause to read the answer (an abortive close could otherwise discard it unread).
-      send();
-      send();
-      await new Promise((r) => setTimeout(r, 300));
-      // Keep sending (up to 256 MiB) until the server closes the connection; a server that kept reading would take it all.
-      let sent = 2 * chunk.length;
+      let sent = 0;
+      if (framing === "chunked") {
+        socket.write(Buffer.concat([Buffer.from(`${(65 * 1024).toString(16)}\r\n`), Buffer.alloc(65 * 1024, 0x20), Buffer.from("\r\n")]));
+        sent += 65 * 1024;
+      }
+      expect(await seen, `${framing}: no answer to an oversized body`).toBe(true);
+      // Now keep sending (up to 256 MiB) until the server closes the connection; a server that kept reading would take it all.
       while (!socket.destroyed && !socket.writableEnded && sent < 256 * 1024 * 1024) {
         const ok = send();
         sent += chunk.length;
