@@ -6,6 +6,9 @@ export interface SseCursor {
   retryMs: number | undefined;
 }
 
+/** Text that is safe as an HTTP header value: visible ASCII and spaces. */
+const HEADER_TEXT = /^[\x20-\x7e]*$/;
+
 export interface SseHandlers {
   onMessage(data: string, event: string | undefined): void;
 }
@@ -14,7 +17,8 @@ export interface SseHandlers {
 export async function readSse(body: ReadableStream<Uint8Array>, cursor: SseCursor, handlers: SseHandlers): Promise<void> {
   const parser = createParser({
     onEvent: (event) => {
-      if (event.id !== undefined) cursor.lastEventId = event.id;
+      // The id goes back in a Last-Event-ID header: one that cannot be a header value is not kept (no resumption).
+      if (event.id !== undefined) cursor.lastEventId = HEADER_TEXT.test(event.id) ? event.id : undefined;
       // A priming event (id, empty data) only moves the cursor.
       if (event.data === "") return;
       handlers.onMessage(event.data, event.event);

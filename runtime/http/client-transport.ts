@@ -175,7 +175,8 @@ export class StreamableHttpClientTransport implements Transport {
       throw error;
     }
     const sessionId = response.headers.get("mcp-session-id");
-    if (sessionId !== null && !modern) this.sessionId = sessionId;
+    // A session id is visible ASCII (0x21-0x7E); anything else is not echoed back in a header.
+    if (sessionId !== null && !modern && /^[\x21-\x7e]+$/.test(sessionId)) this.sessionId = sessionId;
     if (response.status === 202) {
       release();
       await response.body?.cancel();

@@ -89,6 +89,14 @@ export function toWebResponse(out: HttpResponseOut): Response {
 export function toFetchHandler(
   handler: McpHttpHandler,
 ): (request: Request) => Promise<Response> {
-  return async (request) =>
-    toWebResponse(await handler.handle(fromWebRequest(request)));
+  return async (request) => {
+    const out = await handler.handle(fromWebRequest(request));
+    try {
+      return toWebResponse(out);
+    } catch (error) {
+      // e.g. a header value `Headers` refuses: answer 500 rather than reject into the host's error path.
+      handler.reportError(error);
+      return new Response(null, { status: 500 });
+    }
+  };
 }

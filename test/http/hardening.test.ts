@@ -179,3 +179,16 @@ describe("an oversized upload", () => {
     await next.text();
   });
 });
+
+describe("toFetchHandler", () => {
+  it("answers 500 for an answer whose headers Headers refuses, and reports it once", async () => {
+    const { toFetchHandler } = await import("../../runtime/http/web.ts");
+    const reported: unknown[] = [];
+    const fetchHandler = toFetchHandler(new BrokenHandler(new FixtureHost(), { onError: (e) => reported.push(e) }));
+    const bad = await fetchHandler(new Request("http://127.0.0.1/bad-header"));
+    expect(bad.status).toBe(500);
+    expect(reported).toHaveLength(1);
+    const fine = await fetchHandler(new Request("http://127.0.0.1/ok"));
+    expect(await fine.text()).toBe("fine");
+  });
+});

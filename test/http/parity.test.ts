@@ -196,3 +196,19 @@ describe("Mcp-Name (2026-07-28)", () => {
     for (const odd of ["0x2a", " 42", "4.2e1x", "", "+42"]) expect(check(odd)).toMatch(/Mcp-Param-Count/);
   });
 });
+
+describe("our client never echoes unsafe server text into a header", () => {
+  it("keeps no SSE id that is not header text, so it cannot become a Last-Event-ID", async () => {
+    const { readSse } = await import("../../runtime/http/client-sse.ts");
+    const cursor = { lastEventId: undefined as string | undefined, retryMs: undefined as number | undefined };
+    const events = "id: ok-1\ndata: {}\n\nid: bad – id\ndata: {}\n\n";
+    const body = new Response(events).body!;
+    const seen: string[] = [];
+    await readSse(body, cursor, { onMessage: (data) => seen.push(data) });
+    expect(seen).toHaveLength(2);
+    expect(cursor.lastEventId).toBeUndefined();
+    const again = { lastEventId: undefined as string | undefined, retryMs: undefined as number | undefined };
+    await readSse(new Response("id: ok-2\ndata: {}\n\n").body!, again, { onMessage: () => undefined });
+    expect(again.lastEventId).toBe("ok-2");
+  });
+});
