@@ -46,7 +46,8 @@ function ours(): Listener {
     ({ a, b }) => addResult(a, b),
     { arguments: AddArgs },
   );
-  return toNodeListener(new McpHttpHandler(server, { eventStore: false }));
+  // One bench client opens every session from one address: lift the per-client cap (default 100).
+  return toNodeListener(new McpHttpHandler(server, { eventStore: false, maxSessionsPerClient: Infinity }));
 }
 
 /** SDK v1: the documented stateful wiring (a transport and server per session), JSON responses. */
