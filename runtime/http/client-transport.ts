@@ -10,42 +10,11 @@ import type { OutgoingOptions, Transport, TransportSink } from "../transport/tra
 import { delay, HttpError, readSse, type SseCursor } from "./client-sse.ts";
 import { LegacySseClient } from "./legacy-client.ts";
 import { encodeHeaderValue, headerParamsOf, paramHeadersFor, type HeaderParam } from "./mcp-headers.ts";
+import { errorCode, excerpt, isHeaderText, isModernError, isObject, jsonRpcBody, metaVersion, NAME_FIELD, parse, type HttpClientOptions, type Id, type Message } from "./client-options.ts";
 
 export { HttpError };
 
-export interface HttpClientOptions {
-  readonly fetch?: typeof fetch;
-  /** Extra headers on every request. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** A static bearer token, or a provider called before every request (return undefined for none). */
-  readonly token?: string | (() => Promise<string | undefined> | string | undefined);
-  /** Reconnection of SSE streams: first delay (when the server sent no `retry`), cap, and attempts. */
-  readonly reconnect?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number; readonly maxAttempts?: number };
-  /** Try the 2024-11-05 HTTP+SSE transport when the first POST is refused with 400/404/405 (default true). */
-  readonly legacyFallback?: boolean;
-  /** Open the GET stream for server-initiated messages after initialization (default true). */
-  readonly openGetStream?: boolean;
-}
-
-type Message = Record<string, unknown>;
-type Id = string | number;
-const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
-const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-const MODERN_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);
-
-function metaVersion(message: Message): string | undefined {
-  const params = message["params"];
-  const meta = isObject(params) ? params["_meta"] : undefined;
-  const version = isObject(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
-  return typeof version === "string" ? version : undefined;
-}
-
-/** The start of an unusable body, for error messages. */
-function excerpt(text: string): string {
-  const flat = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
-  return text.trim() === "" ? "(empty)" : flat;
-}
+export type { HttpClientOptions } from "./client-options.ts";
 
 export class StreamableHttpClientTransport implements Transport {
   /** Every POST gets an HTTP answer: the probe need not guess from silence (versioning.mdx, streamable-http.mdx). */
@@ -193,17 +162,17 @@ export class StreamableHttpClientTransport implements Transport {
         await this.renewing;
         return this.post(message, false);
       }
-      const body = this.jsonRpcBody(text, type);
+      const body = jsonRpcBody(text, type);
       // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
       if (body && id !== undefined && body["id"] === id && "error" in body) {
         // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
-        if (mayRecover && modern && message["method"] === "tools/call" && this.errorCode(body) === -32020) {
+        if (mayRecover && modern && message["method"] === "tools/call" && errorCode(body) === -32020) {
           await this.relistTools(message);
           return this.post(message, false);
         }
         return this.deliver(body);
       }
-      if (message["method"] === "initialize" && [400, 404, 405].includes(response.status) && this.options.legacyFallback !== false && !this.isModernError(body)) {
+      if (message["method"] === "initialize" && [400, 404, 405].includes(response.status) && this.options.legacyFallback !== false && !isModernError(body)) {
         return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
       }
       throw new HttpError(response.status, text, response.headers);
@@ -216,7 +185,7 @@ export class StreamableHttpClientTransport implements Transport {
     const text = await response.text();
     if (id === undefined && text.trim() === "") return; // a notification or response: nothing to read
     const json = type === "" || type.includes("application/json");
-    const messages = json ? this.parse(text) : undefined;
+    const messages = json ? parse(text) : undefined;
     const problem =
       messages === undefined
         ? json
@@ -231,20 +200,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.failRequest(id, problem);
   }
 
-  private jsonRpcBody(text: string, type: string): Message | undefined {
-    if (!type.includes("application/json")) return undefined;
-    try {
-      const body: unknown = JSON.parse(text);
-      return isObject(body) && body["jsonrpc"] === "2.0" ? body : undefined;
-    } catch {
-      return undefined;
-    }
-  }
 
-  private errorCode(body: Message): number | undefined {
-    const error = body["error"];
-    return isObject(error) && typeof error["code"] === "number" ? error["code"] : undefined;
-  }
 
   /** Fetch every page of tools/list (answers kept off the session) to refresh the tools' header annotations. */
   private async relistTools(like: Message): Promise<void> {
@@ -263,17 +219,13 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
-  private isModernError(body: Message | undefined): boolean {
-    const error = body?.["error"];
-    return isObject(error) && typeof error["code"] === "number" && MODERN_ERRORS.has(error["code"]);
-  }
 
   /** Read a POST's SSE stream; if it breaks before the response, resume with GET + Last-Event-ID (handshake era). */
   private async consumeStream(body: ReadableStream<Uint8Array>, id: Id | undefined, modern: boolean, controller: AbortController): Promise<void> {
     const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
     let answered = false;
     const onMessage = (data: string) => {
-      const parsed = this.parse(data);
+      const parsed = parse(data);
       if (!parsed) {
         if (id === undefined || answered) return this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
         // The stream that should carry this request's answer is unreadable: fail the request and stop reading.
@@ -351,7 +303,7 @@ export class StreamableHttpClientTransport implements Transport {
         }
         attempt = 0;
         const onMessage = (data: string) => {
-          const messages = this.parse(data);
+          const messages = parse(data);
           if (messages) for (const m of messages) this.deliver(m);
           else this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
         };
@@ -375,17 +327,6 @@ export class StreamableHttpClientTransport implements Transport {
     await this.post({ jsonrpc: "2.0", method: "notifications/initialized" }, false);
   }
 
-  /** The JSON-RPC message(s) in `data` (a 2025-03-26 server may batch), or undefined when it is not JSON objects. */
-  private parse(data: string): Message[] | undefined {
-    let value: unknown;
-    try {
-      value = JSON.parse(data);
-    } catch {
-      return undefined;
-    }
-    const items = Array.isArray(value) ? value : [value];
-    return items.length > 0 && items.every(isObject) ? items : undefined;
-  }
 
   /** Settles a pending request with an error of this transport's own (the server's answer was unusable). */
   private failRequest(id: Id, reason: string): void {
@@ -402,8 +343,9 @@ export class StreamableHttpClientTransport implements Transport {
         return;
       }
       const result = message["result"];
-      if (isObject(result) && typeof result["protocolVersion"] === "string" && this.initializeRequest?.["id"] === id)
-        this.protocolVersion = result["protocolVersion"];
+      const version = isObject(result) ? result["protocolVersion"] : undefined;
+      // It becomes the MCP-Protocol-Version header of every later request: only header-safe text is taken.
+      if (typeof version === "string" && isHeaderText(version) && this.initializeRequest?.["id"] === id) this.protocolVersion = version;
       if (this.pendingToolLists.delete(id) && isObject(result) && Array.isArray(result["tools"]))
         message = { ...message, result: { ...result, tools: this.acceptTools(result["tools"]) } };
     }

@@ -1,0 +1,72 @@
+/** Options of the Streamable HTTP client transport, and its helpers that need no transport state (body parsing, errors). */
+
+export interface HttpClientOptions {
+  readonly fetch?: typeof fetch;
+  /** Extra headers on every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A static bearer token, or a provider called before every request (return undefined for none). */
+  readonly token?: string | (() => Promise<string | undefined> | string | undefined);
+  /** Reconnection of SSE streams: first delay (when the server sent no `retry`), cap, and attempts. */
+  readonly reconnect?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number; readonly maxAttempts?: number };
+  /** Try the 2024-11-05 HTTP+SSE transport when the first POST is refused with 400/404/405 (default true). */
+  readonly legacyFallback?: boolean;
+  /** Open the GET stream for server-initiated messages after initialization (default true). */
+  readonly openGetStream?: boolean;
+}
+
+export type Message = Record<string, unknown>;
+export type Id = string | number;
+export const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
+export const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+export const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+export const MODERN_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);
+
+export function metaVersion(message: Message): string | undefined {
+  const params = message["params"];
+  const meta = isObject(params) ? params["_meta"] : undefined;
+  const version = isObject(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
+  return typeof version === "string" ? version : undefined;
+}
+
+/** The start of an unusable body, for error messages. */
+export function excerpt(text: string): string {
+  const flat = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+  return text.trim() === "" ? "(empty)" : flat;
+}
+
+/** Visible ASCII and spaces: text a server sent that may be echoed in a request header. */
+export function isHeaderText(text: string): boolean {
+  return /^[\x20-\x7e]+$/.test(text);
+}
+
+export function jsonRpcBody(text: string, type: string): Message | undefined {
+  if (!type.includes("application/json")) return undefined;
+  try {
+    const body: unknown = JSON.parse(text);
+    return isObject(body) && body["jsonrpc"] === "2.0" ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function errorCode(body: Message): number | undefined {
+  const error = body["error"];
+  return isObject(error) && typeof error["code"] === "number" ? error["code"] : undefined;
+}
+
+export function isModernError(body: Message | undefined): boolean {
+  const error = body?.["error"];
+  return isObject(error) && typeof error["code"] === "number" && MODERN_ERRORS.has(error["code"]);
+}
+
+/** The JSON-RPC message(s) in `data` (a 2025-03-26 server may batch), or undefined when it is not JSON objects. */
+export function parse(data: string): Message[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const items = Array.isArray(value) ? value : [value];
+  return items.length > 0 && items.every(isObject) ? items : undefined;
+}
