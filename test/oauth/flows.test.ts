@@ -223,6 +223,15 @@ describe("retries, step-up limit, AS change", () => {
     expect(provider.urls).toHaveLength(2);
     expect(f.paths().filter((p) => p === "POST /mcp")).toHaveLength(3);
     expect(provider.urls[1]!.searchParams.get("scope")).toBe("more1");
+    // Across requests: at most 3 fruitless authorizations in a row, then the 403 comes back without a new one.
+    const again = await call(oauthFetch(provider), `${f.origin}/mcp`);
+    expect(again.status).toBe(403);
+    expect(provider.urls).toHaveLength(4); // a new oauthFetch starts its own count: 2 more
+    const shared = oauthFetch(autoProvider());
+    await call(shared, `${f.origin}/mcp`);
+    await call(shared, `${f.origin}/mcp`);
+    await call(shared, `${f.origin}/mcp`);
+    expect(f.paths().filter((p) => p === "POST /token").length - 4).toBe(3);
   });
 
   it("concurrent 401s share one authorization", async () => {

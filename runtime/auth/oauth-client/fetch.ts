@@ -24,6 +24,11 @@ export interface OAuthFetchOptions extends HttpLimits {
   readonly fetch?: typeof fetch;
   /** Authorizations one request may trigger (401 then 403 step-up counts two). Default 2. */
   readonly maxAuthorizations?: number;
+  /**
+   * Authorizations in a row, across requests, that did not make the server accept a request (a server that
+   * keeps answering 403 whatever was granted). Beyond it the 401/403 is returned as is. Default 3.
+   */
+  readonly maxFruitlessAuthorizations?: number;
   /** Refresh this many seconds before `expires_at` (default 30). */
   readonly refreshSkewSec?: number;
 }
@@ -33,6 +38,9 @@ interface Binding {
   as?: oauth.AuthorizationServer;
   tokens?: StoredTokens;
 }
+
+/** Consecutive authorizations per server URL that were not followed by an accepted request. */
+type Fruitless = Map<string, number>;
 
 function replayable(body: RequestInit["body"]): boolean {
   return body === undefined || body === null || !(body instanceof ReadableStream);
@@ -56,6 +64,8 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
   const base = options.fetch ?? globalThis.fetch;
   const ctx: FlowContext = { provider, store: provider.store ?? memoryStore(), http: guardedFetch(base, options) };
   const maxAuthorizations = options.maxAuthorizations ?? 2;
+  const maxFruitless = options.maxFruitlessAuthorizations ?? 3;
+  const fruitless: Fruitless = new Map();
   const skew = options.refreshSkewSec ?? 30;
   const bindings: Binding[] = [];
   const pending = new Map<string, Promise<Binding>>();
@@ -166,11 +176,15 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
       if (tokens && isUnder(url, new URL(tokens.resource))) headers.set("authorization", `Bearer ${tokens.access_token}`);
       else headers.delete("authorization");
       const response = request ? await base(new Request(request.clone(), { headers })) : await base(url, { ...init, headers });
-      if (response.status !== 401 && response.status !== 403) return response;
+      const key = canonicalResource(url).href;
+      if (response.status !== 401 && response.status !== 403) {
+        fruitless.delete(key);
+        return response;
+      }
       const challenge = await parseBearerChallenge(response.headers.get("www-authenticate"));
       const stepUp = response.status === 403;
       if (stepUp && challenge?.error !== "insufficient_scope") return response;
-      if (!canReplay || authorizations >= maxAuthorizations) return response;
+      if (!canReplay || authorizations >= maxAuthorizations || (fruitless.get(key) ?? 0) >= maxFruitless) return response;
       await response.body?.cancel().catch(() => undefined);
       // A rejected token with a refresh token: try refreshing once before a full authorization.
       if (!stepUp && tokens?.refresh_token && binding && !refreshed) {
@@ -178,6 +192,7 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
         if (await refresh(binding)) continue;
       }
       authorizations++;
+      fruitless.set(key, (fruitless.get(key) ?? 0) + 1);
       binding = await authorizeOnce(url, challenge, stepUp);
     }
   } as typeof fetch;
