@@ -5,8 +5,31 @@ import { GeneratorError } from "./ir/errors.ts";
 import { cliVersion } from "./version.ts";
 import { generateCommand, importCommand, initCommand, protocolCommand } from "./commands/definitions.ts";
 
+const COMMANDS = [protocolCommand, generateCommand, initCommand, importCommand].map((c) => String(c.command));
+const argv = hideBin(process.argv);
+const parser = yargs(argv);
+
+/** yargs' "Unknown argument(s): a, b" with the closest command or option of each (`--chek` → `--check`). */
+async function withSuggestions(message: string): Promise<string> {
+  const match = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!match?.[1]) return message;
+  const { didYouMean } = await import("./manifest/suggest.ts");
+  // After a failed parse, yargs' options are those of the command it recognized (plus --help, --version).
+  // (getOptions is public in yargs but missing from its type declarations.)
+  const known = (parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key;
+  const options = Object.keys(known).filter((k) => k.length > 1);
+  const hints = match[1].split(", ").map((word) => {
+    const isOption = argv.some((a) => a === `--${word}` || a.startsWith(`--${word}=`) || a === `-${word}`);
+    const hint = isOption
+      ? didYouMean(word, options, (o) => `--${o}`)
+      : didYouMean(word, COMMANDS, (c) => `"mcp-gen ${c}"`);
+    return `${isOption ? `--${word}` : word}${hint}`;
+  });
+  return `Unknown argument${hints.length > 1 ? "s" : ""}: ${hints.join(", ")}`;
+}
+
 try {
-  await yargs(hideBin(process.argv))
+  await parser
     .scriptName("mcp-gen")
     .version(cliVersion())
     .command(protocolCommand)
@@ -21,6 +44,6 @@ try {
     .parseAsync();
 } catch (error) {
   const message = error instanceof GeneratorError || error instanceof globalThis.Error ? error.message : String(error);
-  process.stderr.write(`mcp-gen: ${message}\n`);
+  process.stderr.write(`mcp-gen: ${await withSuggestions(message)}\n`);
   process.exitCode = 1;
 }

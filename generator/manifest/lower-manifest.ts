@@ -29,35 +29,102 @@ interface Collected {
   readonly types: IrTypeDecl[];
   readonly warnings: UserWarning[];
   readonly takenNames: Set<string>;
+  readonly problems: SchemaProblem[];
 }
 
-/** Throws `SchemaProblem` (path + reason) for the first problem found, in manifest order. */
-export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
-  const acc: Collected = { types: [], warnings: [], takenNames: new Set() };
-  checkRevisions(manifest.server.revisions ?? []);
+/** The lists of a manifest whose entries are lowered one by one. */
+export type ManifestList = "tools" | "resources" | "resourceTemplates" | "prompts";
+
+/**
+ * Thrown by `lowerManifest` with every problem it found, in manifest order (each entry is lowered on its own, so one
+ * bad tool does not hide another; an entry with a duplicate name is reported once, not lowered).
+ */
+export class SchemaProblems extends Error {
+  constructor(readonly problems: readonly SchemaProblem[]) {
+    super(problems[0]?.message ?? "invalid manifest");
+    this.name = "SchemaProblems";
+  }
+}
+
+/** Runs one lowering step; a `SchemaProblem` is recorded and the step yields undefined. */
+function attempt<T>(acc: Collected, step: () => T): T | undefined {
+  try {
+    return step();
+  } catch (error) {
+    if (!(error instanceof SchemaProblem)) throw error;
+    acc.problems.push(error);
+    return undefined;
+  }
+}
+
+/**
+ * Throws `SchemaProblems` listing every problem found. `origin` maps a list position back to the entry's index in
+ * the manifest file, for a manifest whose structurally invalid entries were left out before lowering (see
+ * load-manifest.ts); by default positions are the file's.
+ */
+export function lowerManifest(
+  manifest: Manifest,
+  source: IrSource,
+  origin: Partial<Record<ManifestList, readonly number[]>> = {},
+): UserModel {
+  const acc: Collected = { types: [], warnings: [], takenNames: new Set(), problems: [] };
+  const at = (list: ManifestList) => (i: number) => origin[list]?.[i] ?? i;
+  const lowerEach = <T, R>(list: ManifestList, items: readonly T[], skip: ReadonlySet<number>, lower: (item: T, path: ManifestPath) => R) =>
+    items.flatMap((item, i) => {
+      if (skip.has(i)) return [];
+      const lowered = attempt(acc, () => lower(item, [list, at(list)(i)]));
+      return lowered === undefined ? [] : [lowered];
+    });
+  // Records duplicates, one per entry (a repeated name is not also reported as a repeated identifier).
+  const report = (problems: Duplicate[][]) => {
+    const indices = new Set<number>();
+    for (const problem of problems.flat()) {
+      if (indices.has(problem.index)) continue;
+      indices.add(problem.index);
+      acc.problems.push(problem);
+    }
+    return indices;
+  };
+
+  acc.problems.push(...checkRevisions(manifest.server.revisions ?? []));
   const declaredTools = manifest.tools ?? [];
-  unique(declaredTools, ["tools"], "tool name", (t) => t.name);
-  unique(declaredTools, ["tools"], "tool name (as an identifier)", (t) => pascalName(t.name));
-  const tools = declaredTools.map((tool, i) => lowerTool(tool, ["tools", i], acc));
+  const badTools = report([
+    duplicates(declaredTools, "tools", "tool name", (t) => t.name, "name", at("tools")),
+    duplicates(declaredTools, "tools", "tool name (as an identifier)", (t) => pascalName(t.name), "name", at("tools")),
+  ]);
+  const tools = lowerEach("tools", declaredTools, badTools, (tool, path) => lowerTool(tool, path, acc));
 
   const declaredResources = manifest.resources ?? [];
-  unique(declaredResources, ["resources"], "resource uri", (r) => r.uri, "uri");
+  report([duplicates(declaredResources, "resources", "resource uri", (r) => r.uri, "uri", at("resources"))]);
   const resources = declaredResources.map(({ uri, name, ...rest }): UserResource => {
     return { uri, name, descriptor: { uri, name, ...rest } };
   });
 
   const declaredTemplates = manifest.resourceTemplates ?? [];
-  unique(declaredTemplates, ["resourceTemplates"], "uriTemplate", (t) => t.uriTemplate, "uriTemplate");
-  unique(declaredTemplates, ["resourceTemplates"], "resource template name", (t) => t.name);
-  unique(declaredTemplates, ["resourceTemplates"], "resource template name (as an identifier)", (t) =>
-    pascalName(t.name),
+  const templateAt = at("resourceTemplates");
+  const badTemplates = report([
+    duplicates(declaredTemplates, "resourceTemplates", "uriTemplate", (t) => t.uriTemplate, "uriTemplate", templateAt),
+    duplicates(declaredTemplates, "resourceTemplates", "resource template name", (t) => t.name, "name", templateAt),
+    duplicates(
+      declaredTemplates,
+      "resourceTemplates",
+      "resource template name (as an identifier)",
+      (t) => pascalName(t.name),
+      "name",
+      templateAt,
+    ),
+  ]);
+  const resourceTemplates = lowerEach("resourceTemplates", declaredTemplates, badTemplates, (t, path) =>
+    lowerTemplate(t, path, acc),
   );
-  const resourceTemplates = declaredTemplates.map((t, i) => lowerTemplate(t, ["resourceTemplates", i], acc));
 
   const declaredPrompts = manifest.prompts ?? [];
-  unique(declaredPrompts, ["prompts"], "prompt name", (p) => p.name);
-  unique(declaredPrompts, ["prompts"], "prompt name (as an identifier)", (p) => pascalName(p.name));
-  const prompts = declaredPrompts.map((p, i) => lowerPrompt(p, ["prompts", i], acc));
+  const badPrompts = report([
+    duplicates(declaredPrompts, "prompts", "prompt name", (p) => p.name, "name", at("prompts")),
+    duplicates(declaredPrompts, "prompts", "prompt name (as an identifier)", (p) => pascalName(p.name), "name", at("prompts")),
+  ]);
+  const prompts = lowerEach("prompts", declaredPrompts, badPrompts, (p, path) => lowerPrompt(p, path, acc));
+  if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
 
   const hasCompletion =
     resourceTemplates.some((t) => t.variables.some((v) => v.completion)) ||
@@ -97,17 +164,15 @@ export function lowerManifest(manifest: Manifest, source: IrSource): UserModel {
  * would refuse an unknown one only when the server starts. The list comes from the generated bindings, so a newly
  * generated revision is accepted without a code change.
  */
-function checkRevisions(revisions: readonly string[]): void {
-  if (revisions.length === 0) return;
+function checkRevisions(revisions: readonly string[]): SchemaProblem[] {
+  if (revisions.length === 0) return [];
   const known = knownRevisions();
-  revisions.forEach((revision, i) => {
-    if (!known.includes(revision))
-      throw new SchemaProblem(
-        ["server", "revisions", i],
-        `unknown protocol revision ${JSON.stringify(revision)} (known: ${known.join(", ")})`,
-      );
-  });
-  unique(revisions, ["server", "revisions"], "protocol revision", (r) => r, null);
+  const unknown = revisions.flatMap((revision, i) =>
+    known.includes(revision)
+      ? []
+      : [new SchemaProblem(["server", "revisions", i], `unknown protocol revision ${JSON.stringify(revision)} (known: ${known.join(", ")})`)],
+  );
+  return [...unknown, ...duplicates(revisions, ["server", "revisions"], "protocol revision", (r) => r, null)];
 }
 
 function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): UserTool {
@@ -220,26 +285,44 @@ function declare(acc: Collected, name: string, type: IrType, path: ManifestPath)
   acc.types.push({ name, type, extends: [], internal: false });
 }
 
-/** Rejects the second item whose `key` repeats an earlier one, pointing at `<list>[i].<field>` (or `<list>[i]`). */
-function unique<T>(
+/** A duplicate among a list's entries: the problem, and the entry's position in the list being lowered. */
+type Duplicate = SchemaProblem & { readonly index: number };
+
+/**
+ * Every item whose `key` repeats an earlier one, pointing at `<list>[i].<field>` (or `<list>[i]`); `at` maps a
+ * position to the index shown.
+ */
+function duplicates<T>(
   items: readonly T[],
-  list: ManifestPath,
+  list: string | ManifestPath,
   what: string,
   key: (item: T) => string,
-  field: string | null = "name",
-): void {
+  field: string | null,
+  at: (i: number) => number = (i) => i,
+): Duplicate[] {
+  const base = typeof list === "string" ? [list] : list;
   const seen = new Map<string, number>();
+  const found: Duplicate[] = [];
   items.forEach((item, i) => {
     const value = key(item);
     const first = seen.get(value);
-    if (first !== undefined) {
-      throw new SchemaProblem(
-        field === null ? [...list, i] : [...list, i, field],
-        `duplicate ${what} ${JSON.stringify(value)} (first at ${formatPath([...list, first])})`,
-      );
+    if (first === undefined) {
+      seen.set(value, i);
+      return;
     }
-    seen.set(value, i);
+    const problem = new SchemaProblem(
+      field === null ? [...base, at(i)] : [...base, at(i), field],
+      `duplicate ${what} ${JSON.stringify(value)} (first at ${formatPath([...base, at(first)])})`,
+    );
+    found.push(Object.assign(problem, { index: i }));
   });
+  return found;
+}
+
+/** Throws the first duplicate (inside one entry, where the entry stops at its first problem). */
+function unique<T>(items: readonly T[], list: ManifestPath, what: string, key: (item: T) => string, field: string | null = "name"): void {
+  const [first] = duplicates(items, list, what, key, field);
+  if (first) throw first;
 }
 
 function firstLine(error: unknown): string {

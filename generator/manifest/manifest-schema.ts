@@ -155,6 +155,9 @@ export const ManifestSchema = z
   })
   .describe("mcp-gen manifest: the tools, resources, resource templates and prompts of one MCP server.");
 
+/** The parts of a manifest, each checked on its own when the whole fails (so lowering can still run on the rest). */
+export const ManifestParts = { Server, Capabilities, Generate, Tool, Resource, ResourceTemplate, Prompt } as const;
+
 export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestTool = z.infer<typeof Tool>;
 export type ManifestResource = z.infer<typeof Resource>;

@@ -44,7 +44,21 @@ describe("mcp-gen CLI", () => {
   it("usage errors are one line and exit 1", () => {
     expect(cli()).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Name a command (see --help).\n" });
     expect(cli("nope")).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Unknown argument: nope\n" });
-    expect(cli("generate", "--bogus")).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Unknown argument: bogus\n" });
+    expect(cli("generate", "--bogus")).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Unknown argument: --bogus\n" });
+  });
+
+  it("unknown commands and options get the closest known one", () => {
+    expect(cli("genrate")).toMatchObject({
+      code: 1,
+      stderr: 'mcp-gen: Unknown argument: genrate (did you mean "mcp-gen generate"?)\n',
+    });
+    expect(cli("generate", "--chek", "--manfest", "x.yaml")).toMatchObject({
+      code: 1,
+      stderr: "mcp-gen: Unknown arguments: --chek (did you mean --check?), --manfest (did you mean --manifest?)\n",
+    });
+    // Options are those of the command given: --header belongs to import, not to generate.
+    expect(cli("import", "--hedaer", "A: b").stderr).toBe("mcp-gen: Unknown argument: --hedaer (did you mean --header?)\n");
+    expect(cli("generate", "--hedaer", "A: b").stderr).toBe("mcp-gen: Unknown argument: --hedaer\n");
   });
 
   it("generate --check passes on the committed weather output", () => {
@@ -333,6 +347,61 @@ describe("mcp-gen generate on a bad manifest: one line naming file, position, pa
     else expect(lines[0]).toMatch(line);
     expect(await snapshotTree(path.join(dir, "generated"))).toEqual(generated);
     expect((await readdir(dir)).sort()).toEqual(["generated", "mcp.yaml"]);
+  });
+});
+
+describe("mcp-gen generate on a manifest with several problems: all of them in one run, each once, by position", () => {
+  it("structural (zod) and schema (lowering) problems together, with file:line:col and did-you-mean", async () => {
+    const dir = path.join(SCRATCH, "many-problems");
+    await mkdir(dir, { recursive: true });
+    const manifest = path.join(dir, "mcp.yaml");
+    const lines = [
+      "server: { name: s, version: 1.0.0, nme: x, revisions: [2099-01-01] }",
+      "tools:",
+      "  - name: a",
+      '    inputSchema: { type: object, properties: { x: { $ref: "#/nope" } } }',
+      "  - name: 3",
+      "  - name: a",
+      "  - { name: c, descripton: x, titel: y }",
+      "resourceTemplates:",
+      '  - { name: t, uriTemplate: "x://{a}", variables: { b: {} } }',
+      "prompts:",
+      "  - { name: p, arguments: [ { nam: x } ] }",
+    ];
+    await writeFile(manifest, `${lines.join("\n")}\n`);
+    const file = path.relative(REPO, manifest);
+    /** `file:line:col` of the first match of `pattern` on (1-based) line `n`: an oracle read off the text itself. */
+    const at = (n: number, pattern: RegExp) => `${file}:${n}:${(lines[n - 1]?.search(pattern) ?? -2) + 1}`;
+    const result = cli("generate", "-m", file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n")).toEqual([
+      `mcp-gen: ${at(1, /nme/)}: server.nme: unknown field "nme" (did you mean "name"?)`,
+      `mcp-gen: ${at(1, /2099/)}: server.revisions[0]: unknown protocol revision "2099-01-01" (known: ${[...SUPPORTED_REVISIONS].sort().join(", ")})`,
+      `mcp-gen: ${at(4, /"#\/nope"/)}: tools[0].inputSchema.properties.x.$ref: unresolvable $ref "#/nope"`,
+      `mcp-gen: ${at(5, /3/)}: tools[1].name: Invalid input: expected string, received number`,
+      // The entry after an invalid one keeps its own index; a repeated name is one line, not two.
+      `mcp-gen: ${at(6, /a$/)}: tools[2].name: duplicate tool name "a" (first at tools[0])`,
+      `mcp-gen: ${at(7, /descripton/)}: tools[3].descripton: unknown field "descripton" (did you mean "description"?)`,
+      `mcp-gen: ${at(7, /titel/)}: tools[3].titel: unknown field "titel" (did you mean "title"?)`,
+      `mcp-gen: ${at(9, /\{\} \}/)}: resourceTemplates[0].variables.b: variable b does not appear in the uriTemplate`,
+      `mcp-gen: ${at(11, /\{ nam:/)}: prompts[0].arguments[0].name: required field missing (expected string)`,
+      `mcp-gen: ${at(11, /nam:/)}: prompts[0].arguments[0].nam: unknown field "nam" (did you mean "name"?)`,
+      "",
+    ]);
+    expect(await readdir(dir)).toEqual(["mcp.yaml"]);
+  });
+
+  it("a YAML syntax error is one line (the parser's repeats at the same place are dropped)", async () => {
+    const dir = path.join(SCRATCH, "syntax-once");
+    await mkdir(dir, { recursive: true });
+    const manifest = path.join(dir, "mcp.yaml");
+    await writeFile(manifest, "server:\n  name: s\n   version: 1\n");
+    const result = cli("generate", "-m", manifest);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^mcp-gen: .*mcp\.yaml:2:9: syntax error: /);
   });
 });
 

@@ -74,7 +74,8 @@ describe("manifest errors", () => {
     [
       "unknown fields",
       `tools:\n${tool("a", "    inputschema: {}\n")}`,
-      'mcp.yaml:4:18: tools[0].inputschema: unknown field "inputschema"',
+      // Points at the key (column 5), and names the field it most likely meant.
+      'mcp.yaml:4:5: tools[0].inputschema: unknown field "inputschema" (did you mean "inputSchema"?)',
     ],
     ["missing server", "#\ntools: []\n", "mcp.yaml:2:1: server: required field missing (expected object)"],
     [
