@@ -17,12 +17,18 @@ let modules: AjvModules | undefined;
 
 function loadAjv(): AjvModules {
   if (modules) return modules;
-  const require = createRequire(import.meta.url);
-  const formats = require("ajv-formats") as { default: AjvModules["addFormats"] };
+  // Node ESM has no global `require`, so these load through createRequire. In a bundle (esbuild, webpack) `require`
+  // is the bundler's, and the literal require("…") calls are what lets it see ajv and bundle it, still loaded lazily.
+  const [ajv, ajv2020, formats] =
+    typeof require === "function"
+      ? [require("ajv"), require("ajv/dist/2020"), require("ajv-formats")]
+      : ((load: (id: string) => unknown) => [load("ajv"), load("ajv/dist/2020"), load("ajv-formats")])(
+          createRequire(import.meta.url),
+        );
   modules = {
-    draft07: (require("ajv") as typeof import("ajv")).Ajv,
-    draft2020: (require("ajv/dist/2020") as typeof import("ajv/dist/2020.js")).Ajv2020,
-    addFormats: formats.default,
+    draft07: (ajv as typeof import("ajv")).Ajv,
+    draft2020: (ajv2020 as typeof import("ajv/dist/2020.js")).Ajv2020,
+    addFormats: (formats as { default: AjvModules["addFormats"] }).default,
   };
   return modules;
 }
