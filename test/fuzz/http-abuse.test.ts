@@ -11,7 +11,16 @@ import { LegacyStream, postFrame, POST_HEADERS } from "./harness/peers.ts";
 import { head, openSocket, rawRequest, readResponse } from "./harness/raw-http.ts";
 import { failedInitialize, hostAndOrigin, openSession, wrongHeaders } from "./properties/abuse.ts";
 
-const LIMITS = { maxBodyBytes: 64 * 1024, idleTimeout: 1_000, headersTimeout: 1_500, requestTimeout: 2_000, keepAliveTimeout: 1_000, maxConnections: 64 };
+const LIMITS = {
+  maxBodyBytes: 64 * 1024,
+  idleTimeout: 1_000,
+  headersTimeout: 1_500,
+  requestTimeout: 2_000,
+  keepAliveTimeout: 1_000,
+  maxConnections: 64,
+  maxSessionsPerClient: 30,
+  uninitializedSessionTimeoutMs: 1_000,
+};
 let server: ServerProcess;
 let port: number;
 let heapAtStart: number;
@@ -152,6 +161,33 @@ describe("HTTP abuse", () => {
       expect(ping.status).toBe(200);
       await fetch(server.url, { method: "DELETE", headers });
     }
+    await stillServing();
+  });
+
+  it("one client flooding initialize fills only its own quota; uninitialized sessions are evicted soon", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood", version: "1" } } });
+    const initialize = (from?: string) =>
+      rawRequest(port, Buffer.concat([head("POST", "/mcp", port, { ...POST_HEADERS, "content-length": String(Buffer.byteLength(body)), connection: "close" }), Buffer.from(body)]), 10_000, from);
+    const sessionOf = (r: { head: string }) => /\r\nmcp-session-id: /i.test(r.head);
+    const flood = [];
+    for (let i = 0; i < LIMITS.maxSessionsPerClient + 10; i++) flood.push(await initialize());
+    const granted = flood.filter((r) => r.status === 200 && sessionOf(r)).length;
+    const refused = flood.filter((r) => r.status !== 200 && !sessionOf(r)).length;
+    expect(granted).toBeLessThanOrEqual(LIMITS.maxSessionsPerClient);
+    expect(refused).toBeGreaterThanOrEqual(10);
+    expect(granted + refused).toBe(flood.length);
+    // Another client (another source address) is not locked out.
+    const other = await initialize("127.0.0.2");
+    expect(other.status).toBe(200);
+    expect(sessionOf(other)).toBe(true);
+    // The flood never sent notifications/initialized: its sessions go after uninitializedSessionTimeoutMs.
+    const deadline = Date.now() + LIMITS.uninitializedSessionTimeoutMs + 5_000;
+    let again = await initialize();
+    while (again.status !== 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      again = await initialize();
+    }
+    expect(again.status, "the flooding client's uninitialized sessions were not evicted").toBe(200);
     await stillServing();
   });
 

@@ -13,9 +13,10 @@ export interface RawResponse {
   readonly closedByServer: boolean;
 }
 
-export function openSocket(port: number): Promise<Socket> {
+/** `localAddress`: connect from another loopback address (127.0.0.2 …), i.e. as another client. */
+export function openSocket(port: number, localAddress?: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => resolve(socket));
+    const socket = connect({ port, host: "127.0.0.1", ...(localAddress ? { localAddress } : {}) }, () => resolve(socket));
     socket.once("error", reject);
   });
 }
@@ -71,8 +72,8 @@ export function readResponse(socket: Socket, timeoutMs = 10_000, lingerMs = 0): 
 }
 
 /** One request on a fresh connection (`Connection: close`), answered in full. */
-export async function rawRequest(port: number, request: Buffer, timeoutMs = 10_000): Promise<RawResponse> {
-  const socket = await openSocket(port);
+export async function rawRequest(port: number, request: Buffer, timeoutMs = 10_000, localAddress?: string): Promise<RawResponse> {
+  const socket = await openSocket(port, localAddress);
   const response = readResponse(socket, timeoutMs, timeoutMs);
   socket.write(request);
   try {

@@ -69,7 +69,7 @@ export async function hostAndOrigin(server: ServerProcess, options: RunOptions):
       const allowed = loopbackHost && sameOrigin;
       // A Host header that is not a valid authority may be refused by Node itself (400) before the MCP guard runs.
       const ok = allowed ? response.status === 200 : response.status === 403 || (response.status === 400 && !/^[\w.:[\]-]+$/.test(host));
-      if (!ok) throw new Error(`Host ${JSON.stringify(host)}, Origin ${JSON.stringify(origin)}: HTTP ${response.status} (expected ${allowed ? 200 : 403}) ${response.body.slice(0, 200)}`);
+      if (!ok) throw new Error(`Host ${JSON.stringify(host)}, Origin ${JSON.stringify(origin)}: HTTP ${response.status} (expected ${allowed ? "200" : "403, or 400 for a Host that is not a valid authority (RFC 9112 §3.2)"}) ${response.body.slice(0, 200)}`);
       if (allowed) {
         // Close the session it made, so the property does not fill the session table.
         const id = /\r\nmcp-session-id: ([^\r]*)/i.exec(response.head)?.[1];
