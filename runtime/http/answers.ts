@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { classify, type Classified } from "../jsonrpc/messages.ts";
 import type { AuthInfo } from "../transport/transport.ts";
 import type { RequestId } from "./exchange.ts";
-import { jsonResponse, type HttpResponseOut } from "./types.ts";
+import { isJsonContentType } from "./guards.ts";
+import { BodyTooLargeError, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
 export type Message = Record<string, unknown>;
 export const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -52,4 +53,22 @@ export function metaVersionOf(message: Message): string | undefined {
   const meta = isObject(params) ? params["_meta"] : undefined;
   const version = isObject(meta) ? meta["io.modelcontextprotocol/protocolVersion"] : undefined;
   return typeof version === "string" ? version : undefined;
+}
+
+/** A POST body as JSON: 415 for another media type, 413 beyond `maxBodyBytes` (default 4 MiB), 400/-32700 when unparseable. */
+export async function readMessage(request: HttpRequestIn, maxBodyBytes: number | undefined): Promise<{ body: unknown } | { error: HttpResponseOut }> {
+  if (!isJsonContentType(request.header("content-type")))
+    return { error: rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json") };
+  let text: string;
+  try {
+    text = await request.readBody(maxBodyBytes ?? 4 * 1024 * 1024);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { error: rpcError(413, -32000, `Payload Too Large: ${error.message}`) };
+    throw error;
+  }
+  try {
+    return { body: JSON.parse(text) };
+  } catch {
+    return { error: rpcError(400, -32700, "Parse error: the body is not valid JSON", null) };
+  }
 }

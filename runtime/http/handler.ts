@@ -8,11 +8,11 @@ import type { AuthInfo, IncomingContext } from "../transport/transport.ts";
 import { authenticate, toolScopeChallenge, wwwAuthenticate, type BearerAuthOptions, type Challenge } from "../auth/bearer.ts";
 import { metadataDocument, metadataPath, metadataUrl } from "../auth/metadata.ts";
 import { eraOf, getProfile, SUPPORTED_REVISIONS } from "../session/registry.ts";
-import { clientKeyOf, invalidRequest, isId, isObject, metaVersionOf, mintSessionId, principalOf, rpcError, sortMessage, type Message } from "./answers.ts";
+import { clientKeyOf, invalidRequest, readMessage, isId, isObject, metaVersionOf, mintSessionId, principalOf, rpcError, sortMessage, type Message } from "./answers.ts";
 import { isModern, statelessRevisionOf, unsupportedVersion, versionMismatch } from "./versions.ts";
 import { InMemoryEventStore } from "./event-store.ts";
 import type { RequestId } from "./exchange.ts";
-import { accepts, acceptsJsonAndSse, checkHostAndOrigin, isJsonContentType } from "./guards.ts";
+import { accepts, acceptsJsonAndSse, checkHostAndOrigin } from "./guards.ts";
 import type { LegacyPaths, McpHttpOptions, SessionHost } from "./options.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import { checkModernRequest, modernStatusOf } from "./modern.ts";
@@ -20,7 +20,7 @@ import { RequestTransport, type StatelessServeOptions } from "./request-transpor
 import { SessionRegistry } from "./session-registry.ts";
 import { SessionTransport } from "./session-transport.ts";
 import { REVISION_WITHOUT_HEADER } from "./transport-revisions.ts";
-import { BodyTooLargeError, emptyResponse, JSON_HEADERS, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
+import { emptyResponse, JSON_HEADERS, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
 export { mintSessionId, rpcError } from "./answers.ts";
 
@@ -148,27 +148,11 @@ export class McpHttpHandler {
     return this.options.modernVersions ?? this.host.revisions ?? SUPPORTED_REVISIONS;
   }
 
-  private async readMessage(request: HttpRequestIn): Promise<{ body: unknown } | { error: HttpResponseOut }> {
-    if (!isJsonContentType(request.header("content-type")))
-      return { error: rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json") };
-    let text: string;
-    try {
-      text = await request.readBody(this.options.maxBodyBytes ?? 4 * 1024 * 1024);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return { error: rpcError(413, -32000, `Payload Too Large: ${error.message}`) };
-      throw error;
-    }
-    try {
-      return { body: JSON.parse(text) };
-    } catch {
-      return { error: rpcError(400, -32700, "Parse error: the body is not valid JSON", null) };
-    }
-  }
 
   private async post(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
     if (!acceptsJsonAndSse(request.header("accept")))
       return rpcError(406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
-    const read = await this.readMessage(request);
+    const read = await readMessage(request, this.options.maxBodyBytes);
     if ("error" in read) return read.error;
     if (Array.isArray(read.body)) return this.postBatch(request, read.body, authInfo);
     const sorted = sortMessage(read.body);
@@ -265,13 +249,23 @@ export class McpHttpHandler {
     });
     session.principal = principalOf(authInfo);
     this.registry.add(session, client);
-    await this.host.connect(session);
+    await this.connectOrForget(session);
     const id = message["id"] as RequestId;
     // Plain JSON, so the answer (and with it the session id header) is decided only once the outcome is known.
     const answer = await session.post([{ ...message, id }], [], false, this.context(request, authInfo), "json", request)!;
     if (session.protocolVersion !== undefined) return answer;
     await session.close();
     return { ...answer, headers: JSON_HEADERS };
+  }
+
+  /** A session whose server could not be started must not stay counted: close it (it leaves the registry) and rethrow. */
+  private async connectOrForget(transport: SessionTransport | LegacySseTransport): Promise<void> {
+    try {
+      await this.host.connect(transport);
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
   }
 
   /** The request's session, or the error answer (carrying `replyId`, the id of the request being refused). */
@@ -374,7 +368,7 @@ export class McpHttpHandler {
     );
     transport.principal = principalOf(authInfo);
     this.registry.addLegacy(transport, client);
-    await this.host.connect(transport);
+    await this.connectOrForget(transport);
     return transport.response();
   }
 
@@ -383,7 +377,7 @@ export class McpHttpHandler {
     const transport = id === null ? undefined : this.legacy.get(id);
     if (!transport || (transport.principal !== undefined && transport.principal !== principalOf(authInfo)))
       return rpcError(404, -32001, "Session not found");
-    const read = await this.readMessage(request);
+    const read = await readMessage(request, this.options.maxBodyBytes);
     if ("error" in read) return read.error;
     // 2024-11-05 has no batches: an array is refused like any other invalid message.
     const sorted = sortMessage(read.body);

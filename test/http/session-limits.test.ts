@@ -34,6 +34,21 @@ describe("a failed initialize", () => {
     expect(running.handler.sessionCount).toBe(2);
   });
 
+  it("whose server cannot be started (connect throws) leaves no session counted", async () => {
+    const errors: unknown[] = [];
+    const broken = { connect: () => Promise.reject(new Error("no server today")) };
+    running = await serve(broken, { maxSessionsPerClient: 1, onError: (e) => errors.push(e) });
+    for (let i = 0; i < 3; i++) {
+      const response = await post(running.url, initializeMessage(i));
+      expect(response.status).toBe(500);
+      expect(response.headers.get("mcp-session-id")).toBeNull();
+      await response.text();
+    }
+    // Each attempt failed on its own: none of them used up the one slot this address has.
+    expect(running.handler.sessionCount).toBe(0);
+    expect(errors).toHaveLength(3);
+  });
+
   it("at an unknown protocol version still negotiates (the server picks its own), so it gets a session", async () => {
     running = await serve(server());
     const response = await post(running.url, initializeMessage(1, "1999-01-01"));
