@@ -125,6 +125,18 @@ describe("OAuth client against oidc-provider", () => {
     expect(r.sent.filter((s) => s.url.startsWith(as.issuer)).every((s) => s.bearer === undefined)).toBe(true);
   });
 
+  it("works the same on the 2026-07-28 stateless wire and with default revisions (negotiated)", async () => {
+    for (const revisions of [["2026-07-28"], undefined]) {
+      const r = recorded();
+      const client = new McpClient({ info: { name: "oauth-e2e", version: "1.0.0" }, ...(revisions && { revisions }) });
+      await client.connect(new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }));
+      const who = JSON.parse(textOf(await client.callTool("whoami", {}))) as { auth: { scopes: string[]; clientId?: string } };
+      await client.close();
+      expect(who.auth.scopes).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
+      expect(r.authorizeUrls).toHaveLength(2); // the first 401, then the step-up for whoami
+    }
+  });
+
   it("reuses stored tokens and client registration, and refreshes an expired token with the refresh token", async () => {
     const store = memoryStore();
     const first = recorded(store);
