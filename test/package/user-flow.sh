@@ -85,28 +85,38 @@ cp "$REPO/test/package/sdk-client.mjs" .
 step "the built stdio server, called by the SDK v1 client"
 node sdk-client.mjs stdio node build/server.js
 
+# Starts `node <file>` with PORT=0, waits for the URL it prints, calls it with the SDK client, stops it.
+call_http() {
+  PORT=0 node "$1" >"$WORK/http.log" 2>&1 &
+  HTTP_PID=$!
+  local url=""
+  for _ in $(seq 1 100); do
+    url="$(grep -Eo 'http://[^ ]+' "$WORK/http.log" | head -n 1 || true)"
+    [ -n "$url" ] && break
+    kill -0 "$HTTP_PID" 2>/dev/null || fail "the HTTP server $1 exited: $(cat "$WORK/http.log")"
+    sleep 0.1
+  done
+  [ -n "$url" ] || fail "the HTTP server $1 printed no URL: $(cat "$WORK/http.log")"
+  node "$APP/sdk-client.mjs" http "$url"
+  kill "$HTTP_PID"
+  wait "$HTTP_PID" 2>/dev/null || true
+  HTTP_PID=""
+}
+
 step "the built HTTP server, called by the SDK v1 client"
-PORT=0 node build/http.js >http.log 2>&1 &
-HTTP_PID=$!
-url=""
-for _ in $(seq 1 100); do
-  url="$(grep -Eo 'http://[^ ]+' http.log | head -n 1 || true)"
-  [ -n "$url" ] && break
-  kill -0 "$HTTP_PID" 2>/dev/null || fail "the HTTP server exited: $(cat http.log)"
-  sleep 0.1
-done
-[ -n "$url" ] || fail "the HTTP server printed no URL: $(cat http.log)"
-node sdk-client.mjs http "$url"
-kill "$HTTP_PID" && wait "$HTTP_PID" 2>/dev/null || true
-HTTP_PID=""
+call_http build/http.js
 
 step "npm run build && the scaffold's own entry (npm start) over stdio"
 npm run --silent build
 node sdk-client.mjs stdio npm start --silent
 
-step "an esbuild bundle of the stdio server, run from a folder without node_modules"
-npx esbuild src/server.ts --bundle --platform=node --format=esm --target=node20 --log-level=warning --outfile="$WORK/bundle/server.mjs"
+step "esbuild bundles of the stdio and HTTP servers, run from a folder without node_modules"
+for entry in server http; do
+  npx esbuild "src/$entry.ts" --bundle --platform=node --format=esm --target=node20 --log-level=warning \
+    --outfile="$WORK/bundle/$entry.mjs"
+done
 node sdk-client.mjs stdio node "$WORK/bundle/server.mjs"
+call_http "$WORK/bundle/http.mjs"
 
 step "production install: npm i --omit=dev <runtime.tgz> $ZOD"
 PROD="$WORK/prod"
