@@ -150,6 +150,13 @@ describe("a hostile or broken authorization server", () => {
     }
   });
 
+  it("a wrong iss is refused even from an AS that does not advertise iss support (RFC 9207 local policy)", async () => {
+    const f = await setup(() => ({}));
+    const error = await failure(f, autoProvider({ iss: "https://someone-else.example" }));
+    expectCode(error, "authorization_failed");
+    expect(f.paths()).not.toContain("POST /token");
+  });
+
   it("an AS that does not advertise PKCE S256 is refused before the user is sent there", async () => {
     const f = await setup((f) => ({ "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin, { code_challenge_methods_supported: ["plain"] })) }));
     const provider = autoProvider();
