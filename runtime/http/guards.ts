@@ -17,11 +17,13 @@ export interface HostGuardOptions {
   readonly allowedOrigins?: readonly string[];
 }
 
-function hostName(hostHeader: string): string {
-  const value = hostHeader.trim().toLowerCase();
-  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
-  const colon = value.indexOf(":");
-  return colon === -1 ? value : value.slice(0, colon);
+/** RFC 9110 §7.2 `Host = uri-host [ ":" port ]`: an IP-literal or a reg-name (RFC 3986 characters, so no `@` or `/`). */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9._~%!$&'()*+,;=-]+)(:[0-9]*)?$/;
+
+/** The host name of a Host header, or undefined when it is not a valid authority (e.g. `localhost:1@evil.com`). */
+function hostName(hostHeader: string): string | undefined {
+  const match = HOST_HEADER.exec(hostHeader.trim().toLowerCase());
+  return match ? match[1] : undefined;
 }
 
 /** Returns a reason when the request must be refused with 403, else undefined. */
@@ -29,7 +31,8 @@ export function checkHostAndOrigin(request: HttpRequestIn, options: HostGuardOpt
   const host = request.header("host");
   const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
   if (allowedHosts !== "any") {
-    if (host === undefined || !allowedHosts.includes(hostName(host))) return `Host not allowed: ${host ?? "(none)"}`;
+    const name = host === undefined ? undefined : hostName(host);
+    if (name === undefined || !allowedHosts.includes(name)) return `Host not allowed: ${host ?? "(none)"}`;
   }
   const origin = request.header("origin");
   if (origin === undefined) return undefined;

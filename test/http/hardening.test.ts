@@ -192,3 +192,27 @@ describe("toFetchHandler", () => {
     expect(await fine.text()).toBe("fine");
   });
 });
+
+describe("Host header parsing (DNS-rebinding guard)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await serve(new FixtureHost());
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("refuses a Host that only starts like a loopback name, and accepts real loopback authorities", async () => {
+    const send = async (host: string) => {
+      const connection = await rawConnect(server.port);
+      const body = JSON.stringify(initializeMessage(1));
+      connection.socket.write(postHead(server.port).replace(/^Host: [^\r]*/m, `Host: ${host}`).replace("\r\n\r\n", `\r\nContent-Length: ${body.length}\r\n\r\n`) + body);
+      const text = await receive(connection, "\r\n\r\n");
+      connection.socket.destroy();
+      return statusOf(text);
+    };
+    for (const evil of [`localhost:${server.port}@evil.com`, "localhost/evil.com", "127.0.0.1:80:81", "[::1]evil", "localhost:x"])
+      expect([400, 403]).toContain(await send(evil));
+    for (const good of [`localhost:${server.port}`, "127.0.0.1", `[::1]:${server.port}`, "LOCALHOST"]) expect(await send(good)).toBe(200);
+  });
+});
