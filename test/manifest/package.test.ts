@@ -129,25 +129,27 @@ it("the built JavaScript runs: a generated client calls a generated server, in m
   expect(JSON.parse(out.trim())).toEqual({ sum: 5, httpSum: 9, revision: "2026-07-28", content: 0, token: "tools/call" });
 }, 60_000);
 
-it("mcp-gen init with the default runtime import: the scaffold type-checks against the package and its server answers", async () => {
+it("mcp-gen init with the default runtime import: the scaffold builds with its own tsconfig and its built server answers", async () => {
   const dir = path.join(project, "init-app");
   const init = spawnSync(process.execPath, [BIN, "init", "--dir", dir, "--name", "hello"], { cwd: project, encoding: "utf8" });
   expect(init.stderr).toBe("");
   expect(init.status).toBe(0);
-  expect(await readFile(path.join(dir, "server.ts"), "utf8")).toContain('from "@mcp-gen/runtime";');
-  expect(await readFile(path.join(dir, "generated", "server.ts"), "utf8")).toMatch(/from "@mcp-gen\/runtime";/);
+  expect(await readFile(path.join(dir, "src/server.ts"), "utf8")).toContain('from "@mcp-gen/runtime";');
+  expect(await readFile(path.join(dir, "src/http.ts"), "utf8")).toContain('from "@mcp-gen/runtime/http";');
+  expect(await readFile(path.join(dir, "src/generated/server.ts"), "utf8")).toMatch(/from "@mcp-gen\/runtime";/);
 
+  // init's own tsconfig.json (nodenext, strict, exactOptionalPropertyTypes, src → dist), nothing added.
   const config = path.join(dir, "tsconfig.json");
-  const tsconfig = { extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include: ["*.ts", "generated/*.ts"] };
-  await writeFile(config, JSON.stringify(tsconfig));
-  const files = execFileSync(process.execPath, [TSC, "--noEmit", "--listFilesOnly", "-p", config], { encoding: "utf8" });
+  const files = execFileSync(process.execPath, [TSC, "--listFilesOnly", "-p", config], { encoding: "utf8" });
   expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/http/index.d.ts"));
   expect(files.split("\n").filter((f) => f.startsWith(path.join(REPO, "runtime/")))).toEqual([]);
-  execFileSync(process.execPath, [TSC, "--noEmit", "-p", config], { encoding: "utf8" });
+  execFileSync(process.execPath, [TSC, "-p", config], { encoding: "utf8" });
 
+  // The built JavaScript, run by plain node (no tsx): what `npm start` runs.
   const client = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [TSX_CLI, "server.ts"], cwd: dir, stderr: "inherit" }),
+    new StdioClientTransport({ command: process.execPath, args: ["dist/server.js"], cwd: dir, stderr: "inherit" }),
   );
   try {
     const tools = await client.listAllTools();
