@@ -10,11 +10,13 @@ import { OAuthClientError, type OAuthClientErrorCode } from "./types.ts";
 
 export type OAuthHttp = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
-/** The Bearer challenge of a 401/403, parsed by oauth4webapi's RFC 9110 challenge parser. */
+/** The Bearer (or DPoP) challenge of a 401/403, parsed by oauth4webapi's RFC 9110 challenge parser. */
 export interface BearerChallenge {
   readonly error?: string;
   readonly scope?: string;
   readonly resourceMetadata?: string;
+  /** The server challenged with the DPoP scheme (RFC 9449 §7.1): it accepts DPoP-bound tokens. */
+  readonly dpop?: boolean;
 }
 
 export async function parseBearerChallenge(header: string | null): Promise<BearerChallenge | undefined> {
@@ -29,10 +31,12 @@ export async function parseBearerChallenge(header: string | null): Promise<Beare
   } catch (error) {
     if (error instanceof oauth.WWWAuthenticateChallengeError) challenges = error.cause;
   }
-  const bearer = challenges.find((c) => c.scheme === "bearer");
+  const dpop = challenges.some((c) => c.scheme === "dpop");
+  const bearer = challenges.find((c) => c.scheme === "bearer") ?? challenges.find((c) => c.scheme === "dpop");
   if (!bearer) return undefined;
   const p = bearer.parameters;
   return {
+    ...(dpop && { dpop }),
     ...(p.error !== undefined && { error: p.error }),
     ...(p.scope !== undefined && { scope: p.scope }),
     ...(p.resource_metadata !== undefined && { resourceMetadata: p.resource_metadata }),
@@ -77,6 +81,8 @@ export interface ResourceInfo {
   /** Issuer identifiers from PRM; empty when the server has no PRM (2025-03-26 era). */
   readonly authorizationServers: readonly string[];
   readonly scopesSupported?: readonly string[];
+  /** PRM `dpop_bound_access_tokens_required`. */
+  readonly dpopRequired?: boolean;
 }
 
 async function fetchPrm(http: OAuthHttp, url: URL, serverUrl: URL): Promise<ResourceInfo | undefined> {
@@ -104,6 +110,7 @@ async function fetchPrm(http: OAuthHttp, url: URL, serverUrl: URL): Promise<Reso
     resourceId: claimed,
     authorizationServers: servers,
     ...(Array.isArray(scopes) && scopes.every((s) => typeof s === "string") && { scopesSupported: scopes }),
+    ...(prm.dpop_bound_access_tokens_required === true && { dpopRequired: true }),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type BearerChallenge,
 } from "./discovery.ts";
 import { authorizationCodeFlow, clientCredentialsFlow, refreshFlow, tokensKey, type FlowContext } from "./flow.ts";
+import { dpopFor, dpopResourceRequest, type Dpop } from "./dpop.ts";
 import { guardedFetch, printable, type HttpLimits } from "./http.ts";
 import { memoryStore } from "./stores.ts";
 import { OAuthClientError, type OAuthClientProvider, type StoredTokens } from "./types.ts";
@@ -31,12 +32,19 @@ export interface OAuthFetchOptions extends HttpLimits {
   readonly maxFruitlessAuthorizations?: number;
   /** Refresh this many seconds before `expires_at` (default 30). */
   readonly refreshSkewSec?: number;
+  /**
+   * DPoP-bound tokens (RFC 9449) when the authorization server offers DPoP. Default: only when the server asks
+   * for them (a `DPoP` challenge, or PRM `dpop_bound_access_tokens_required`), as a server that knows only
+   * Bearer rejects them; true: whenever the AS offers DPoP; false: never.
+   */
+  readonly dpop?: boolean;
 }
 
 interface Binding {
   resource: URL;
   as?: oauth.AuthorizationServer;
   tokens?: StoredTokens;
+  dpop?: Dpop;
 }
 
 /** Consecutive authorizations per server URL that were not followed by an accepted request. */
@@ -110,7 +118,7 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     const as = binding.as ?? (await discoverAuthorizationServer(ctx.http, tokens.issuer));
     if (!as) return false;
     binding.as = as;
-    const next = await refreshFlow(ctx, as, tokens);
+    const next = await refreshFlow(ctx, as, tokens, binding.dpop);
     if (!next) return false;
     await save(binding, next);
     return true;
@@ -139,14 +147,20 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
       delete binding.tokens;
       await ctx.store.delete(tokensKey(resource.href));
     }
+    const wantDpop = options.dpop ?? (challenge?.dpop === true || info?.dpopRequired === true);
+    if (binding.as?.issuer !== as.issuer || !binding.dpop) {
+      const dpop = wantDpop ? await dpopFor(as) : undefined;
+      if (dpop) binding.dpop = dpop;
+      else delete binding.dpop;
+    }
     binding.as = as;
     const challenged = challenge?.scope;
     const scope = stepUp
       ? scopeSet(binding.tokens?.scope, challenged)
       : (challenged ?? (info?.scopesSupported && info.scopesSupported.length > 0 ? info.scopesSupported.join(" ") : undefined));
     const tokens = provider.clientCredentials
-      ? await clientCredentialsFlow(ctx, as, resourceId, scope)
-      : await authorizationCodeFlow(ctx, as, resourceId, scope);
+      ? await clientCredentialsFlow(ctx, as, resourceId, scope, binding.dpop)
+      : await authorizationCodeFlow(ctx, as, resourceId, scope, binding.dpop);
     await save(binding, tokens);
     return binding;
   }
@@ -172,10 +186,18 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     for (;;) {
       const tokens = await freshToken(binding);
       const headers = new Headers(request ? request.headers : init?.headers);
+      headers.delete("authorization");
       // A token goes only to URLs under the resource it was issued for; anything else goes without one.
-      if (tokens && isUnder(url, new URL(tokens.resource))) headers.set("authorization", `Bearer ${tokens.access_token}`);
-      else headers.delete("authorization");
-      const response = request ? await base(new Request(request.clone(), { headers })) : await base(url, { ...init, headers });
+      const usable = tokens && isUnder(url, new URL(tokens.resource)) ? tokens : undefined;
+      const isDpop = usable?.token_type.toLowerCase() === "dpop";
+      let response: Response;
+      if (usable && isDpop && binding?.dpop && !request) {
+        response = await dpopResourceRequest(base, binding.dpop, usable.access_token, url, init ?? {}, headers);
+      } else {
+        // A DPoP-bound token without its key (stored by another process) is useless: none is sent.
+        if (usable && !isDpop) headers.set("authorization", `Bearer ${usable.access_token}`);
+        response = request ? await base(new Request(request.clone(), { headers })) : await base(url, { ...init, headers });
+      }
       const key = canonicalResource(url).href;
       if (response.status !== 401 && response.status !== 403) {
         fruitless.delete(key);

@@ -7,6 +7,7 @@
 import * as oauth from "oauth4webapi";
 import { importPKCS8 } from "jose";
 import { libStep, type OAuthHttp } from "./discovery.ts";
+import { withNonceRetry, type Dpop } from "./dpop.ts";
 import { isLoopback, printable } from "./http.ts";
 import {
   OAuthClientError,
@@ -25,8 +26,8 @@ export interface FlowContext {
 }
 
 /** Options for every oauth4webapi request: our guarded fetch (it also enforces https-or-loopback). */
-function libOptions(ctx: FlowContext): { [oauth.customFetch]: OAuthHttp; [oauth.allowInsecureRequests]: true } {
-  return { [oauth.customFetch]: ctx.http, [oauth.allowInsecureRequests]: true };
+function libOptions(ctx: FlowContext, dpop?: Dpop): { [oauth.customFetch]: OAuthHttp; [oauth.allowInsecureRequests]: true; DPoP?: oauth.DPoPHandle } {
+  return { [oauth.customFetch]: ctx.http, [oauth.allowInsecureRequests]: true, ...(dpop && { DPoP: dpop.handle }) };
 }
 
 export const clientKey = (issuer: string): string => `client ${issuer}`;
@@ -183,6 +184,7 @@ export async function authorizationCodeFlow(
   as: oauth.AuthorizationServer,
   resource: string,
   scope: string | undefined,
+  dpop?: Dpop,
 ): Promise<StoredTokens> {
   const redirect = redirectOf(ctx.provider);
   const methods = as.code_challenge_methods_supported;
@@ -208,21 +210,26 @@ export async function authorizationCodeFlow(
   // iss (RFC 9207, compared as plain strings with the recorded issuer), state, then the AS's error if any.
   const params = await libStep("authorization response", "authorization_failed", () => oauth.validateAuthResponse(as, client, callback, state));
   const what = `token request to ${printable(String(as.token_endpoint))}`;
-  const response = await libStep(what, "token_request_failed", () =>
-    oauth.authorizationCodeGrantRequest(as, client, auth, params, redirect, verifier, { ...libOptions(ctx), additionalParameters: { resource } }),
+  const result = await libStep(what, "token_request_failed", () =>
+    withNonceRetry(async () => {
+      const options = { ...libOptions(ctx, dpop), additionalParameters: { resource } };
+      const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirect, verifier, options);
+      return oauth.processAuthorizationCodeResponse(as, client, response);
+    }),
   );
-  const result = await libStep(what, "token_request_failed", () => oauth.processAuthorizationCodeResponse(as, client, response));
   return toTokens(result, resource, as.issuer, scope);
 }
 
 /** A new access token from the refresh token; undefined when the AS refuses (then the caller re-authorizes). */
-export async function refreshFlow(ctx: FlowContext, as: oauth.AuthorizationServer, tokens: StoredTokens): Promise<StoredTokens | undefined> {
+export async function refreshFlow(ctx: FlowContext, as: oauth.AuthorizationServer, tokens: StoredTokens, dpop?: Dpop): Promise<StoredTokens | undefined> {
   if (tokens.refresh_token === undefined) return undefined;
   const refreshToken = tokens.refresh_token;
   try {
     const { client, auth } = ctx.provider.clientCredentials ? await credentialsClient(ctx, as) : await clientFor(ctx, as);
-    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, { ...libOptions(ctx), additionalParameters: { resource: tokens.resource } });
-    const result = await oauth.processRefreshTokenResponse(as, client, response);
+    const result = await withNonceRetry(async () => {
+      const options = { ...libOptions(ctx, dpop), additionalParameters: { resource: tokens.resource } };
+      return oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, options));
+    });
     return toTokens(result, tokens.resource, as.issuer, tokens.scope, tokens);
   } catch (error) {
     if (error instanceof OAuthClientError && (error.code === "insecure_url" || error.code === "response_too_large")) throw error;
@@ -241,11 +248,20 @@ async function credentialsClient(ctx: FlowContext, as: oauth.AuthorizationServer
 }
 
 /** The client credentials grant (machine-to-machine, no user). */
-export async function clientCredentialsFlow(ctx: FlowContext, as: oauth.AuthorizationServer, resource: string, scope: string | undefined): Promise<StoredTokens> {
+export async function clientCredentialsFlow(
+  ctx: FlowContext,
+  as: oauth.AuthorizationServer,
+  resource: string,
+  scope: string | undefined,
+  dpop?: Dpop,
+): Promise<StoredTokens> {
   const { client, auth } = await credentialsClient(ctx, as);
   const parameters: Record<string, string> = { resource, ...(scope !== undefined && { scope }) };
   const what = `client credentials token request to ${printable(String(as.token_endpoint))}`;
-  const response = await libStep(what, "token_request_failed", () => oauth.clientCredentialsGrantRequest(as, client, auth, parameters, libOptions(ctx)));
-  const result = await libStep(what, "token_request_failed", () => oauth.processClientCredentialsResponse(as, client, response));
+  const result = await libStep(what, "token_request_failed", () =>
+    withNonceRetry(async () =>
+      oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, libOptions(ctx, dpop))),
+    ),
+  );
   return toTokens(result, resource, as.issuer, scope);
 }
