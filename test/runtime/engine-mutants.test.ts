@@ -360,3 +360,32 @@ describe("batches and close", () => {
     await expect(engine.request("x", {})).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 });
+
+describe("routing hints to the transport", () => {
+  it("passes relatedRequestId for replies, related requests and notifications, and none otherwise", async () => {
+    const t = new ScriptedTransport();
+    const options: unknown[] = [];
+    const send = t.send.bind(t);
+    t.send = (message: object, opts?: unknown) => (options.push(opts), send(message));
+    const engine = new JsonRpcEngine(t, { onRequest: () => ({}), onNotification: () => undefined });
+    await engine.start();
+    t.inject({ jsonrpc: "2.0", id: "r1", method: "m" });
+    await t.waitForSent(1);
+    t.inject("not json");
+    await t.waitForSent(2);
+    engine.request("nested", {}, { relatedRequestId: "r1", timeoutMs: 0 }).catch(() => undefined);
+    engine.request("plain", {}, { timeoutMs: 0 }).catch(() => undefined);
+    await engine.notify("n1", { a: 1 }, 7);
+    await engine.notify("n2");
+    expect(options).toEqual([{ relatedRequestId: "r1" }, undefined, { relatedRequestId: "r1" }, undefined, { relatedRequestId: 7 }, undefined]);
+    expect(t.sent.slice(4)).toEqual([
+      { jsonrpc: "2.0", method: "n1", params: { a: 1 } },
+      { jsonrpc: "2.0", method: "n2" },
+    ]);
+    expect(t.sent[3]).toEqual({ jsonrpc: "2.0", id: expect.any(Number), method: "plain", params: {} });
+    const noParams = engine.request("bare", undefined, { timeoutMs: 0 });
+    expect(t.sent.at(-1)).toEqual({ jsonrpc: "2.0", id: expect.any(Number), method: "bare" });
+    await engine.close();
+    await expect(noParams).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+});
