@@ -6,7 +6,7 @@
  * `src/generated/`. Never overwrites a file (it says what it skipped) and never deletes one.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/generated-file.ts";
 import { renderTemplate } from "../emit/user/render-template.ts";
@@ -66,7 +66,7 @@ type PackageJson = Record<string, unknown> & { scripts?: Record<string, unknown>
  * The package.json edit: `"type": "module"` when it has no `type`, and the scripts it lacks. Returns the new text
  * (undefined when nothing changes) and one line per decision.
  */
-export function editPackageJson(text: string): { text?: string; notes: string[] } {
+export function editPackageJson(text: string, hasCode = false): { text?: string; notes: string[] } {
   const parsed = JSON.parse(text) as unknown;
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     throw new Error("package.json is not a JSON object");
@@ -77,9 +77,15 @@ export function editPackageJson(text: string): { text?: string; notes: string[] 
     pkg["type"] = "module";
     changed = true;
     notes.push('package.json: added "type": "module" (the scaffold and the generated code are ES modules)');
+  } else if (pkg["type"] === "commonjs" && !hasCode) {
+    // Recent npm versions write "type": "commonjs" in `npm init -y`: a project without code yet loses nothing.
+    pkg["type"] = "module";
+    changed = true;
+    notes.push('package.json: "type": "commonjs" → "module" (the project has no code yet; the scaffold is ESM)');
   } else if (pkg["type"] !== "module") {
     notes.push(
-      `package.json: left "type": ${JSON.stringify(pkg["type"])} as it is; the scaffold is ESM and needs "type": "module"`,
+      `package.json: left "type": ${JSON.stringify(pkg["type"])} as it is (the project has code); the scaffold is ESM: ` +
+        'set "type": "module", or rename its files to .mts',
     );
   }
   const scripts = pkg.scripts;
@@ -110,6 +116,17 @@ function newPackageJson(name: string): string {
   return `${JSON.stringify({ name: pkgName, version: "0.1.0", private: true, type: "module", scripts: INIT_SCRIPTS }, null, 2)}\n`;
 }
 
+const CODE = /\.(c|m)?(j|t)sx?$/;
+
+/** Whether the project already holds JavaScript or TypeScript (its folder and src/, node_modules never read). */
+async function hasCode(dir: string): Promise<boolean> {
+  for (const folder of [dir, path.join(dir, "src")]) {
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    if (entries.some((e) => e.isFile() && CODE.test(e.name))) return true;
+  }
+  return false;
+}
+
 export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
   const show = (file: string) => path.relative(process.cwd(), path.join(args.dir, file)) || ".";
   const pkgPath = path.join(args.dir, "package.json");
@@ -117,7 +134,7 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
   // Decide everything about package.json before writing anything: a broken one stops init with nothing written.
   if (existsSync(pkgPath)) {
     try {
-      pkgEdit = editPackageJson(await readFile(pkgPath, "utf8"));
+      pkgEdit = editPackageJson(await readFile(pkgPath, "utf8"), await hasCode(args.dir));
     } catch (error) {
       io.err(`mcp-gen: cannot edit ${show("package.json")}: ${error instanceof Error ? error.message : String(error)}`);
       io.err("mcp-gen: init wrote nothing");

@@ -1,20 +1,19 @@
 /**
- * The CLI as users run it (bin/mcp-gen.js in a child process): --help, defaults and --out, --check, stale files,
- * --watch, init, import's argument errors, server.revisions, and every kind of bad manifest.
+ * The CLI as users run it (bin/mcp-gen.js in a child process): --help, did-you-mean, defaults and --out, --check,
+ * stale files, --watch, import's argument errors, server.revisions, and every kind of bad manifest (alone, and many
+ * at once). `init` is in init.test.ts, what generation never touches in output-safety.test.ts.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpClient, StdioClientTransport, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(REPO, "bin/mcp-gen.js");
 const SCRATCH = path.join(REPO, ".tmp", `manifest-cli-${process.pid}`);
-const require = createRequire(import.meta.url);
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   return cliIn(REPO, ...args);
@@ -158,115 +157,7 @@ describe("mcp-gen CLI", () => {
     }
   }, 60_000);
 
-  it("init scaffolds a project that type-checks and runs, and never overwrites", async () => {
-    const dir = path.join(SCRATCH, "init");
-    // The generated folder is src/generated: five levels below the repository.
-    const first = cli("init", "--dir", dir, "--name", "hello", "--runtime-import", "../../../../../runtime/index.ts");
-    expect(first.stderr).toBe("");
-    expect(first.code).toBe(0);
-    for (const file of ["mcp.yaml", "package.json", "tsconfig.json", "src/handlers.ts", "src/server.ts", "src/http.ts"])
-      expect(existsSync(path.join(dir, file))).toBe(true);
-    for (const file of ["server.ts", "client.ts", ".mcp-gen.json"]) expect(existsSync(path.join(dir, "src/generated", file))).toBe(true);
-    // No package.json there: a new one, an ES module with the scripts.
-    expect(JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"))).toMatchObject({
-      name: "hello",
-      type: "module",
-      scripts: { generate: "mcp-gen generate", build: "tsc", start: "node dist/server.js", "start:http": "node dist/http.js" },
-    });
-    // The entries sit one level above the generated folder: the relative runtime import loses one "../".
-    expect(await readFile(path.join(dir, "src/server.ts"), "utf8")).toContain('from "../../../../runtime/index.ts";');
-    expect(await readFile(path.join(dir, "src/http.ts"), "utf8")).toContain('from "../../../../runtime/http/index.ts";');
-
-    const raw = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
-    await raw.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", path.join(dir, "src/server.ts")],
-        cwd: REPO,
-        stderr: "ignore",
-      }),
-    );
-    try {
-      const result = await raw.callTool("greet", { name: "Ada" });
-      expect(result.structuredContent).toEqual({ greeting: "Hello, Ada!" });
-    } finally {
-      await raw.close();
-    }
-
-    // The scaffold type-checks under the repository's strict tsconfig (the runtime is imported as .ts source here;
-    // package.test.ts and the user-flow CI check the scaffold's own tsconfig against the installed package).
-    await writeFile(
-      path.join(dir, "tsconfig.test.json"),
-      JSON.stringify({ extends: "../../../tsconfig.json", include: ["src"] }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [require.resolve("typescript/bin/tsc"), "--noEmit", "-p", path.join(dir, "tsconfig.test.json")],
-      { encoding: "utf8" },
-    );
-    expect(tsc.stdout).toBe("");
-
-    const before = await snapshotTree(dir);
-    const again = cli("init", "--dir", dir);
-    expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/skipped .*mcp\.yaml, .*src\/handlers\.ts, .*src\/server\.ts, .*src\/http\.ts, .*tsconfig\.json \(already there; not overwritten\)/);
-    expect(await snapshotTree(dir)).toEqual(before);
-
-    // server.revisions limits what the generated server speaks; without it, it speaks every revision.
-    expect(await negotiatedRevision(dir)).toBe([...SUPPORTED_REVISIONS].sort().at(-1));
-    const manifest = path.join(dir, "mcp.yaml");
-    await writeFile(manifest, (await readFile(manifest, "utf8")).replace(/^server:\n/m, "server:\n  revisions: [2025-06-18]\n"));
-    expect(cli("generate", "-m", manifest).code).toBe(0);
-    expect(await negotiatedRevision(dir)).toBe("2025-06-18");
-  }, 120_000);
-
-  it("init adds \"type\": \"module\" and the missing scripts to an existing package.json, keeping the user's", async () => {
-    const dir = path.join(SCRATCH, "init-existing");
-    await mkdir(dir, { recursive: true });
-    const pkg = { name: "mine", version: "1.0.0", scripts: { test: "echo no tests", build: "my-build" } };
-    await writeFile(path.join(dir, "package.json"), `${JSON.stringify(pkg, null, 4)}\n`);
-    const result = cli("init", "--dir", dir, "--runtime-import", "../../../../../runtime/index.ts");
-    expect(result.stderr).toBe("");
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('package.json: added "type": "module"');
-    expect(result.stdout).toContain("package.json: added scripts generate, check, start, start:http\n");
-    expect(result.stdout).toContain("package.json: kept your own scripts build (not replaced)\n");
-    const text = await readFile(path.join(dir, "package.json"), "utf8");
-    expect(text).toMatch(/^\{\n {4}"name"/); // the file's own indentation
-    expect(JSON.parse(text)).toEqual({
-      ...pkg,
-      type: "module",
-      scripts: {
-        ...pkg.scripts,
-        generate: "mcp-gen generate",
-        check: "mcp-gen generate --check && tsc --noEmit",
-        start: "node dist/server.js",
-        "start:http": "node dist/http.js",
-      },
-    });
-
-    const broken = path.join(SCRATCH, "init-broken");
-    await mkdir(broken, { recursive: true });
-    await writeFile(path.join(broken, "package.json"), "{ not json");
-    const refused = cli("init", "--dir", broken);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/cannot edit .*package\.json: .*\nmcp-gen: init wrote nothing\n$/);
-    expect(await readdir(broken)).toEqual(["package.json"]);
-  }, 60_000);
 });
-
-/** The revision an McpClient accepting every revision negotiates with the scaffolded server in `dir`. */
-async function negotiatedRevision(dir: string): Promise<string | undefined> {
-  const client = new McpClient({ info: { name: "revisions-test", version: "1.0.0" } });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(dir, "src/server.ts")], cwd: REPO, stderr: "ignore" }),
-  );
-  try {
-    return client.revision;
-  } finally {
-    await client.close();
-  }
-}
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
