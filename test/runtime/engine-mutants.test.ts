@@ -348,6 +348,18 @@ describe("batches and close", () => {
     ]);
   });
 
+  it("sends nothing once closed, not even parse errors, and finishes handlers silently", async () => {
+    let release: () => void = () => undefined;
+    const { engine, t } = await engineWith({ onRequest: () => new Promise((resolve) => (release = () => resolve({ late: 1 }))) });
+    t.inject({ jsonrpc: "2.0", id: 1, method: "m" });
+    await engine.close();
+    t.inject("not json");
+    t.inject('{"jsonrpc":"2.0","id":2}');
+    release();
+    await delay(5);
+    expect(t.sent).toEqual([]);
+  });
+
   it("close() closes the transport once and reports onClose once", async () => {
     let closes = 0;
     const { engine, t } = await engineWith({ onClose: () => closes++ });
