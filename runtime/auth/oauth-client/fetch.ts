@@ -16,6 +16,7 @@ import {
 } from "./discovery.ts";
 import { authorizationCodeFlow, clientCredentialsFlow, refreshFlow, tokensKey, type FlowContext } from "./flow.ts";
 import { dpopFor, dpopResourceRequest, type Dpop } from "./dpop.ts";
+import { jwtBearerFlow } from "./grants.ts";
 import { guardedFetch, printable, type HttpLimits } from "./http.ts";
 import { memoryStore } from "./stores.ts";
 import { OAuthClientError, type OAuthClientProvider, type StoredTokens } from "./types.ts";
@@ -158,7 +159,9 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     const scope = stepUp
       ? scopeSet(binding.tokens?.scope, challenged)
       : (challenged ?? (info?.scopesSupported && info.scopesSupported.length > 0 ? info.scopesSupported.join(" ") : undefined));
-    const tokens = provider.clientCredentials
+    const tokens = provider.jwtBearer
+      ? await jwtBearerFlow(ctx.http, provider.jwtBearer, as, resourceId, scope, binding.dpop)
+      : provider.clientCredentials
       ? await clientCredentialsFlow(ctx, as, resourceId, scope, binding.dpop)
       : await authorizationCodeFlow(ctx, as, resourceId, scope, binding.dpop);
     await save(binding, tokens);

@@ -222,7 +222,8 @@ export async function authorizationCodeFlow(
 
 /** A new access token from the refresh token; undefined when the AS refuses (then the caller re-authorizes). */
 export async function refreshFlow(ctx: FlowContext, as: oauth.AuthorizationServer, tokens: StoredTokens, dpop?: Dpop): Promise<StoredTokens | undefined> {
-  if (tokens.refresh_token === undefined) return undefined;
+  // The JWT bearer grant is simply run again (its assertion is the credential), never a registration.
+  if (tokens.refresh_token === undefined || ctx.provider.jwtBearer) return undefined;
   const refreshToken = tokens.refresh_token;
   try {
     const { client, auth } = ctx.provider.clientCredentials ? await credentialsClient(ctx, as) : await clientFor(ctx, as);

@@ -81,6 +81,11 @@ export interface OAuthClientProvider {
     /** Default: client_secret_basic with a secret, private_key_jwt with a key. */
     readonly token_endpoint_auth_method?: TokenEndpointAuthMethod;
   };
+  /**
+   * The JWT bearer grant (RFC 7523) with an assertion the application obtains: workload identity federation, or
+   * enterprise-managed authorization with `enterpriseAssertion()`. Takes precedence over the other grants.
+   */
+  readonly jwtBearer?: import("./grants.ts").JwtBearerOptions;
   /** Private key for `private_key_jwt` of a pre-registered client. */
   readonly privateKey?: ClientPrivateKey;
   /** Storage for registrations and tokens (default: in memory, per `oauthFetch`). */
