@@ -127,6 +127,8 @@ export function toNodeListener(handler: McpHttpHandler): NodeListener {
           if (request.tooLarge) res.setHeader("connection", "close");
           writeNodeResponse(out, res);
         } catch (error) {
+          // A stream that never reached the wire must not go on buffering for a peer that will never read it.
+          if (out.body instanceof SseStream) out.body.peerClosed();
           abandon(res, error, handler);
         }
       },

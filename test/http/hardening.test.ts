@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { jwtVerifier } from "../../runtime/auth/jwt.ts";
 import { McpHttpHandler } from "../../runtime/http/handler.ts";
 import { serve, toNodeListener, type RunningServer } from "../../runtime/http/node.ts";
+import { SseStream } from "../../runtime/http/sse.ts";
 import type { HttpRequestIn, HttpResponseOut } from "../../runtime/http/types.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { initializeMessage, post } from "./helpers.ts";
@@ -100,12 +101,18 @@ describe("forged tokens and hostile verifier messages", () => {
   });
 });
 
+let lastStream: SseStream | undefined;
+
 /** A handler whose answers Node refuses to write (a header value with a newline), or that fails outright. */
 class BrokenHandler extends McpHttpHandler {
   override async handle(request: HttpRequestIn): Promise<HttpResponseOut> {
     if (request.path === "/bad-header") return { status: 200, headers: { "x-bad": "a\nb" }, body: "{}" };
     if (request.path === "/bad-status") return { status: 99, headers: {}, body: "{}" };
     if (request.path === "/reject") throw new Error("handler failed");
+    if (request.path === "/bad-sse") {
+      lastStream = new SseStream();
+      return { status: 200, headers: { "x-bad": "–" }, body: lastStream };
+    }
     return { status: 200, headers: { "content-type": "text/plain" }, body: "fine" };
   }
 }
@@ -136,6 +143,13 @@ describe("toNodeListener never lets a throw escape", () => {
     }
     // Each failure was reported once to onError.
     expect(reported).toHaveLength(3);
+  });
+
+  it("closes an SSE stream whose headers could not be written, so it buffers nothing more", async () => {
+    const response = await fetch(`${base}/bad-sse`).catch((error: unknown) => error);
+    if (response instanceof Response) expect(response.status).toBe(500);
+    expect(lastStream?.open).toBe(false);
+    expect(lastStream?.send({ data: "{}" })).toBe(false);
   });
 });
 
