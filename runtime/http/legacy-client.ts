@@ -33,7 +33,10 @@ export class LegacySseClient {
         if (event === "endpoint") {
           const endpoint = new URL(data, this.url);
           // Never POST our messages (and token) to another origin than the one we connected to.
-          if (endpoint.origin !== this.url.origin) failed(new Error(`endpoint origin ${endpoint.origin} differs from ${this.url.origin}`));
+          if (endpoint.origin !== this.url.origin) {
+            failed(new Error(`endpoint origin ${endpoint.origin} differs from ${this.url.origin}`));
+            return;
+          }
           this.endpoint = endpoint;
           ready();
           return;

@@ -212,3 +212,24 @@ describe("our client never echoes unsafe server text into a header", () => {
     expect(again.lastEventId).toBe("ok-2");
   });
 });
+
+describe("legacy HTTP+SSE client", () => {
+  it("refuses an endpoint on another origin and never POSTs (or sends the token) there", async () => {
+    const { LegacySseClient } = await import("../../runtime/http/legacy-client.ts");
+    const posted: string[] = [];
+    const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (init?.method === "POST") {
+        posted.push(url);
+        return new Response("Accepted", { status: 202 });
+      }
+      return new Response("event: endpoint\ndata: http://evil.example/messages?sessionId=1\n\n", {
+        headers: { "content-type": "text/event-stream" },
+      });
+    }) as typeof fetch;
+    const client = new LegacySseClient(new URL("http://127.0.0.1:1/sse"), fakeFetch, async () => ({ authorization: "Bearer secret" }), new AbortController().signal);
+    await expect(client.connect(() => undefined, () => undefined, () => undefined)).rejects.toThrow(/endpoint origin http:\/\/evil\.example differs/);
+    await expect(client.send({ jsonrpc: "2.0", method: "x" })).rejects.toThrow(/not connected/);
+    expect(posted).toEqual([]);
+  });
+});
