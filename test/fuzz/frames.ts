@@ -28,6 +28,8 @@ export interface FrameContext {
   readonly modern: boolean;
   /** The revision has JSON-RPC batches (2025-03-26). */
   readonly batches: boolean;
+  /** Responses from the client are refused (stateless Streamable HTTP: "the client MUST NOT send responses"). */
+  readonly refusesResponses?: boolean;
 }
 
 export const placeholder = (k = 0): string => `"@@ID${k}@@"`;
@@ -269,9 +271,11 @@ function notifications(ctx: FrameContext): fc.Arbitrary<Frame> {
 }
 
 /** Responses from the client: one to no request is dropped; one with both or neither of result/error is invalid. */
-function responses(): fc.Arbitrary<Frame> {
+function responses(ctx: FrameContext): fc.Arbitrary<Frame> {
+  // Where responses are refused: an HTTP error, whose body (if any) is an error without an id.
+  const stray = ctx.refusesResponses ? err(-32600, [null]) : NONE;
   return fc.oneof(
-    fc.constant(frame("response to no request", `{"jsonrpc":"2.0","id":${placeholder()},"result":{}}`, NONE)),
+    fc.constant(frame("response to no request", `{"jsonrpc":"2.0","id":${placeholder()},"result":{}}`, stray)),
     fc.constant(frame("response with result and error", `{"jsonrpc":"2.0","id":${placeholder()},"result":{},"error":{"code":1,"message":"x"}}`, err(-32600, [SELF, null]))),
     fc.constant(frame("response without result or error", `{"jsonrpc":"2.0","id":${placeholder()}}`, err(-32600, [SELF, null]))),
   );
@@ -317,7 +321,7 @@ export function anyFrame(ctx: FrameContext): fc.Arbitrary<Frame> {
     { arbitrary: escapedControl(ctx), weight: 2 },
     { arbitrary: oddValidIds(ctx), weight: 2 },
     { arbitrary: notifications(ctx), weight: 1 },
-    { arbitrary: responses(), weight: 1 },
+    { arbitrary: responses(ctx), weight: 1 },
     { arbitrary: batches(ctx), weight: 2 },
     { arbitrary: unknownMethods(ctx), weight: 3 },
   );

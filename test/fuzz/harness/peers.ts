@@ -85,9 +85,18 @@ export interface HttpAnswer {
 
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-export async function postFrame(url: string, body: Buffer | string, headers: Record<string, string>): Promise<HttpAnswer> {
-  const response = await fetch(url, { method: "POST", headers: { ...POST_HEADERS, ...headers }, body: typeof body === "string" ? body : new Uint8Array(body) });
-  const text = await response.text();
+export async function postFrame(url: string, body: Buffer | string, headers: Record<string, string>, timeoutMs = 15_000): Promise<HttpAnswer> {
+  // A server that never answers must fail the property, not hang it.
+  const signal = AbortSignal.timeout(timeoutMs);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, { method: "POST", headers: { ...POST_HEADERS, ...headers }, body: typeof body === "string" ? body : new Uint8Array(body), signal });
+    text = await response.text();
+  } catch (error) {
+    if (signal.aborted) throw new Error(`no complete HTTP answer within ${timeoutMs} ms`);
+    throw error;
+  }
   const contentType = response.headers.get("content-type") ?? "";
   const answers: Answer[] = [];
   const log = new MessageLog();

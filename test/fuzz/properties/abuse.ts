@@ -61,7 +61,9 @@ export async function hostAndOrigin(server: ServerProcess, options: RunOptions):
       if (origin !== undefined) {
         try {
           const u = new URL(origin);
-          sameOrigin = u.protocol === "http:" && u.host === host.trim().toLowerCase();
+          // The spec leaves "invalid Origin" to the server; the threat is DNS rebinding, i.e. a foreign host:port.
+          // (A page at https:// on this very host:port cannot exist: the port speaks plain HTTP.)
+          sameOrigin = (u.protocol === "http:" || u.protocol === "https:") && u.host === host.trim().toLowerCase();
         } catch {
           sameOrigin = false;
         }

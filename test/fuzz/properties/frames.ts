@@ -166,7 +166,7 @@ export async function statelessFrames(options: RunOptions): Promise<void> {
   const server = await startServer({ mode: "http" });
   try {
     const target: Target = {
-      ctx: { modern: true, batches: false },
+      ctx: { modern: true, batches: false, refusesResponses: true },
       server,
       async exchange(frame, base) {
         const bytes = withIds(frame.bytes, base);
