@@ -155,6 +155,8 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
   const scripts = Object.keys(INIT_SCRIPTS)
     .map((s) => `npm run ${s}`)
     .join(", ");
-  io.out(`mcp-gen: next: npm i -D typescript, then ${scripts} (see package.json)`);
+  // The scripts run tsc: say so when the project does not have it yet.
+  const tsc = existsSync(path.join(args.dir, "node_modules", "typescript")) ? "" : "npm i -D typescript, then ";
+  io.out(`mcp-gen: next: ${tsc}${scripts} (see package.json)`);
   return 0;
 }
