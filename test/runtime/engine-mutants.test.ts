@@ -340,6 +340,26 @@ describe("batches and close", () => {
     ]);
   });
 
+  it("answers parse errors and dropped oversized input with -32700 naming the reason", async () => {
+    const { t } = await engineWith({ acceptsBatch: () => true });
+    t.inject("{oops");
+    t.sink!.malformed!("message of 9 bytes exceeds the 4-byte limit");
+    t.inject("[]");
+    await t.waitForSent(3);
+    const [parse, oversized, empty] = t.sent as Sent[];
+    expect(parse!.error!.code).toBe(-32700);
+    expect(parse!.error!.message).toMatch(/^Parse error: \S/);
+    expect(oversized).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: message of 9 bytes exceeds the 4-byte limit" } });
+    expect(empty).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: an empty batch is invalid" } });
+  });
+
+  it("numbers outgoing requests 1, 2, 3, …", async () => {
+    const { engine, sent } = await engineWith();
+    for (const m of ["a", "b", "c"]) engine.request(m, {}, { timeoutMs: 0 }).catch(() => undefined);
+    expect(sent().map((m) => m.id)).toEqual([1, 2, 3]);
+    await engine.close();
+  });
+
   it("rejects batches with the right reason: empty, or not accepted", async () => {
     const { t } = await engineWith();
     t.inject("[]");

@@ -178,4 +178,11 @@ describe("LineDecoder", () => {
     expect(d.push(Buffer.from("abcde"))).toEqual([]);
     expect(d.push(Buffer.from("\nz\n"))).toEqual([{ oversized: 5 }, "z"]);
   });
+
+  it("reassembles a line split across chunks right after an oversized one", () => {
+    const d = new LineDecoder(4);
+    expect(d.push(Buffer.from("123456"))).toEqual([]);
+    expect(d.push(Buffer.from("78\nab"))).toEqual([{ oversized: 8 }]);
+    expect(d.push(Buffer.from("c\n"))).toEqual(["abc"]);
+  });
 });
