@@ -54,7 +54,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   if (options.mode === "http") {
     url = await new Promise<string>((resolve, reject) => {
       let out = "";
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
       child.stdout!.setEncoding("utf8");
       child.stdout!.on("data", (chunk: string) => {
         out += chunk;

@@ -64,11 +64,11 @@ export async function stdioFrames(revision: "2025-03-26" | "2025-11-25" | "2026-
   const server = await startServer({ mode: "stdio" });
   const peer = new StdioPeer(server.child.stdin!, server.child.stdout!);
   try {
-    if (!modern) {
-      await peer.write(Buffer.from(initialize(1, revision)));
-      await peer.until(() => peer.received.some((a) => isObject(a.value) && a.value["id"] === 1), "the initialize answer", 30_000);
-      await peer.write(Buffer.from(INITIALIZED));
-    }
+    // The first answer waits for the process to start (slow on a loaded machine), so it has its own long deadline.
+    await peer.write(Buffer.from(modern ? ping("1", true).replace('"id":"1"', '"id":1') : initialize(1, revision)));
+    await peer.until(() => peer.received.some((a) => isObject(a.value) && a.value["id"] === 1), "the first answer", 60_000);
+    if (!modern) await peer.write(Buffer.from(INITIALIZED));
+    let previous = "(first frame)";
     const target: Target = {
       ctx: { modern, batches: revision === "2025-03-26" },
       server,
@@ -80,7 +80,9 @@ export async function stdioFrames(revision: "2025-03-26" | "2025-11-25" | "2026-
         const isSentinel = (a: Answer) => isObject(a.value) && a.value["id"] === sentinel;
         const mine = () => peer.received.slice(from).filter((a) => !isSentinel(a) && !isServerInitiated(a.value));
         const want = answerCount(frame.expect);
-        await peer.until(() => peer.received.slice(from).some(isSentinel) && mine().length >= want, `the answers to ${frame.label}`);
+        const what = `the answers to ${frame.label} (after ${previous}; received so far: ${peer.received.slice(from).map((a) => a.raw.slice(0, 120)).join(" | ") || "nothing"}; stderr: ${server.stderr().slice(-500)})`;
+        previous = frame.label;
+        await peer.until(() => peer.received.slice(from).some(isSentinel) && mine().length >= want, what);
         const answer = peer.received.slice(from).find(isSentinel)!;
         if (!isObject(answer.value) || !("result" in answer.value)) return `the ping after ${frame.label} failed: ${answer.raw.slice(0, 300)}`;
         return mismatch(frame.expect, mine(), base);
