@@ -5,7 +5,7 @@
  * arguments the context names, else with the required arguments each tool's schema asks for), and answer
  * elicitation/sampling/roots. Exits non-zero on any error.
  */
-import { oauthFetch, type OAuthClientProvider } from "../runtime/auth/index.ts";
+import { enterpriseAssertion, oauthFetch, type OAuthClientProvider } from "../runtime/auth/index.ts";
 import { McpClient, type ElicitResult } from "../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../runtime/http/index.ts";
 
@@ -26,6 +26,11 @@ const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  valid_jwt?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_issuer?: string;
+  idp_token_endpoint?: string;
 };
 
 /**
@@ -34,6 +39,15 @@ const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as {
  * Credentials the scenario hands over (pre-registration, client credentials) are used as given.
  */
 function oauthProvider(): OAuthClientProvider {
+  if (context.valid_jwt !== undefined) return { jwtBearer: { client_id: context.client_id ?? "workload", assertion: () => context.valid_jwt! } };
+  if (context.idp_id_token !== undefined)
+    return {
+      jwtBearer: {
+        client_id: context.client_id!,
+        ...(context.client_secret ? { client_secret: context.client_secret } : {}),
+        assertion: enterpriseAssertion({ idpTokenEndpoint: context.idp_token_endpoint!, idpIssuer: context.idp_issuer!, idpClientId: context.idp_client_id!, idToken: () => context.idp_id_token! }),
+      },
+    };
   const credentials = context.client_id !== undefined && scenario.includes("client-credentials");
   return {
     clientMetadata: { client_name: "mcp-gen conformance client" },
