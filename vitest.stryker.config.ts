@@ -3,9 +3,23 @@
  * spawn processes (child servers, the CLI, tsc) or run long fuzz loops. A mutant in a spawned child is invisible to
  * Stryker's coverage and those files are the slow ones, so leaving them out loses nothing and keeps a run short.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// Stryker runs the tests in a copy at <repo>/.stryker-tmp/sandbox-*; the spec texts the generator tests read sit
+// beside the repository (`../shared`), so give the copy the same neighbour.
+const sandbox = dirname(fileURLToPath(import.meta.url));
+const neighbour = join(sandbox, "..", "shared");
+if (basename(dirname(sandbox)) === ".stryker-tmp" && !existsSync(neighbour)) {
+  const original = join(sandbox, "..", "..", "..", "shared");
+  try {
+    if (existsSync(original)) symlinkSync(original, neighbour, "dir");
+  } catch {
+    // Another test runner process linked it first.
+  }
+}
 
 /** Text that marks a test file (or a helper it names) as starting processes. */
 const SPAWNS = /child_process|StdioClientTransport|\bspawn\(|execFile|\bfork\(|harness\/process/;

@@ -65,8 +65,9 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   else if (options.jwksUrl) keys = createRemoteJWKSet(new URL(options.jwksUrl));
   else throw new Error("jwtVerifier needs one of jwksUrl, jwks or key");
   const verifyOptions = {
-    issuer: typeof options.issuer === "string" ? options.issuer : [...options.issuer],
-    audience: typeof options.audience === "string" ? options.audience : [...options.audience],
+    // jose only reads these lists; the casts drop `readonly` without a copy.
+    issuer: options.issuer as string | string[],
+    audience: options.audience as string | string[],
     algorithms: [...(options.algorithms ?? (isSecret(options.key) ? ["HS256", "HS384", "HS512"] : ASYMMETRIC))],
     clockTolerance: options.clockToleranceSec ?? 5,
     requiredClaims: options.requireExp === false ? [] : ["exp"],

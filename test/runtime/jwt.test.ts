@@ -3,7 +3,7 @@
  * by default, `nbf`/`exp` with clock tolerance, issuer/audience (single and lists), `typ`, scopes from `scope` or
  * `scp`, the client id claims, and tokens that must never pass (`alg: none`, algorithm confusion, foreign keys).
  */
-import { createSecretKey, generateKeyPairSync } from "node:crypto";
+import { createSecretKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT, type JWK } from "jose";
 import { jwtVerifier, type JwtVerifierOptions } from "../../runtime/auth/jwt.ts";
@@ -32,7 +32,7 @@ interface Claims {
 function sign(
   claims: Claims = {},
   opts: { iss?: string | null; aud?: string | string[] | null; exp?: number | null; nbf?: number; header?: Record<string, unknown> } = {},
-  key: CryptoKey | Uint8Array = es.privateKey,
+  key: CryptoKey | KeyObject | Uint8Array = es.privateKey,
 ): Promise<string> {
   let jwt = new SignJWT({ ...claims }).setProtectedHeader({ alg: "ES256", kid: "k1", ...opts.header } as { alg: string });
   if (opts.iss !== null) jwt = jwt.setIssuer(opts.iss ?? ISSUER);
@@ -95,6 +95,29 @@ describe("jwtVerifier: key sources", () => {
     // A public key's verifier does not default to HMAC algorithms.
     await expect(verify(hs)).rejects.toThrow(/alg/i);
     await expect(verify(await sign(), { key: secret })).rejects.toThrow(/alg/i);
+  });
+
+  it("accepts every default algorithm: the asymmetric ones for keys, HS256/384/512 for secrets", async () => {
+    // A node KeyObject: WebCrypto RSA keys are bound to one hash, these serve every RS/PS algorithm.
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    type Pair = { publicKey: CryptoKey | KeyObject; privateKey: CryptoKey | KeyObject };
+    const pairs: Array<[string, Pair]> = [
+      ...["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"].map((alg): [string, Pair] => [alg, rsa]),
+      ["ES256", es],
+      ["ES384", await generateKeyPair("ES384")],
+      ["ES512", await generateKeyPair("ES512")],
+      ["EdDSA", await generateKeyPair("EdDSA", { crv: "Ed25519" })],
+      ["Ed25519", await generateKeyPair("Ed25519")],
+    ];
+    for (const [alg, pair] of pairs) {
+      const token = await sign({}, { header: { alg } }, pair.privateKey);
+      await expect(verify(token, { key: pair.publicKey }), alg).resolves.toBeDefined();
+    }
+    const secret = new TextEncoder().encode("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+    for (const alg of ["HS256", "HS384", "HS512"]) {
+      const token = await sign({}, { header: { alg } }, secret);
+      await expect(verify(token, { key: secret }), alg).resolves.toBeDefined();
+    }
   });
 
   it("restricts algorithms when told to", async () => {
@@ -192,7 +215,7 @@ describe("jwtVerifier: scopes and client id", () => {
   it("reads scope (space-separated), else scp (array or string)", async () => {
     expect(await scopesOf({ scope: "a  b c" })).toEqual(["a", "b", "c"]);
     expect(await scopesOf({ scp: ["x", 5, "y"] })).toEqual(["x", "y"]);
-    expect(await scopesOf({ scp: "p q" })).toEqual(["p", "q"]);
+    expect(await scopesOf({ scp: "p  q " })).toEqual(["p", "q"]);
     expect(await scopesOf({ scope: "a", scp: ["x"] })).toEqual(["a"]);
     expect(await scopesOf({ scope: 7, scp: ["x"] })).toEqual(["x"]);
     expect(await scopesOf({ scp: { a: 1 } })).toEqual([]);
