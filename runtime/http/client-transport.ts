@@ -101,7 +101,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (typeof method === "string") {
         headers["mcp-method"] = method;
         const params = isObject(message["params"]) ? message["params"] : {};
-        const field = NAME_FIELD[method];
+        const field = Object.hasOwn(NAME_FIELD, method) ? NAME_FIELD[method] : undefined;
         const name = field !== undefined ? params[field] : undefined;
         if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
         const toolParams = method === "tools/call" && typeof name === "string" ? this.toolParams.get(name) : undefined;

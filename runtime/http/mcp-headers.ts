@@ -165,7 +165,7 @@ export function checkRequestHeaders(
   const methodHeader = request.header("mcp-method");
   if (methodHeader === undefined) return "missing Mcp-Method header";
   if (methodHeader !== method) return `Mcp-Method header '${methodHeader}' does not match body method '${method}'`;
-  const field = NAME_FIELD[method];
+  const field = Object.hasOwn(NAME_FIELD, method) ? NAME_FIELD[method] : undefined; // own keys only: "toString" is a method name too
   if (field !== undefined) {
     const raw = request.header("mcp-name");
     if (raw === undefined) return "missing Mcp-Name header";
