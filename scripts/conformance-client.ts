@@ -13,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { argValues, CACHE, harness, node22, readResults, ROOT, type ScenarioResult } from "./conformance-lib.ts";
+import { argValues, CACHE, harness, node22, readResults, ROOT, runMain, type ScenarioResult } from "./conformance-lib.ts";
 
 const SUITES = [
   { id: "0.1.16-all", version: "0.1.16", args: ["--suite", "all"] },
@@ -104,10 +104,4 @@ async function main(): Promise<number> {
   return exitCode;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+runMain(main);

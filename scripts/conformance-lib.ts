@@ -86,3 +86,14 @@ export function readResults(outDir: string): ScenarioResult[] {
   visit(outDir);
   return results.sort((a, b) => a.scenario.localeCompare(b.scenario));
 }
+
+/** Runs a runner's `main`, exiting with its code; a thrown error is printed on one line and exits 1. */
+export function runMain(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
