@@ -172,7 +172,7 @@ export class McpHttpHandler {
     if (this.options.sessions === false) return this.serveStateless(request, message, authInfo, false, version ?? REVISION_WITHOUT_HEADER);
     const session = this.findSession(request, authInfo, replyId);
     if (!(session instanceof SessionTransport)) return session;
-    const mismatch = versionMismatch(request, session, replyId);
+    const mismatch = versionMismatch(request, session, replyId, this.supportedVersions());
     if (mismatch) return mismatch;
     if (replyId !== null) {
       if (session.hasInFlight(replyId))
@@ -207,7 +207,7 @@ export class McpHttpHandler {
     if (this.options.sessions === false) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
     const session = this.findSession(request, authInfo, null);
     if (!(session instanceof SessionTransport)) return session;
-    const mismatch = versionMismatch(request, session, null);
+    const mismatch = versionMismatch(request, session, null, this.supportedVersions());
     if (mismatch) return mismatch;
     if (!getProfile(session.protocolVersion ?? "")?.acceptsBatches)
       return rpcError(400, -32600, `Invalid Request: revision ${session.protocolVersion ?? "(none)"} has no batches`, null);
@@ -286,7 +286,7 @@ export class McpHttpHandler {
       return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
     const session = this.findSession(request, authInfo);
     if (!(session instanceof SessionTransport)) return session;
-    return versionMismatch(request, session, null) ?? session.listen(request.header("last-event-id"));
+    return versionMismatch(request, session, null, this.supportedVersions()) ?? session.listen(request.header("last-event-id"));
   }
 
   private async delete(request: HttpRequestIn, authInfo: AuthInfo | undefined): Promise<HttpResponseOut> {
@@ -294,7 +294,7 @@ export class McpHttpHandler {
       return emptyResponse(405, { allow: "POST" });
     const session = this.findSession(request, authInfo);
     if (!(session instanceof SessionTransport)) return session;
-    const mismatch = versionMismatch(request, session, null);
+    const mismatch = versionMismatch(request, session, null, this.supportedVersions());
     if (mismatch) return mismatch;
     await session.close();
     return emptyResponse(200);

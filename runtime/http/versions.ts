@@ -17,12 +17,18 @@ export function unsupportedVersion(requested: string, id: RequestId | null, spea
   return rpcError(400, UNSUPPORTED_VERSION, message, id, { supported, requested });
 }
 
-/** A session request whose `MCP-Protocol-Version` is not the revision the session negotiated: 400, or undefined. */
-export function versionMismatch(request: HeaderSource, session: SessionTransport, id: RequestId | null): HttpResponseOut | undefined {
+/**
+ * A session request whose `MCP-Protocol-Version` this session cannot honour: 400 naming both, or undefined. The spec
+ * (2025-11-25 transports) makes 400 a MUST for an invalid or unsupported version, while the client only SHOULD send
+ * the negotiated one; so another handshake-era revision this server serves is accepted (the session keeps its
+ * negotiated revision), as the official conformance suite expects (it sends 2025-03-26 on a 2025-11-25 session).
+ */
+export function versionMismatch(request: HeaderSource, session: SessionTransport, id: RequestId | null, serves: readonly string[]): HttpResponseOut | undefined {
   const version = request.header("mcp-protocol-version");
   const negotiated = session.protocolVersion;
   if (version === undefined || negotiated === undefined || version === negotiated) return undefined;
-  const message = `Bad Request: MCP-Protocol-Version ${version} does not match the version this session negotiated (${negotiated})`;
+  if (eraOf(version) === "handshake" && serves.includes(version)) return undefined;
+  const message = `Bad Request: MCP-Protocol-Version ${version} is not a version this session can use (negotiated: ${negotiated})`;
   return rpcError(400, -32000, message, id);
 }
 

@@ -1,7 +1,7 @@
 /**
  * HTTP answers malformed input the way JSON-RPC 2.0 (and our stdio transport) does (issue 9, items 6 and 8): a
  * 2025-03-26 batch answers every element (an invalid one gets -32600 in the batch, the valid ones still run), a
- * message with both `result` and `error` is -32600, `MCP-Protocol-Version` must be the session's revision, an
+ * message with both `result` and `error` is -32600, `MCP-Protocol-Version` must be a handshake revision the server serves, an
  * unknown version names the supported ones, and a numeric tool name is not a header mismatch.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,26 +118,37 @@ describe("single malformed messages", () => {
 });
 
 describe("MCP-Protocol-Version", () => {
-  it("on a session request must be the negotiated revision (400 naming both), for POST, GET and DELETE", async () => {
-    const session = await openSession(running.url, "2025-11-25");
-    const wrong = { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
-    const response = await post(running.url, { jsonrpc: "2.0", id: 11, method: "ping" }, wrong);
-    expect(response.status).toBe(400);
-    const answer = (await response.json()) as Answer;
-    expect(answer.id).toBe(11);
-    expect(answer.error?.message).toContain("2025-06-18");
-    expect(answer.error?.message).toContain("2025-11-25");
-    const get = await fetch(running.url, { headers: { ...wrong, accept: "text/event-stream" } });
-    expect(get.status).toBe(400);
-    await get.text();
-    const del = await fetch(running.url, { method: "DELETE", headers: wrong });
-    expect(del.status).toBe(400);
-    await del.text();
-    // The right version (and none at all) still works.
-    for (const headers of [{ "mcp-protocol-version": "2025-11-25" }, {}]) {
-      const ok = await post(running.url, { jsonrpc: "2.0", id: 12, method: "ping" }, { "mcp-session-id": session, ...headers });
-      expect(ok.status).toBe(200);
-      expect(((await ok.json()) as Answer).result).toEqual({});
+  it("on a session request: a version the server does not serve or of the other era gets 400 naming both, for POST, GET and DELETE", async () => {
+    // 2025-11-25 transports: 400 is a MUST for an invalid or unsupported version; sending the negotiated one is a SHOULD.
+    const narrow = await serve(new McpServer({ info: { name: "narrow", version: "1.0.0" }, revisions: ["2025-06-18", "2025-11-25"] }));
+    try {
+      const session = await openSession(narrow.url, "2025-11-25");
+      for (const version of ["2025-03-26", "1999-01-01"]) {
+        const wrong = { "mcp-session-id": session, "mcp-protocol-version": version };
+        const response = await post(narrow.url, { jsonrpc: "2.0", id: 11, method: "ping" }, wrong);
+        expect(response.status).toBe(400);
+        const answer = (await response.json()) as Answer;
+        expect(answer.id).toBe(11);
+        expect(answer.error?.message).toContain(version);
+        if (version === "2025-03-26") expect(answer.error?.message).toContain("2025-11-25");
+        const get = await fetch(narrow.url, { headers: { ...wrong, accept: "text/event-stream" } });
+        expect(get.status).toBe(400);
+        await get.text();
+        const del = await fetch(narrow.url, { method: "DELETE", headers: wrong });
+        expect(del.status).toBe(400);
+        await del.text();
+      }
+      const modern = await post(narrow.url, { jsonrpc: "2.0", id: 14, method: "ping" }, { "mcp-session-id": session, "mcp-protocol-version": "2026-07-28" });
+      expect(modern.status).toBe(400);
+      await modern.text();
+      // The negotiated version, none at all, and another handshake revision this server serves are accepted.
+      for (const headers of [{ "mcp-protocol-version": "2025-11-25" }, {}, { "mcp-protocol-version": "2025-06-18" }]) {
+        const ok = await post(narrow.url, { jsonrpc: "2.0", id: 12, method: "ping" }, { "mcp-session-id": session, ...headers });
+        expect(ok.status).toBe(200);
+        expect(((await ok.json()) as Answer).result).toEqual({});
+      }
+    } finally {
+      await narrow.close();
     }
   });
 
