@@ -3,41 +3,24 @@
  * shapes and an SDK v2 server: the same negotiation as the runtime client, so each one yields a manifest listing its
  * `echo` tool with the input schema the server published.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { killPeers, startFixture } from "./peers.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(REPO, "bin/mcp-gen.js");
 const V1 = fileURLToPath(new URL("./fixtures/sdk-v1-http-server.ts", import.meta.url));
 const V2 = fileURLToPath(new URL("./fixtures/sdk-v2-http-server.ts", import.meta.url));
-const children: ChildProcess[] = [];
 let dir: string;
 
 beforeAll(async () => void (dir = await mkdtemp(path.join(tmpdir(), "mcp-gen-import-peers-"))));
 afterAll(async () => dir && (await rm(dir, { recursive: true, force: true })));
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
-
-async function startPeer(fixture: string, ...args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", fixture, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  children.push(child);
-  const port = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString("utf8");
-      const match = /listening (\d+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`${fixture} exited with ${code}`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
+afterEach(killPeers);
 
 function cli(...args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -56,7 +39,7 @@ describe.each([
   ["SDK v2 (2026-07-28)", V2, ""],
 ])("mcp-gen import --url → %s server", (_name, fixture, mode) => {
   it("writes a manifest with the server's tool", async () => {
-    const url = await startPeer(fixture, ...(mode ? [mode] : []));
+    const url = await startFixture(fixture, ...(mode ? [mode] : []));
     const out = path.join(dir, `${mode || "v2"}.yaml`);
     const result = await cli("import", "--url", url, "--out", out);
     expect(result.code, result.stderr).toBe(0);

@@ -3,7 +3,6 @@
  * over stdio, Streamable HTTP and the old HTTP+SSE transport, and an SDK v2 server over HTTP (2026-07-28). The
  * client picks the revision itself every time.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -11,16 +10,14 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient, StdioClientTransport, type Transport } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
+import { killPeers, startFixture, startPeer } from "./peers.ts";
 
 const require = createRequire(import.meta.url);
 const everythingPkg = require.resolve("@modelcontextprotocol/server-everything/package.json");
 const EVERYTHING = join(dirname(everythingPkg), (Object.values((require(everythingPkg) as { bin: Record<string, string> }).bin)[0])!);
 const V2_SERVER = fileURLToPath(new URL("./fixtures/sdk-v2-http-server.ts", import.meta.url));
-const children: ChildProcess[] = [];
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
+afterEach(killPeers);
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -30,26 +27,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a child and resolves once `pattern` appears on its stdout or stderr. */
-function start(args: string[], pattern: RegExp, env: Record<string, string> = {}): Promise<RegExpExecArray> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const look = (chunk: Buffer) => {
-      seen += chunk.toString("utf8");
-      const match = pattern.exec(seen);
-      if (match) resolve(match);
-    };
-    child.stdout!.on("data", look);
-    child.stderr!.on("data", look);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${seen}`)));
-  });
-}
-
 async function everythingOverHttp(mode: "streamableHttp" | "sse"): Promise<string> {
   const port = await freePort();
-  await start([EVERYTHING, mode], /(listening|running) on port/i, { PORT: String(port) });
+  await startPeer([EVERYTHING, mode], /(listening|running) on port/i, { PORT: String(port) });
   return mode === "sse" ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`;
 }
 
@@ -83,7 +63,6 @@ describe("default McpClient ↔ official peers", () => {
   });
 
   it("an SDK v2 server over HTTP speaks 2026-07-28", async () => {
-    const [, port] = await start(["--import", "tsx", V2_SERVER], /listening (\d+)/);
-    await exercise(new StreamableHttpClientTransport(`http://127.0.0.1:${port}/mcp`), { revision: "2026-07-28", tool: "echo", args: { text: "v2" }, text: "echo:v2" });
+    await exercise(new StreamableHttpClientTransport(await startFixture(V2_SERVER)), { revision: "2026-07-28", tool: "echo", args: { text: "v2" }, text: "echo:v2" });
   });
 });

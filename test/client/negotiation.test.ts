@@ -4,33 +4,16 @@
  * Streamable HTTP backward-compatibility rules say every one of those means "legacy: fall back to initialize"
  * (and, for the old HTTP+SSE transport, to that transport).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
+import { killPeers, startFixture } from "./peers.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sdk-v1-http-server.ts", import.meta.url));
-const children: ChildProcess[] = [];
+afterEach(killPeers);
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
-
-async function startV1(mode: string): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, mode], { stdio: ["ignore", "pipe", "inherit"] });
-  children.push(child);
-  const port = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString("utf8");
-      const match = /listening (\d+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`SDK v1 ${mode} server exited with ${code} before listening`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
+const startV1 = (mode: string) => startFixture(FIXTURE, mode);
 
 describe.each(["stateful", "stateless", "sse"])("default McpClient → official SDK v1 %s HTTP server", (mode) => {
   it("falls back from the server/discover probe to initialize and calls a tool", async () => {
