@@ -1,9 +1,10 @@
 /**
  * mcp-gen runtime: the public entry.
  *
- * Layers (each imports only those before it): `jsonrpc/` (framing, messages, errors, the engine) → `transport/`
- * (the `Transport` contract, stdio, in-memory; HTTP lives in `runtime/http/`) → `session/` (revision profiles
- * derived from `generated/protocol/`, capabilities, `_meta`, validation) → `server/` and `client/`.
+ * Layers (each imports only those before it): `jsonrpc/` (framing, messages, errors) → `transport/` (the `Transport`
+ * contract, stdio, in-memory) → `protocol/` (method tokens, the JSON-RPC engine over a transport, revision profiles
+ * derived from `generated/protocol/`, capabilities, `_meta`, validation) → `server/` and `client/` → `auth/` and
+ * `http/` (Streamable HTTP and HTTP+SSE, both sides).
  *
  * Server:
  * ```ts
@@ -31,8 +32,8 @@
  * await client.request("tools/list", {}); // any method of the negotiated revision, validated by its table
  * ```
  */
-export { JsonRpcEngine } from "./jsonrpc/engine.ts";
-export type { EngineHandlers, IncomingRequest, ProgressUpdate, RequestOptions } from "./jsonrpc/engine.ts";
+export { JsonRpcEngine } from "./protocol/engine.ts";
+export type { EngineHandlers, IncomingRequest, ProgressUpdate, RequestOptions } from "./protocol/engine.ts";
 export {
   ConnectionClosedError,
   ErrorCode,
@@ -51,13 +52,13 @@ export type { StdioServerTransportOptions } from "./transport/stdio-server.ts";
 export { DEFAULT_INHERITED_ENV, StdioClientTransport } from "./transport/stdio-client.ts";
 export type { StdioClientTransportOptions, StdioExitStatus } from "./transport/stdio-client.ts";
 
-export { LOG_LEVELS, MetaKey } from "./session/meta.ts";
-export type { LogLevel } from "./session/meta.ts";
-export type { Era } from "./session/profiles.ts";
-export { eraOf, SUPPORTED_REVISIONS } from "./session/registry.ts";
-export { InvalidMessageError } from "./session/validation.ts";
-export type { ValidationIssue, Validator } from "./session/validation.ts";
-export { jsonSchemaCheck } from "./session/json-schema-check.ts";
+export { LOG_LEVELS, MetaKey } from "./protocol/meta.ts";
+export type { LogLevel } from "./protocol/meta.ts";
+export type { Era } from "./protocol/profiles.ts";
+export { eraOf, SUPPORTED_REVISIONS } from "./protocol/registry.ts";
+export { InvalidMessageError } from "./protocol/validation.ts";
+export type { ValidationIssue, Validator } from "./protocol/validation.ts";
+export { jsonSchemaCheck } from "./protocol/json-schema-check.ts";
 
 export { McpServer } from "./server/server.ts";
 export type {

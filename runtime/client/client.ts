@@ -4,7 +4,7 @@
  * carries the per-request `_meta` in the stateless era, and has its result validated by the table's schema.
  * Multi round-trip results are fulfilled with the registered handlers and retried transparently.
  */
-import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION, type IncomingRequest, type RequestOptions } from "../jsonrpc/engine.ts";
+import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION, type IncomingRequest, type RequestOptions } from "../protocol/engine.ts";
 import { ErrorCode, ProtocolUsageError, RequestCancelledError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type {
@@ -25,12 +25,12 @@ import type {
   SubscriptionFilter,
   ToolDefinition,
 } from "../protocol/types.ts";
-import { describeGate, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../session/capabilities.ts";
-import { MetaKey, withMeta, type LogLevel } from "../session/meta.ts";
-import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
-import { selectProfiles } from "../session/registry.ts";
-import { withRepeatedMeta } from "../session/repeated-meta.ts";
-import { InvalidMessageError, parseParams, parseResult } from "../session/validation.ts";
+import { describeGate, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
+import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
+import type { Era, RequestProfile, RevisionProfile } from "../protocol/profiles.ts";
+import { selectProfiles } from "../protocol/registry.ts";
+import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
+import { InvalidMessageError, parseParams, parseResult } from "../protocol/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import { handlerCapabilities, handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
 import { fulfilInputRequests } from "./input-rounds.ts";

@@ -11,7 +11,7 @@ import type {
   ElicitResult,
   ListRootsResult,
 } from "../protocol/types.ts";
-import type { Era } from "../session/profiles.ts";
+import type { Era } from "../protocol/profiles.ts";
 
 export interface ClientRequestContext {
   /** Aborted when the server cancels (handshake era) or the originating call is aborted (stateless era). */

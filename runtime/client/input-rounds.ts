@@ -1,8 +1,8 @@
 /** Stateless era: answers the `inputRequests` of an `InputRequiredResult` with the client's handlers. */
 import { ProtocolUsageError } from "../jsonrpc/errors.ts";
-import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../session/capabilities.ts";
-import type { RevisionProfile } from "../session/profiles.ts";
-import { parseParams, parseResult } from "../session/validation.ts";
+import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
+import { parseParams, parseResult } from "../protocol/validation.ts";
 import { handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
 
 export async function fulfilInputRequests(

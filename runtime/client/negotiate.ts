@@ -4,12 +4,12 @@
  * error (-32022 with `data.supported`) means a stateless server; any other error or silence means a handshake-era
  * server, which gets `initialize` with the newest acceptable handshake revision.
  */
-import type { JsonRpcEngine } from "../jsonrpc/engine.ts";
+import type { JsonRpcEngine } from "../protocol/engine.ts";
 import { ConnectionClosedError, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { CapabilitiesObject, Implementation } from "../protocol/types.ts";
-import { MetaKey, withMeta } from "../session/meta.ts";
-import type { RevisionProfile } from "../session/profiles.ts";
-import { parseResult } from "../session/validation.ts";
+import { MetaKey, withMeta } from "../protocol/meta.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
+import { parseResult } from "../protocol/validation.ts";
 
 export interface Negotiated {
   readonly profile: RevisionProfile;

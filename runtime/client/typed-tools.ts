@@ -4,7 +4,7 @@
  */
 import type { CallToolResult, GetPromptResult } from "../protocol/types.ts";
 import type { z } from "zod";
-import { InvalidMessageError } from "../session/validation.ts";
+import { InvalidMessageError } from "../protocol/validation.ts";
 import type { CallOptions, McpClient } from "./client.ts";
 
 /** A successful call of a tool with an `outputSchema`: the validated structured output and the whole result. */

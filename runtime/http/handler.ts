@@ -7,7 +7,7 @@
 import type { AuthInfo, IncomingContext } from "../transport/transport.ts";
 import { authenticate, toolScopeChallenge, wwwAuthenticate, type BearerAuthOptions, type Challenge } from "../auth/bearer.ts";
 import { metadataDocument, metadataPath, metadataUrl } from "../auth/metadata.ts";
-import { eraOf, getProfile, SUPPORTED_REVISIONS } from "../session/registry.ts";
+import { eraOf, getProfile, SUPPORTED_REVISIONS } from "../protocol/registry.ts";
 import { clientKeyOf, invalidRequest, readMessage, isId, isObject, metaVersionOf, mintSessionId, principalOf, rpcError, sortMessage, type Message } from "./answers.ts";
 import { isModern, statelessRevisionOf, unsupportedVersion, versionMismatch } from "./versions.ts";
 import { InMemoryEventStore } from "./event-store.ts";

@@ -2,7 +2,7 @@
  * The two Streamable HTTP rules that depend on the revision but are transport prose (basic/transports.mdx), not
  * anything in schema.ts, so the bindings cannot say them. Kept here, the one place the HTTP layer names a revision.
  */
-import { eraOf } from "../session/registry.ts";
+import { eraOf } from "../protocol/registry.ts";
 
 /** transports.mdx (2025-06-18 on): without an `MCP-Protocol-Version` header a server SHOULD assume this revision. */
 export const REVISION_WITHOUT_HEADER = "2025-03-26";

@@ -1,6 +1,6 @@
 /** `MCP-Protocol-Version` answers: an unknown version (-32022, naming ours) and a session asked at another revision. */
 import type { RequestId } from "./exchange.ts";
-import { eraOf } from "../session/registry.ts";
+import { eraOf } from "../protocol/registry.ts";
 import { metaVersionOf, rpcError, type Message } from "./answers.ts";
 import { UNSUPPORTED_VERSION } from "./modern.ts";
 import type { SessionTransport } from "./session-transport.ts";

@@ -3,7 +3,7 @@
  * become JSON-RPC requests to the client in the handshake era and multi round-trip input requests in the stateless
  * era (the handler is then re-run on the client's retry, and earlier answers are replayed in call order).
  */
-import type { IncomingRequest } from "../jsonrpc/engine.ts";
+import type { IncomingRequest } from "../protocol/engine.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type {
   CapabilitiesObject,
@@ -14,8 +14,8 @@ import type {
   Implementation,
   ListRootsResult,
 } from "../protocol/types.ts";
-import type { MetaObject, LogLevel } from "../session/meta.ts";
-import type { Era } from "../session/profiles.ts";
+import type { MetaObject, LogLevel } from "../protocol/meta.ts";
+import type { Era } from "../protocol/profiles.ts";
 import type { AuthInfo } from "../transport/transport.ts";
 
 export interface RequestLogger {

@@ -3,11 +3,11 @@
  * sent only when the client declared the capability (and, for elicitation, the mode), with valid params, and
  * related to the request being served (so HTTP puts them on its stream). Results are validated by the table.
  */
-import type { IncomingRequest, JsonRpcEngine } from "../jsonrpc/engine.ts";
+import type { IncomingRequest, JsonRpcEngine } from "../protocol/engine.ts";
 import { ProtocolUsageError } from "../jsonrpc/errors.ts";
-import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../session/capabilities.ts";
-import type { RevisionProfile } from "../session/profiles.ts";
-import { formatIssues, parseResult } from "../session/validation.ts";
+import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
+import { formatIssues, parseResult } from "../protocol/validation.ts";
 import type { InputChannel } from "./context.ts";
 
 export class HandshakeInput implements InputChannel {

@@ -5,9 +5,9 @@
  */
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { SubscriptionFilter } from "../protocol/types.ts";
-import { hasCapability, type Capabilities } from "../session/capabilities.ts";
-import { MetaKey } from "../session/meta.ts";
-import type { RevisionProfile } from "../session/profiles.ts";
+import { hasCapability, type Capabilities } from "../protocol/capabilities.ts";
+import { MetaKey } from "../protocol/meta.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
 
 type Send = (profile: RevisionProfile, method: string, params: Record<string, unknown>, related: JsonRpcId) => void;
 

@@ -5,8 +5,8 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { Awaitable, CallToolResult, CompleteParams, SubscriptionFilter } from "../protocol/types.ts";
-import type { RevisionProfile } from "../session/profiles.ts";
-import { formatIssues } from "../session/validation.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
+import { formatIssues } from "../protocol/validation.ts";
 import type { RequestContext } from "./context.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
 import { paginate } from "./pagination.ts";

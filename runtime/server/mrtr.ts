@@ -5,9 +5,9 @@
  * every unanswered call. The client retries with the answers and the handler runs again from the start.
  */
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
-import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../session/capabilities.ts";
-import type { RevisionProfile } from "../session/profiles.ts";
-import { formatIssues } from "../session/validation.ts";
+import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
+import { formatIssues } from "../protocol/validation.ts";
 import type { InputChannel } from "./context.ts";
 import { stableStringify } from "./request-state.ts";
 

@@ -16,10 +16,10 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from "../protocol/types.ts";
-import { mergeCapabilities } from "../session/capabilities.ts";
-import type { RevisionProfile } from "../session/profiles.ts";
-import { selectProfiles, SUPPORTED_REVISIONS } from "../session/registry.ts";
-import type { Validator } from "../session/validation.ts";
+import { mergeCapabilities } from "../protocol/capabilities.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
+import { selectProfiles, SUPPORTED_REVISIONS } from "../protocol/registry.ts";
+import type { Validator } from "../protocol/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { RequestContext } from "./context.ts";
 import { RequestStateSealer } from "./request-state.ts";

@@ -3,15 +3,15 @@
  * dual-era: an `initialize` request selects the handshake era for the whole session (revision negotiated once); a
  * request whose `_meta` names a stateless revision is served on its own, from its own `_meta`, in either case.
  */
-import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION } from "../jsonrpc/engine.ts";
+import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION } from "../protocol/engine.ts";
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
-import { describeGate, elicitationModeAllowed, hasCapability } from "../session/capabilities.ts";
-import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../session/meta.ts";
-import type { Era, RequestProfile, RevisionProfile } from "../session/profiles.ts";
-import { withRepeatedMeta } from "../session/repeated-meta.ts";
-import { parseParams } from "../session/validation.ts";
+import { describeGate, elicitationModeAllowed, hasCapability } from "../protocol/capabilities.ts";
+import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../protocol/meta.ts";
+import type { Era, RequestProfile, RevisionProfile } from "../protocol/profiles.ts";
+import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
+import { parseParams } from "../protocol/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost, type InputChannel } from "./context.ts";
 import { SERVER_METHODS } from "./methods.ts";

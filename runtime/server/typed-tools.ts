@@ -5,7 +5,7 @@
  * `ServerHandlers` interface, so nothing here is generic over the tool registry (cheap for the user's tsc).
  */
 import type { Awaitable, CallToolResult, ContentBlock, JsonObject, ToolDefinition } from "../protocol/types.ts";
-import { formatIssues, type Validator } from "../session/validation.ts";
+import { formatIssues, type Validator } from "../protocol/validation.ts";
 import type { RequestContext } from "./context.ts";
 import type { McpServer } from "./server.ts";
 

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMemoryTransportPair, McpClient, McpServer, ProtocolUsageError, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
-import { mergeCapabilities } from "../../runtime/session/capabilities.ts";
-import { getProfile } from "../../runtime/session/registry.ts";
+import { mergeCapabilities } from "../../runtime/protocol/capabilities.ts";
+import { getProfile } from "../../runtime/protocol/registry.ts";
 import { ScriptedTransport } from "./helpers.ts";
 
 const NEWEST_HANDSHAKE = SUPPORTED_REVISIONS.find((r) => getProfile(r)!.era === "handshake")!;

@@ -13,7 +13,7 @@ import {
   type JsonRpcId,
   type RequestContext,
 } from "../../runtime/index.ts";
-import { getProfile } from "../../runtime/session/registry.ts";
+import { getProfile } from "../../runtime/protocol/registry.ts";
 import { createDemoServer } from "./fixtures/demo-server.ts";
 import { delay, ScriptedTransport } from "./helpers.ts";
 

@@ -19,7 +19,7 @@ import {
   type ElicitResult,
   type RequestContext,
 } from "../../runtime/index.ts";
-import { getProfile } from "../../runtime/session/registry.ts";
+import { getProfile } from "../../runtime/protocol/registry.ts";
 
 const HANDSHAKE = "2025-11-25";
 const STATELESS = "2026-07-28";

@@ -4,7 +4,7 @@
  * reading `signal` late, duplicate and string ids, error responses, progress routing, notifications.
  */
 import { describe, expect, it } from "vitest";
-import { JsonRpcEngine, type EngineHandlers, type IncomingRequest } from "../../runtime/jsonrpc/engine.ts";
+import { JsonRpcEngine, type EngineHandlers, type IncomingRequest } from "../../runtime/protocol/engine.ts";
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError } from "../../runtime/jsonrpc/errors.ts";
 import { delay, ScriptedTransport } from "./helpers.ts";
 

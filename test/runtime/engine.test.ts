@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JsonRpcEngine, type IncomingRequest } from "../../runtime/jsonrpc/engine.ts";
+import { JsonRpcEngine, type IncomingRequest } from "../../runtime/protocol/engine.ts";
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError } from "../../runtime/jsonrpc/errors.ts";
 import { LineDecoder } from "../../runtime/jsonrpc/framing.ts";
 import { classify } from "../../runtime/jsonrpc/messages.ts";

@@ -5,7 +5,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
-import { getProfile } from "../../runtime/session/registry.ts";
+import { getProfile } from "../../runtime/protocol/registry.ts";
 
 const SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", import.meta.url));
 const HANDSHAKE = SUPPORTED_REVISIONS.filter((r) => getProfile(r)!.era === "handshake");

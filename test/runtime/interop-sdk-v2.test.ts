@@ -4,7 +4,7 @@ import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextpro
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { McpClient, StdioClientTransport, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
-import { getProfile } from "../../runtime/session/registry.ts";
+import { getProfile } from "../../runtime/protocol/registry.ts";
 
 const OUR_SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", import.meta.url));
 const V2_SERVER = fileURLToPath(new URL("./fixtures/v2-server.ts", import.meta.url));

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { jsonSchemaCheck } from "../../runtime/session/json-schema-check.ts";
+import { jsonSchemaCheck } from "../../runtime/protocol/json-schema-check.ts";
 
 const MEMBERS = Object.getOwnPropertyNames(Object.prototype);
 const DRAFTS = [

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMemoryTransportPair, McpClient, McpServer, ProtocolUsageError, SUPPORTED_REVISIONS, type ServerOptions } from "../../runtime/index.ts";
-import { getProfile } from "../../runtime/session/registry.ts";
+import { getProfile } from "../../runtime/protocol/registry.ts";
 import { createDemoServer } from "./fixtures/demo-server.ts";
 import { delay, ScriptedTransport } from "./helpers.ts";
 

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as S26 from "../../generated/protocol/2026-07-28/schemas.ts";
-import { withRepeatedMeta } from "../../runtime/session/repeated-meta.ts";
-import { formatIssues, type Validator } from "../../runtime/session/validation.ts";
+import { withRepeatedMeta } from "../../runtime/protocol/repeated-meta.ts";
+import { formatIssues, type Validator } from "../../runtime/protocol/validation.ts";
 
 const meta = () => ({
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",

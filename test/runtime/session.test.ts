@@ -8,7 +8,7 @@ import {
   SUPPORTED_REVISIONS,
   type ClientHandlers,
 } from "../../runtime/index.ts";
-import { getProfile } from "../../runtime/session/registry.ts";
+import { getProfile } from "../../runtime/protocol/registry.ts";
 import { addKeyedInputTools, createDemoServer } from "./fixtures/demo-server.ts";
 
 const handlers: ClientHandlers = {

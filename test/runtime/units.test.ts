@@ -4,8 +4,8 @@ import { RpcError } from "../../runtime/jsonrpc/errors.ts";
 import { paginate } from "../../runtime/server/pagination.ts";
 import { digestParams, principalOf, RequestStateSealer, type RequestBinding } from "../../runtime/server/request-state.ts";
 import { matchUriTemplate } from "../../runtime/server/uri-template.ts";
-import { capabilityFor, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../../runtime/session/capabilities.ts";
-import { eraOf, getProfile, selectProfiles, SUPPORTED_REVISIONS } from "../../runtime/session/registry.ts";
+import { capabilityFor, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../../runtime/protocol/capabilities.ts";
+import { eraOf, getProfile, selectProfiles, SUPPORTED_REVISIONS } from "../../runtime/protocol/registry.ts";
 import { createMemoryTransportPair } from "../../runtime/transport/memory.ts";
 
 describe("RequestStateSealer", () => {

@@ -5,7 +5,7 @@
  * caching hints, or may be an `InputRequiredResult`.
  */
 import type { z } from "zod";
-import type { AnyMethodType, AnyRequestType, MethodTable } from "../protocol/method-type.ts";
+import type { AnyMethodType, AnyRequestType, MethodTable } from "./method-type.ts";
 import { objectKeys, unionMembers } from "./schema-shape.ts";
 
 export type Era = "handshake" | "stateless";

@@ -1,5 +1,5 @@
 /** Capability objects and the gates of method tokens. */
-import type { CapabilityGate } from "../protocol/method-type.ts";
+import type { CapabilityGate } from "./method-type.ts";
 
 export type Capabilities = Readonly<Record<string, unknown>>;
 

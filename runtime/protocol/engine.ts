@@ -5,9 +5,9 @@
  * the session layer above decides what is valid when.
  */
 import type { IncomingContext, Transport, TransportSink } from "../transport/transport.ts";
-import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "./errors.ts";
-import { classify, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "./messages.ts";
-import { withMeta } from "./params-meta.ts";
+import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
+import { classify, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
+import { withMeta } from "../jsonrpc/params-meta.ts";
 
 export const CANCELLED_NOTIFICATION = "notifications/cancelled";
 export const PROGRESS_NOTIFICATION = "notifications/progress";
