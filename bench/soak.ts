@@ -4,21 +4,22 @@
  * the session era, the official SDK v1 (its documented stateful wiring) side by side. Each server runs in its own
  * process with --expose-gc; printed: heap after GC before, at the peak (all sessions open) and after, and the
  * sessions the server still holds at the end (should be 0: every client deleted its own).
+ * With several cycles it also prints the heap after GC at the end of each (a leak climbs). Per open session: (peak −
+ * before) / sessions at the peak.
  * Standalone: `npx tsx bench/soak.ts [--clients=1000] [--calls=100] [--cycles=1]`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createServer, Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, Agent, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { LEGACY as SESSION_ERA, messageOf, MODERN, send } from "./lib/http-client.ts";
 
 const arg = (name: string, fallback: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const CLIENTS = arg("clients", 1000);
 const CALLS = arg("calls", 100);
 const CYCLES = arg("cycles", 1);
-const MODERN = "2026-07-28";
-const SESSION_ERA = "2025-11-25";
 const addResult = (a: number, b: number) => ({ content: [{ type: "text" as const, text: String(a + b) }] });
 
 // ---- server side (a child process: `soak.ts --serve=<ours|v1>`) ----
@@ -84,49 +85,32 @@ async function serveChild(kind: string): Promise<void> {
 
 // ---- client side ----
 
+// More sockets than the other benches' pool: 1,000 clients call at once here.
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method, agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-function resultText(body: string, contentType: string | undefined): string | undefined {
-  const text = contentType?.includes("text/event-stream") ? body.split("\n").filter((l) => l.startsWith("data: ")).at(-1)?.slice(6) : body;
-  return (JSON.parse(text ?? "null") as { result?: { content?: Array<{ text?: string }> } } | null)?.result?.content?.[0]?.text;
-}
-
-const stats = async (port: number): Promise<Stats> => JSON.parse((await send(port, "GET", "/__stats", {})).body) as Stats;
+const stats = async (port: number): Promise<Stats> => JSON.parse((await send(port, "GET", "/__stats", {}, undefined, agent)).body) as Stats;
 
 /** One client: (session era) initialize, `CALLS` checked calls, DELETE; (stateless) `CALLS` checked calls. */
 async function client(port: number, modern: boolean, n: number, opened: () => void, hold: Promise<void>): Promise<void> {
   let headers: Record<string, string> = modern ? { ...JSON_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "add" } : JSON_HEADERS;
   if (!modern) {
     const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: SESSION_ERA, capabilities: {}, clientInfo: { name: "soak", version: "1" } } };
-    const reply = await send(port, "POST", "/mcp", headers, JSON.stringify(init));
+    const reply = await send(port, "POST", "/mcp", headers, JSON.stringify(init), agent);
     const sid = reply.headers["mcp-session-id"];
     if (reply.status !== 200 || typeof sid !== "string") throw new Error(`initialize: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
     headers = { ...JSON_HEADERS, "mcp-session-id": sid, "mcp-protocol-version": SESSION_ERA };
-    await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), agent);
   }
   opened();
   await hold; // every client is open before any calls: the peak is 1,000 live sessions
   const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
   for (let i = 1; i <= CALLS; i++) {
     const params = { name: "add", arguments: { a: n, b: i }, ...(modern ? { _meta: meta } : {}) };
-    const reply = await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params }));
-    if (resultText(reply.body, reply.headers["content-type"]) !== String(n + i)) throw new Error(`bad answer (HTTP ${reply.status}): ${reply.body.slice(0, 200)}`);
+    const reply = await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params }), agent);
+    if (messageOf(reply).result?.content?.[0]?.text !== String(n + i)) throw new Error(`bad answer (HTTP ${reply.status}): ${reply.body.slice(0, 200)}`);
   }
-  if (!modern) await send(port, "DELETE", "/mcp", headers);
+  if (!modern) await send(port, "DELETE", "/mcp", headers, undefined, agent);
 }
 
 function startChild(kind: string): Promise<{ port: number; child: ChildProcess }> {
@@ -152,6 +136,8 @@ async function soak(kind: string, modern: boolean): Promise<void> {
     await Promise.all(Array.from({ length: 20 }, (_, n) => client(port, modern, n, () => undefined, Promise.resolve())));
     const before = await stats(port);
     let peak = before;
+    /** Heap after GC at the end of each cycle: a leak shows as a climb from cycle to cycle. */
+    const afterCycle: number[] = [];
     const started = Date.now();
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       let open = 0;
@@ -165,6 +151,7 @@ async function soak(kind: string, modern: boolean): Promise<void> {
       if (atPeak.heap > peak.heap) peak = atPeak;
       release();
       await Promise.all(runs);
+      if (CYCLES > 1) afterCycle.push((await stats(port)).heap);
     }
     const seconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 200));
@@ -174,6 +161,11 @@ async function soak(kind: string, modern: boolean): Promise<void> {
       `${`${kind} ${modern ? `${MODERN} stateless` : `${SESSION_ERA} sessions`}`.padEnd(30)} ${calls} calls in ${seconds.toFixed(1)} s ` +
         `(${Math.round(calls / seconds)}/s)  heap ${mb(before.heap)} → peak ${mb(peak.heap)} (${peak.sessions} sessions) → after ${mb(after.heap)}  ` +
         `rss ${mb(before.rss)} → ${mb(after.rss)}  sessions left ${after.sessions}`,
+    );
+    const perSession = (peak.heap - before.heap) / Math.max(1, peak.sessions);
+    console.log(
+      `${"".padEnd(30)} ${modern ? "" : `${(perSession / 1024).toFixed(1)} KB heap per open session  `}` +
+        (afterCycle.length > 0 ? `heap after each cycle: ${afterCycle.map(mb).join(", ")}` : ""),
     );
   } finally {
     child.kill("SIGTERM");

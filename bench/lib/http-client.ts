@@ -17,9 +17,10 @@ export interface Reply {
   readonly body: string;
 }
 
-export function send(port: number, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+/** One HTTP exchange with a server child on 127.0.0.1; `via` is the connection pool (default: 64 keep-alive sockets). */
+export function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string, via: Agent = agent): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: method === "GET" ? "/__stats" : "/mcp", method, agent, headers }, (res) => {
+    const req = request({ host: "127.0.0.1", port, path, method, agent: via, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
@@ -49,11 +50,11 @@ export interface Caller {
 let nextId = 1;
 export async function initialize(port: number): Promise<Record<string, string>> {
   const init = { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
-  const reply = await send(port, "POST", BASE_HEADERS, JSON.stringify(init));
+  const reply = await send(port, "POST", "/mcp", BASE_HEADERS, JSON.stringify(init));
   if (reply.status !== 200) throw new Error(`initialize: HTTP ${reply.status} ${reply.body}`);
   const sid = reply.headers["mcp-session-id"];
   const headers: Record<string, string> = { ...BASE_HEADERS, "mcp-protocol-version": LEGACY, ...(typeof sid === "string" ? { "mcp-session-id": sid } : {}) };
-  await send(port, "POST", headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   return headers;
 }
 
@@ -65,7 +66,7 @@ export async function caller(port: number, revision: string): Promise<Caller> {
     async call(a, b) {
       const id = nextId++;
       const params = modern ? { name: "add", arguments: { a, b }, _meta: meta } : { name: "add", arguments: { a, b } };
-      const reply = await send(port, "POST", headers, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }));
+      const reply = await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }));
       const message = messageOf(reply);
       if (message.id !== id || message.result?.content?.[0]?.text !== String(a + b))
         throw new Error(`bad answer (HTTP ${reply.status}): ${reply.body.slice(0, 300)}`);
@@ -80,7 +81,7 @@ export interface ServerStats {
 }
 
 export async function stats(port: number): Promise<ServerStats> {
-  return JSON.parse((await send(port, "GET", {})).body) as ServerStats;
+  return JSON.parse((await send(port, "GET", "/__stats", {})).body) as ServerStats;
 }
 
 export interface Child {
