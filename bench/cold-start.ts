@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   transpileRuntime(DIR);
   for (const [file, source] of Object.entries(SERVERS)) writeFileSync(path.join(DIR, file), source);
   const times = new Map<string, number[]>(PLAN.map(([name]) => [name, []]));
-  for (const [name, script, modern] of PLAN) await coldStart(script, modern).catch(() => undefined); // warm the disk cache
+  for (const [, script, modern] of PLAN) await coldStart(script, modern).catch(() => undefined); // warm the disk cache
   for (let run = 0; run < RUNS; run++) {
     for (const [name, script, modern] of PLAN) times.get(name)!.push(await coldStart(script, modern));
   }

@@ -90,7 +90,10 @@ describe("HTTP abuse", () => {
         const timer = setTimeout(() => resolve(false), 10_000);
         socket.on("data", (c: Buffer) => {
           text += c.toString("latin1");
-          if (/^HTTP\/1\.1 \d{3}/.test(text)) (clearTimeout(timer), resolve(true));
+          if (/^HTTP\/1\.1 \d{3}/.test(text)) {
+            clearTimeout(timer);
+            resolve(true);
+          }
         });
       });
       socket.write(head("POST", "/mcp", port, headers));

@@ -1,4 +1,5 @@
 /** The pieces a user of the OAuth client supplies (provider, storage) and the records it keeps. */
+import type { JwtBearerOptions } from "./grants.ts";
 
 /** A JSON value as stored by a token store. */
 export type StoredValue = { readonly [key: string]: unknown };
@@ -85,7 +86,7 @@ export interface OAuthClientProvider {
    * The JWT bearer grant (RFC 7523) with an assertion the application obtains: workload identity federation, or
    * enterprise-managed authorization with `enterpriseAssertion()`. Takes precedence over the other grants.
    */
-  readonly jwtBearer?: import("./grants.ts").JwtBearerOptions;
+  readonly jwtBearer?: JwtBearerOptions;
   /** Private key for `private_key_jwt` of a pre-registered client. */
   readonly privateKey?: ClientPrivateKey;
   /** Storage for registrations and tokens (default: in memory, per `oauthFetch`). */

@@ -94,7 +94,7 @@ export async function postFrame(url: string, body: Buffer | string, headers: Rec
     response = await fetch(url, { method: "POST", headers: { ...POST_HEADERS, ...headers }, body: typeof body === "string" ? body : new Uint8Array(body), signal });
     text = await response.text();
   } catch (error) {
-    if (signal.aborted) throw new Error(`no complete HTTP answer within ${timeoutMs} ms`);
+    if (signal.aborted) throw new Error(`no complete HTTP answer within ${timeoutMs} ms`, { cause: error });
     throw error;
   }
   const contentType = response.headers.get("content-type") ?? "";

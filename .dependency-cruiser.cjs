@@ -1,0 +1,70 @@
+/**
+ * The import rules ARCHITECTURE.md draws, checked in CI (`npm run lint`): the runtime's layers import only layers
+ * below them, generated bindings import only the runtime's leaf modules, the generator never reaches the runtime's
+ * internals, and nothing imports in a cycle.
+ */
+const layer = (name, allowed) => ({
+  name: `runtime-${name}-layer`,
+  comment: `runtime/${name}/ may import only ${allowed.length ? allowed.join(", ") : "nothing else in the runtime"}`,
+  severity: "error",
+  from: { path: `^runtime/${name}/` },
+  to: {
+    path: "^(runtime|generated)/",
+    pathNot: [`^runtime/${name}/`, ...allowed.map((a) => `^${a}/`)],
+  },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "A cycle hides which module is the lower layer.",
+      from: { pathNot: "^(node_modules|test|bench|scripts)/" },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    layer("jsonrpc", []),
+    layer("transport", ["runtime/jsonrpc"]),
+    layer("protocol", ["runtime/jsonrpc", "runtime/transport", "generated/protocol"]),
+    layer("server", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "generated/protocol"]),
+    layer("client", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "generated/protocol"]),
+    layer("auth", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol"]),
+    layer("http", [
+      "runtime/jsonrpc",
+      "runtime/transport",
+      "runtime/protocol",
+      "runtime/server",
+      "runtime/client",
+      "runtime/auth",
+      "generated/protocol",
+    ]),
+    {
+      name: "generated-bindings-import-leaves-only",
+      comment: "Generated protocol bindings depend on the runtime's leaf modules only, so the runtime can import them.",
+      severity: "error",
+      from: { path: "^generated/protocol/" },
+      to: { path: "^runtime/", pathNot: "^runtime/protocol/(method-type|zod-helpers)\\.ts$" },
+    },
+    {
+      name: "runtime-is-not-a-dev-tool",
+      comment: "A deployed server installs the runtime only: it never imports the generator, tests or scripts.",
+      severity: "error",
+      from: { path: "^(runtime|generated)/" },
+      to: { path: "^(generator|test|bench|scripts|examples)/" },
+    },
+    {
+      name: "generator-uses-runtime-leaves-only",
+      comment: "The generator shares only leaf modules with the runtime (method tokens, helpers), never its state.",
+      severity: "error",
+      from: { path: "^generator/" },
+      to: { path: "^runtime/", pathNot: "^runtime/protocol/(method-type|zod-helpers|uri-template)\\.ts$" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(dist|node_modules|\\.tmp|\\.stryker-tmp|reports)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default", "types"] },
+  },
+};

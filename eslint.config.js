@@ -1,0 +1,59 @@
+// ESLint for the hand-written source (generated output is checked by tsc and its goldens instead).
+// typescript-eslint, not Biome: the rules we want most (floating and misused promises) need the type checker,
+// which typescript-eslint has stable and Biome only in its nursery.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      ".tmp/**",
+      ".stryker-tmp/**",
+      "reports/**",
+      "coverage/**",
+      "generated/**",
+      "examples/*/generated/**",
+      "test/**/golden/**",
+      "test/protocol/fidelity/**",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["vitest.config.ts", "vitest.stryker.config.ts"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      // A forgotten promise is a lost error or an unordered write.
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { arguments: false } }],
+      // Unused code: variables, imports, parameters after the last used one (an `_` prefix marks a deliberate one).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { args: "after-used", argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
+      "@typescript-eslint/no-unused-expressions": "error",
+      "@typescript-eslint/consistent-type-imports": [
+        "error",
+        { fixStyle: "inline-type-imports", disallowTypeAnnotations: false },
+      ],
+      // Filtering control characters out of network input is exactly what those regular expressions are for.
+      "no-control-regex": "off",
+    },
+  },
+  {
+    // Tests and scripts may use `any` for deliberately malformed input; the shipped code may not.
+    files: ["test/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly" } },
+  },
+);
