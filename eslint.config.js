@@ -43,6 +43,8 @@ export default tseslint.config(
         "error",
         { fixStyle: "inline-type-imports", disallowTypeAnnotations: false },
       ],
+      // A file is read in one sitting.
+      "max-lines": ["error", { max: 400 }],
       // Filtering control characters out of network input is exactly what those regular expressions are for.
       "no-control-regex": "off",
     },
