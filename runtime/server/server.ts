@@ -18,7 +18,7 @@ import type {
 } from "../protocol/types.ts";
 import { mergeCapabilities } from "../protocol/capabilities.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
-import { selectProfiles, SUPPORTED_REVISIONS } from "../protocol/registry.ts";
+import { selectProfiles, type RevisionInput } from "../protocol/registry.ts";
 import type { Validator } from "../protocol/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { RequestContext } from "./context.ts";
@@ -63,8 +63,11 @@ export interface ResourceTemplateOptions {
 export interface ServerOptions {
   readonly info: Implementation;
   readonly instructions?: string;
-  /** Revisions served (default: every generated revision). */
-  readonly revisions?: readonly string[];
+  /**
+   * Revisions served: generated revision descriptors (the `revision` export of a `mcp-gen protocol` folder) or
+   * built-in revision names. Default: every built-in revision. Preference order: see `protocol/registry.ts`.
+   */
+  readonly revisions?: readonly RevisionInput[];
   /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`, `extensions`). */
   readonly capabilities?: CapabilitiesObject;
   /** Page size for list results (default 100; 0 = no pagination). */
@@ -111,6 +114,7 @@ export class McpServer {
   readonly resources = new Map<string, RegisteredResource>();
   readonly templates = new Map<string, RegisteredTemplate>();
   readonly prompts = new Map<string, RegisteredPrompt>();
+  /** Wire versions served, newest first. */
   readonly revisions: readonly string[];
   /** Handshake-era profiles served, newest first. */
   readonly handshakeProfiles: readonly RevisionProfile[];
@@ -121,8 +125,8 @@ export class McpServer {
   private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
-    this.revisions = options.revisions ?? SUPPORTED_REVISIONS;
-    const profiles = selectProfiles(this.revisions);
+    const profiles = selectProfiles(options.revisions);
+    this.revisions = profiles.map((p) => p.version);
     this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
     this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.revision, p]));
     this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.revision, p]));
