@@ -1,144 +1,210 @@
 /**
  * The JSON Schema check generated validators add for keywords zod cannot express (formats, `if`/`then`/`else`,
- * `oneOf` exclusivity, `patternProperties`, …): the original schema, compiled with ajv on first use. ajv is loaded
- * then too (synchronously; it is CommonJS), so importing the runtime does not pay for it.
+ * `oneOf` exclusivity, `patternProperties`, …): the original schema, checked by @cfworker/json-schema, an interpreter.
+ * It never compiles code (no `new Function`, which Cloudflare Workers forbid) and is imported statically, so a
+ * bundle carries it and nothing is loaded at run time; the same path serves schemas that only arrive at run time.
+ * Messages keep the wording generated servers have always sent (`must be string`, `must NOT have fewer than 2
+ * characters`, …) followed by the schema location, so a model reading an `isError` result sees which rule failed.
  */
-import { createRequire } from "node:module";
-import type { ValidateFunction } from "ajv";
+import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import type { z } from "zod";
-
-type AjvModules = {
-  readonly draft07: typeof import("ajv").Ajv;
-  readonly draft2020: typeof import("ajv/dist/2020.js").Ajv2020;
-  readonly addFormats: (ajv: InstanceType<typeof import("ajv").Ajv>) => unknown;
-};
-
-let modules: AjvModules | undefined;
-
-function loadAjv(): AjvModules {
-  if (modules) return modules;
-  // Node ESM has no global `require`, so these load through createRequire. In a bundle (esbuild, webpack) `require`
-  // is the bundler's, and the literal require("…") calls are what lets it see ajv and bundle it, still loaded lazily.
-  const [ajv, ajv2020, formats] =
-    typeof require === "function"
-      ? [require("ajv"), require("ajv/dist/2020"), require("ajv-formats")]
-      : ((load: (id: string) => unknown) => [load("ajv"), load("ajv/dist/2020"), load("ajv-formats")])(
-          createRequire(import.meta.url),
-        );
-  modules = {
-    draft07: (ajv as typeof import("ajv")).Ajv,
-    draft2020: (ajv2020 as typeof import("ajv/dist/2020.js")).Ajv2020,
-    addFormats: (formats as { default: AjvModules["addFormats"] }).default,
-  };
-  return modules;
-}
-
-/**
- * Draft-07 (and -06) schemas get ajv's draft-07 validator; everything else is JSON Schema 2020-12. `ownProperties`:
- * a property named like an Object.prototype member (`constructor`, `toString`, …) counts only when it is the data's
- * own, as in JSON; by default ajv would read `{}.toString` as present.
- */
-function compile(schema: Readonly<Record<string, unknown>>): ValidateFunction {
-  const { draft07, draft2020, addFormats } = loadAjv();
-  const isDraft07 = typeof schema["$schema"] === "string" && /draft-0[67]/.test(schema["$schema"]);
-  const ajv = isDraft07
-    ? new draft07({ strict: false, allErrors: true, ownProperties: true })
-    : new draft2020({ strict: false, allErrors: true, ownProperties: true });
-  addFormats(ajv);
-  return ajv.compile(restateProtoKeys(schema) as typeof schema);
-}
-
-/** Keywords whose value is a map of subschemas, a subschema or an array of subschemas, a subschema. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-const SCHEMA_LISTS = new Set(["items", "prefixItems", "allOf", "anyOf", "oneOf", "additionalItems"]);
-const SCHEMAS = new Set([
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "contentSchema",
-]);
 
 type JsonObject = Record<string, unknown>;
 
 const isJsonObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-const hasOwn = (object: JsonObject, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-/** `object` with `map` applied to its entries; `object` itself when no value changes. Own `__proto__` keys stay own. */
-function mapEntries(object: JsonObject, map: (key: string, value: unknown) => unknown): JsonObject {
-  const entries = Object.entries(object).map(([key, value]) => [key, map(key, value)] as const);
-  return entries.every(([key, value]) => value === object[key]) ? object : Object.fromEntries(entries);
-}
 
-/** The subschemas of keyword `key` restated (see `restateProtoKeys`). */
-function restateKeyword(key: string, value: unknown): unknown {
-  if (SCHEMAS.has(key)) return restateProtoKeys(value);
-  if (SCHEMA_LISTS.has(key)) {
-    if (!Array.isArray(value)) return restateProtoKeys(value);
-    const items = value.map(restateProtoKeys);
-    return items.every((item, i) => item === value[i]) ? value : items;
-  }
-  if (!isJsonObject(value)) return value;
-  if (SCHEMA_MAPS.has(key)) return mapEntries(value, (_, sub) => restateProtoKeys(sub));
-  // draft-07 `dependencies`: a property list or a subschema per property.
-  if (key === "dependencies") return mapEntries(value, (_, sub) => (Array.isArray(sub) ? sub : restateProtoKeys(sub)));
-  return value;
+/** Draft-07 (and -06) schemas are read as draft-07, draft-04 as draft-04; everything else is JSON Schema 2020-12. */
+function draftOf(schema: Readonly<JsonObject>): SchemaDraft {
+  const uri = schema["$schema"];
+  if (typeof uri !== "string") return "2020-12";
+  if (/draft-0[67]/.test(uri)) return "7";
+  if (/draft-04/.test(uri)) return "4";
+  if (/2019-09/.test(uri)) return "2019-09";
+  return "2020-12";
 }
 
 /**
- * `schema` restated so that ajv checks its `__proto__` property names: ajv skips a `__proto__` entry of `properties`
- * (never checking its subschema, and `additionalProperties` then counts the key as extra) and of draft-07
- * `dependencies`. Each becomes an equivalent entry ajv does check: `properties.__proto__` a `patternProperties`
- * entry matching exactly `__proto__` (the same keys evaluated, so `additionalProperties` and `unevaluatedProperties`
- * agree), `dependencies.__proto__` an `allOf` entry `{ if: { required: ["__proto__"] }, then: … }`. Every existing
- * entry stays where it was, so JSON pointers into the schema still resolve. Returns a copy where something changed
- * (the caller's schema is never modified) and `schema` itself otherwise.
+ * Keywords whose failure cfworker reports as one entry followed by the entries of the failing subschema; only those
+ * inner entries say what is wrong, so the outer one is dropped (ajv, whose wording we keep, reports only them too).
  */
-function restateProtoKeys(schema: unknown): unknown {
-  if (!isJsonObject(schema)) return schema;
-  const restated = mapEntries(schema, restateKeyword);
-  const properties = restated["properties"];
-  const dependencies = restated["dependencies"];
-  const extra: JsonObject = {};
-  if (isJsonObject(properties) && hasOwn(properties, "__proto__")) {
-    const patterns = isJsonObject(restated["patternProperties"]) ? restated["patternProperties"] : {};
-    let pattern = "^__proto__$";
-    while (hasOwn(patterns, pattern)) pattern = `(?:${pattern})`;
-    extra["patternProperties"] = { ...patterns, [pattern]: properties["__proto__"] };
+const WRAPPERS = new Set([
+  "$ref",
+  "$recursiveRef",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedItems",
+  "dependentSchemas",
+  "allOf",
+]);
+
+/** The first capture of `pattern` in `text`, or `fallback`. */
+const capture = (text: string, pattern: RegExp, fallback = "?"): string => pattern.exec(text)?.[1] ?? fallback;
+/** The limit a cfworker message ends with: `(1 < 2).` → 2, `5 is less than 3.` → 3. */
+const limit = (text: string) => capture(text, /([^\s(]+?)\)?\.$/);
+
+/** The value at JSON pointer `location` (`#/a/b`) in `root`, following local `$ref`s met on the way. */
+function valueAt(root: unknown, location: string): unknown {
+  let value = root;
+  for (const segment of location.split("/").slice(1)) {
+    const key = decodePointerSegment(segment);
+    if (key === "$ref" && isJsonObject(value) && typeof value["$ref"] === "string" && value["$ref"].startsWith("#")) {
+      value = valueAt(root, value["$ref"]);
+      continue;
+    }
+    if (!isJsonObject(value) && !Array.isArray(value)) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = (value as JsonObject)[key];
   }
-  if (isJsonObject(dependencies) && hasOwn(dependencies, "__proto__")) {
-    const dependency = dependencies["__proto__"];
-    const then = Array.isArray(dependency) ? { required: dependency } : dependency;
-    const allOf = Array.isArray(restated["allOf"]) ? restated["allOf"] : [];
-    extra["allOf"] = [...allOf, { if: { required: ["__proto__"] }, then }];
-  }
-  return Object.keys(extra).length === 0 ? restated : { ...restated, ...extra };
+  return value;
 }
 
-/** A zod refinement that checks a value against the original JSON Schema. Compiled on first use. */
+function decodePointerSegment(segment: string): string {
+  return decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** The message for one cfworker entry, in ajv's words. */
+function messageOf(unit: OutputUnit, root: unknown): string {
+  const text = unit.error;
+  switch (unit.keyword) {
+    case "type":
+      return `must be ${capture(text, /Expected "(.*)"\.$/s).split('", "').join(",")}`;
+    case "required":
+      return `must have required property '${capture(text, /required property "(.*)"\.$/s)}'`;
+    case "dependentRequired":
+    case "dependencies": {
+      const names = /^Instance has "(.*)" but does not have "(.*)"\.$/s.exec(text);
+      return names ? `must have property ${names[2]} when property ${names[1]} is present` : text;
+    }
+    case "minLength":
+      return `must NOT have fewer than ${limit(text)} characters`;
+    case "maxLength":
+      return `must NOT have more than ${limit(text)} characters`;
+    case "minItems":
+      return `must NOT have fewer than ${limit(text)} items`;
+    case "maxItems":
+      return `must NOT have more than ${limit(text)} items`;
+    case "minProperties":
+      return `must NOT have fewer than ${capture(text, /at least (\S+) properties/)} properties`;
+    case "maxProperties":
+      return `must NOT have more than ${capture(text, /at least (\S+) properties/)} properties`;
+    case "minimum":
+      return `must be ${text.includes("or equal to") ? ">" : ">="} ${limit(text)}`;
+    case "maximum":
+      return `must be ${text.includes("or equal to") ? "<" : "<="} ${limit(text)}`;
+    case "exclusiveMinimum":
+      return `must be > ${limit(text)}`;
+    case "exclusiveMaximum":
+      return `must be < ${limit(text)}`;
+    case "multipleOf":
+      return `must be multiple of ${limit(text)}`;
+    case "pattern": {
+      const pattern = valueAt(root, unit.keywordLocation);
+      return typeof pattern === "string" ? `must match pattern "${pattern}"` : "must match pattern";
+    }
+    case "format":
+      return `must match format "${capture(text, /format "(.*)"\.$/s)}"`;
+    case "const":
+      return "must be equal to constant";
+    case "enum":
+      return "must be equal to one of the allowed values";
+    case "not":
+      return "must NOT be valid";
+    case "anyOf":
+      return "must match a schema in anyOf";
+    case "oneOf":
+      return "must match exactly one schema in oneOf";
+    case "if":
+      return `must match "${text.includes('"else"') ? "else" : "then"}" schema`;
+    case "uniqueItems": {
+      const [first, second] = (/indexes (\d+) and (\d+)/.exec(text)?.slice(1) ?? ["?", "?"]).sort();
+      return `must NOT have duplicate items (items ## ${first} and ${second} are identical)`;
+    }
+    case "contains":
+      return "must contain at least 1 valid item(s)";
+    case "propertyNames":
+      return "property name must be valid";
+    case "false":
+      return "boolean schema is false";
+    default:
+      return text;
+  }
+}
+
+/** A reported problem: where in the value (JSON pointer segments) and what. */
+type Problem = { readonly path: string[]; readonly message: string };
+
+function pathOf(instanceLocation: string): string[] {
+  return instanceLocation.split("/").slice(1).map(decodePointerSegment);
+}
+
+/**
+ * cfworker's entries as problems: wrappers dropped, and a property a `false` schema forbids
+ * (`additionalProperties: false`, `unevaluatedProperties: false`) reported on the object, as ajv does.
+ */
+function problemsOf(units: readonly OutputUnit[], root: unknown): Problem[] {
+  const problems: Problem[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
+    const next = units[i + 1];
+    const forbidsProperty =
+      (unit.keyword === "additionalProperties" || unit.keyword === "unevaluatedProperties") && next?.keyword === "false";
+    if (forbidsProperty) {
+      i++;
+      // A property that failed its own subschema counts as unevaluated for cfworker, not for ajv: reported once.
+      const property = pathOf(next.instanceLocation).join("/");
+      if (problems.some((problem) => `${problem.path.join("/")}/`.startsWith(`${property}/`))) continue;
+      const what = unit.keyword === "additionalProperties" ? "additional" : "unevaluated";
+      problems.push({
+        path: pathOf(unit.instanceLocation),
+        message: `must NOT have ${what} properties (${unit.keywordLocation})`,
+      });
+      continue;
+    }
+    if (WRAPPERS.has(unit.keyword)) continue;
+    // The schema form of draft-07 `dependencies` wraps its subschema's entries; the list form is a problem itself.
+    if (unit.keyword === "dependencies" && !/does not have "/.test(unit.error)) continue;
+    // cfworker gives a `false` schema's location as the instance's; the wrapper before it has the schema's.
+    const location = unit.keyword === "false" ? (units[i - 1]?.keywordLocation ?? "#") : unit.keywordLocation;
+    problems.push({ path: pathOf(unit.instanceLocation), message: `${messageOf(unit, root)} (${location})` });
+  }
+  return problems;
+}
+
+/** A JSON copy: cfworker records resolved `$ref`s on the schema objects it is given, and ours may be frozen. */
+const jsonCopy = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+
+/** A checker for `schema`: the problems of a value, [] when it is valid. Prepared on first use. */
+function checker(schema: Readonly<JsonObject>): (value: unknown) => Problem[] {
+  let prepared: { readonly validator: Validator; readonly root: unknown } | undefined;
+  return (value) => {
+    try {
+      if (!prepared) {
+        const root = jsonCopy(schema);
+        prepared = { validator: new Validator(root as Schema, draftOf(schema), false), root };
+      }
+      const result = prepared.validator.validate(value);
+      return result.valid ? [] : problemsOf(result.errors, prepared.root);
+    } catch (error) {
+      // A schema the checker cannot evaluate (a malformed pattern, say) fails the value rather than the request.
+      return [{ path: [], message: `could not be checked: ${error instanceof Error ? error.message : String(error)}` }];
+    }
+  };
+}
+
+/** A zod refinement that checks a value against the original JSON Schema. */
 export function jsonSchemaCheck(
   schema: Readonly<Record<string, unknown>>,
 ): (value: unknown, ctx: z.RefinementCtx) => void {
-  let validate: ValidateFunction | undefined;
+  const problemsOf = checker(schema);
   return (value, ctx) => {
-    validate ??= compile(schema);
-    if (validate(value)) return;
-    for (const error of validate.errors ?? []) {
-      const path = error.instancePath
-        .split("/")
-        .slice(1)
-        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-      ctx.addIssue({
-        code: "custom",
-        message: `${error.message ?? "is invalid"} (${error.schemaPath})`,
-        path,
-        input: value,
-      });
+    for (const problem of problemsOf(value)) {
+      ctx.addIssue({ code: "custom", message: problem.message, path: problem.path, input: value });
     }
   };
 }
