@@ -35,18 +35,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** workerd's config: `isolates` services, each its own isolate running the same module, each on its own socket. */
-function workerdConfig(ports: readonly number[]): string {
-  const services = ports.map((_, i) => `(name = "mcp${i}", worker = .worker)`).join(", ");
-  const sockets = ports
-    .map((port, i) => `(name = "http${i}", address = "127.0.0.1:${port}", http = (), service = "mcp${i}")`)
-    .join(", ");
+/**
+ * workerd's config: one service per port, each its own isolate running the same module, each on its own socket, all
+ * with the shared request-state key unless `keys` gives each its own.
+ */
+function workerdConfig(ports: readonly number[], keys: readonly string[]): string {
+  const worker = (key: string) => `(
+    modules = [(name = "worker.js", esModule = embed "worker.js")],
+    compatibilityDate = "${COMPATIBILITY_DATE}",
+    bindings = [(name = "MCP_REQUEST_STATE_KEY", text = "${key}")],
+  )`;
+  const services = ports.map((_, i) => `(name = "mcp${i}", worker = ${worker(keys[i] ?? SHARED_STATE_KEY)})`);
+  const sockets = ports.map(
+    (port, i) => `(name = "http${i}", address = "127.0.0.1:${port}", http = (), service = "mcp${i}")`,
+  );
   return `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (services = [${services}], sockets = [${sockets}]);
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "${COMPATIBILITY_DATE}",
-  bindings = [(name = "MCP_REQUEST_STATE_KEY", text = "${SHARED_STATE_KEY}")],
+const config :Workerd.Config = (
+  services = [${services.join(", ")}],
+  sockets = [${sockets.join(", ")}],
 );
 `;
 }
@@ -87,14 +93,15 @@ async function waitUntilListening(url: string, child: ChildProcess, output: () =
 
 /**
  * Runs `bundleFile` under `platform` from an empty folder. workerd serves `isolates` isolates (separate services of
- * the same module), each on its own port; Deno and Bun serve one process.
+ * the same module), each on its own port (`keys`: a request-state key per isolate instead of the shared one); Deno
+ * and Bun serve one process.
  */
-export async function start(platform: Platform, bundleFile: string, isolates = 1): Promise<Running> {
+export async function start(platform: Platform, bundleFile: string, isolates = 1, keys: readonly string[] = []): Promise<Running> {
   const folder = mkdtempSync(join(tmpdir(), `mcp-edge-${platform}-`));
   const ports = await Promise.all(Array.from({ length: platform === "workerd" ? isolates : 1 }, freePort));
   if (platform === "workerd") {
     copyFileSync(bundleFile, join(folder, "worker.js"));
-    writeFileSync(join(folder, "config.capnp"), workerdConfig(ports));
+    writeFileSync(join(folder, "config.capnp"), workerdConfig(ports, keys));
   } else {
     copyFileSync(bundleFile, join(folder, "server.js"));
   }
