@@ -16,6 +16,7 @@ import type {
 } from "../protocol/types.ts";
 import type { MetaObject, LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/profiles.ts";
+import type { RequestScope } from "./eras.ts";
 import type { AuthInfo } from "../transport/transport.ts";
 
 export interface RequestLogger {
@@ -102,16 +103,25 @@ export class HandlerContext implements RequestContext {
 
   constructor(
     private readonly request: IncomingRequest,
-    readonly revision: string,
-    readonly era: Era,
-    readonly clientInfo: Implementation | undefined,
-    readonly clientCapabilities: CapabilitiesObject,
+    /** What the era says about this request: revision, client, capabilities, log threshold, input channel. */
+    readonly scope: RequestScope,
     readonly meta: MetaObject | undefined,
-    /** Stateless era: the level the request asked for (no logs without one). */
-    readonly requestedLogLevel: LogLevel | undefined,
     private readonly host: ContextHost,
-    private readonly input: InputChannel,
   ) {}
+
+  /** The wire version of the revision this request is served under. */
+  get revision(): string {
+    return this.scope.profile.version;
+  }
+  get era(): Era {
+    return this.scope.profile.era;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.scope.clientInfo;
+  }
+  get clientCapabilities(): CapabilitiesObject {
+    return this.scope.clientCapabilities;
+  }
 
   get requestId(): JsonRpcId {
     return this.request.id;
@@ -152,15 +162,15 @@ export class HandlerContext implements RequestContext {
   }
 
   elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
-    return this.input.ask("elicitation/create", params, options?.key) as Promise<ElicitResult>;
+    return this.scope.input.ask("elicitation/create", params, options?.key) as Promise<ElicitResult>;
   }
   completeElicitation(elicitationId: string): Promise<boolean> {
     return this.host.sendElicitationComplete(this, elicitationId);
   }
   createMessage(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
-    return this.input.ask("sampling/createMessage", params, options?.key) as Promise<CreateMessageResult>;
+    return this.scope.input.ask("sampling/createMessage", params, options?.key) as Promise<CreateMessageResult>;
   }
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
-    return this.input.ask("roots/list", {}, options?.key) as Promise<ListRootsResult>;
+    return this.scope.input.ask("roots/list", {}, options?.key) as Promise<ListRootsResult>;
   }
 }

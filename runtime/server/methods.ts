@@ -7,6 +7,7 @@ import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { Awaitable, CallToolResult, CompleteParams, SubscriptionFilter } from "../protocol/types.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { formatIssues } from "../protocol/validation.ts";
+import { ERA_RULES } from "../protocol/era.ts";
 import type { RequestContext } from "./context.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
 import { paginate } from "./pagination.ts";
@@ -23,7 +24,8 @@ export interface MethodEnv {
 }
 
 type Result = Record<string, unknown>;
-type MethodImpl = (env: MethodEnv) => Result | Promise<Result>;
+/** What the server does for one method (built in, or a handler registered by token). */
+export type MethodImpl = (env: MethodEnv) => Result | Promise<Result>;
 
 const MAX_COMPLETIONS = 100;
 
@@ -82,9 +84,7 @@ async function readResource(env: MethodEnv): Promise<Result> {
     const variables = template.match(uri);
     if (variables) return (await template.handler(uri, variables, env.context)) as Result;
   }
-  // -32002 is the documented "resource not found" code of the handshake era; the stateless era forbids it.
-  const code = env.profile.era === "handshake" ? -32002 : ErrorCode.InvalidParams;
-  throw new RpcError(code, `Resource not found: ${uri}`, { uri });
+  throw new RpcError(ERA_RULES[env.profile.era].resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
 }
 
 async function getPrompt(env: MethodEnv): Promise<Result> {

@@ -2,9 +2,13 @@
  * Integrity-protected `requestState` for multi round-trip requests (basic/patterns/mrtr.mdx): the state is
  * attacker-controlled input, so it is HMAC-SHA256 signed and bound to the method, a digest of the request's
  * salient params, the principal, and an expiry. Anything that fails verification is rejected with -32602.
+ *
+ * Web crypto only (`crypto.subtle`, `crypto.getRandomValues`), so the server path imports no `node:` module. The
+ * default key is drawn on first use, not at construction: a server that never seals a state draws no randomness.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import { base64urlFromBytes, bytesFromBase64 } from "../transport/base64.ts";
+import { principalOf as callerOf } from "../transport/principal.ts";
 
 export interface StatePayload {
   /** Answers to input requests of earlier rounds, by input key. */
@@ -22,60 +26,72 @@ interface Sealed extends StatePayload {
 export interface RequestBinding {
   readonly method: string;
   readonly params: unknown;
-  /** Who made the request (e.g. an OAuth client id or token digest); empty when unauthenticated. */
+  /** Who made the request (see `transport/principal.ts`); empty when unauthenticated. */
   readonly principal: string;
 }
 
+const utf8 = new TextEncoder();
+
 export class RequestStateSealer {
-  private readonly key: Buffer;
+  private key: Promise<CryptoKey> | undefined;
 
   constructor(
-    key: string | Uint8Array | undefined,
+    private readonly secret: string | Uint8Array | undefined,
     private readonly ttlMs: number,
-  ) {
-    this.key = key === undefined ? randomBytes(32) : Buffer.from(key);
-  }
+  ) {}
 
-  seal(binding: RequestBinding, payload: StatePayload): string {
+  async seal(binding: RequestBinding, payload: StatePayload): Promise<string> {
     const sealed: Sealed = {
       v: 1,
       method: binding.method,
-      digest: digestParams(binding.params),
+      digest: await digestParams(binding.params),
       principal: binding.principal,
       expires: Date.now() + this.ttlMs,
       answers: payload.answers,
     };
-    const body = Buffer.from(JSON.stringify(sealed)).toString("base64url");
-    return `${body}.${this.mac(body)}`;
+    const body = base64urlFromBytes(utf8.encode(JSON.stringify(sealed)));
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.hmacKey(), utf8.encode(body)));
+    return `${body}.${base64urlFromBytes(mac)}`;
   }
 
-  /** Verifies and decodes a state the client echoed; throws -32602 when it was tampered with or does not fit. */
-  open(binding: RequestBinding, state: string): StatePayload {
+  /** Verifies and decodes a state the client echoed; rejects with -32602 when it was tampered with or does not fit. */
+  async open(binding: RequestBinding, state: string): Promise<StatePayload> {
     const dot = state.indexOf(".");
     const body = dot > 0 ? state.slice(0, dot) : "";
-    const mac = Buffer.from(dot > 0 ? state.slice(dot + 1) : "", "base64url");
-    const expected = Buffer.from(this.mac(body), "base64url");
-    if (!body || mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+    const mac = dot > 0 ? bytesFromBase64url(state.slice(dot + 1)) : undefined;
+    // `verify` compares in constant time.
+    if (!body || !mac || !(await crypto.subtle.verify("HMAC", await this.hmacKey(), mac, utf8.encode(body)))) {
       throw invalidState("integrity check failed");
     }
     let sealed: Sealed;
     try {
-      sealed = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Sealed;
+      sealed = JSON.parse(new TextDecoder().decode(bytesFromBase64url(body))) as Sealed;
     } catch {
       throw invalidState("unreadable");
     }
     if (sealed.v !== 1) throw invalidState("unknown format");
     if (sealed.expires < Date.now()) throw invalidState("expired");
-    if (sealed.method !== binding.method || sealed.digest !== digestParams(binding.params)) {
+    if (sealed.method !== binding.method || sealed.digest !== (await digestParams(binding.params))) {
       throw invalidState("issued for a different request");
     }
     if (sealed.principal !== binding.principal) throw invalidState("issued to a different principal");
     return { answers: sealed.answers ?? {} };
   }
 
-  private mac(body: string): string {
-    return createHmac("sha256", this.key).update(body).digest("base64url");
+  private hmacKey(): Promise<CryptoKey> {
+    if (!this.key) {
+      const secret = this.secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : this.secret;
+      const bytes = typeof secret === "string" ? utf8.encode(secret) : new Uint8Array(secret);
+      this.key = crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    }
+    return this.key;
   }
+}
+
+function bytesFromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  const bytes = bytesFromBase64(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+  return bytes && new Uint8Array(bytes);
 }
 
 function invalidState(why: string): RpcError {
@@ -85,12 +101,12 @@ function invalidState(why: string): RpcError {
 const UNSALIENT = new Set(["_meta", "inputResponses", "requestState"]);
 
 /** SHA-256 of the params that identify the request (everything but `_meta` and the MRTR fields), key-order independent. */
-export function digestParams(params: unknown): string {
+export async function digestParams(params: unknown): Promise<string> {
   const salient: Record<string, unknown> = {};
   if (typeof params === "object" && params !== null) {
     for (const [k, v] of Object.entries(params)) if (!UNSALIENT.has(k)) salient[k] = v;
   }
-  return createHash("sha256").update(stableStringify(salient)).digest("base64url");
+  return base64urlFromBytes(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8.encode(stableStringify(salient)))));
 }
 
 /** JSON with object keys sorted, so equal values give equal strings. */
@@ -105,8 +121,7 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** A principal string for `AuthInfo`-like identities: the client id, else a digest of the token. */
-export function principalOf(auth: { readonly clientId?: string; readonly token: string } | undefined): string {
-  if (!auth) return "";
-  return auth.clientId ?? createHash("sha256").update(auth.token).digest("base64url");
+/** The caller a state is bound to: the one rule of transport/principal.ts, "" when unauthenticated. */
+export function principalOf(auth: Parameters<typeof callerOf>[0]): string {
+  return callerOf(auth) ?? "";
 }

@@ -16,12 +16,22 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from "../protocol/types.ts";
-import { mergeCapabilities } from "../protocol/capabilities.ts";
-import type { RevisionProfile } from "../protocol/profiles.ts";
+import { hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
+import type {
+  AnyMethodType,
+  AnyNotificationType,
+  AnyRequestType,
+  CompleteResultOf,
+  MethodTable,
+  NotificationParamsOf,
+  ParamsOf,
+} from "../protocol/method-type.ts";
+import { requestProfileOf, type RequestProfile, type RevisionProfile } from "../protocol/profiles.ts";
 import { selectProfiles, type RevisionInput } from "../protocol/registry.ts";
 import type { Validator } from "../protocol/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { RequestContext } from "./context.ts";
+import { SERVER_METHODS, type MethodImpl } from "./methods.ts";
 import { RequestStateSealer } from "./request-state.ts";
 import { ServerSession } from "./session.ts";
 import { matchUriTemplate } from "./uri-template.ts";
@@ -39,6 +49,37 @@ export type Completer = (
   value: string,
   context: { readonly arguments: Readonly<Record<string, string>>; readonly request: RequestContext },
 ) => Awaitable<readonly string[]>;
+
+/** Result fields the runtime fills in where the revision has them (stateless era): a handler may leave them out. */
+type FilledByRuntime = "resultType" | "ttlMs" | "cacheScope";
+
+/** What a request handler returns for a result type `R`: `R`, with the fields the runtime fills in optional. */
+export type HandlerResult<R> = R extends object
+  ? { [K in keyof R as K extends FilledByRuntime ? never : K]: R[K] } & { [K in keyof R as K extends FilledByRuntime ? K : never]?: R[K] }
+  : R;
+
+/** A handler for the request of token `T`: typed by the token's params and complete result. */
+export type RequestHandler<T extends AnyRequestType> = (
+  params: ParamsOf<T>,
+  context: RequestContext,
+) => Awaitable<HandlerResult<CompleteResultOf<T>>>;
+
+/** A handler for the client notification of token `T`. */
+export type NotificationHandler<T extends AnyNotificationType> = (params: NotificationParamsOf<T>, session: ServerSession) => void | Promise<void>;
+
+/**
+ * An extension the server supports (basic/versioning.mdx#extension-negotiation): advertised under
+ * `capabilities.extensions[id]`; its methods are served to clients that declare the same id, and are otherwise
+ * unknown (-32601).
+ */
+export interface ServerExtension {
+  /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `io.modelcontextprotocol/tasks`. */
+  readonly id: string;
+  /** The settings object advertised for it (default `{}`: supported, no settings). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** The extension's methods: a generated method table, or tokens. */
+  readonly methods: MethodTable | readonly AnyMethodType[];
+}
 
 export interface ToolOptions<Args> {
   /** Validates and types `arguments`; a failure becomes an `isError` result naming the path (the model can retry). */
@@ -68,7 +109,9 @@ export interface ServerOptions {
    * built-in revision names. Default: every built-in revision. Preference order: see `protocol/registry.ts`.
    */
   readonly revisions?: readonly RevisionInput[];
-  /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`, `extensions`). */
+  /** Extensions served; each is advertised in `capabilities.extensions`. */
+  readonly extensions?: readonly ServerExtension[];
+  /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`). */
   readonly capabilities?: CapabilitiesObject;
   /** Page size for list results (default 100; 0 = no pagination). */
   readonly pageSize?: number;
@@ -122,15 +165,74 @@ export class McpServer {
   readonly statelessByRevision: ReadonlyMap<string, RevisionProfile>;
   readonly sealer: RequestStateSealer;
   private readonly live = new Set<ServerSession>();
+  private readonly requestHandlers = new Map<string, MethodImpl>();
+  private readonly notificationHandlers = new Map<string, (params: unknown, session: ServerSession) => void | Promise<void>>();
+  /** Extension methods by method name, with the extension id a client must declare. */
+  private readonly extensionMethods = new Map<string, { readonly id: string; readonly token: AnyMethodType; readonly facts?: RequestProfile }>();
   private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
     const profiles = selectProfiles(options.revisions);
     this.revisions = profiles.map((p) => p.version);
     this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
-    this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.revision, p]));
-    this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.revision, p]));
+    this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.version, p]));
+    this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.version, p]));
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
+    for (const extension of options.extensions ?? []) {
+      const tokens = Array.isArray(extension.methods) ? extension.methods : Object.values(extension.methods as MethodTable);
+      for (const token of tokens as readonly AnyMethodType[]) {
+        const previous = this.extensionMethods.get(token.method);
+        if (previous) throw new Error(`extension method ${token.method} is declared by both ${previous.id} and ${extension.id}`);
+        const facts = token.kind === "request" ? requestProfileOf(token) : undefined;
+        this.extensionMethods.set(token.method, { id: extension.id, token, ...(facts ? { facts } : {}) });
+      }
+    }
+  }
+
+  /**
+   * Serves the request of `token` (a method of a served revision, or of a declared extension) with `handler`,
+   * replacing the built-in implementation of that method if there is one. Params arrive validated by the token;
+   * the result is completed by the era (e.g. `resultType`) and must match the token's complete result.
+   */
+  setRequestHandler<T extends AnyRequestType>(token: T, handler: RequestHandler<T>): this {
+    if (token.kind !== "request" || token.direction === "serverToClient") throw new Error(`${token.method} is not a client→server request`);
+    this.requestHandlers.set(token.method, (env) => handler(env.params as ParamsOf<T>, env.context) as Record<string, unknown> | Promise<Record<string, unknown>>);
+    return this;
+  }
+
+  /** Calls `handler` for each valid client notification of `token` (instead of `onClientNotification`). */
+  setNotificationHandler<T extends AnyNotificationType>(token: T, handler: NotificationHandler<T>): this {
+    if (token.kind !== "notification" || token.direction === "serverToClient") throw new Error(`${token.method} is not a client→server notification`);
+    this.notificationHandlers.set(token.method, handler as (params: unknown, session: ServerSession) => void | Promise<void>);
+    return this;
+  }
+
+  /** The implementation of a client→server request: a registered handler, else the built-in one. */
+  implementationOf(method: string): MethodImpl | undefined {
+    return this.requestHandlers.get(method) ?? (Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined);
+  }
+
+  notificationHandlerOf(method: string): ((params: unknown, session: ServerSession) => void | Promise<void>) | undefined {
+    return this.notificationHandlers.get(method);
+  }
+
+  /** The token of an extension method, when the client's capabilities declare its extension. */
+  extensionToken(method: string, clientCapabilities: CapabilitiesObject): AnyMethodType | undefined {
+    const entry = this.extensionMethods.get(method);
+    return entry && hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
+  }
+
+  /** The facts of an extension request, when the client's capabilities declare its extension. */
+  extensionRequest(method: string, clientCapabilities: CapabilitiesObject): RequestProfile | undefined {
+    const entry = this.extensionMethods.get(method);
+    return entry?.facts && hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.facts : undefined;
+  }
+
+  /** The most preferred revision served (the profile client notifications are read with before any negotiation). */
+  get newestProfile(): RevisionProfile {
+    const first = this.statelessByRevision.values().next().value ?? this.handshakeProfiles[0];
+    if (!first) throw new Error("no revisions configured");
+    return first;
   }
 
   tool<Args = Readonly<Record<string, unknown>>>(definition: ToolDefinition, handler: ToolHandler<Args>, options: ToolOptions<Args> = {}): this {
@@ -190,6 +292,8 @@ export class McpServer {
     if (this.prompts.size > 0) derived["prompts"] = { listChanged: true };
     const completable = [...this.prompts.values(), ...this.templates.values()].some((r) => Object.keys(r.complete).length > 0);
     if (completable) derived["completions"] = {};
+    const extensions = this.options.extensions ?? [];
+    if (extensions.length > 0) derived["extensions"] = Object.fromEntries(extensions.map((e) => [e.id, e.settings ?? {}]));
     return mergeCapabilities(derived, this.options.capabilities);
   }
 

@@ -1,84 +1,53 @@
 /**
  * One connection to a client (a stdio process, an HTTP session, or a single stateless HTTP request). A session is
- * dual-era: an `initialize` request selects the handshake era for the whole session (revision negotiated once); a
+ * dual-era: an `initialize` request opens the handshake era for the whole session (revision negotiated once); a
  * request whose `_meta` names a stateless revision is served on its own, from its own `_meta`, in either case.
+ * The session routes each request to its revision and era once, then follows the era's strategy (`eras.ts`).
  */
 import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION } from "../protocol/engine.ts";
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
-import { describeGate, elicitationModeAllowed, hasCapability } from "../protocol/capabilities.ts";
-import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../protocol/meta.ts";
-import type { Era, RequestProfile, RevisionProfile } from "../protocol/profiles.ts";
-import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
+import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
+import { logLevelRank, MetaKey, metaOf, type LogLevel } from "../protocol/meta.ts";
+import type { AnyMethodType, AnyNotificationType, ParamsOf } from "../protocol/method-type.ts";
+import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import { parseParams } from "../protocol/validation.ts";
+import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
 import type { Transport } from "../transport/transport.ts";
-import { HandlerContext, type ContextHost, type InputChannel } from "./context.ts";
-import { SERVER_METHODS } from "./methods.ts";
+import { HandlerContext, type ContextHost } from "./context.ts";
+import { serverEra, type Admitted, type HandshakeState, type RequestScope, type ServerEra, type ServingPort } from "./eras.ts";
 import { ListenStreams } from "./listen-streams.ts";
-import { InputRounds } from "./mrtr.ts";
-import { principalOf, type RequestBinding } from "./request-state.ts";
-import { HandshakeInput } from "./handshake-input.ts";
+import type { MethodImpl } from "./methods.ts";
 import type { McpServer } from "./server.ts";
-
-interface HandshakeState {
-  readonly profile: RevisionProfile;
-  readonly clientCapabilities: CapabilitiesObject;
-  /** What `initialize` declared: server→client notifications are gated on it, not on later registrations. */
-  readonly serverCapabilities: CapabilitiesObject;
-  readonly clientInfo: Implementation | undefined;
-  initialized: boolean;
-  logLevel: LogLevel | undefined;
-  readonly subscriptions: Set<string>;
-}
 
 type Result = Record<string, unknown>;
 
-/** A stateless-era request being served: what finishing it needs. */
-interface StatelessCall {
-  readonly request: IncomingRequest;
-  readonly rp: RequestProfile;
-  readonly params: Result;
-  readonly rounds: InputRounds;
-  readonly authenticated: boolean;
-}
-
 const ELICITATION_COMPLETE = "notifications/elicitation/complete";
 
-const NO_ANSWERS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
-
-/** What a `requestState` is bound to: the method, the salient params and the caller. */
-function bindingOf(request: IncomingRequest, params: Result): RequestBinding {
-  return { method: request.method, params, principal: principalOf(request.context?.authInfo) };
+/** Where a request goes: its revision's profile and era strategy. */
+interface Route {
+  readonly profile: RevisionProfile;
+  readonly era: ServerEra;
 }
 
-export class ServerSession implements ContextHost {
-  private readonly engine: JsonRpcEngine;
-  private readonly handshakeProfiles: readonly RevisionProfile[];
-  private readonly statelessProfiles: ReadonlyMap<string, RevisionProfile>;
-  private readonly handshakeByRevision: ReadonlyMap<string, RevisionProfile>;
-  private handshake: HandshakeState | undefined;
-  private readonly listens = new ListenStreams((profile, method, params, related) => void this.sendGated(profile, method, params, related));
+export class ServerSession implements ContextHost, ServingPort {
+  readonly engine: JsonRpcEngine;
+  handshake: HandshakeState | undefined;
+  private readonly listens = new ListenStreams((profile, method, params, related) => void this.sendGated(profile, method, params, undefined, related));
   private servedStateless = false;
-  /** `_meta` naming this server on stateless-era results (shared, never mutated). */
-  private readonly serverInfoMeta: MetaObject;
 
   constructor(
     readonly server: McpServer,
     transport: Transport,
     private readonly onEnd: () => void,
   ) {
-    this.serverInfoMeta = Object.freeze({ [MetaKey.serverInfo]: server.options.info });
-    this.handshakeProfiles = server.handshakeProfiles;
-    this.handshakeByRevision = server.handshakeByRevision;
-    this.statelessProfiles = server.statelessByRevision;
     const diagnose = server.options.onDiagnostic;
     this.engine = new JsonRpcEngine(
       transport,
       {
         onRequest: (request) => this.onRequest(request),
         onNotification: (method, params) => this.onNotification(method, params),
-        acceptsBatch: () => this.handshake?.profile.acceptsBatches ?? false,
+        acceptsBatch: () => this.handshake?.profile.batches ?? false,
         toRpcError: (error, request) => {
           diagnose?.(`handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           return new RpcError(ErrorCode.InternalError, "Internal error");
@@ -94,9 +63,9 @@ export class ServerSession implements ContextHost {
     return this.engine.start();
   }
 
-  /** The handshake-era revision negotiated by `initialize`; undefined until then and for stateless use. */
+  /** The handshake-era revision (wire version) negotiated by `initialize`; undefined until then and for stateless use. */
   get revision(): string | undefined {
-    return this.handshake?.profile.revision;
+    return this.handshake?.profile.version;
   }
 
   /** `handshake` once initialized; `stateless` once a stateless request was served; undefined before. */
@@ -114,6 +83,21 @@ export class ServerSession implements ContextHost {
 
   get closed(): boolean {
     return this.engine.closed;
+  }
+
+  // ---- ServingPort --------------------------------------------------------------------------------------
+
+  get sealer() {
+    return this.server.sealer;
+  }
+  get serverInfo(): Implementation {
+    return this.server.options.info;
+  }
+  get cache() {
+    return this.server.options.cache;
+  }
+  serverCapabilities(): Capabilities {
+    return this.server.capabilities();
   }
 
   /** Ends `subscriptions/listen` streams with their graceful result, then closes the transport. */
@@ -134,16 +118,17 @@ export class ServerSession implements ContextHost {
 
   /**
    * Handshake era: sends a server→client notification of the negotiated revision (e.g.
-   * `notifications/elicitation/complete`). Throws `ProtocolUsageError` for a method the revision lacks or whose
-   * capability gate is not declared.
+   * `notifications/elicitation/complete`), or of an extension both sides declared, by token or method. Throws
+   * `ProtocolUsageError` for a method the session cannot send or whose capability gate is not declared.
    */
-  async notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void> {
+  async notify<T extends AnyNotificationType>(token: T | string, params?: ParamsOf<T> & Readonly<Record<string, unknown>>): Promise<void> {
+    const method = typeof token === "string" ? token : token.method;
     const state = this.handshake;
-    const token = state?.profile.methods[method];
-    if (!state || !token || token.kind !== "notification" || token.direction === "clientToServer") {
+    const found = state ? this.methodToken(state.profile, method, state.clientCapabilities) : undefined;
+    if (!state || !found || found.kind !== "notification" || found.direction === "clientToServer") {
       throw new ProtocolUsageError(`${method} is not a server notification of this session's revision`);
     }
-    const gate = token.capability;
+    const gate = found.capability;
     if (gate && !hasCapability(gate.side === "client" ? state.clientCapabilities : state.serverCapabilities, gate.path)) {
       throw new ProtocolUsageError(`cannot send ${method}: the ${describeGate(gate)} was not declared`);
     }
@@ -184,16 +169,39 @@ export class ServerSession implements ContextHost {
   // ---- incoming -----------------------------------------------------------------------------------------
 
   private onRequest(request: IncomingRequest): Promise<Result> | Result {
-    const { method, params } = request;
-    // A request naming its revision in `_meta` is stateless-era, `initialize` too: that era has no `initialize`
-    // (its method table lacks it), so it gets -32601 there instead of starting a handshake.
-    const requested = metaOf(params)?.[MetaKey.protocolVersion];
-    if (typeof requested === "string" && (!this.handshake || this.statelessProfiles.has(requested))) {
-      return this.serveStateless(request, requested);
+    const route = this.route(request);
+    if (route === "initialize") return this.initialize(request);
+    if (route === "ping") return {}; // before anything was negotiated
+    const { profile, era } = route;
+    const admitted = this.admit(era, profile, request);
+    if (era.rules.era === "stateless") this.servedStateless = true;
+    const scope = era.scope(this, request, profile, admitted.admitted);
+    if (scope instanceof Promise) return scope.then((s) => this.run(era, request, admitted, s));
+    return this.run(era, request, admitted, scope);
+  }
+
+  /**
+   * A request naming its revision in `_meta` is stateless-era, `initialize` too: that era has no `initialize` (its
+   * method table lacks it), so it gets -32601 there instead of starting a handshake.
+   */
+  private route(request: IncomingRequest): Route | "initialize" | "ping" {
+    const requested = metaOf(request.params)?.[MetaKey.protocolVersion];
+    if (typeof requested === "string" && (!this.handshake || this.server.statelessByRevision.has(requested))) {
+      const profile = this.server.statelessByRevision.get(requested);
+      if (!profile) {
+        throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+          supported: [...this.server.revisions],
+          requested,
+        });
+      }
+      return { profile, era: serverEra(profile.era) };
     }
-    if (method === "initialize" && !this.handshake) return this.initialize(request);
-    if (this.handshake) return this.serveHandshake(request, this.handshake);
-    if (method === "ping") return {};
+    if (request.method === "initialize" && !this.handshake) return "initialize";
+    if (this.handshake) {
+      if (request.method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
+      return { profile: this.handshake.profile, era: serverEra(this.handshake.profile.era) };
+    }
+    if (request.method === "ping") return "ping";
     throw new RpcError(
       ErrorCode.InvalidParams,
       `Invalid params: _meta["${MetaKey.protocolVersion}"] is required (or open a session with initialize); supported versions: ${this.server.revisions.join(", ")}`,
@@ -202,14 +210,14 @@ export class ServerSession implements ContextHost {
 
   private initialize(request: IncomingRequest): Result {
     const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-    const newest = this.handshakeProfiles[0];
+    const newest = this.server.handshakeProfiles[0];
     if (!newest) {
       throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version; this server speaks ${this.server.revisions.join(", ")} without initialize`, {
         supported: [...this.server.revisions],
         requested: typeof requested === "string" ? requested : "",
       });
     }
-    const profile = (typeof requested === "string" && this.handshakeByRevision.get(requested)) || newest;
+    const profile = (typeof requested === "string" && this.server.handshakeByRevision.get(requested)) || newest;
     const token = profile.requests.get("initialize")?.token;
     if (!token) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize");
     const params = parseParams(token.params, request.params, "initialize") as { capabilities?: CapabilitiesObject; clientInfo?: Implementation };
@@ -223,115 +231,37 @@ export class ServerSession implements ContextHost {
       logLevel: undefined,
       subscriptions: new Set(),
     };
-    const result: Result = { protocolVersion: profile.revision, capabilities, serverInfo: this.server.options.info };
+    const result: Result = { protocolVersion: profile.version, capabilities, serverInfo: this.server.options.info };
     if (this.server.options.instructions !== undefined) result["instructions"] = this.server.options.instructions;
     return result;
   }
 
-  private serveHandshake(request: IncomingRequest, state: HandshakeState): Promise<Result> | Result {
-    if (request.method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
-    const { params } = this.admit(state.profile, request);
-    const input = new HandshakeInput(this.engine, request, state.profile, state.clientCapabilities);
-    const context = this.context(request, state.profile, params, state.clientCapabilities, state.clientInfo, state.logLevel, input);
-    const env = { server: this.server, session: this, profile: state.profile, context, requestId: request.id, params };
-    return SERVER_METHODS[request.method]!(env);
-  }
-
-  /** Not async: a method that answers synchronously is answered without another promise and microtask hop. */
-  private serveStateless(request: IncomingRequest, version: string): Result | Promise<Result> {
-    const profile = this.statelessProfiles.get(version);
-    if (!profile) {
-      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-        supported: [...this.server.revisions],
-        requested: version,
-      });
+  /**
+   * Finds the method (of the revision, or of an extension both sides declared) and its implementation, checks the
+   * server capability gate and validates params as the era requires.
+   */
+  private admit(era: ServerEra, profile: RevisionProfile, request: IncomingRequest): { admitted: Admitted; impl: MethodImpl } {
+    const { method } = request;
+    const declared = era.rules.requestsCarryMeta
+      ? ((metaOf(request.params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities)
+      : (this.handshake?.clientCapabilities ?? {});
+    const facts = profile.requests.get(method) ?? this.server.extensionRequest(method, declared);
+    const impl = this.server.implementationOf(method);
+    if (!facts || facts.token.direction === "serverToClient" || !impl) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    const { rp, params } = this.admit(profile, request);
-    this.servedStateless = true;
-    const meta = metaOf(params) ?? {};
-    const clientCapabilities = (meta[MetaKey.clientCapabilities] ?? {}) as CapabilitiesObject;
-    const clientInfo = meta[MetaKey.clientInfo] as Implementation | undefined;
-    const logLevel = logLevelRank(meta[MetaKey.logLevel]) >= 0 ? (meta[MetaKey.logLevel] as LogLevel) : undefined;
-    let answers: Record<string, unknown> = NO_ANSWERS;
-    const state = params["requestState"];
-    const responses = params["inputResponses"] as Record<string, unknown> | undefined;
-    if (rp.inputRequired && (typeof state === "string" || responses)) {
-      answers = { ...(typeof state === "string" ? this.server.sealer.open(bindingOf(request, params), state).answers : {}), ...responses };
-    }
-    const rounds = new InputRounds(profile, clientCapabilities, answers, rp.inputRequired);
-    const context = this.context(request, profile, params, clientCapabilities, clientInfo, logLevel, rounds);
-    const env = { server: this.server, session: this, profile, context, requestId: request.id, params };
-    const call: StatelessCall = { request, rp, params, rounds, authenticated: context.authInfo !== undefined };
-    let outcome: Result | Promise<Result>;
-    try {
-      outcome = SERVER_METHODS[request.method]!(env);
-    } catch (error) {
-      return this.statelessFailed(call, error);
-    }
-    if (outcome instanceof Promise) {
-      return outcome.then(
-        (result) => this.statelessDone(call, result),
-        (error: unknown) => this.statelessFailed(call, error),
-      );
-    }
-    return this.statelessDone(call, outcome);
-  }
-
-  /** A method that failed because it asked for input ends the round like one that returned. */
-  private statelessFailed(call: StatelessCall, error: unknown): Result | Promise<Result> {
-    if (call.rounds.missingCount === 0) throw error;
-    return this.statelessDone(call, {});
-  }
-
-  private statelessDone(call: StatelessCall, result: Result): Result | Promise<Result> {
-    if (call.rounds.missingCount > 0) return this.inputRequired(call);
-    return this.completeResult(call.rp, result, call.authenticated);
-  }
-
-  private async inputRequired(call: StatelessCall): Promise<Result> {
-    await new Promise((resolve) => setImmediate(resolve)); // let concurrent asks of the same round register
-    const requestState = this.server.sealer.seal(bindingOf(call.request, call.params), { answers: call.rounds.answers });
-    return { resultType: "input_required", inputRequests: call.rounds.missing, requestState };
-  }
-
-  /** Finds the method, validates params and checks the server capability gate. */
-  private admit(profile: RevisionProfile, request: IncomingRequest): { rp: RequestProfile; params: Result } {
-    const rp = profile.requests.get(request.method);
-    if (!rp || rp.token.direction === "serverToClient" || !SERVER_METHODS[request.method]) {
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    }
-    const gate = rp.token.capability;
+    const gate = facts.token.capability;
     if (gate?.side === "server" && !hasCapability(this.server.capabilities(), gate.path)) {
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method} (this server does not declare ${describeGate(gate)})`);
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server does not declare ${describeGate(gate)})`);
     }
-    const schema = profile.era === "stateless" ? withRepeatedMeta(rp.token.params) : rp.token.params;
-    const params = parseParams(schema, request.params ?? {}, request.method) as Result;
-    return { rp, params };
+    const params = parseParams(era.paramsSchema(facts.token), request.params ?? {}, method) as Result;
+    return { admitted: { facts, params }, impl };
   }
 
-  private completeResult(rp: RequestProfile, result: Result, authenticated: boolean): Result {
-    const out: Result = Object.assign({}, result);
-    if (rp.hasResultType && out["resultType"] === undefined) out["resultType"] = "complete";
-    if (rp.cacheable) {
-      const cache = this.server.options.cache;
-      if (out["ttlMs"] === undefined) out["ttlMs"] = cache?.ttlMs ?? 0;
-      if (out["cacheScope"] === undefined) out["cacheScope"] = cache?.scope ?? (authenticated ? "private" : "public");
-    }
-    const meta = out["_meta"] as MetaObject | undefined;
-    out["_meta"] = meta === undefined ? this.serverInfoMeta : Object.assign({}, meta, this.serverInfoMeta);
-    return out;
-  }
-
-  private context(
-    request: IncomingRequest,
-    profile: RevisionProfile,
-    params: Result,
-    clientCapabilities: CapabilitiesObject,
-    clientInfo: Implementation | undefined,
-    logLevel: LogLevel | undefined,
-    input: InputChannel,
-  ): HandlerContext {
-    return new HandlerContext(request, profile.revision, profile.era, clientInfo, clientCapabilities, metaOf(params), logLevel, this, input);
+  private run(era: ServerEra, request: IncomingRequest, { admitted, impl }: { admitted: Admitted; impl: MethodImpl }, scope: RequestScope) {
+    const context = new HandlerContext(request, scope, metaOf(admitted.params), this);
+    const env = { server: this.server, session: this, profile: scope.profile, context, requestId: request.id, params: admitted.params };
+    return era.finish(this, request, admitted, scope, () => impl(env));
   }
 
   /** `ContextHost`: progress goes out only for a progress token, increasing, while the request runs. */
@@ -347,44 +277,49 @@ export class ServerSession implements ContextHost {
     return this.engine.notify(PROGRESS_NOTIFICATION, p, context.requestId);
   }
 
-  /** `ContextHost`: logs at or above the requested level (stateless: only when the request asked). */
+  /** `ContextHost`: logs at or above the scope's threshold. */
   sendLog(context: HandlerContext, level: LogLevel, data: unknown, logger?: string): Promise<void> {
-    const threshold = context.era === "stateless" ? context.requestedLogLevel : (this.handshake?.logLevel ?? LOG_LEVELS[0]);
+    const threshold = context.scope.logThreshold;
     if (threshold === undefined || logLevelRank(level) < logLevelRank(threshold) || context.signal.aborted) return Promise.resolve();
-    const profile = context.era === "stateless" ? this.statelessProfiles.get(context.revision) : this.handshake?.profile;
-    if (!profile) return Promise.resolve();
     const p: Result = logger === undefined ? { level, data } : { level, logger, data };
-    return this.sendGated(profile, "notifications/message", p, context.requestId);
+    return this.sendGated(context.scope.profile, "notifications/message", p, context.scope, context.requestId);
   }
 
   /**
-   * `ContextHost`: `notifications/elicitation/complete` exists only in the handshake era (2025-11-25) and goes only to
-   * a client that declared URL mode. Related to the request: over HTTP it rides the request's stream while that is
-   * open, else the session's GET stream.
+   * `ContextHost`: `notifications/elicitation/complete` goes out only on a session (it may follow the request's end)
+   * whose revision has it (2025-11-25), to a client that declared URL mode. Related to the request: over HTTP it
+   * rides the request's stream while that is open, else the session's GET stream.
    */
   async sendElicitationComplete(context: HandlerContext, elicitationId: string): Promise<boolean> {
     if (typeof elicitationId !== "string") throw new ProtocolUsageError("completeElicitation: elicitationId must be a string");
-    const state = this.handshake;
-    if (context.era !== "handshake" || !state || this.engine.closed) return false;
-    if (state.profile.methods[ELICITATION_COMPLETE]?.kind !== "notification") return false;
-    if (!elicitationModeAllowed(state.clientCapabilities, { mode: "url" })) return false;
+    const { scope } = context;
+    if (!serverEra(scope.profile.era).rules.sessions || this.handshake?.profile !== scope.profile || this.engine.closed) return false;
+    if (scope.profile.methods[ELICITATION_COMPLETE]?.kind !== "notification") return false;
+    if (!elicitationModeAllowed(scope.clientCapabilities, { mode: "url" })) return false;
     await this.engine.notify(ELICITATION_COMPLETE, { elicitationId }, context.requestId);
     return true;
   }
 
-  private sendGated(profile: RevisionProfile, method: string, params: Result, related?: JsonRpcId): Promise<void> {
+  /** Sends a notification of `profile` when its capability gate is declared (by the request's scope, else the session's). */
+  private sendGated(profile: RevisionProfile, method: string, params: Result, scope?: RequestScope, related?: JsonRpcId): Promise<void> {
     const token = profile.methods[method];
     if (!token || this.engine.closed) return Promise.resolve();
     const gate = token.capability;
-    const serverCaps = profile.era === "handshake" ? this.handshake?.serverCapabilities : this.server.capabilities();
-    const caps = gate?.side === "client" ? this.handshake?.clientCapabilities : serverCaps;
-    if (gate && !hasCapability(caps, gate.path)) return Promise.resolve();
+    const serverCaps = scope?.serverCapabilities ?? (this.handshake?.profile === profile ? this.handshake.serverCapabilities : this.server.capabilities());
+    const clientCaps = scope?.clientCapabilities ?? this.handshake?.clientCapabilities;
+    if (gate && !hasCapability(gate.side === "client" ? clientCaps : serverCaps, gate.path)) return Promise.resolve();
     return this.engine.notify(method, params, related).catch(() => undefined);
   }
 
+  /** A method's token in `profile`, else in an extension the client declared. */
+  private methodToken(profile: RevisionProfile, method: string, declared: Capabilities): AnyMethodType | undefined {
+    return profile.methods[method] ?? this.server.extensionToken(method, declared);
+  }
+
   private onNotification(method: string, params: unknown): void {
-    const profile = this.handshake?.profile ?? this.latestStateless();
-    const token = profile?.methods[method];
+    const profile = this.handshake?.profile ?? this.server.newestProfile;
+    const declared = this.handshake?.clientCapabilities ?? ((metaOf(params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities);
+    const token = this.methodToken(profile, method, declared);
     if (token && token.kind === "notification") {
       const parsed = token.params.safeParse(params ?? {});
       if (!parsed.success) {
@@ -400,15 +335,13 @@ export class ServerSession implements ContextHost {
       this.engine.deliverProgress(p["progressToken"], p as unknown as { progress: number });
     } else if (method === "notifications/initialized") {
       if (this.handshake) this.handshake.initialized = true;
+    } else if (token?.kind === "notification" && this.server.notificationHandlerOf(method)) {
+      void Promise.resolve()
+        .then(() => this.server.notificationHandlerOf(method)?.(params ?? {}, this))
+        .catch((error: unknown) => this.server.options.onDiagnostic?.(`handler for ${method} failed: ${String(error)}`));
     } else {
       this.server.options.onClientNotification?.(method, params, this);
     }
-  }
-
-  private latestStateless(): RevisionProfile {
-    const first = this.statelessProfiles.values().next().value ?? this.handshakeProfiles[0];
-    if (!first) throw new Error("no revisions configured");
-    return first;
   }
 
   private ended(): void {

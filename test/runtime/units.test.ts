@@ -1,5 +1,6 @@
 /** Unit tests of the small pieces: request state, URI templates, pagination, capabilities, revision profiles, memory pair. */
-import { describe, expect, it } from "vitest";
+import { createHmac } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
 import { RpcError } from "../../runtime/jsonrpc/errors.ts";
 import { paginate } from "../../runtime/server/pagination.ts";
 import { digestParams, principalOf, RequestStateSealer, type RequestBinding } from "../../runtime/server/request-state.ts";
@@ -12,20 +13,21 @@ describe("RequestStateSealer", () => {
   const binding: RequestBinding = { method: "tools/call", params: { name: "t", arguments: { x: 1 }, _meta: { a: 1 } }, principal: "alice" };
   const sealer = new RequestStateSealer("key", 60_000);
 
-  it("round-trips and ignores _meta and MRTR fields in the request digest", () => {
-    const state = sealer.seal(binding, { answers: { "input-0": { action: "accept" } } });
+  it("round-trips and ignores _meta and MRTR fields in the request digest", async () => {
+    const state = await sealer.seal(binding, { answers: { "input-0": { action: "accept" } } });
     const retry = { ...binding, params: { arguments: { x: 1 }, name: "t", requestState: state, inputResponses: {}, _meta: { b: 2 } } };
-    expect(sealer.open(retry, state)).toEqual({ answers: { "input-0": { action: "accept" } } });
-    expect(digestParams({ b: [1, { d: 2, c: 3 }], a: 1 })).toBe(digestParams({ a: 1, b: [1, { c: 3, d: 2 }] }));
+    expect(await sealer.open(retry, state)).toEqual({ answers: { "input-0": { action: "accept" } } });
+    expect(await digestParams({ b: [1, { d: 2, c: 3 }], a: 1 })).toBe(await digestParams({ a: 1, b: [1, { c: 3, d: 2 }] }));
+    expect(await digestParams({ a: 1 })).not.toBe(await digestParams({ a: 2 }));
   });
 
-  it("rejects tampering, another key, another request, another principal, expiry", () => {
-    const state = sealer.seal(binding, { answers: { k: 1 } });
+  it("rejects tampering, another key, another request, another principal, expiry", async () => {
+    const state = await sealer.seal(binding, { answers: { k: 1 } });
     const [body, mac] = state.split(".") as [string, string];
     const forged = Buffer.from(Buffer.from(body, "base64url").toString().replace('"k":1', '"k":2')).toString("base64url");
-    const reject = (s: RequestStateSealer, b: typeof binding, st: string) => {
+    const reject = async (s: RequestStateSealer, b: typeof binding, st: string) => {
       try {
-        s.open(b, st);
+        await s.open(b, st);
         return "accepted";
       } catch (error) {
         expect(error).toBeInstanceOf(RpcError);
@@ -33,19 +35,39 @@ describe("RequestStateSealer", () => {
         return (error as RpcError).message;
       }
     };
-    expect(reject(sealer, binding, `${forged}.${mac}`)).toContain("integrity");
-    expect(reject(sealer, binding, "garbage")).toContain("integrity");
-    expect(reject(new RequestStateSealer("other", 60_000), binding, state)).toContain("integrity");
-    expect(reject(sealer, { ...binding, params: { name: "t", arguments: { x: 2 } } }, state)).toContain("different request");
-    expect(reject(sealer, { ...binding, method: "prompts/get" }, state)).toContain("different request");
-    expect(reject(sealer, { ...binding, principal: "mallory" }, state)).toContain("different principal");
-    const expired = new RequestStateSealer("key", -1).seal(binding, { answers: {} });
-    expect(reject(sealer, binding, expired)).toContain("expired");
+    expect(await reject(sealer, binding, `${forged}.${mac}`)).toContain("integrity");
+    expect(await reject(sealer, binding, "garbage")).toContain("integrity");
+    expect(await reject(sealer, binding, `${body}.${mac}!`)).toContain("integrity");
+    expect(await reject(new RequestStateSealer("other", 60_000), binding, state)).toContain("integrity");
+    expect(await reject(sealer, { ...binding, params: { name: "t", arguments: { x: 2 } } }, state)).toContain("different request");
+    expect(await reject(sealer, { ...binding, method: "prompts/get" }, state)).toContain("different request");
+    expect(await reject(sealer, { ...binding, principal: "mallory" }, state)).toContain("different principal");
+    const expired = await new RequestStateSealer("key", -1).seal(binding, { answers: {} });
+    expect(await reject(sealer, binding, expired)).toContain("expired");
+  });
+
+  it("is an HMAC-SHA256 of the body under the given key (checked with node:crypto)", async () => {
+    const state = await sealer.seal(binding, { answers: {} });
+    const [body, mac] = state.split(".") as [string, string];
+    expect(mac).toBe(createHmac("sha256", "key").update(body).digest("base64url"));
+  });
+
+  it("draws no randomness until a default-key sealer first seals", async () => {
+    const spy = vi.spyOn(globalThis.crypto, "getRandomValues");
+    try {
+      const lazy = new RequestStateSealer(undefined, 60_000);
+      expect(spy).not.toHaveBeenCalled();
+      const state = await lazy.seal(binding, { answers: {} });
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(await lazy.open(binding, state)).toEqual({ answers: {} });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("derives principals from auth info", () => {
     expect(principalOf(undefined)).toBe("");
-    expect(principalOf({ clientId: "c1", token: "t" })).toBe("c1");
+    expect(principalOf({ clientId: "c1", token: "t" })).toBe("client:c1"); // the one rule (transport/principal.ts)
     expect(principalOf({ token: "t" })).not.toBe(principalOf({ token: "u" }));
   });
 });
@@ -90,17 +112,28 @@ describe("capabilities", () => {
   });
 });
 
-describe("revision profiles (derived from the generated bindings)", () => {
-  it("covers every generated revision, newest first, with its era", () => {
-    expect(SUPPORTED_REVISIONS.length).toBeGreaterThanOrEqual(5);
-    expect([...SUPPORTED_REVISIONS]).toEqual([...SUPPORTED_REVISIONS].sort().reverse());
+describe("revision profiles (read from the generated descriptors)", () => {
+  // The oracle: each released revision's era as the spec states it (2026-07-28 replaced initialize with server/discover).
+  const RELEASED_ERAS: Readonly<Record<string, "handshake" | "stateless">> = {
+    "2024-11-05": "handshake",
+    "2025-03-26": "handshake",
+    "2025-06-18": "handshake",
+    "2025-11-25": "handshake",
+    "2026-07-28": "stateless",
+  };
+
+  it("covers every generated revision, newest first, with the era the spec gives it", () => {
+    expect([...SUPPORTED_REVISIONS]).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
     for (const revision of SUPPORTED_REVISIONS) {
+      expect(eraOf(revision)).toBe(RELEASED_ERAS[revision]);
       const p = getProfile(revision)!;
-      expect(p.era).toBe("initialize" in p.methods ? "handshake" : "stateless");
+      expect(p.era).toBe(RELEASED_ERAS[revision]);
+      expect(p.version).toBe(revision);
+      expect(Object.hasOwn(p.methods, p.era === "handshake" ? "initialize" : "server/discover")).toBe(true);
     }
     expect(() => selectProfiles(["1999-01-01"])).toThrow(/unsupported MCP revision/);
+    expect(() => selectProfiles(["2025-11-25", "2025-11-25"])).toThrow(/listed twice/);
     expect(eraOf("1999-01-01")).toBeUndefined();
-    expect(SUPPORTED_REVISIONS.map(eraOf)).toEqual(SUPPORTED_REVISIONS.map((r) => getProfile(r)!.era));
   });
 
   it("finds multi round-trip methods, cacheable results, embedded requests and batches", () => {
@@ -112,6 +145,10 @@ describe("revision profiles (derived from the generated bindings)", () => {
         expect(cacheable).toEqual(["prompts/list", "resources/list", "resources/read", "resources/templates/list", "server/discover", "tools/list"]);
         expect([...p.embedded.keys()].sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
         expect(p.requests.get("tools/call")!.hasResultType).toBe(true);
+        // The complete result rejects an InputRequiredResult; the full result accepts it.
+        const asked = { resultType: "input_required", inputRequests: {}, requestState: "s" };
+        expect(p.requests.get("tools/call")!.completeResult.safeParse(asked).success).toBe(false);
+        expect(p.requests.get("tools/call")!.token.result.safeParse(asked).success).toBe(true);
       } else {
         expect(inputRequired).toEqual([]);
         expect(cacheable).toEqual([]);

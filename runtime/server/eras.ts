@@ -1,0 +1,188 @@
+/**
+ * The server's two eras, one strategy object each (the era facts they follow are in `protocol/era.ts`). The
+ * session finds the request's revision and method, then asks the era's strategy three things: how params are
+ * checked (admission), what the request's scope is (who asks, with which capabilities, how input reaches the
+ * client), and how the handler's outcome becomes the answer (result completion). Nothing else in the session
+ * branches on the era.
+ *
+ * - handshake era: the scope is the session's (fixed by `initialize`); inputs are JSON-RPC requests to the client;
+ *   results go out as the handler returned them.
+ * - stateless era: the scope comes from the request's `_meta`; inputs are multi round-trip rounds whose earlier
+ *   answers arrive HMAC-sealed in `requestState`; results get `resultType`, caching hints and the server's info.
+ */
+import type { IncomingRequest, JsonRpcEngine } from "../protocol/engine.ts";
+import { ERA_RULES, type EraRules } from "../protocol/era.ts";
+import type { Capabilities } from "../protocol/capabilities.ts";
+import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../protocol/meta.ts";
+import type { Era, RequestProfile, RevisionProfile } from "../protocol/profiles.ts";
+import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
+import type { Implementation } from "../protocol/types.ts";
+import type { Validator } from "../protocol/validation.ts";
+import type { InputChannel } from "./context.ts";
+import { HandshakeInput } from "./handshake-input.ts";
+import { InputRounds } from "./mrtr.ts";
+import { principalOf, type RequestBinding, type RequestStateSealer } from "./request-state.ts";
+
+type Result = Record<string, unknown>;
+
+/** The negotiated state of a handshake-era session. */
+export interface HandshakeState {
+  readonly profile: RevisionProfile;
+  readonly clientCapabilities: Capabilities;
+  /** What `initialize` declared: server→client notifications are gated on it, not on later registrations. */
+  readonly serverCapabilities: Capabilities;
+  readonly clientInfo: Implementation | undefined;
+  initialized: boolean;
+  logLevel: LogLevel | undefined;
+  readonly subscriptions: Set<string>;
+}
+
+/** What serving one request needs that depends on the era. */
+export interface RequestScope {
+  readonly profile: RevisionProfile;
+  readonly clientCapabilities: Capabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** The server capabilities notifications related to this request are gated on. */
+  readonly serverCapabilities: Capabilities;
+  /** Logs at or above this level go out; undefined: none. Read when logging (`logging/setLevel` may change it). */
+  readonly logThreshold: LogLevel | undefined;
+  readonly input: InputChannel;
+}
+
+/** A request admitted for serving: its facts (core or extension method) and validated params. */
+export interface Admitted {
+  readonly facts: RequestProfile;
+  readonly params: Result;
+}
+
+/** What the strategies need from the session and server serving the request. */
+export interface ServingPort {
+  readonly engine: JsonRpcEngine;
+  readonly handshake: HandshakeState | undefined;
+  readonly sealer: RequestStateSealer;
+  serverCapabilities(): Capabilities;
+  readonly serverInfo: Implementation;
+  readonly cache: { readonly ttlMs?: number; readonly scope?: "public" | "private" } | undefined;
+}
+
+export interface ServerEra {
+  readonly rules: EraRules;
+  /** The schema a request's params are validated with. */
+  paramsSchema(token: RequestProfile["token"]): Validator<unknown>;
+  /** The request's scope; may wait (verifying a `requestState`). */
+  scope(port: ServingPort, request: IncomingRequest, profile: RevisionProfile, admitted: Admitted): RequestScope | Promise<RequestScope>;
+  /**
+   * The answer to send, from running the handler. Not async: a method that answers synchronously is answered
+   * without another promise and microtask hop.
+   */
+  finish(port: ServingPort, request: IncomingRequest, admitted: Admitted, scope: RequestScope, run: () => Result | Promise<Result>): Result | Promise<Result>;
+}
+
+const handshake: ServerEra = {
+  rules: ERA_RULES.handshake,
+  paramsSchema: (token) => token.params,
+  scope(port, request, profile) {
+    const state = port.handshake;
+    if (!state) throw new Error("a handshake-era request outside a handshake session");
+    return {
+      profile,
+      clientCapabilities: state.clientCapabilities,
+      clientInfo: state.clientInfo,
+      serverCapabilities: state.serverCapabilities,
+      // Until the client sets a level, everything is sent (logging.mdx leaves the default to the server).
+      get logThreshold() {
+        return state.logLevel ?? LOG_LEVELS[0];
+      },
+      input: new HandshakeInput(port.engine, request, profile, state.clientCapabilities),
+    };
+  },
+  finish: (_port, _request, _admitted, _scope, run) => run(),
+};
+
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** What a `requestState` is bound to: the method, the salient params and the caller. */
+function bindingOf(request: IncomingRequest, params: Result): RequestBinding {
+  return { method: request.method, params, principal: principalOf(request.context?.authInfo) };
+}
+
+function statelessScope(port: ServingPort, profile: RevisionProfile, admitted: Admitted, answers: Readonly<Record<string, unknown>>): RequestScope {
+  const meta = metaOf(admitted.params) ?? {};
+  const clientCapabilities = (meta[MetaKey.clientCapabilities] ?? {}) as Capabilities;
+  const level = meta[MetaKey.logLevel];
+  return {
+    profile,
+    clientCapabilities,
+    clientInfo: meta[MetaKey.clientInfo] as Implementation | undefined,
+    serverCapabilities: port.serverCapabilities(),
+    // No logs unless the request asked for a level.
+    logThreshold: logLevelRank(level) >= 0 ? (level as LogLevel) : undefined,
+    input: new InputRounds(profile, clientCapabilities, answers, admitted.facts.inputRequired),
+  };
+}
+
+const stateless: ServerEra = {
+  rules: ERA_RULES.stateless,
+  paramsSchema: (token) => withRepeatedMeta(token.params),
+  scope(port, request, profile, admitted) {
+    const { params, facts } = admitted;
+    const state = params["requestState"];
+    const responses = params["inputResponses"] as Record<string, unknown> | undefined;
+    if (!facts.inputRequired || (typeof state !== "string" && !responses)) return statelessScope(port, profile, admitted, NO_ANSWERS);
+    if (typeof state !== "string") return statelessScope(port, profile, admitted, { ...responses });
+    return port.sealer
+      .open(bindingOf(request, params), state)
+      .then((opened) => statelessScope(port, profile, admitted, { ...opened.answers, ...responses }));
+  },
+  finish(port, request, admitted, scope, run) {
+    const rounds = scope.input instanceof InputRounds ? scope.input : undefined;
+    if (!rounds) return run();
+    const done = (result: Result): Result | Promise<Result> =>
+      rounds.missingCount > 0 ? inputRequired(port, request, admitted, rounds) : completeResult(port, request, admitted.facts, result);
+    // A method that failed because it asked for input ends the round like one that returned.
+    const failed = (error: unknown): Result | Promise<Result> => {
+      if (rounds.missingCount === 0) throw error;
+      return done({});
+    };
+    let outcome: Result | Promise<Result>;
+    try {
+      outcome = run();
+    } catch (error) {
+      return failed(error);
+    }
+    return outcome instanceof Promise ? outcome.then(done, failed) : done(outcome);
+  },
+};
+
+async function inputRequired(port: ServingPort, request: IncomingRequest, admitted: Admitted, rounds: InputRounds): Promise<Result> {
+  await new Promise((resolve) => setTimeout(resolve, 0)); // let concurrent asks of the same round register
+  const requestState = await port.sealer.seal(bindingOf(request, admitted.params), { answers: rounds.answers });
+  return { resultType: "input_required", inputRequests: rounds.missing, requestState };
+}
+
+const serverInfoMetas = new WeakMap<Implementation, MetaObject>();
+
+function completeResult(port: ServingPort, request: IncomingRequest, facts: RequestProfile, result: Result): Result {
+  const out: Result = Object.assign({}, result);
+  if (facts.hasResultType && out["resultType"] === undefined) out["resultType"] = "complete";
+  if (facts.cacheable) {
+    const authenticated = request.context?.authInfo !== undefined;
+    if (out["ttlMs"] === undefined) out["ttlMs"] = port.cache?.ttlMs ?? 0;
+    if (out["cacheScope"] === undefined) out["cacheScope"] = port.cache?.scope ?? (authenticated ? "private" : "public");
+  }
+  // `_meta` naming this server (shared, never mutated).
+  let serverMeta = serverInfoMetas.get(port.serverInfo);
+  if (!serverMeta) {
+    serverMeta = Object.freeze({ [MetaKey.serverInfo]: port.serverInfo });
+    serverInfoMetas.set(port.serverInfo, serverMeta);
+  }
+  const meta = out["_meta"] as MetaObject | undefined;
+  out["_meta"] = meta === undefined ? serverMeta : Object.assign({}, meta, serverMeta);
+  return out;
+}
+
+const SERVER_ERAS: Readonly<Record<Era, ServerEra>> = { handshake, stateless };
+
+export function serverEra(era: Era): ServerEra {
+  return SERVER_ERAS[era];
+}
