@@ -5,14 +5,10 @@
  * without `_meta` and the `_meta` schema itself; a `_meta` equal, as JSON, to one of the last few that passed is not
  * parsed again. Validation is a pure function of the value, so the outcome is the same: only work is saved.
  */
+import { z } from "zod";
 import type { ValidationIssue, Validator } from "./validation.ts";
 
 type Outcome = ReturnType<Validator<unknown>["safeParse"]>;
-
-interface ZodObjectLike extends Validator<unknown> {
-  readonly _zod: { readonly def: { readonly type: string; readonly shape?: Record<string, Validator<unknown>>; readonly catchall?: { readonly _zod: { readonly def: { readonly type: string } } } } };
-  omit(mask: Record<string, true>): Validator<unknown>;
-}
 
 /** How many distinct `_meta` values stay remembered per schema (a server may serve a few clients in turn). */
 const REMEMBERED = 4;
@@ -35,12 +31,13 @@ export function withRepeatedMeta<T>(schema: Validator<T>): Validator<T> {
   return validator as Validator<T>;
 }
 
+/** Reads the schema through zod's public API only (`ZodObject`'s `shape`, `def.catchall`, `omit`). */
 function splitMeta(schema: Validator<unknown>): Validator<unknown> | undefined {
-  const def = (schema as Partial<ZodObjectLike>)._zod?.def;
-  const meta = def?.shape?.["_meta"];
-  if (def?.type !== "object" || !meta || def.catchall?._zod.def.type !== "unknown") return undefined;
+  if (!(schema instanceof z.ZodObject)) return undefined;
+  const meta = (schema.shape as Record<string, z.ZodType | undefined>)["_meta"];
+  if (!meta || !(schema.def.catchall instanceof z.ZodUnknown)) return undefined;
   try {
-    return new RepeatedMetaValidator((schema as ZodObjectLike).omit({ _meta: true }), meta);
+    return new RepeatedMetaValidator(schema.omit({ _meta: true }), meta);
   } catch {
     return undefined; // e.g. a schema with refinements, which zod will not omit from
   }

@@ -59,13 +59,13 @@ export type HandlerResult<R> = R extends object
   : R;
 
 /** A handler for the request of token `T`: typed by the token's params and complete result. */
-export type RequestHandler<T extends AnyRequestType> = (
+export type ServerRequestHandler<T extends AnyRequestType> = (
   params: ParamsOf<T>,
   context: RequestContext,
 ) => Awaitable<HandlerResult<CompleteResultOf<T>>>;
 
 /** A handler for the client notification of token `T`. */
-export type NotificationHandler<T extends AnyNotificationType> = (params: NotificationParamsOf<T>, session: ServerSession) => void | Promise<void>;
+export type ServerNotificationHandler<T extends AnyNotificationType> = (params: NotificationParamsOf<T>, session: ServerSession) => void | Promise<void>;
 
 /**
  * An extension the server supports (basic/versioning.mdx#extension-negotiation): advertised under
@@ -194,14 +194,14 @@ export class McpServer {
    * replacing the built-in implementation of that method if there is one. Params arrive validated by the token;
    * the result is completed by the era (e.g. `resultType`) and must match the token's complete result.
    */
-  setRequestHandler<T extends AnyRequestType>(token: T, handler: RequestHandler<T>): this {
+  setRequestHandler<T extends AnyRequestType>(token: T, handler: ServerRequestHandler<T>): this {
     if (token.kind !== "request" || token.direction === "serverToClient") throw new Error(`${token.method} is not a client→server request`);
     this.requestHandlers.set(token.method, (env) => handler(env.params as ParamsOf<T>, env.context) as Record<string, unknown> | Promise<Record<string, unknown>>);
     return this;
   }
 
   /** Calls `handler` for each valid client notification of `token` (instead of `onClientNotification`). */
-  setNotificationHandler<T extends AnyNotificationType>(token: T, handler: NotificationHandler<T>): this {
+  setNotificationHandler<T extends AnyNotificationType>(token: T, handler: ServerNotificationHandler<T>): this {
     if (token.kind !== "notification" || token.direction === "serverToClient") throw new Error(`${token.method} is not a client→server notification`);
     this.notificationHandlers.set(token.method, handler as (params: unknown, session: ServerSession) => void | Promise<void>);
     return this;
