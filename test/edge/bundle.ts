@@ -23,9 +23,21 @@ export type Bundle = {
   readonly metafile: Metafile;
 };
 
-export async function bundle(entry: string, platform: Platform, outfile: string, minify = true): Promise<Bundle> {
+/** A file to bundle, or source text resolved from `resolveDir` (e.g. a benchmark's entry written inline). */
+export type Entry = string | { readonly contents: string; readonly resolveDir: string };
+
+export type BundleOptions = {
+  readonly minify?: boolean;
+  /** Imports to redirect: a specifier ending with the key resolves to the value (an absolute path). */
+  readonly redirect?: Readonly<Record<string, string>>;
+};
+
+export async function bundle(entry: Entry, platform: Platform, outfile: string, options: BundleOptions = {}): Promise<Bundle> {
+  const redirect = Object.entries(options.redirect ?? {});
   const result = await build({
-    entryPoints: [entry],
+    ...(typeof entry === "string"
+      ? { entryPoints: [entry] }
+      : { stdin: { contents: entry.contents, resolveDir: entry.resolveDir, loader: "ts", sourcefile: "entry.ts" } }),
     outfile,
     bundle: true,
     format: "esm",
@@ -34,9 +46,20 @@ export async function bundle(entry: string, platform: Platform, outfile: string,
     mainFields: ["module", "main"],
     conditions: CONDITIONS[platform],
     external: ["node:*", ...(platform === "workerd" ? ["cloudflare:*"] : [])],
-    minify,
+    minify: options.minify ?? true,
     metafile: true,
     logLevel: "silent",
+    plugins: [
+      {
+        name: "redirect",
+        setup(builder) {
+          builder.onResolve({ filter: /.*/ }, (args) => {
+            const target = redirect.find(([suffix]) => args.path.endsWith(suffix));
+            return target ? { path: target[1] } : undefined;
+          });
+        },
+      },
+    ],
   });
   const text = readFileSync(outfile);
   return { file: outfile, bytes: text.length, gzipBytes: gzipSync(text, { level: 9 }).length, metafile: result.metafile };
