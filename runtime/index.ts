@@ -55,14 +55,23 @@ export type { StdioClientTransportOptions, StdioExitStatus } from "./transport/s
 export { LOG_LEVELS, MetaKey } from "./protocol/meta.ts";
 export type { LogLevel } from "./protocol/meta.ts";
 export type { Era } from "./protocol/profiles.ts";
-export { eraOf, SUPPORTED_REVISIONS } from "./protocol/registry.ts";
+export { ERA_RULES } from "./protocol/era.ts";
+export type { EraRules } from "./protocol/era.ts";
+export { BUILTIN_REVISIONS, eraOf, SUPPORTED_REVISIONS } from "./protocol/registry.ts";
+export type { RevisionInput } from "./protocol/registry.ts";
 export { InvalidMessageError } from "./protocol/validation.ts";
 export type { ValidationIssue, Validator } from "./protocol/validation.ts";
 export { jsonSchemaCheck } from "./protocol/json-schema-check.ts";
+export { exactly, objectValue, openObject, optionalKey, ownKeys } from "./protocol/zod-helpers.ts";
+export type { ObjectSchema } from "./protocol/zod-helpers.ts";
 
 export { McpServer } from "./server/server.ts";
 export type {
   Completer,
+  HandlerResult,
+  ServerExtension,
+  ServerNotificationHandler,
+  ServerRequestHandler,
   PromptHandler,
   PromptOptions,
   ResourceHandler,
@@ -86,7 +95,10 @@ export type {
 
 export { McpClient } from "./client/client.ts";
 export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";
-export type { ClientHandlers, ClientRequestContext } from "./client/handlers.ts";
+export type { ClientHandlers, ClientRequestContext, RequestHandler } from "./client/handlers.ts";
+export type { ClientExtension } from "./client/extensions.ts";
+export type { CallerParamsOf } from "./client/tokens.ts";
+export type { BuiltinMethod, BuiltinParams, BuiltinResult, BuiltinToken } from "./client/builtin-types.ts";
 export { NegotiationError } from "./client/negotiate.ts";
 export { expandUriTemplate } from "./client/expand-uri-template.ts";
 export type { UriTemplateValue } from "./client/expand-uri-template.ts";
@@ -94,4 +106,4 @@ export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typ
 export type { StructuredToolCall } from "./client/typed-tools.ts";
 
 export type * from "./protocol/types.ts";
-export type { AnyMethodType, CapabilityGate, MethodTable, ParamsOf, ResultOf } from "./protocol/method-type.ts";
+export type { AnyMethodType, CapabilityGate, MethodTable, ParamsOf, ResultOf, RevisionDescriptor } from "./protocol/method-type.ts";

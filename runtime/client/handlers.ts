@@ -1,17 +1,13 @@
 /**
- * Client-side handlers for what a server asks of the client: sampling, roots, elicitation. The same handlers serve
- * both eras: JSON-RPC requests from the server (handshake era) and `inputRequests` of an `InputRequiredResult`
- * (stateless era).
+ * Client-side handlers for what a server asks of the client. The same handlers serve both eras: JSON-RPC requests
+ * from the server (handshake era) and `inputRequests` of an `InputRequiredResult` (stateless era). Handlers are
+ * registered by method token (`client.handle(methods["roots/list"], …)`, extension methods too); `ClientHandlers`
+ * (sampling, elicitation, roots) is the convenience form of the same registry.
  */
-import type {
-  Awaitable,
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitParams,
-  ElicitResult,
-  ListRootsResult,
-} from "../protocol/types.ts";
+import type { Awaitable } from "../protocol/types.ts";
+import type { AnyRequestType, ParamsOf, ResultOf } from "../protocol/method-type.ts";
 import type { Era } from "../protocol/profiles.ts";
+import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "../protocol/types.ts";
 
 export interface ClientRequestContext {
   /** Aborted when the server cancels (handshake era) or the originating call is aborted (stateless era). */
@@ -19,6 +15,9 @@ export interface ClientRequestContext {
   readonly revision: string;
   readonly era: Era;
 }
+
+/** A handler of server→client request `T`, typed by its token. */
+export type RequestHandler<T extends AnyRequestType> = (params: ParamsOf<T>, context: ClientRequestContext) => Awaitable<ResultOf<T>>;
 
 export interface ClientHandlers {
   /**
@@ -35,45 +34,49 @@ export interface ClientHandlers {
   readonly applyElicitationDefaults?: boolean;
 }
 
+type AnyHandler = (params: unknown, context: ClientRequestContext) => Awaitable<unknown>;
+
 /** `result` with every omitted property of a form's `requestedSchema` that declares a `default` filled in. */
-export function withElicitationDefaults(params: ElicitParams, result: ElicitResult): ElicitResult {
-  if (result.action !== "accept" || params.mode === "url" || !("requestedSchema" in params)) return result;
-  const properties = (params.requestedSchema as { properties?: unknown }).properties;
+export function withElicitationDefaults(params: unknown, result: unknown): unknown {
+  const p = params as { mode?: unknown; requestedSchema?: { properties?: unknown } };
+  const r = result as { action?: unknown; content?: Record<string, unknown> };
+  if (r.action !== "accept" || p.mode === "url" || typeof p.requestedSchema !== "object" || p.requestedSchema === null) return result;
+  const properties = p.requestedSchema.properties;
   if (typeof properties !== "object" || properties === null) return result;
-  const content: Record<string, unknown> = { ...(result.content ?? {}) };
+  const content: Record<string, unknown> = { ...(r.content ?? {}) };
   let changed = false;
   for (const [name, schema] of Object.entries(properties)) {
     if (Object.hasOwn(content, name) || typeof schema !== "object" || schema === null || !("default" in schema)) continue;
     content[name] = (schema as { default: unknown }).default;
     changed = true;
   }
-  return changed ? ({ ...result, content } as ElicitResult) : result;
+  return changed ? { ...r, content } : result;
 }
 
-/** The handler for a server→client method, if one is registered. */
-export function handlerFor(
-  handlers: ClientHandlers,
-  method: string,
-): ((params: unknown, context: ClientRequestContext) => Awaitable<unknown>) | undefined {
-  switch (method) {
-    case "elicitation/create":
-      if (!handlers.elicitation) return undefined;
-      if (handlers.applyElicitationDefaults === false) return (p, c) => handlers.elicitation!(p as ElicitParams, c);
-      return async (p, c) => withElicitationDefaults(p as ElicitParams, await handlers.elicitation!(p as ElicitParams, c));
-    case "sampling/createMessage":
-      return handlers.sampling && ((p, c) => handlers.sampling!(p as CreateMessageParams, c));
-    case "roots/list":
-      return handlers.roots && ((_p, c) => handlers.roots!(c));
-    default:
-      return undefined;
+/** The server→client request handlers of one client, by method. */
+export class HandlerRegistry {
+  private readonly byMethod = new Map<string, AnyHandler>();
+  /** Capability objects the registered handlers imply (e.g. `{ sampling: {} }`). */
+  readonly implied: Record<string, unknown>[] = [];
+
+  constructor(private readonly applyElicitationDefaults: boolean) {}
+
+  static from(handlers: ClientHandlers): HandlerRegistry {
+    const registry = new HandlerRegistry(handlers.applyElicitationDefaults !== false);
+    const { elicitation, sampling, roots } = handlers;
+    if (elicitation) registry.add("elicitation/create", (p, c) => elicitation(p as ElicitParams, c), { elicitation: { form: {} } });
+    if (sampling) registry.add("sampling/createMessage", (p, c) => sampling(p as CreateMessageParams, c), { sampling: {} });
+    if (roots) registry.add("roots/list", (_p, c) => roots(c), { roots: { listChanged: true } });
+    return registry;
   }
-}
 
-/** Capabilities implied by the registered handlers. */
-export function handlerCapabilities(handlers: ClientHandlers): Record<string, unknown> {
-  const caps: Record<string, unknown> = {};
-  if (handlers.elicitation) caps["elicitation"] = { form: {} };
-  if (handlers.sampling) caps["sampling"] = {};
-  if (handlers.roots) caps["roots"] = { listChanged: true };
-  return caps;
+  add(method: string, handler: AnyHandler, capability: Record<string, unknown> | undefined): void {
+    const fillDefaults = method === "elicitation/create" && this.applyElicitationDefaults;
+    this.byMethod.set(method, fillDefaults ? async (p, c) => withElicitationDefaults(p, await handler(p, c)) : handler);
+    if (capability) this.implied.push(capability);
+  }
+
+  get(method: string): AnyHandler | undefined {
+    return this.byMethod.get(method);
+  }
 }

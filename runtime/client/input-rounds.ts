@@ -3,11 +3,11 @@ import { ProtocolUsageError } from "../jsonrpc/errors.ts";
 import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { parseParams, parseResult } from "../protocol/validation.ts";
-import { handlerFor, type ClientHandlers, type ClientRequestContext } from "./handlers.ts";
+import type { ClientRequestContext, HandlerRegistry } from "./handlers.ts";
 
 export async function fulfilInputRequests(
   profile: RevisionProfile,
-  handlers: ClientHandlers,
+  handlers: HandlerRegistry,
   capabilities: Capabilities,
   requests: Readonly<Record<string, { method: string; params?: unknown }>>,
   context: ClientRequestContext,
@@ -15,7 +15,7 @@ export async function fulfilInputRequests(
 ): Promise<Record<string, unknown>> {
   const entries = Object.entries(requests).map(async ([key, request]) => {
     const token = profile.embedded.get(request.method);
-    const handler = handlerFor(handlers, request.method);
+    const handler = handlers.get(request.method);
     if (!token || !handler) throw new ProtocolUsageError(`${forMethod}: the server asked for ${request.method}, which this client cannot answer`);
     if (token.capability && !hasCapability(capabilities, token.capability.path)) {
       throw new ProtocolUsageError(`${forMethod}: the server asked for ${request.method} without the ${describeGate(token.capability)}`);

@@ -1,0 +1,320 @@
+/**
+ * The client's protocol core: `connect` negotiates the revision (negotiate.ts); afterwards every request is checked
+ * against the negotiated method table or a negotiated extension (direction, server capability), shaped by the era's
+ * strategy (era.ts), and its result validated. Requests, notifications and server→client handlers are typed by
+ * method tokens: `client.request(methods["tools/call"], { name: "add" })`. McpClient (client.ts) adds the
+ * convenience methods on top.
+ */
+import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION, type IncomingRequest } from "../protocol/engine.ts";
+import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
+import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
+import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
+import type { Era, RevisionProfile } from "../protocol/profiles.ts";
+import { selectProfiles } from "../protocol/registry.ts";
+import { parseParams } from "../protocol/validation.ts";
+import type { ReopenableTransport, Transport } from "../transport/transport.ts";
+import type { Implementation } from "../protocol/types.ts";
+import { checkRounds, clientEra, type ClientEra, type InputRequired, type RequestFacts } from "./era.ts";
+import { ExtensionMethods, extensionCapabilities, type ClientExtension } from "./extensions.ts";
+import { HandlerRegistry, type ClientHandlers, type ClientRequestContext, type RequestHandler } from "./handlers.ts";
+import { fulfilInputRequests } from "./input-rounds.ts";
+import { negotiate, ProbeConnectionLostError, statelessMeta, type Negotiated } from "./negotiate.ts";
+import type { CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
+
+export interface ClientOptions {
+  readonly info: Implementation;
+  /** Acceptable revisions (default: every generated revision); the newest mutually supported one is used. */
+  readonly revisions?: readonly string[];
+  /** Extra capabilities merged over those implied by `handlers` and `extensions`. */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
+  readonly handlers?: ClientHandlers;
+  /** Extensions this client supports; their methods become usable once the server negotiates them. */
+  readonly extensions?: readonly ClientExtension[];
+  /** Default per-request timeout (60 000 ms). */
+  readonly requestTimeoutMs?: number;
+  /** How long the `server/discover` probe waits before assuming a handshake-era server (default 5000 ms; over transports that answer every request, such as HTTP, the request timeout). */
+  readonly probeTimeoutMs?: number;
+  /** Most multi round-trip rounds for one call before giving up (default 8). */
+  readonly maxInputRounds?: number;
+  /** Stateless era: sent as `_meta["io.modelcontextprotocol/logLevel"]` on every request (no logs otherwise). */
+  readonly logLevel?: LogLevel;
+  /** Every server notification after validation (progress and cancellation are handled internally). */
+  readonly onNotification?: (method: string, params: unknown) => void;
+  readonly onDiagnostic?: (message: string) => void;
+  /** Called when the connection closes; `error` says why when it was not `close()`. */
+  readonly onClose?: (error?: Error) => void;
+}
+
+interface Session extends Negotiated {
+  readonly strategy: ClientEra;
+}
+
+export class ClientConnection {
+  private engine: JsonRpcEngine | undefined;
+  private negotiated: Session | undefined;
+  private readonly acceptable: RevisionProfile[];
+  private readonly listeners = new Map<string, Set<(params: unknown) => void>>();
+  private readonly metaByRevision = new Map<string, Record<string, unknown>>();
+  private readonly handlers: HandlerRegistry;
+  private readonly extensions: ExtensionMethods;
+  private declared: Record<string, unknown>;
+
+  constructor(readonly options: ClientOptions) {
+    this.acceptable = selectProfiles(options.revisions);
+    this.handlers = HandlerRegistry.from(options.handlers ?? {});
+    this.extensions = new ExtensionMethods(options.extensions ?? []);
+    this.declared = this.declare();
+  }
+
+  /** The capabilities this client declares: implied by its handlers and extensions, then `options.capabilities`. */
+  get capabilities(): Record<string, unknown> {
+    return this.declared;
+  }
+
+  private declare(): Record<string, unknown> {
+    return mergeCapabilities(...this.handlers.implied, extensionCapabilities(this.options.extensions ?? []), this.options.capabilities);
+  }
+
+  /**
+   * Starts the transport and negotiates a revision. Rejects (and closes) when no revision fits. A reopenable transport
+   * (stdio) whose server exits on the `server/discover` probe is started again for `initialize`.
+   */
+  async connect(transport: Transport, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    if (this.engine) throw new ProtocolUsageError("McpClient.connect may be called once");
+    let negotiated: Negotiated;
+    try {
+      negotiated = await this.open(transport, false, options.signal);
+    } catch (error) {
+      const reopen = (transport as Partial<ReopenableTransport>).reopen;
+      if (!(error instanceof ProbeConnectionLostError) || typeof reopen !== "function") throw error;
+      this.options.onDiagnostic?.(`${error.message}; starting it again for initialize`);
+      negotiated = await this.open(reopen.call(transport), true, options.signal);
+    }
+    this.extensions.negotiate(negotiated.serverCapabilities);
+    this.negotiated = { ...negotiated, strategy: clientEra(negotiated.profile.era) };
+  }
+
+  private async open(transport: Transport, skipProbe: boolean, signal: AbortSignal | undefined): Promise<Negotiated> {
+    const diagnose = this.options.onDiagnostic;
+    const engine: JsonRpcEngine = new JsonRpcEngine(
+      transport,
+      {
+        onRequest: (request) => this.answerServerRequest(request),
+        onNotification: (method, params) => this.receiveNotification(method, params),
+        ...(diagnose ? { onDiagnostic: diagnose } : {}),
+        // Closes during negotiation surface as connect's rejection instead.
+        onClose: (error) => this.engine === engine && this.negotiated && this.options.onClose?.(error),
+      },
+      { defaultTimeoutMs: this.options.requestTimeoutMs ?? 60_000 },
+    );
+    this.engine = engine;
+    await engine.start();
+    try {
+      return await negotiate({
+        engine,
+        profiles: this.acceptable,
+        capabilities: this.capabilities,
+        info: this.options.info,
+        probeTimeoutMs: this.options.probeTimeoutMs ?? (transport.answersEveryRequest ? (this.options.requestTimeoutMs ?? 60_000) : 5000),
+        requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
+        signal,
+        skipProbe,
+      });
+    } catch (error) {
+      await engine.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The negotiated revision. */
+  get revision(): string {
+    return this.session().profile.revision;
+  }
+  get era(): Era {
+    return this.session().profile.era;
+  }
+  get serverCapabilities(): Readonly<Record<string, unknown>> {
+    return this.session().serverCapabilities;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.session().serverInfo;
+  }
+  get instructions(): string | undefined {
+    return this.session().instructions;
+  }
+
+  /**
+   * Listens to a server notification, by token (params typed) or method name; returns a function that stops
+   * listening. Only notifications that passed validation reach listeners.
+   */
+  on<T extends AnyNotificationType>(type: T, listener: (params: ParamsOf<T>) => void): () => void;
+  on(method: string, listener: (params: unknown) => void): () => void;
+  on(type: string | AnyNotificationType, listener: (params: never) => void): () => void {
+    const method = typeof type === "string" ? type : type.method;
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    const untyped = listener as (params: unknown) => void;
+    set.add(untyped);
+    return () => set.delete(untyped);
+  }
+
+  /**
+   * Answers server→client request `type` (a core method such as `roots/list`, or an extension's) with `handler`.
+   * Register before `connect`: the capability the method is gated on is declared for it.
+   */
+  handle<T extends AnyRequestType>(type: T, handler: RequestHandler<T>): this {
+    if (this.engine) throw new ProtocolUsageError("McpClient.handle must be called before connect (capabilities are declared when connecting)");
+    const gate = type.capability?.side === "client" ? type.capability : undefined;
+    this.handlers.add(type.method, handler as (params: unknown, context: ClientRequestContext) => unknown, gate ? capabilityFor(gate) : undefined);
+    this.declared = this.declare();
+    return this;
+  }
+
+  /**
+   * Sends a client→server request and returns its validated complete result, typed by the token (`request(method,
+   * …)` with a method name is the untyped form for names known only at run time). Throws `ProtocolUsageError` before
+   * sending when the method is neither in the negotiated revision nor in a negotiated extension, or needs a server
+   * capability that was not declared; `RpcError` for an error response; `InvalidMessageError` for a malformed result.
+   * Multi round-trip rounds (stateless era) are answered with the registered handlers and retried.
+   */
+  request<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<CompleteResultOf<T>>;
+  request(method: string, params?: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<Record<string, unknown>>;
+  async request(type: string | AnyRequestType, params?: unknown, options: CallOptions = {}): Promise<unknown> {
+    const method = typeof type === "string" ? type : type.method;
+    const { profile, strategy } = this.session();
+    const facts = this.clientRequest(method);
+    const original = options.meta ? withMeta(params, options.meta) : params;
+    let current: unknown = original;
+    for (let round = 0; ; round++) {
+      const wire = strategy.wireParams(current, facts, () => this.meta(profile));
+      const raw = await this.engine!.request(method, wire, options);
+      const asked = strategy.inputRequired(raw, facts, profile.inputRequiredResult);
+      if (!asked) return strategy.completeResult(raw, facts);
+      checkRounds(method, round, this.options.maxInputRounds ?? 8);
+      current = await this.answer(profile, method, original, asked, options.signal);
+    }
+  }
+
+  /**
+   * Sends a client→server notification (by token, or method name), refusing (ProtocolUsageError) one neither the
+   * revision nor a negotiated extension has, or whose capability gate is not declared, e.g.
+   * `notifications/roots/list_changed` needs our `roots.listChanged`.
+   */
+  notify<T extends AnyNotificationType>(type: T, ...args: NotificationArgs<T>): Promise<void>;
+  notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
+  async notify(type: string | AnyNotificationType, params?: unknown): Promise<void> {
+    const method = typeof type === "string" ? type : type.method;
+    const { profile, serverCapabilities } = this.session();
+    const core = profile.methods[method];
+    const token = core?.kind === "notification" && core.direction !== "serverToClient" ? core : this.extensions.notification(method, "client");
+    if (!token) throw this.unknownMethod(method, "notification");
+    const gate = token.capability;
+    if (gate && !hasCapability(gate.side === "client" ? this.capabilities : serverCapabilities, gate.path)) {
+      throw new ProtocolUsageError(`cannot send ${method}: the ${describeGate(gate)} was not declared`);
+    }
+    await this.engine!.notify(method, params);
+  }
+
+  /** Closes the connection (for stdio: closes the server's stdin, then escalates to signals). */
+  async close(): Promise<void> {
+    await this.engine?.close();
+  }
+
+  // ---- internals ----------------------------------------------------------------------------------------
+
+  private session(): Session {
+    if (!this.negotiated) throw new ProtocolUsageError("the client is not connected (call connect first)");
+    return this.negotiated;
+  }
+
+  /** The facts of a request this client may send now, else the ProtocolUsageError saying why not. */
+  private clientRequest(method: string): RequestFacts {
+    const { profile, serverCapabilities } = this.session();
+    const rp = profile.requests.get(method);
+    if (rp && rp.token.direction !== "serverToClient") {
+      const gate = rp.token.capability;
+      if (gate?.side === "server" && !hasCapability(serverCapabilities, gate.path)) {
+        throw new ProtocolUsageError(`cannot send ${method}: the server did not declare the ${describeGate(gate)}`);
+      }
+      return { method, paramsOptional: rp.token.paramsOptional, inputRequired: rp.inputRequired, completeResult: rp.completeResult };
+    }
+    const extension = rp ? undefined : this.extensions.clientRequest(method);
+    if (!extension) throw this.unknownMethod(method, "request");
+    return extension;
+  }
+
+  private unknownMethod(method: string, kind: "request" | "notification"): ProtocolUsageError {
+    const why = this.extensions.whyUnavailable(method);
+    const revision = this.session().profile.revision;
+    return new ProtocolUsageError(`${method} is not a client ${kind} in revision ${revision}${why ? ` (${why})` : " nor in a negotiated extension"}`);
+  }
+
+  /** The per-request `_meta` of the stateless era (built once per revision; never mutated). */
+  private meta(profile: RevisionProfile): Record<string, unknown> {
+    let meta = this.metaByRevision.get(profile.revision);
+    if (!meta) {
+      meta = statelessMeta(profile.revision, this.capabilities, this.options.info);
+      if (this.options.logLevel !== undefined) meta[MetaKey.logLevel] = this.options.logLevel;
+      this.metaByRevision.set(profile.revision, meta);
+    }
+    return meta;
+  }
+
+  private async answer(profile: RevisionProfile, method: string, original: unknown, asked: InputRequired, signal: AbortSignal | undefined) {
+    const context: ClientRequestContext = { signal: signal ?? new AbortController().signal, revision: profile.revision, era: profile.era };
+    const inputResponses = await fulfilInputRequests(profile, this.handlers, this.capabilities, asked.inputRequests ?? {}, context, method);
+    const retry: Record<string, unknown> = { ...(original as Record<string, unknown> | undefined), inputResponses };
+    if (asked.requestState !== undefined) retry["requestState"] = asked.requestState;
+    return retry;
+  }
+
+  private async answerServerRequest(request: IncomingRequest): Promise<unknown> {
+    if (request.method === "ping") return {};
+    // Before negotiation completes, a server may already ask (e.g. roots/list right after initialized).
+    const profile = this.negotiated?.profile ?? this.acceptable.find((p) => p.era === "handshake");
+    const handler = this.handlers.get(request.method);
+    const core = profile?.requests.get(request.method)?.token;
+    const token = core ? (core.direction === "clientToServer" ? undefined : core) : this.extensions.serverRequest(request.method);
+    if (!profile || !clientEra(profile.era).serverSendsRequests || !token || !handler) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    }
+    const gate = token.capability;
+    if (gate?.side === "client" && !hasCapability(this.capabilities, gate.path)) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method} (the client did not declare ${describeGate(gate)})`);
+    }
+    const params = parseParams(token.params, request.params ?? {}, request.method);
+    // client/elicitation.mdx: a mode the client did not declare is answered with -32602.
+    if (request.method === "elicitation/create" && !elicitationModeAllowed(this.capabilities, params)) {
+      const mode = (params as { mode?: string }).mode ?? "form";
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: elicitation mode "${mode}" was not declared by the client`);
+    }
+    return handler(params, { signal: request.signal, revision: profile.revision, era: profile.era });
+  }
+
+  private receiveNotification(method: string, params: unknown): void {
+    const p = (params ?? {}) as Record<string, unknown>;
+    if (method === PROGRESS_NOTIFICATION) {
+      this.engine?.deliverProgress(p["progressToken"], p as unknown as { progress: number });
+      return;
+    }
+    if (method === CANCELLED_NOTIFICATION) this.cancelledByServer(p);
+    const core = this.negotiated?.profile.methods[method];
+    const token = core ?? this.extensions.notification(method, "server");
+    if (token?.kind === "notification" && !token.params.safeParse(params ?? {}).success) {
+      this.options.onDiagnostic?.(`ignored an invalid ${method} notification`);
+      return;
+    }
+    this.options.onNotification?.(method, params);
+    for (const listener of this.listeners.get(method) ?? []) listener(params);
+  }
+
+  private cancelledByServer(params: Record<string, unknown>): void {
+    const id = params["requestId"] as JsonRpcId | undefined;
+    if (id === undefined) return;
+    const reason = params["reason"] as string | undefined;
+    if (this.negotiated?.strategy.serverCancels === "our-request") this.engine?.cancelOutgoing(id, reason);
+    else this.engine?.cancelIncoming(id, reason);
+  }
+}
