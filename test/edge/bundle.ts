@@ -1,7 +1,7 @@
 /**
  * Bundles an edge entry with esbuild the way a user deploying it would: one minified ESM file, everything inlined.
- * `node:*` stays external so that a Node-only import on the web path shows up as an `import … from "node:…"` in the
- * bundle (which `nodeImportsOf` lists) instead of a resolution error that hides every other problem.
+ * By default `node:*` stays external so that a Node-only import on the web path shows up as an `import … from
+ * "node:…"` in the bundle (which `nodeImportsOf` lists) instead of a resolution error that hides every other problem.
  */
 import { build, type Metafile } from "esbuild";
 import { gzipSync } from "node:zlib";
@@ -28,6 +28,12 @@ export type Entry = string | { readonly contents: string; readonly resolveDir: s
 
 export type BundleOptions = {
   readonly minify?: boolean;
+  /**
+   * Leave `node:*` imports unresolved (default true) so that the bundle builds and `nodeImportsOf` can list what is
+   * left after tree shaking; false bundles as a user would for the web, where any `node:` import anywhere in the
+   * import graph (even one tree shaking would drop) fails the build.
+   */
+  readonly nodeExternal?: boolean;
   /** Imports to redirect: a specifier ending with the key resolves to the value (an absolute path). */
   readonly redirect?: Readonly<Record<string, string>>;
 };
@@ -45,7 +51,7 @@ export async function bundle(entry: Entry, platform: Platform, outfile: string, 
     target: "es2022",
     mainFields: ["module", "main"],
     conditions: CONDITIONS[platform],
-    external: ["node:*", ...(platform === "workerd" ? ["cloudflare:*"] : [])],
+    external: [...(options.nodeExternal === false ? [] : ["node:*"]), ...(platform === "workerd" ? ["cloudflare:*"] : [])],
     minify: options.minify ?? true,
     metafile: true,
     logLevel: "silent",
@@ -63,6 +69,13 @@ export async function bundle(entry: Entry, platform: Platform, outfile: string, 
   });
   const text = readFileSync(outfile);
   return { file: outfile, bytes: text.length, gzipBytes: gzipSync(text, { level: 9 }).length, metafile: result.metafile };
+}
+
+/** esbuild's errors as `file:line: text` lines (what a failed build reports), or the error itself. */
+export function buildErrorsOf(error: unknown): string {
+  const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
+  if (!errors) return String(error);
+  return errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`).join("\n");
 }
 
 /** The `node:` modules the bundle still imports (after tree shaking), e.g. `node:crypto`. */

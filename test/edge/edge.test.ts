@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundle, nodeImportsOf, type Bundle, type Platform } from "./bundle.ts";
+import { buildErrorsOf, bundle, nodeImportsOf, type Bundle, type Platform } from "./bundle.ts";
 import { CLIENTS } from "./clients.ts";
 import { start, type Running } from "./platforms.ts";
 import { APPS } from "./scenarios.ts";
@@ -48,6 +48,16 @@ describe.each(APPS.flatMap((app) => PLATFORMS.map((platform) => [`${app.name} on
 
     it("bundles without node: imports", () => {
       expect(nodeImportsOf(built.metafile), "the web path imports Node-only modules").toEqual([]);
+    });
+
+    it("bundles with nothing marked external but the platform's own modules", async () => {
+      const strict = join(OUT, `${app.name}-${platform}-strict.js`);
+      const failure = await bundle(join(ROOT, app.entries[platform]), platform, strict, { nodeExternal: false }).then(
+        () => "",
+        buildErrorsOf,
+      );
+      // A `node:` import anywhere in the import graph fails a web bundle, even where tree shaking would drop it.
+      expect(failure, "esbuild could not bundle the entry for the web").toBe("");
     });
 
     it.each(CLIENTS)("%s: every tool, resources, sampling and elicitation", async (_, connect) => {
