@@ -4,11 +4,15 @@
  * (validation against the body, -32020 on mismatch) and the client (mirroring).
  */
 
+import { base64FromBytes, bytesFromBase64 } from "../transport/base64.ts";
+
 const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
 /** RFC 9110 `tchar`. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PLAIN_SAFE = /^[\x20-\x7e\t]*$/;
+/** Throws on bytes that are not UTF-8 (a replacement character would otherwise hide them). */
+const UTF8_STRICT = new TextDecoder("utf-8", { fatal: true });
 
 /** A header value for `value`: plain when it is safe ASCII, else the `=?base64?…?=` form. */
 export function encodeHeaderValue(value: string): string {
@@ -16,7 +20,7 @@ export function encodeHeaderValue(value: string): string {
     PLAIN_SAFE.test(value) &&
     value === value.trim() &&
     !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
-  return plain ? value : `${SENTINEL_PREFIX}${Buffer.from(value, "utf8").toString("base64")}${SENTINEL_SUFFIX}`;
+  return plain ? value : `${SENTINEL_PREFIX}${base64FromBytes(new TextEncoder().encode(value))}${SENTINEL_SUFFIX}`;
 }
 
 /** The value a header carries, or undefined when it is malformed (bad characters or bad Base64). */
@@ -24,8 +28,13 @@ export function decodeHeaderValue(raw: string): string | undefined {
   if (raw.startsWith(SENTINEL_PREFIX) && raw.endsWith(SENTINEL_SUFFIX) && raw.length >= 11) {
     const b64 = raw.slice(SENTINEL_PREFIX.length, -SENTINEL_SUFFIX.length);
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return undefined;
-    const text = Buffer.from(b64, "base64").toString("utf8");
-    return text.includes("\uFFFD") ? undefined : text;
+    const bytes = bytesFromBase64(b64);
+    if (bytes === undefined) return undefined;
+    try {
+      return UTF8_STRICT.decode(bytes);
+    } catch {
+      return undefined; // not UTF-8
+    }
   }
   return PLAIN_SAFE.test(raw) ? raw : undefined;
 }
@@ -38,8 +47,7 @@ export interface HeaderParam {
 }
 
 export type HeaderParamsResult =
-  | { readonly ok: true; readonly params: readonly HeaderParam[] }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly params: readonly HeaderParam[] } | { readonly ok: false; readonly reason: string };
 
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>
@@ -131,7 +139,8 @@ function sameValue(decoded: string, bodyValue: unknown): boolean {
  */
 function sameName(decoded: string, bodyValue: unknown): boolean {
   if (typeof bodyValue === "string") return decoded === bodyValue;
-  if ((typeof bodyValue === "number" && Number.isFinite(bodyValue)) || typeof bodyValue === "boolean") return decoded === JSON.stringify(bodyValue);
+  if ((typeof bodyValue === "number" && Number.isFinite(bodyValue)) || typeof bodyValue === "boolean")
+    return decoded === JSON.stringify(bodyValue);
   return false;
 }
 
@@ -172,7 +181,8 @@ export function checkRequestHeaders(
     const decoded = decodeHeaderValue(raw);
     const bodyValue = params?.[field];
     if (decoded === undefined) return "Mcp-Name header has invalid characters or encoding";
-    if (!sameName(decoded, bodyValue)) return `Mcp-Name header value '${decoded}' does not match body value '${shown(bodyValue)}'`;
+    if (!sameName(decoded, bodyValue))
+      return `Mcp-Name header value '${decoded}' does not match body value '${shown(bodyValue)}'`;
   }
   if (!toolParams) return undefined;
   const args = params?.["arguments"];

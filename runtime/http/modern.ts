@@ -3,6 +3,9 @@
  * `_meta` version and capabilities present (-32602), `MCP-Protocol-Version` equal to the `_meta` version
  * (-32020), a supported version (-32022), and the mirrored headers equal to the body (-32020). All are 400.
  */
+import { MetaKey } from "../protocol/meta.ts";
+import { isObject, type Posted } from "./answers.ts";
+import type { RequestId } from "./exchange.ts";
 import { checkRequestHeaders, headerParamsOf, type HeaderParam, type HeaderSource } from "./mcp-headers.ts";
 import { jsonResponse, type HttpResponseOut } from "./types.ts";
 
@@ -10,7 +13,9 @@ import { jsonResponse, type HttpResponseOut } from "./types.ts";
 export type HeaderParamsLookup = (toolName: string) => readonly HeaderParam[] | undefined;
 
 /** Build a lookup from tool definitions (as listed by `tools/list`). Invalid annotations are skipped. */
-export function headerParamsFromTools(tools: Iterable<{ readonly name: string; readonly inputSchema: unknown }>): HeaderParamsLookup {
+export function headerParamsFromTools(
+  tools: Iterable<{ readonly name: string; readonly inputSchema: unknown }>,
+): HeaderParamsLookup {
   const byName = new Map<string, readonly HeaderParam[]>();
   for (const tool of tools) {
     const result = headerParamsOf(tool.inputSchema);
@@ -23,42 +28,50 @@ export const HEADER_MISMATCH = -32020;
 export const MISSING_CAPABILITY = -32021;
 export const UNSUPPORTED_VERSION = -32022;
 
-type Message = Record<string, unknown>;
-const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** A 400 JSON-RPC error; `id` is the request's, or null when there is none (a notification, a response). */
-function error(code: number, message: string, id: unknown, data?: unknown): HttpResponseOut {
-  const replyId = typeof id === "string" || typeof id === "number" ? id : null;
-  return jsonResponse(400, { jsonrpc: "2.0", id: replyId, error: data === undefined ? { code, message } : { code, message, data } });
+function error(code: number, message: string, id: RequestId | undefined | null, data?: unknown): HttpResponseOut {
+  return jsonResponse(400, {
+    jsonrpc: "2.0",
+    id: id ?? null,
+    error: data === undefined ? { code, message } : { code, message, data },
+  });
 }
 
 export function checkModernRequest(
   request: HeaderSource,
-  message: Message,
+  posted: Posted,
   headerParams: HeaderParamsLookup | undefined,
   supported: readonly string[] | undefined,
 ): HttpResponseOut | undefined {
-  const id = message["id"];
-  const method = message["method"];
-  if (typeof method !== "string")
+  const { id, method, params, metaVersion: version } = posted;
+  if (method === undefined)
     return error(-32600, "Invalid Request: clients do not POST responses in this protocol version", null);
-  const isRequest = id !== undefined;
-  const params = isObject(message["params"]) ? message["params"] : undefined;
-  const meta = isObject(params?.["_meta"]) ? (params["_meta"] as Message) : undefined;
-  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
   const header = request.header("mcp-protocol-version");
-  if (typeof version !== "string")
-    return error(-32602, "Invalid params: _meta io.modelcontextprotocol/protocolVersion is required", id);
-  if (header === undefined) return error(HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version header is required", id);
+  if (version === undefined) return error(-32602, `Invalid params: _meta ${MetaKey.protocolVersion} is required`, id);
+  if (header === undefined)
+    return error(HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version header is required", id);
   if (header !== version)
-    return error(HEADER_MISMATCH, `Header mismatch: MCP-Protocol-Version header '${header}' does not match _meta value '${version}'`, id);
+    return error(
+      HEADER_MISMATCH,
+      `Header mismatch: MCP-Protocol-Version header '${header}' does not match _meta value '${version}'`,
+      id,
+    );
   if (supported && !supported.includes(version))
-    return error(UNSUPPORTED_VERSION, `Unsupported protocol version: ${version}`, id, { supported: [...supported], requested: version });
-  if (!isRequest) return undefined;
-  if (!isObject(meta?.["io.modelcontextprotocol/clientCapabilities"]))
-    return error(-32602, "Invalid params: _meta io.modelcontextprotocol/clientCapabilities is required", id);
+    return error(UNSUPPORTED_VERSION, `Unsupported protocol version: ${version}`, id, {
+      supported: [...supported],
+      requested: version,
+    });
+  if (posted.kind !== "request") return undefined;
+  const meta = params?.["_meta"];
+  if (!isObject(isObject(meta) ? meta[MetaKey.clientCapabilities] : undefined))
+    return error(-32602, `Invalid params: _meta ${MetaKey.clientCapabilities} is required`, id);
   const toolName = method === "tools/call" && typeof params?.["name"] === "string" ? params["name"] : undefined;
-  const mismatch = checkRequestHeaders(request, method, params, toolName !== undefined ? headerParams?.(toolName) : undefined);
+  const mismatch = checkRequestHeaders(
+    request,
+    method,
+    params,
+    toolName !== undefined ? headerParams?.(toolName) : undefined,
+  );
   if (mismatch) return error(HEADER_MISMATCH, `Header mismatch: ${mismatch}`, id);
   return undefined;
 }

@@ -29,7 +29,9 @@ function readLimited(req: IncomingMessage, limit: number, onTooLarge: () => void
         reject(new BodyTooLargeError(limit));
       } else chunks.push(chunk);
     });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+    );
     req.on("error", reject);
   });
 }
@@ -158,11 +160,6 @@ function abandon(res: ServerResponse, error: unknown, handler: McpHttpHandler): 
   res.destroy();
 }
 
-/** A server definition with registered tools (the runtime `Server`): lets serve() check `Mcp-Param-*` headers. */
-interface WithTools {
-  readonly tools?: ReadonlyMap<string, { readonly definition: { readonly name: string; readonly inputSchema: unknown } }>;
-}
-
 export interface ServeOptions extends McpHttpOptions {
   /** Default 0: a free port. */
   readonly port?: number;
@@ -205,7 +202,7 @@ export interface RunningServer {
 }
 
 /** Tool header annotations read from the server's registered tools, per request (tools may change). */
-export function headerParamsOfServer(server: WithTools): McpHttpOptions["headerParams"] {
+export function headerParamsOfServer(server: SessionHost): McpHttpOptions["headerParams"] {
   const tools = server.tools;
   if (!tools) return undefined;
   return (name) => {
@@ -219,7 +216,8 @@ function createNodeServer(listener: NodeListener, options: ServeOptions): Server
   const requestTimeout = options.requestTimeout ?? SERVE_DEFAULTS.requestTimeout;
   // Node refuses a headersTimeout above requestTimeout: the default follows a shorter requestTimeout.
   const headersTimeout =
-    options.headersTimeout ?? (requestTimeout > 0 ? Math.min(requestTimeout, SERVE_DEFAULTS.headersTimeout) : SERVE_DEFAULTS.headersTimeout);
+    options.headersTimeout ??
+    (requestTimeout > 0 ? Math.min(requestTimeout, SERVE_DEFAULTS.headersTimeout) : SERVE_DEFAULTS.headersTimeout);
   const idleTimeout = options.idleTimeout ?? SERVE_DEFAULTS.idleTimeout;
   // Node checks headers/request deadlines on an interval (30 s by default), which would stretch a 20 s limit to 50 s.
   const deadlines = [headersTimeout, requestTimeout].filter((t) => t > 0);
@@ -248,7 +246,7 @@ function createNodeServer(listener: NodeListener, options: ServeOptions): Server
 }
 
 /** `await serve(server, { port: 3000 })` → an MCP endpoint at http://127.0.0.1:3000/mcp. */
-export async function serve(server: SessionHost & WithTools, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(server: SessionHost, options: ServeOptions = {}): Promise<RunningServer> {
   const headerParams = options.headerParams ?? headerParamsOfServer(server);
   const handler = new McpHttpHandler(server, headerParams ? { ...options, headerParams } : options);
   const httpServer = createNodeServer(toNodeListener(handler), options);

@@ -1,16 +1,28 @@
 /** The options of the MCP HTTP endpoint (`McpHttpHandler`, and `serve()` on top of them). */
 import type { Transport } from "../transport/transport.ts";
+import type { RegisteredTool } from "../server/server.ts";
 import type { BearerAuthOptions } from "../auth/bearer.ts";
 import type { EventStore } from "./event-store.ts";
 import type { ResponseMode } from "./exchange.ts";
 import type { HostGuardOptions } from "./guards.ts";
 import type { HeaderParamsLookup } from "./modern.ts";
 
-/** What the HTTP layer needs from an MCP server: start a server-side session on a transport. */
+/**
+ * A registered tool as the HTTP layer reads it: its definition (`x-mcp-header` annotations for `serve()`'s header
+ * checks) and the OAuth scopes a caller needs (enforced with bearer auth). `McpServer`'s tools are such entries.
+ */
+export interface HostTool {
+  readonly definition: Pick<RegisteredTool["definition"], "name" | "inputSchema">;
+  readonly scopes?: RegisteredTool["scopes"];
+}
+
+/** What the HTTP layer needs from an MCP server (`McpServer` is one): start a server-side session on a transport. */
 export interface SessionHost {
   connect(transport: Transport): Promise<unknown> | unknown;
   /** The revisions the server speaks (named when a client asks for another). Default: every revision of the runtime. */
   readonly revisions?: readonly string[];
+  /** The server's tools by name (`McpServer.tools`); without them only `auth.toolScopes` and `headerParams` apply. */
+  readonly tools?: ReadonlyMap<string, HostTool>;
 }
 
 export interface McpHttpOptions extends HostGuardOptions {

@@ -31,13 +31,11 @@ export class SessionRegistry {
   private readonly perClient = new Map<string, number>();
   /** The client key each session is counted under. */
   private readonly clientOf = new WeakMap<AnySession, string>();
-  private readonly sweeper: ReturnType<typeof setInterval>;
+  /** Started with the first session, i.e. inside a request: Workers forbid timers at module scope. */
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
 
-  constructor(private readonly limits: SessionLimits) {
-    const every = Math.min(limits.idleMs / 2, limits.uninitializedMs / 2, 60_000);
-    this.sweeper = setInterval(() => this.sweep(), Math.max(every, 10));
-    this.sweeper.unref?.();
-  }
+  constructor(private readonly limits: SessionLimits) {}
 
   get size(): number {
     return this.sessions.size + this.legacy.size;
@@ -52,16 +50,21 @@ export class SessionRegistry {
   refusal(client: string | undefined): Refusal | undefined {
     if (this.size >= this.limits.maxSessions) return { status: 503, message: "Service Unavailable: too many sessions" };
     if (client !== undefined && this.countOf(client) >= this.limits.maxPerClient)
-      return { status: 429, message: `Too Many Requests: this client already has ${this.limits.maxPerClient} open sessions` };
+      return {
+        status: 429,
+        message: `Too Many Requests: this client already has ${this.limits.maxPerClient} open sessions`,
+      };
     return undefined;
   }
 
   add(session: SessionTransport, client: string | undefined): void {
+    this.startSweeper();
     this.sessions.set(session.sessionId, session);
     this.count(session, client);
   }
 
   addLegacy(transport: LegacySseTransport, client: string | undefined): void {
+    this.startSweeper();
     this.legacy.set(transport.sessionId, transport);
     this.count(transport, client);
   }
@@ -78,7 +81,16 @@ export class SessionRegistry {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper !== undefined || this.stopped) return;
+    const every = Math.min(this.limits.idleMs / 2, this.limits.uninitializedMs / 2, 60_000);
+    this.sweeper = setInterval(() => this.sweep(), Math.max(every, 10));
+    this.sweeper.unref?.(); // Node: the sweeper alone must not keep the process alive
   }
 
   private count(session: AnySession, client: string | undefined): void {

@@ -1,18 +1,20 @@
-/** The web-standard edge: `(request: Request) => Promise<Response>` for Node, Bun, Deno and workers. */
+/**
+ * The web-standard edge: `(request: Request) => Promise<Response>` for Node, Bun, Deno and workers. This module and
+ * everything it imports use web APIs only (no `node:*`, `Buffer`, `process`, `setImmediate`; nothing random or timed
+ * at construction), which test/http/web-only.test.ts checks by bundling it for a neutral platform.
+ */
 import type { McpHttpHandler } from "./handler.ts";
 import { SseStream } from "./sse.ts";
-import {
-  BodyTooLargeError,
-  type HttpRequestIn,
-  type HttpResponseOut,
-} from "./types.ts";
+import { BodyTooLargeError, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
 async function readLimited(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw new BodyTooLargeError(limit);
   if (!request.body) return "";
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // One decoder per body, streaming: a character split across chunks decodes whole.
+  const decoder = new TextDecoder();
+  let text = "";
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -22,9 +24,9 @@ async function readLimited(request: Request, limit: number): Promise<string> {
       await reader.cancel();
       throw new BodyTooLargeError(limit);
     }
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return text + decoder.decode();
 }
 
 export function fromWebRequest(request: Request): HttpRequestIn {
@@ -34,8 +36,7 @@ export function fromWebRequest(request: Request): HttpRequestIn {
     path: url.pathname,
     search: url.search,
     // A Request built in-process may lack Host; its URL then says where it was sent.
-    header: (name) =>
-      request.headers.get(name) ?? (name === "host" ? url.host : undefined),
+    header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
     readBody: (limit) => readLimited(request, limit),
     onGone: (listener) => {
       if (request.signal.aborted) listener();
@@ -86,9 +87,7 @@ export function toWebResponse(out: HttpResponseOut): Response {
 }
 
 /** A fetch-style handler for an `McpHttpHandler`. */
-export function toFetchHandler(
-  handler: McpHttpHandler,
-): (request: Request) => Promise<Response> {
+export function toFetchHandler(handler: McpHttpHandler): (request: Request) => Promise<Response> {
   return async (request) => {
     const out = await handler.handle(fromWebRequest(request));
     try {
