@@ -256,3 +256,97 @@ describe("routing hints to the transport", () => {
     await expect(noParams).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 });
+
+describe("incoming requests across close, cancellation and carriers", () => {
+  it("aborts in-flight handlers on close even when this side has no request of its own pending", async () => {
+    const reasons: unknown[] = [];
+    const { t } = await engineWith({ onRequest: (req) => new Promise(() => req.signal.addEventListener("abort", () => reasons.push(req.signal.reason))) });
+    t.inject({ jsonrpc: "2.0", id: 1, method: "a" });
+    t.sink!.closed();
+    await delay(5);
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it("keeps the peer's cancellation as the reason a late reader sees, even after the connection closed", async () => {
+    let release: () => void = () => undefined;
+    let reason: unknown;
+    const { engine, t } = await engineWith({
+      onRequest: async (req) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        reason = req.signal.reason;
+      },
+    });
+    t.inject({ jsonrpc: "2.0", id: 3, method: "slow" });
+    engine.cancelIncoming(3, "user stop");
+    await engine.close();
+    release();
+    await delay(5);
+    expect(reason).toBeInstanceOf(RequestCancelledError);
+    expect((reason as Error).message).toBe("request 3 was cancelled: user stop");
+  });
+
+  it("passes the transport's error to onClose", async () => {
+    const errors: unknown[] = [];
+    const { t } = await engineWith({ onClose: (error) => errors.push(error) });
+    const eof = new Error("stdin ended");
+    t.sink!.closed(eof);
+    expect(errors).toEqual([eof]);
+  });
+
+  it("forgets a finished request's carrier: aborting it later does not cancel a new request that reuses the id", async () => {
+    let release: () => void = () => undefined;
+    const { t } = await engineWith({
+      onRequest: (req) => (req.method === "second" ? new Promise((resolve) => (release = () => resolve({ second: true }))) : { first: true }),
+    });
+    const firstCarrier = new AbortController();
+    t.inject({ jsonrpc: "2.0", id: 1, method: "first" }, { signal: firstCarrier.signal });
+    await t.waitForSent(1);
+    t.inject({ jsonrpc: "2.0", id: 1, method: "second" }, { signal: new AbortController().signal });
+    firstCarrier.abort();
+    release();
+    await t.waitForSent(2);
+    expect(t.sent).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { first: true } },
+      { jsonrpc: "2.0", id: 1, result: { second: true } },
+    ]);
+  });
+
+  it("cancels a request when its carrier goes away mid-flight, and answers nothing", async () => {
+    let seen: unknown;
+    const { t } = await engineWith({ onRequest: (req) => new Promise((_, reject) => req.signal.addEventListener("abort", () => ((seen = req.signal.reason), reject(new Error("stopped"))))) });
+    const carrier = new AbortController();
+    t.inject({ jsonrpc: "2.0", id: "c", method: "m" }, { signal: carrier.signal });
+    carrier.abort();
+    await delay(5);
+    expect((seen as Error).message).toBe("request c was cancelled: the request's carrier closed");
+    expect(t.sent).toEqual([]);
+  });
+});
+
+describe("batch replies", () => {
+  it("sends no empty array when every request of a batch was cancelled by the peer", async () => {
+    const { engine, t } = await engineWith({ acceptsBatch: () => true, onRequest: () => delay(20).then(() => ({})) });
+    t.inject('[{"jsonrpc":"2.0","id":1,"method":"x"},{"jsonrpc":"2.0","method":"n"}]');
+    engine.cancelIncoming(1);
+    await delay(40);
+    expect(t.sent).toEqual([]);
+  });
+
+  it("sends no batch reply (not even its invalid elements' errors) once the connection closed while the batch ran", async () => {
+    const { t } = await engineWith({ acceptsBatch: () => true, onRequest: () => delay(20).then(() => ({})) });
+    t.inject('[{"jsonrpc":"2.0","id":1,"method":"x"},5]');
+    // The scripted transport records whatever it is given even after closing: the engine alone must hold the reply back.
+    t.sink!.closed();
+    await delay(40);
+    expect(t.sent).toEqual([]);
+  });
+
+  it("reports a batch reply the transport could not send", async () => {
+    const { t, diagnostics } = await engineWith({ acceptsBatch: () => true });
+    t.send = () => Promise.reject(new Error("socket gone"));
+    t.inject('[{"jsonrpc":"2.0","id":1,"method":"x"}]');
+    await delay(10);
+    expect(diagnostics).toEqual(["socket gone"]);
+  });
+});

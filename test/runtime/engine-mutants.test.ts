@@ -3,7 +3,7 @@
  * timeout sweep with several deadlines, progress-extended timeouts, progress routing, non-cancellable requests and
  * cancellation notices. Incoming requests, responses and batches: engine-incoming-mutants.test.ts.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RequestCancelledError, RequestTimeoutError } from "../../runtime/jsonrpc/errors.ts";
 import { engineWith, settleTime } from "./engine-mutants-harness.ts";
 import { delay } from "./helpers.ts";
@@ -147,5 +147,53 @@ describe("cancellation of outgoing requests", () => {
     t.send = () => Promise.reject(new Error("pipe broke"));
     await expect(engine.request("x", {})).rejects.toThrow("pipe broke");
     expect(engine.pendingCount).toBe(0);
+  });
+});
+
+describe("defaults and routing of cancellation notices", () => {
+  it("times a request out after the documented 60-second default, not before", async () => {
+    vi.useFakeTimers();
+    try {
+      const { engine, cancels } = await engineWith();
+      const call = engine.request("slow", {});
+      const outcome = call.catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(engine.pendingCount).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBeInstanceOf(RequestTimeoutError);
+      expect(cancels()).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("routes notifications/cancelled with the request's relatedRequestId (HTTP puts it on that stream)", async () => {
+    const { engine, t } = await engineWith();
+    const routed: { method?: string; options: unknown }[] = [];
+    const send = t.send.bind(t);
+    t.send = (message: object, options?: unknown) => (routed.push({ method: (message as { method?: string }).method, options }), send(message));
+    const nested = new AbortController();
+    const plain = new AbortController();
+    const calls = [
+      engine.request("nested", {}, { signal: nested.signal, relatedRequestId: "outer-7" }),
+      engine.request("plain", {}, { signal: plain.signal }),
+    ].map((c) => c.catch(() => undefined));
+    nested.abort("stop");
+    plain.abort("stop");
+    await Promise.all(calls);
+    expect(routed.filter((r) => r.method === "notifications/cancelled").map((r) => r.options)).toEqual([{ relatedRequestId: "outer-7" }, undefined]);
+  });
+
+  it("reports a cancellation notice that cannot be sent instead of failing the process", async () => {
+    const { engine, t, diagnostics } = await engineWith();
+    const send = t.send.bind(t);
+    t.send = (message: object) =>
+      (message as { method?: string }).method === "notifications/cancelled" ? Promise.reject(new Error("pipe closed")) : send(message);
+    const controller = new AbortController();
+    const call = engine.request("work", {}, { signal: controller.signal });
+    controller.abort("stop");
+    await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
+    await delay(5);
+    expect(diagnostics).toEqual(["pipe closed"]);
   });
 });
