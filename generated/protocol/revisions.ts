@@ -19,3 +19,12 @@ export type ProtocolRevision = keyof typeof revisions;
 
 /** Revision names, oldest first. */
 export const revisionNames = Object.keys(revisions) as ProtocolRevision[];
+
+/** The revision descriptors (each folder's `revision`), oldest first: what the runtime serves by default. */
+export const revisionDescriptors = [
+  r_2024_11_05.revision,
+  r_2025_03_26.revision,
+  r_2025_06_18.revision,
+  r_2025_11_25.revision,
+  r_2026_07_28.revision,
+] as const;

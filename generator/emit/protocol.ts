@@ -7,6 +7,7 @@ import { dependencyOrder } from "../ir/walk.ts";
 import { stableJson, tsHeader, headerLine, type GeneratedFile } from "./generated-file.ts";
 import { emitDoc, emitTypeDeclaration, emitTypeExpression } from "./ts-types.ts";
 import { createZodContext, emitZodDeclaration, emitZodExpression, emitZodPrelude } from "./zod.ts";
+import { emitDescriptorFile } from "./descriptor.ts";
 
 export interface ProtocolEmitOptions {
   /** Import specifier of runtime/protocol/method-type.ts as seen from the output directory. */
@@ -15,12 +16,14 @@ export interface ProtocolEmitOptions {
 
 export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions): GeneratedFile[] {
   const header = tsHeader(model.source.path, model.source.sha256);
+  const descriptor = emitDescriptorFile(model, options);
   return [
     { path: "types.ts", content: header + emitTypesModule(model.types) },
     { path: "schemas.ts", content: header + emitSchemasModule(model.types) },
     { path: "methods.ts", content: header + emitMethodsFile(model, options) },
     { path: "constants.ts", content: header + emitConstantsFile(model) },
-    { path: "index.ts", content: header + emitIndexFile() },
+    ...(descriptor !== undefined ? [{ path: "revision.ts", content: header + descriptor }] : []),
+    { path: "index.ts", content: header + emitIndexFile(descriptor !== undefined) },
     {
       path: "ir.json",
       content: stableJson({ $generated: headerLine(model.source.path, model.source.sha256).slice(3), ...model }),
@@ -95,23 +98,34 @@ function emitMethodEntry(
   const method = JSON.stringify(m.method);
   const paramsType = m.params ? emitTypeExpression(m.params, typeOptions) : "undefined";
   const paramsSchema = m.params ? emitZodExpression(m.params, ctx) : "z.undefined()";
-  const gate = m.capability ? `, ${JSON.stringify(m.capability)}` : "";
   const doc = emitDoc({
     text: `\`${m.method}\` (${m.typeName}).`,
     ...(m.doc?.deprecated !== undefined ? { deprecated: m.doc.deprecated } : {}),
   });
+  const common = [`method: ${method}`, `direction: "${m.direction}"`, `params: ${paramsSchema}`];
+  const gate = m.capability ? [`capability: ${JSON.stringify(m.capability)}`] : [];
   if (m.kind === "request") {
+    const facts = m.resultFacts!;
     const resultType = emitTypeExpression(m.result!, typeOptions);
-    const resultSchema = emitZodExpression(m.result!, ctx);
-    return (
-      `${doc}${method}: new ProtocolRequestType<${method}, ${paramsType}, ${resultType}>(` +
-      `${method}, "${m.direction}", ${paramsSchema}, ${resultSchema}, ${m.paramsOptional}, "${m.delivery}"${gate}),\n`
-    );
+    const complete = facts.complete
+      ? { type: emitTypeExpression(facts.complete, typeOptions), schema: emitZodExpression(facts.complete, ctx) }
+      : undefined;
+    const typeArgs = [method, paramsType, resultType, ...(complete ? [complete.type] : [])].join(", ");
+    const fields = [
+      ...common,
+      `result: ${emitZodExpression(m.result!, ctx)}`,
+      `paramsOptional: ${m.paramsOptional}`,
+      `delivery: "${m.delivery}"`,
+      ...gate,
+      `resultType: ${facts.resultType}`,
+      `cacheable: ${facts.cacheable}`,
+      `inputRequired: ${facts.inputRequired}`,
+      ...(complete ? [`completeResult: ${complete.schema}`] : []),
+    ];
+    return `${doc}${method}: new ProtocolRequestType<${typeArgs}>({ ${fields.join(", ")} }),\n`;
   }
-  return (
-    `${doc}${method}: new ProtocolNotificationType<${method}, ${paramsType}>(` +
-    `${method}, "${m.direction}", ${paramsSchema}, ${m.paramsOptional}${gate}),\n`
-  );
+  const fields = [...common, `paramsOptional: ${m.paramsOptional}`, ...gate];
+  return `${doc}${method}: new ProtocolNotificationType<${method}, ${paramsType}>({ ${fields.join(", ")} }),\n`;
 }
 
 export function emitConstantsFile(model: IrModel): string {
@@ -122,12 +136,13 @@ export function emitConstantsFile(model: IrModel): string {
   return [...constants, revision].join("\n");
 }
 
-export function emitIndexFile(): string {
+export function emitIndexFile(withDescriptor: boolean): string {
   return [
     'export type * from "./types.ts";',
     'export * from "./schemas.ts";',
     'export * from "./constants.ts";',
     'export { methods } from "./methods.ts";',
+    ...(withDescriptor ? ['export { revision } from "./revision.ts";'] : []),
     "",
   ].join("\n");
 }

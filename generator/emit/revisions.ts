@@ -1,4 +1,7 @@
-/** generated/protocol/revisions.ts: every generated revision directory, as a map revision → module namespace. */
+/**
+ * generated/protocol/revisions.ts: every generated revision directory, as a map revision → module namespace, and the
+ * list of their descriptors.
+ */
 import { createHash } from "node:crypto";
 import { tsHeader } from "./generated-file.ts";
 
@@ -13,6 +16,8 @@ export function emitRevisionsFile(revisions: readonly string[]): string {
     `export const revisions = {\n${sorted.map((rev) => `  ${JSON.stringify(rev)}: ${alias(rev)},\n`).join("")}} as const;\n\n` +
     `export type ProtocolRevision = keyof typeof revisions;\n\n` +
     `/** Revision names, oldest first. */\n` +
-    `export const revisionNames = Object.keys(revisions) as ProtocolRevision[];\n`
+    `export const revisionNames = Object.keys(revisions) as ProtocolRevision[];\n\n` +
+    `/** The revision descriptors (each folder's \`revision\`), oldest first: what the runtime serves by default. */\n` +
+    `export const revisionDescriptors = [${sorted.map((rev) => `${alias(rev)}.revision`).join(", ")}] as const;\n`
   );
 }

@@ -18,6 +18,37 @@ export interface IrModel {
   readonly methods: readonly IrMethod[];
   /** Exported constants (`JSONRPC_VERSION`, error codes, `LATEST_PROTOCOL_VERSION`, …), in source order. */
   readonly constants: readonly IrConst[];
+  /** What the runtime needs to know about the revision as a whole, decided from the schema's structure. */
+  readonly protocol: IrProtocolFacts;
+}
+
+/** Revision-wide protocol facts (`generator/lower/protocol-facts.ts`); never derived from the revision name. */
+export interface IrProtocolFacts {
+  /**
+   * `handshake` when the methods include `initialize`, `stateless` when they include `server/discover`; absent when
+   * neither (such bindings type-check but cannot be served, and get no revision descriptor).
+   */
+  readonly era?: "handshake" | "stateless";
+  /** The on-the-wire version: the schema's `LATEST_PROTOCOL_VERSION`, else the revision name (with a warning). */
+  readonly version: string;
+  /** Where `version` came from. */
+  readonly versionSource: "LATEST_PROTOCOL_VERSION" | "revision-name";
+  /** JSON-RPC batches exist: the schema's `JSONRPCMessage` union has an array member. */
+  readonly batches: boolean;
+  /** The declaration of the multi round-trip result (`InputRequiredResult`), when the schema has one. */
+  readonly inputRequiredResult?: string;
+}
+
+/** Per-request facts about the result, for the runtime (derived from the result type, never from names). */
+export interface IrResultFacts {
+  /** The complete result declares `resultType`. */
+  readonly resultType: boolean;
+  /** The complete result declares both `ttlMs` and `cacheScope`. */
+  readonly cacheable: boolean;
+  /** The result is a union with the revision's input-required result as a member. */
+  readonly inputRequired: boolean;
+  /** The result without the input-required member; present only when `inputRequired`. */
+  readonly complete?: IrType;
 }
 
 /** Where a model came from: a display path (relative, stable across machines) and the content hash. */
@@ -170,7 +201,9 @@ export interface IrMethod {
   /** Requests only: the result type (may be a union, e.g. `CallToolResult | InputRequiredResult`). */
   readonly result?: IrType;
   /** Requests only: how `result` was found (for review in ir.json). */
-  readonly resultSource?: "response-envelope" | "naming" | "pairing-table";
+  readonly resultSource?: "response-envelope" | "naming" | "pairing-table" | "base-result";
+  /** Requests only: facts about the result the runtime acts on. */
+  readonly resultFacts?: IrResultFacts;
   readonly capability?: IrCapabilityGate;
   readonly doc?: IrDoc;
 }

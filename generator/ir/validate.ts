@@ -37,5 +37,17 @@ export function validateModel(model: IrModel): void {
     methods.add(m.method);
     if (m.kind === "request" && !m.result) throw new GeneratorError(`request ${m.method} has no result`, at);
     if (m.kind === "notification" && m.result) throw new GeneratorError(`notification ${m.method} has a result`, at);
+    if (m.kind === "request" && !m.resultFacts) throw new GeneratorError(`request ${m.method} has no result facts`, at);
+    if (m.kind === "notification" && m.resultFacts)
+      throw new GeneratorError(`notification ${m.method} has result facts`, at);
+    if (m.resultFacts && m.resultFacts.inputRequired !== (m.resultFacts.complete !== undefined))
+      throw new GeneratorError(
+        `request ${m.method}: a complete result is given exactly when input may be required`,
+        at,
+      );
   }
+  const { protocol } = model;
+  if (protocol.inputRequiredResult !== undefined && !names.has(protocol.inputRequiredResult))
+    throw new GeneratorError(`the input-required result ${protocol.inputRequiredResult} is not declared`);
+  if (protocol.version === "") throw new GeneratorError("the protocol version is empty");
 }

@@ -79,6 +79,7 @@ export function modelTypes(model: IrModel): { type: IrType; owner: string }[] {
     ...model.methods.flatMap((m) => [
       ...(m.params ? [{ type: m.params, owner: `${m.method} params` }] : []),
       ...(m.result ? [{ type: m.result, owner: `${m.method} result` }] : []),
+      ...(m.resultFacts?.complete ? [{ type: m.resultFacts.complete, owner: `${m.method} complete result` }] : []),
     ]),
   ];
 }

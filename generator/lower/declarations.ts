@@ -22,7 +22,7 @@ export interface LoweredDeclarations {
 
 export function lowerDeclarations(source: SourceFile, file: string): LoweredDeclarations {
   const constants = lowerConstants(source, file);
-  const interfaces = new Map<string, InterfaceDeclaration>();
+  const interfaces = new Map<string, InterfaceDeclaration[]>();
   const declarations = new Set<string>();
   for (const statement of source.getStatements()) {
     const name =
@@ -30,11 +30,14 @@ export function lowerDeclarations(source: SourceFile, file: string): LoweredDecl
         ? statement.getName()
         : undefined;
     if (name === undefined) continue;
-    if (declarations.has(name)) {
-      throw new GeneratorError(`duplicate declaration ${name}`, { file, line: statement.getStartLineNumber() });
-    }
+    const merged = interfaces.get(name);
+    // Interfaces merge (as in TypeScript); any other repeated name is a duplicate, which tsc rejects too.
+    if (merged && Node.isInterfaceDeclaration(statement)) merged.push(statement);
+    else if (declarations.has(name)) {
+      const what = Node.isTypeAliasDeclaration(statement) ? "type alias" : "declaration";
+      throw new GeneratorError(`duplicate ${what} ${name}`, { file, line: statement.getStartLineNumber() });
+    } else if (Node.isInterfaceDeclaration(statement)) interfaces.set(name, [statement]);
     declarations.add(name);
-    if (Node.isInterfaceDeclaration(statement)) interfaces.set(name, statement);
   }
   const ctx: TypeContext = { file, declarations, constants: new Map(constants.map((c) => [c.name, c.value])) };
   const flattener = new Flattener(ctx, interfaces);
@@ -42,6 +45,7 @@ export function lowerDeclarations(source: SourceFile, file: string): LoweredDecl
   for (const statement of source.getStatements()) {
     const location = { file, line: statement.getStartLineNumber() };
     if (Node.isVariableStatement(statement)) continue; // handled by lowerConstants
+    if (Node.isEmptyStatement(statement)) continue; // a stray `;`
     if (!Node.isInterfaceDeclaration(statement) && !Node.isTypeAliasDeclaration(statement)) {
       throw new GeneratorError(`unsupported top-level statement (${statement.getKindName()})`, location);
     }
@@ -57,12 +61,20 @@ export function lowerDeclarations(source: SourceFile, file: string): LoweredDecl
       location,
     };
     if (Node.isInterfaceDeclaration(statement)) {
-      const heritage = statement.getExtends().filter((h) => h.getTypeArguments().length === 0);
+      const parts = interfaces.get(statement.getName())!;
+      // A merged interface is lowered once, at its first declaration, from all of its parts.
+      if (parts[0] !== statement) continue;
+      const heritage = parts.flatMap((part) => part.getExtends()).filter((h) => h.getTypeArguments().length === 0);
+      const docPart = parts.find((part) => part.getJsDocs().length > 0);
+      const merged = docPart && docPart !== statement ? lowerJsDoc(docPart, locationOf(docPart, ctx)) : undefined;
       types.push({
         ...common,
+        ...(merged?.doc ? { doc: merged.doc } : {}),
+        ...(merged?.category !== undefined ? { category: merged.category } : {}),
+        ...(merged ? { internal: merged.internal } : {}),
         form: "interface",
-        type: flattener.flatten(statement),
-        extends: heritage.map((h) => h.getExpression().getText()),
+        type: flattener.flatten(statement.getName()),
+        extends: [...new Set(heritage.map((h) => h.getExpression().getText()))],
       });
     } else {
       types.push({ ...common, form: "alias", type: lowerTypeNode(statement.getTypeNodeOrThrow(), ctx), extends: [] });
@@ -111,19 +123,20 @@ class Flattener {
 
   constructor(
     private readonly ctx: TypeContext,
-    private readonly interfaces: ReadonlyMap<string, InterfaceDeclaration>,
+    private readonly interfaces: ReadonlyMap<string, readonly InterfaceDeclaration[]>,
   ) {}
 
-  flatten(decl: InterfaceDeclaration): IrObjectType {
-    const name = decl.getName();
+  /** The interface `name` flattened over all of its (merged) declarations. */
+  flatten(name: string): IrObjectType {
     const cached = this.done.get(name);
     if (cached) return cached;
+    const parts = this.interfaces.get(name) ?? [];
     if (this.active.has(name))
-      throw new GeneratorError(`circular heritage through ${name}`, locationOf(decl, this.ctx));
+      throw new GeneratorError(`circular heritage through ${name}`, locationOf(parts[0]!, this.ctx));
     this.active.add(name);
     const inherited = new Map<string, IrProp>();
     let index: IrType | undefined;
-    for (const heritage of decl.getExtends()) {
+    for (const heritage of parts.flatMap((part) => part.getExtends())) {
       const parent = this.heritageObject(heritage);
       for (const prop of parent.props) {
         inherited.delete(prop.name); // a later parent wins, keeping one entry per name
@@ -131,7 +144,7 @@ class Flattener {
       }
       if (parent.index) index = parent.index;
     }
-    const own = lowerMembers(decl, this.ctx);
+    const own = this.ownMembers(parts);
     for (const prop of own.props) inherited.delete(prop.name);
     const finalIndex = own.index ?? index;
     const result: IrObjectType = {
@@ -142,6 +155,21 @@ class Flattener {
     this.active.delete(name);
     this.done.set(name, result);
     return result;
+  }
+
+  /** The members written in the declarations of one interface (merged: a repeated property is declared once). */
+  private ownMembers(parts: readonly InterfaceDeclaration[]): IrObjectType {
+    const props = new Map<string, IrProp>();
+    let index: IrType | undefined;
+    for (const part of parts) {
+      const members = lowerMembers(part, this.ctx);
+      for (const prop of members.props) if (!props.has(prop.name)) props.set(prop.name, prop);
+      if (members.index && index) {
+        throw new GeneratorError(`second index signature in merged ${part.getName()}`, locationOf(part, this.ctx));
+      }
+      index ??= members.index;
+    }
+    return { kind: "object", props: [...props.values()], ...(index ? { index } : {}) };
   }
 
   /** `Base` or `Omit<Base, "a" | "b">`, resolved to the base's flattened object. */
@@ -168,8 +196,7 @@ class Flattener {
 
   /** The flattened object behind a name: an interface, or an alias that is (a chain of aliases to) an object type. */
   private objectOf(name: string, at: Node): IrObjectType {
-    const iface = this.interfaces.get(name);
-    if (iface) return this.flatten(iface);
+    if (this.interfaces.has(name)) return this.flatten(name);
     const alias = at.getSourceFile().getTypeAlias(name);
     if (alias) {
       const type = lowerTypeNode(alias.getTypeNodeOrThrow(), this.ctx);

@@ -1,9 +1,10 @@
 /**
  * IR declarations → IR methods. Method strings come from the `method` literals, directions from the direction unions,
  * results from response envelopes / naming / the quirks table, capability gates from the capabilities declarations.
- * A request that cannot be paired with a result is an error at the request's location.
+ * A request that none of these pair (e.g. one answered only by notifications) gets the base `Result` type and a
+ * warning naming it; without a base `Result` declaration it is an error at the request's location.
  */
-import type { IrCapabilityGate, IrMethod, IrObjectType, IrType, IrTypeDecl } from "../ir/model.ts";
+import type { IrCapabilityGate, IrLocation, IrMethod, IrObjectType, IrType, IrTypeDecl } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
 import {
   CAPABILITY_DECLARATIONS,
@@ -21,7 +22,9 @@ interface Sighting {
   readonly delivery: IrMethod["delivery"];
 }
 
-export function lowerMethods(types: readonly IrTypeDecl[]): IrMethod[] {
+export type Warn = (message: string, location?: IrLocation) => void;
+
+export function lowerMethods(types: readonly IrTypeDecl[], warn: Warn = () => {}): IrMethod[] {
   const byName = new Map(types.map((t) => [t.name, t]));
   const sightings = new Map<string, Sighting>();
   for (const [unionName, role] of Object.entries(DIRECTION_UNIONS)) {
@@ -41,14 +44,14 @@ export function lowerMethods(types: readonly IrTypeDecl[]): IrMethod[] {
       sightings.set(method, sighting);
     }
   }
-  const methods = [...sightings.entries()].map(([method, s]) => buildMethod(method, s, byName));
+  const methods = [...sightings.entries()].map(([method, s]) => buildMethod(method, s, byName, warn));
   return methods.sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 }
 
-function buildMethod(method: string, s: Sighting, byName: ReadonlyMap<string, IrTypeDecl>): IrMethod {
+function buildMethod(method: string, s: Sighting, byName: ReadonlyMap<string, IrTypeDecl>, warn: Warn): IrMethod {
   const direction = s.senders.size === 2 ? "both" : s.senders.has("client") ? "clientToServer" : "serverToClient";
   const params = objectOf(s.decl).props.find((p) => p.name === "params");
-  const paired = s.kind === "request" ? pairResult(s.decl, byName) : undefined;
+  const paired = s.kind === "request" ? pairResult(s.decl, byName, warn) : undefined;
   const capability = capabilityGate(method, s.kind, direction, byName);
   return {
     method,
@@ -93,6 +96,7 @@ function methodLiteral(decl: IrTypeDecl): string {
 function pairResult(
   request: IrTypeDecl,
   byName: ReadonlyMap<string, IrTypeDecl>,
+  warn: Warn,
 ): { result: IrType; source: NonNullable<IrMethod["resultSource"]> } {
   const { requestSuffix, envelopeSuffix, resultSuffix } = RESULT_NAMING;
   const base = request.name.endsWith(requestSuffix) ? request.name.slice(0, -requestSuffix.length) : undefined;
@@ -116,11 +120,14 @@ function pairResult(
   }
   const named = base !== undefined ? byName.get(base + resultSuffix) : undefined;
   if (named) return { result: { kind: "ref", name: named.name }, source: "naming" };
-  throw new GeneratorError(
-    `cannot pair request ${request.name} with a result: no ${base ?? request.name}${envelopeSuffix}, ` +
-      `no ${base ?? request.name}${resultSuffix}, and no entry in RESULT_QUIRKS (generator/lower/quirks.ts)`,
-    request.location,
-  );
+  const why =
+    `no ${base ?? request.name}${envelopeSuffix}, no ${base ?? request.name}${resultSuffix}, ` +
+    `and no entry in RESULT_QUIRKS (generator/lower/quirks.ts)`;
+  if (!byName.has(RESULT_NAMING.baseResult)) {
+    throw new GeneratorError(`cannot pair request ${request.name} with a result: ${why}`, request.location);
+  }
+  warn(`request ${request.name} is paired with the base ${RESULT_NAMING.baseResult} type: ${why}`, request.location);
+  return { result: { kind: "ref", name: RESULT_NAMING.baseResult }, source: "base-result" };
 }
 
 /**

@@ -33,6 +33,8 @@ export const RESULT_NAMING = {
   requestSuffix: "Request",
   envelopeSuffix: "ResultResponse",
   resultSuffix: "Result",
+  /** What a request none of the rules pair is answered with (and a warning). */
+  baseResult: "Result",
 } as const;
 
 /** Requests whose result the naming convention cannot find (request type name → result type name). */
@@ -65,3 +67,17 @@ export function gateSide(kind: IrMethod["kind"], direction: IrMessageDirection):
   const receiver = sender === "client" ? "server" : "client";
   return kind === "request" ? receiver : sender;
 }
+
+/** Names of the schema's own protocol vocabulary that revision-wide facts are read from (never revision strings). */
+export const PROTOCOL_VOCABULARY = {
+  /** A revision with this method negotiates with a handshake. */
+  handshakeMethod: "initialize",
+  /** A revision with this method (and no handshake) is stateless. */
+  statelessMethod: "server/discover",
+  /** The constant holding the on-the-wire protocol version. */
+  versionConstant: "LATEST_PROTOCOL_VERSION",
+  /** The union of every JSON-RPC message; an array member means batches. */
+  messageUnion: "JSONRPCMessage",
+  /** The multi round-trip result a request's result union may include. */
+  inputRequiredResult: "InputRequiredResult",
+} as const;

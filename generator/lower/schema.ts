@@ -9,6 +9,7 @@ import { validateModel } from "../ir/validate.ts";
 import { lowerDeclarations } from "./declarations.ts";
 import { lowerMethods } from "./methods.ts";
 import { markDiscriminators } from "./discriminators.ts";
+import { lowerProtocolFacts } from "./protocol-facts.ts";
 
 export interface SchemaInput {
   /** The schema.ts source text. */
@@ -24,6 +25,11 @@ export function sha256(text: string): string {
 }
 
 export function lowerSchema(input: SchemaInput): IrModel {
+  return lowerSchemaWithWarnings(input).model;
+}
+
+/** Lowering plus the warnings it printed nothing for (the caller reports them, e.g. on stderr). */
+export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; warnings: string[] } {
   const project = new Project({
     useInMemoryFileSystem: true,
     skipFileDependencyResolution: true,
@@ -33,13 +39,20 @@ export function lowerSchema(input: SchemaInput): IrModel {
   const lowered = lowerDeclarations(source, input.displayPath);
   const types = markDiscriminators(lowered.types);
   const constants = lowered.constants;
+  const warnings: string[] = [];
+  const methods = lowerMethods(types, (message, at) =>
+    warnings.push(at ? `${at.file}:${at.line}: ${message}` : `${input.displayPath}: ${message}`),
+  );
+  const facts = lowerProtocolFacts({ revision: input.revision, types, methods, constants });
   const model: IrModel = {
     revision: input.revision,
     source: { path: input.displayPath, sha256: sha256(input.text) },
     types,
-    methods: lowerMethods(types),
+    methods: facts.methods,
     constants,
+    protocol: facts.protocol,
   };
   validateModel(model);
-  return model;
+  warnings.push(...facts.warnings.map((w) => `${input.displayPath}: ${w}`));
+  return { model, warnings };
 }

@@ -41,6 +41,9 @@ export function lowerTypeNode(node: TypeNode, ctx: TypeContext): IrType {
       return { kind: "primitive", name: "object" };
     case SyntaxKind.NullKeyword:
       return { kind: "primitive", name: "null" };
+    case SyntaxKind.NeverKeyword:
+      // The union of nothing: no value fits (an optional `never` property must be absent).
+      return { kind: "union", items: [] };
   }
   if (Node.isLiteralTypeNode(node)) return lowerLiteral(node, ctx);
   if (Node.isTypeQuery(node)) {

@@ -199,8 +199,8 @@ describe("unsupported input fails with file:line and the reason", () => {
     it(name, () => expect(() => lower(text)).toThrow(message));
   }
 
-  it("a request nobody can pair with a result", () => {
-    const text = `${BASE}
+  it("a request nobody can pair with a result, in a schema without a base Result", () => {
+    const text = `${BASE.replace(/^export (interface Result|type EmptyResult).*$/gm, "")}
 export interface FrobRequest extends Request { method: "things/frob" }
 export type ClientRequest = FrobRequest;`;
     expect(() => lower(text)).toThrow(

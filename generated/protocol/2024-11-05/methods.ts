@@ -33,17 +33,20 @@ export const methods = {
       };
     },
     T.CompleteResult
-  >(
-    "completion/complete",
-    "clientToServer",
-    openObject({
+  >({
+    method: "completion/complete",
+    direction: "clientToServer",
+    params: openObject({
       ref: z.union([S.PromptReferenceSchema, S.ResourceReferenceSchema]),
       argument: openObject({ name: z.string(), value: z.string() }),
     }),
-    S.CompleteResultSchema,
-    false,
-    "message",
-  ),
+    result: S.CompleteResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `initialize` (InitializeRequest). */
   initialize: new ProtocolRequestType<
     "initialize",
@@ -54,18 +57,21 @@ export const methods = {
       clientInfo: T.Implementation;
     },
     T.InitializeResult
-  >(
-    "initialize",
-    "clientToServer",
-    openObject({
+  >({
+    method: "initialize",
+    direction: "clientToServer",
+    params: openObject({
       protocolVersion: z.string(),
       capabilities: S.ClientCapabilitiesSchema,
       clientInfo: S.ImplementationSchema,
     }),
-    S.InitializeResultSchema,
-    false,
-    "message",
-  ),
+    result: S.InitializeResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `logging/setLevel` (SetLevelRequest). */
   "logging/setLevel": new ProtocolRequestType<
     "logging/setLevel",
@@ -74,15 +80,18 @@ export const methods = {
       level: T.LoggingLevel;
     },
     T.EmptyResult
-  >(
-    "logging/setLevel",
-    "clientToServer",
-    openObject({ level: S.LoggingLevelSchema }),
-    S.EmptyResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["logging"] },
-  ),
+  >({
+    method: "logging/setLevel",
+    direction: "clientToServer",
+    params: openObject({ level: S.LoggingLevelSchema }),
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["logging"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `notifications/cancelled` (CancelledNotification). */
   "notifications/cancelled": new ProtocolNotificationType<
     "notifications/cancelled",
@@ -96,12 +105,12 @@ export const methods = {
       /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string;
     }
-  >(
-    "notifications/cancelled",
-    "both",
-    openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
-    false,
-  ),
+  >({
+    method: "notifications/cancelled",
+    direction: "both",
+    params: openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
+    paramsOptional: false,
+  }),
   /** `notifications/initialized` (InitializedNotification). */
   "notifications/initialized": new ProtocolNotificationType<
     "notifications/initialized",
@@ -112,12 +121,12 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/initialized",
-    "clientToServer",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-  ),
+  >({
+    method: "notifications/initialized",
+    direction: "clientToServer",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+  }),
   /** `notifications/message` (LoggingMessageNotification). */
   "notifications/message": new ProtocolNotificationType<
     "notifications/message",
@@ -129,13 +138,13 @@ export const methods = {
       /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
     }
-  >(
-    "notifications/message",
-    "serverToClient",
-    openObject({ level: S.LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
-    false,
-    { side: "server", path: ["logging"] },
-  ),
+  >({
+    method: "notifications/message",
+    direction: "serverToClient",
+    params: openObject({ level: S.LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
+    paramsOptional: false,
+    capability: { side: "server", path: ["logging"] },
+  }),
   /** `notifications/progress` (ProgressNotification). */
   "notifications/progress": new ProtocolNotificationType<
     "notifications/progress",
@@ -155,12 +164,12 @@ export const methods = {
        */
       total?: number;
     }
-  >(
-    "notifications/progress",
-    "both",
-    openObject({ progressToken: S.ProgressTokenSchema, progress: z.number(), total: optionalKey(z.number()) }),
-    false,
-  ),
+  >({
+    method: "notifications/progress",
+    direction: "both",
+    params: openObject({ progressToken: S.ProgressTokenSchema, progress: z.number(), total: optionalKey(z.number()) }),
+    paramsOptional: false,
+  }),
   /** `notifications/prompts/list_changed` (PromptListChangedNotification). */
   "notifications/prompts/list_changed": new ProtocolNotificationType<
     "notifications/prompts/list_changed",
@@ -171,13 +180,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/prompts/list_changed",
-    "serverToClient",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "server", path: ["prompts", "listChanged"] },
-  ),
+  >({
+    method: "notifications/prompts/list_changed",
+    direction: "serverToClient",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "server", path: ["prompts", "listChanged"] },
+  }),
   /** `notifications/resources/list_changed` (ResourceListChangedNotification). */
   "notifications/resources/list_changed": new ProtocolNotificationType<
     "notifications/resources/list_changed",
@@ -188,13 +197,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/resources/list_changed",
-    "serverToClient",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "server", path: ["resources", "listChanged"] },
-  ),
+  >({
+    method: "notifications/resources/list_changed",
+    direction: "serverToClient",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "server", path: ["resources", "listChanged"] },
+  }),
   /** `notifications/resources/updated` (ResourceUpdatedNotification). */
   "notifications/resources/updated": new ProtocolNotificationType<
     "notifications/resources/updated",
@@ -206,9 +215,12 @@ export const methods = {
        */
       uri: string;
     }
-  >("notifications/resources/updated", "serverToClient", openObject({ uri: z.url() }), false, {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "notifications/resources/updated",
+    direction: "serverToClient",
+    params: openObject({ uri: z.url() }),
+    paramsOptional: false,
+    capability: { side: "server", path: ["resources", "subscribe"] },
   }),
   /** `notifications/roots/list_changed` (RootsListChangedNotification). */
   "notifications/roots/list_changed": new ProtocolNotificationType<
@@ -220,13 +232,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/roots/list_changed",
-    "clientToServer",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "client", path: ["roots", "listChanged"] },
-  ),
+  >({
+    method: "notifications/roots/list_changed",
+    direction: "clientToServer",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "client", path: ["roots", "listChanged"] },
+  }),
   /** `notifications/tools/list_changed` (ToolListChangedNotification). */
   "notifications/tools/list_changed": new ProtocolNotificationType<
     "notifications/tools/list_changed",
@@ -237,13 +249,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/tools/list_changed",
-    "serverToClient",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "server", path: ["tools", "listChanged"] },
-  ),
+  >({
+    method: "notifications/tools/list_changed",
+    direction: "serverToClient",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "server", path: ["tools", "listChanged"] },
+  }),
   /** `ping` (PingRequest). */
   ping: new ProtocolRequestType<
     "ping",
@@ -255,16 +267,19 @@ export const methods = {
       [key: string]: unknown;
     },
     T.EmptyResult
-  >(
-    "ping",
-    "both",
-    z
+  >({
+    method: "ping",
+    direction: "both",
+    params: z
       .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) })
       .catchall(z.unknown()),
-    S.EmptyResultSchema,
-    true,
-    "message",
-  ),
+    result: S.EmptyResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `prompts/get` (GetPromptRequest). */
   "prompts/get": new ProtocolRequestType<
     "prompts/get",
@@ -277,15 +292,18 @@ export const methods = {
       };
     },
     T.GetPromptResult
-  >(
-    "prompts/get",
-    "clientToServer",
-    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
-    S.GetPromptResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+  >({
+    method: "prompts/get",
+    direction: "clientToServer",
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
+    result: S.GetPromptResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `prompts/list` (ListPromptsRequest). */
   "prompts/list": new ProtocolRequestType<
     "prompts/list",
@@ -297,15 +315,18 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListPromptsResult
-  >(
-    "prompts/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListPromptsResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+  >({
+    method: "prompts/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListPromptsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/list` (ListResourcesRequest). */
   "resources/list": new ProtocolRequestType<
     "resources/list",
@@ -317,15 +338,18 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListResourcesResult
-  >(
-    "resources/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListResourcesResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  >({
+    method: "resources/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListResourcesResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/read` (ReadResourceRequest). */
   "resources/read": new ProtocolRequestType<
     "resources/read",
@@ -338,9 +362,17 @@ export const methods = {
       uri: string;
     },
     T.ReadResourceResult
-  >("resources/read", "clientToServer", openObject({ uri: z.url() }), S.ReadResourceResultSchema, false, "message", {
-    side: "server",
-    path: ["resources"],
+  >({
+    method: "resources/read",
+    direction: "clientToServer",
+    params: openObject({ uri: z.url() }),
+    result: S.ReadResourceResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
   }),
   /** `resources/subscribe` (SubscribeRequest). */
   "resources/subscribe": new ProtocolRequestType<
@@ -354,9 +386,17 @@ export const methods = {
       uri: string;
     },
     T.EmptyResult
-  >("resources/subscribe", "clientToServer", openObject({ uri: z.url() }), S.EmptyResultSchema, false, "message", {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "resources/subscribe",
+    direction: "clientToServer",
+    params: openObject({ uri: z.url() }),
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources", "subscribe"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
   }),
   /** `resources/templates/list` (ListResourceTemplatesRequest). */
   "resources/templates/list": new ProtocolRequestType<
@@ -369,15 +409,18 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListResourceTemplatesResult
-  >(
-    "resources/templates/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListResourceTemplatesResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  >({
+    method: "resources/templates/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListResourceTemplatesResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/unsubscribe` (UnsubscribeRequest). */
   "resources/unsubscribe": new ProtocolRequestType<
     "resources/unsubscribe",
@@ -390,9 +433,17 @@ export const methods = {
       uri: string;
     },
     T.EmptyResult
-  >("resources/unsubscribe", "clientToServer", openObject({ uri: z.url() }), S.EmptyResultSchema, false, "message", {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "resources/unsubscribe",
+    direction: "clientToServer",
+    params: openObject({ uri: z.url() }),
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources", "subscribe"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
   }),
   /** `roots/list` (ListRootsRequest). */
   "roots/list": new ProtocolRequestType<
@@ -405,17 +456,20 @@ export const methods = {
       [key: string]: unknown;
     },
     T.ListRootsResult
-  >(
-    "roots/list",
-    "serverToClient",
-    z
+  >({
+    method: "roots/list",
+    direction: "serverToClient",
+    params: z
       .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) })
       .catchall(z.unknown()),
-    S.ListRootsResultSchema,
-    true,
-    "message",
-    { side: "client", path: ["roots"] },
-  ),
+    result: S.ListRootsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "client", path: ["roots"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `sampling/createMessage` (CreateMessageRequest). */
   "sampling/createMessage": new ProtocolRequestType<
     "sampling/createMessage",
@@ -436,10 +490,10 @@ export const methods = {
       metadata?: object;
     },
     T.CreateMessageResult
-  >(
-    "sampling/createMessage",
-    "serverToClient",
-    openObject({
+  >({
+    method: "sampling/createMessage",
+    direction: "serverToClient",
+    params: openObject({
       messages: z.array(S.SamplingMessageSchema),
       modelPreferences: optionalKey(S.ModelPreferencesSchema),
       systemPrompt: optionalKey(z.string()),
@@ -449,11 +503,14 @@ export const methods = {
       stopSequences: optionalKey(z.array(z.string())),
       metadata: optionalKey(objectValue),
     }),
-    S.CreateMessageResultSchema,
-    false,
-    "message",
-    { side: "client", path: ["sampling"] },
-  ),
+    result: S.CreateMessageResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "client", path: ["sampling"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/call` (CallToolRequest). */
   "tools/call": new ProtocolRequestType<
     "tools/call",
@@ -464,15 +521,18 @@ export const methods = {
       };
     },
     T.CallToolResult
-  >(
-    "tools/call",
-    "clientToServer",
-    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
-    S.CallToolResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+  >({
+    method: "tools/call",
+    direction: "clientToServer",
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
+    result: S.CallToolResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/list` (ListToolsRequest). */
   "tools/list": new ProtocolRequestType<
     "tools/list",
@@ -484,13 +544,16 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListToolsResult
-  >(
-    "tools/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListToolsResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+  >({
+    method: "tools/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListToolsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
 } as const satisfies MethodTable;

@@ -33,18 +33,21 @@ export const methods = {
       };
     },
     T.CompleteResult
-  >(
-    "completion/complete",
-    "clientToServer",
-    openObject({
+  >({
+    method: "completion/complete",
+    direction: "clientToServer",
+    params: openObject({
       ref: z.union([S.PromptReferenceSchema, S.ResourceReferenceSchema]),
       argument: openObject({ name: z.string(), value: z.string() }),
     }),
-    S.CompleteResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["completions"] },
-  ),
+    result: S.CompleteResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["completions"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `initialize` (InitializeRequest). */
   initialize: new ProtocolRequestType<
     "initialize",
@@ -55,18 +58,21 @@ export const methods = {
       clientInfo: T.Implementation;
     },
     T.InitializeResult
-  >(
-    "initialize",
-    "clientToServer",
-    openObject({
+  >({
+    method: "initialize",
+    direction: "clientToServer",
+    params: openObject({
       protocolVersion: z.string(),
       capabilities: S.ClientCapabilitiesSchema,
       clientInfo: S.ImplementationSchema,
     }),
-    S.InitializeResultSchema,
-    false,
-    "message",
-  ),
+    result: S.InitializeResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `logging/setLevel` (SetLevelRequest). */
   "logging/setLevel": new ProtocolRequestType<
     "logging/setLevel",
@@ -75,15 +81,18 @@ export const methods = {
       level: T.LoggingLevel;
     },
     T.EmptyResult
-  >(
-    "logging/setLevel",
-    "clientToServer",
-    openObject({ level: S.LoggingLevelSchema }),
-    S.EmptyResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["logging"] },
-  ),
+  >({
+    method: "logging/setLevel",
+    direction: "clientToServer",
+    params: openObject({ level: S.LoggingLevelSchema }),
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["logging"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `notifications/cancelled` (CancelledNotification). */
   "notifications/cancelled": new ProtocolNotificationType<
     "notifications/cancelled",
@@ -97,12 +106,12 @@ export const methods = {
       /** An optional string describing the reason for the cancellation. This MAY be logged or presented to the user. */
       reason?: string;
     }
-  >(
-    "notifications/cancelled",
-    "both",
-    openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
-    false,
-  ),
+  >({
+    method: "notifications/cancelled",
+    direction: "both",
+    params: openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
+    paramsOptional: false,
+  }),
   /** `notifications/initialized` (InitializedNotification). */
   "notifications/initialized": new ProtocolNotificationType<
     "notifications/initialized",
@@ -113,12 +122,12 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/initialized",
-    "clientToServer",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-  ),
+  >({
+    method: "notifications/initialized",
+    direction: "clientToServer",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+  }),
   /** `notifications/message` (LoggingMessageNotification). */
   "notifications/message": new ProtocolNotificationType<
     "notifications/message",
@@ -130,13 +139,13 @@ export const methods = {
       /** The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here. */
       data: unknown;
     }
-  >(
-    "notifications/message",
-    "serverToClient",
-    openObject({ level: S.LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
-    false,
-    { side: "server", path: ["logging"] },
-  ),
+  >({
+    method: "notifications/message",
+    direction: "serverToClient",
+    params: openObject({ level: S.LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
+    paramsOptional: false,
+    capability: { side: "server", path: ["logging"] },
+  }),
   /** `notifications/progress` (ProgressNotification). */
   "notifications/progress": new ProtocolNotificationType<
     "notifications/progress",
@@ -158,17 +167,17 @@ export const methods = {
       /** An optional message describing the current progress. */
       message?: string;
     }
-  >(
-    "notifications/progress",
-    "both",
-    openObject({
+  >({
+    method: "notifications/progress",
+    direction: "both",
+    params: openObject({
       progressToken: S.ProgressTokenSchema,
       progress: z.number(),
       total: optionalKey(z.number()),
       message: optionalKey(z.string()),
     }),
-    false,
-  ),
+    paramsOptional: false,
+  }),
   /** `notifications/prompts/list_changed` (PromptListChangedNotification). */
   "notifications/prompts/list_changed": new ProtocolNotificationType<
     "notifications/prompts/list_changed",
@@ -179,13 +188,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/prompts/list_changed",
-    "serverToClient",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "server", path: ["prompts", "listChanged"] },
-  ),
+  >({
+    method: "notifications/prompts/list_changed",
+    direction: "serverToClient",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "server", path: ["prompts", "listChanged"] },
+  }),
   /** `notifications/resources/list_changed` (ResourceListChangedNotification). */
   "notifications/resources/list_changed": new ProtocolNotificationType<
     "notifications/resources/list_changed",
@@ -196,13 +205,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/resources/list_changed",
-    "serverToClient",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "server", path: ["resources", "listChanged"] },
-  ),
+  >({
+    method: "notifications/resources/list_changed",
+    direction: "serverToClient",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "server", path: ["resources", "listChanged"] },
+  }),
   /** `notifications/resources/updated` (ResourceUpdatedNotification). */
   "notifications/resources/updated": new ProtocolNotificationType<
     "notifications/resources/updated",
@@ -214,9 +223,12 @@ export const methods = {
        */
       uri: string;
     }
-  >("notifications/resources/updated", "serverToClient", openObject({ uri: z.url() }), false, {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "notifications/resources/updated",
+    direction: "serverToClient",
+    params: openObject({ uri: z.url() }),
+    paramsOptional: false,
+    capability: { side: "server", path: ["resources", "subscribe"] },
   }),
   /** `notifications/roots/list_changed` (RootsListChangedNotification). */
   "notifications/roots/list_changed": new ProtocolNotificationType<
@@ -228,13 +240,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/roots/list_changed",
-    "clientToServer",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "client", path: ["roots", "listChanged"] },
-  ),
+  >({
+    method: "notifications/roots/list_changed",
+    direction: "clientToServer",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "client", path: ["roots", "listChanged"] },
+  }),
   /** `notifications/tools/list_changed` (ToolListChangedNotification). */
   "notifications/tools/list_changed": new ProtocolNotificationType<
     "notifications/tools/list_changed",
@@ -245,13 +257,13 @@ export const methods = {
       };
       [key: string]: unknown;
     }
-  >(
-    "notifications/tools/list_changed",
-    "serverToClient",
-    z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
-    true,
-    { side: "server", path: ["tools", "listChanged"] },
-  ),
+  >({
+    method: "notifications/tools/list_changed",
+    direction: "serverToClient",
+    params: z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }).catchall(z.unknown()),
+    paramsOptional: true,
+    capability: { side: "server", path: ["tools", "listChanged"] },
+  }),
   /** `ping` (PingRequest). */
   ping: new ProtocolRequestType<
     "ping",
@@ -263,16 +275,19 @@ export const methods = {
       [key: string]: unknown;
     },
     T.EmptyResult
-  >(
-    "ping",
-    "both",
-    z
+  >({
+    method: "ping",
+    direction: "both",
+    params: z
       .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) })
       .catchall(z.unknown()),
-    S.EmptyResultSchema,
-    true,
-    "message",
-  ),
+    result: S.EmptyResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `prompts/get` (GetPromptRequest). */
   "prompts/get": new ProtocolRequestType<
     "prompts/get",
@@ -285,15 +300,18 @@ export const methods = {
       };
     },
     T.GetPromptResult
-  >(
-    "prompts/get",
-    "clientToServer",
-    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
-    S.GetPromptResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+  >({
+    method: "prompts/get",
+    direction: "clientToServer",
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
+    result: S.GetPromptResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `prompts/list` (ListPromptsRequest). */
   "prompts/list": new ProtocolRequestType<
     "prompts/list",
@@ -305,15 +323,18 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListPromptsResult
-  >(
-    "prompts/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListPromptsResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+  >({
+    method: "prompts/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListPromptsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/list` (ListResourcesRequest). */
   "resources/list": new ProtocolRequestType<
     "resources/list",
@@ -325,15 +346,18 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListResourcesResult
-  >(
-    "resources/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListResourcesResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  >({
+    method: "resources/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListResourcesResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/read` (ReadResourceRequest). */
   "resources/read": new ProtocolRequestType<
     "resources/read",
@@ -346,9 +370,17 @@ export const methods = {
       uri: string;
     },
     T.ReadResourceResult
-  >("resources/read", "clientToServer", openObject({ uri: z.url() }), S.ReadResourceResultSchema, false, "message", {
-    side: "server",
-    path: ["resources"],
+  >({
+    method: "resources/read",
+    direction: "clientToServer",
+    params: openObject({ uri: z.url() }),
+    result: S.ReadResourceResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
   }),
   /** `resources/subscribe` (SubscribeRequest). */
   "resources/subscribe": new ProtocolRequestType<
@@ -362,9 +394,17 @@ export const methods = {
       uri: string;
     },
     T.EmptyResult
-  >("resources/subscribe", "clientToServer", openObject({ uri: z.url() }), S.EmptyResultSchema, false, "message", {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "resources/subscribe",
+    direction: "clientToServer",
+    params: openObject({ uri: z.url() }),
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources", "subscribe"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
   }),
   /** `resources/templates/list` (ListResourceTemplatesRequest). */
   "resources/templates/list": new ProtocolRequestType<
@@ -377,15 +417,18 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListResourceTemplatesResult
-  >(
-    "resources/templates/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListResourceTemplatesResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  >({
+    method: "resources/templates/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListResourceTemplatesResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/unsubscribe` (UnsubscribeRequest). */
   "resources/unsubscribe": new ProtocolRequestType<
     "resources/unsubscribe",
@@ -398,9 +441,17 @@ export const methods = {
       uri: string;
     },
     T.EmptyResult
-  >("resources/unsubscribe", "clientToServer", openObject({ uri: z.url() }), S.EmptyResultSchema, false, "message", {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "resources/unsubscribe",
+    direction: "clientToServer",
+    params: openObject({ uri: z.url() }),
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources", "subscribe"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
   }),
   /** `roots/list` (ListRootsRequest). */
   "roots/list": new ProtocolRequestType<
@@ -413,17 +464,20 @@ export const methods = {
       [key: string]: unknown;
     },
     T.ListRootsResult
-  >(
-    "roots/list",
-    "serverToClient",
-    z
+  >({
+    method: "roots/list",
+    direction: "serverToClient",
+    params: z
       .object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) })
       .catchall(z.unknown()),
-    S.ListRootsResultSchema,
-    true,
-    "message",
-    { side: "client", path: ["roots"] },
-  ),
+    result: S.ListRootsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "client", path: ["roots"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `sampling/createMessage` (CreateMessageRequest). */
   "sampling/createMessage": new ProtocolRequestType<
     "sampling/createMessage",
@@ -444,10 +498,10 @@ export const methods = {
       metadata?: object;
     },
     T.CreateMessageResult
-  >(
-    "sampling/createMessage",
-    "serverToClient",
-    openObject({
+  >({
+    method: "sampling/createMessage",
+    direction: "serverToClient",
+    params: openObject({
       messages: z.array(S.SamplingMessageSchema),
       modelPreferences: optionalKey(S.ModelPreferencesSchema),
       systemPrompt: optionalKey(z.string()),
@@ -457,11 +511,14 @@ export const methods = {
       stopSequences: optionalKey(z.array(z.string())),
       metadata: optionalKey(objectValue),
     }),
-    S.CreateMessageResultSchema,
-    false,
-    "message",
-    { side: "client", path: ["sampling"] },
-  ),
+    result: S.CreateMessageResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "client", path: ["sampling"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/call` (CallToolRequest). */
   "tools/call": new ProtocolRequestType<
     "tools/call",
@@ -472,15 +529,18 @@ export const methods = {
       };
     },
     T.CallToolResult
-  >(
-    "tools/call",
-    "clientToServer",
-    openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
-    S.CallToolResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+  >({
+    method: "tools/call",
+    direction: "clientToServer",
+    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
+    result: S.CallToolResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/list` (ListToolsRequest). */
   "tools/list": new ProtocolRequestType<
     "tools/list",
@@ -492,13 +552,16 @@ export const methods = {
       cursor?: T.Cursor;
     },
     T.ListToolsResult
-  >(
-    "tools/list",
-    "clientToServer",
-    openObject({ cursor: optionalKey(S.CursorSchema) }),
-    S.ListToolsResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+  >({
+    method: "tools/list",
+    direction: "clientToServer",
+    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    result: S.ListToolsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
 } as const satisfies MethodTable;

@@ -16,51 +16,63 @@ const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
 /** Every JSON-RPC method of revision 2025-11-25, keyed by method string. */
 export const methods = {
   /** `completion/complete` (CompleteRequest). */
-  "completion/complete": new ProtocolRequestType<"completion/complete", T.CompleteRequestParams, T.CompleteResult>(
-    "completion/complete",
-    "clientToServer",
-    S.CompleteRequestParamsSchema,
-    S.CompleteResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["completions"] },
-  ),
+  "completion/complete": new ProtocolRequestType<"completion/complete", T.CompleteRequestParams, T.CompleteResult>({
+    method: "completion/complete",
+    direction: "clientToServer",
+    params: S.CompleteRequestParamsSchema,
+    result: S.CompleteResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["completions"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `elicitation/create` (ElicitRequest). */
-  "elicitation/create": new ProtocolRequestType<"elicitation/create", T.ElicitRequestParams, T.ElicitResult>(
-    "elicitation/create",
-    "serverToClient",
-    S.ElicitRequestParamsSchema,
-    S.ElicitResultSchema,
-    false,
-    "message",
-    { side: "client", path: ["elicitation"] },
-  ),
+  "elicitation/create": new ProtocolRequestType<"elicitation/create", T.ElicitRequestParams, T.ElicitResult>({
+    method: "elicitation/create",
+    direction: "serverToClient",
+    params: S.ElicitRequestParamsSchema,
+    result: S.ElicitResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "client", path: ["elicitation"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `initialize` (InitializeRequest). */
-  initialize: new ProtocolRequestType<"initialize", T.InitializeRequestParams, T.InitializeResult>(
-    "initialize",
-    "clientToServer",
-    S.InitializeRequestParamsSchema,
-    S.InitializeResultSchema,
-    false,
-    "message",
-  ),
+  initialize: new ProtocolRequestType<"initialize", T.InitializeRequestParams, T.InitializeResult>({
+    method: "initialize",
+    direction: "clientToServer",
+    params: S.InitializeRequestParamsSchema,
+    result: S.InitializeResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `logging/setLevel` (SetLevelRequest). */
-  "logging/setLevel": new ProtocolRequestType<"logging/setLevel", T.SetLevelRequestParams, T.EmptyResult>(
-    "logging/setLevel",
-    "clientToServer",
-    S.SetLevelRequestParamsSchema,
-    S.EmptyResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["logging"] },
-  ),
+  "logging/setLevel": new ProtocolRequestType<"logging/setLevel", T.SetLevelRequestParams, T.EmptyResult>({
+    method: "logging/setLevel",
+    direction: "clientToServer",
+    params: S.SetLevelRequestParamsSchema,
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["logging"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `notifications/cancelled` (CancelledNotification). */
-  "notifications/cancelled": new ProtocolNotificationType<"notifications/cancelled", T.CancelledNotificationParams>(
-    "notifications/cancelled",
-    "both",
-    S.CancelledNotificationParamsSchema,
-    false,
-  ),
+  "notifications/cancelled": new ProtocolNotificationType<"notifications/cancelled", T.CancelledNotificationParams>({
+    method: "notifications/cancelled",
+    direction: "both",
+    params: S.CancelledNotificationParamsSchema,
+    paramsOptional: false,
+  }),
   /** `notifications/elicitation/complete` (ElicitationCompleteNotification). */
   "notifications/elicitation/complete": new ProtocolNotificationType<
     "notifications/elicitation/complete",
@@ -68,181 +80,236 @@ export const methods = {
       /** The ID of the elicitation that completed. */
       elicitationId: string;
     }
-  >("notifications/elicitation/complete", "serverToClient", openObject({ elicitationId: z.string() }), false),
+  >({
+    method: "notifications/elicitation/complete",
+    direction: "serverToClient",
+    params: openObject({ elicitationId: z.string() }),
+    paramsOptional: false,
+  }),
   /** `notifications/initialized` (InitializedNotification). */
-  "notifications/initialized": new ProtocolNotificationType<"notifications/initialized", T.NotificationParams>(
-    "notifications/initialized",
-    "clientToServer",
-    S.NotificationParamsSchema,
-    true,
-  ),
+  "notifications/initialized": new ProtocolNotificationType<"notifications/initialized", T.NotificationParams>({
+    method: "notifications/initialized",
+    direction: "clientToServer",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+  }),
   /** `notifications/message` (LoggingMessageNotification). */
-  "notifications/message": new ProtocolNotificationType<"notifications/message", T.LoggingMessageNotificationParams>(
-    "notifications/message",
-    "serverToClient",
-    S.LoggingMessageNotificationParamsSchema,
-    false,
-    { side: "server", path: ["logging"] },
-  ),
+  "notifications/message": new ProtocolNotificationType<"notifications/message", T.LoggingMessageNotificationParams>({
+    method: "notifications/message",
+    direction: "serverToClient",
+    params: S.LoggingMessageNotificationParamsSchema,
+    paramsOptional: false,
+    capability: { side: "server", path: ["logging"] },
+  }),
   /** `notifications/progress` (ProgressNotification). */
-  "notifications/progress": new ProtocolNotificationType<"notifications/progress", T.ProgressNotificationParams>(
-    "notifications/progress",
-    "both",
-    S.ProgressNotificationParamsSchema,
-    false,
-  ),
+  "notifications/progress": new ProtocolNotificationType<"notifications/progress", T.ProgressNotificationParams>({
+    method: "notifications/progress",
+    direction: "both",
+    params: S.ProgressNotificationParamsSchema,
+    paramsOptional: false,
+  }),
   /** `notifications/prompts/list_changed` (PromptListChangedNotification). */
   "notifications/prompts/list_changed": new ProtocolNotificationType<
     "notifications/prompts/list_changed",
     T.NotificationParams
-  >("notifications/prompts/list_changed", "serverToClient", S.NotificationParamsSchema, true, {
-    side: "server",
-    path: ["prompts", "listChanged"],
+  >({
+    method: "notifications/prompts/list_changed",
+    direction: "serverToClient",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+    capability: { side: "server", path: ["prompts", "listChanged"] },
   }),
   /** `notifications/resources/list_changed` (ResourceListChangedNotification). */
   "notifications/resources/list_changed": new ProtocolNotificationType<
     "notifications/resources/list_changed",
     T.NotificationParams
-  >("notifications/resources/list_changed", "serverToClient", S.NotificationParamsSchema, true, {
-    side: "server",
-    path: ["resources", "listChanged"],
+  >({
+    method: "notifications/resources/list_changed",
+    direction: "serverToClient",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+    capability: { side: "server", path: ["resources", "listChanged"] },
   }),
   /** `notifications/resources/updated` (ResourceUpdatedNotification). */
   "notifications/resources/updated": new ProtocolNotificationType<
     "notifications/resources/updated",
     T.ResourceUpdatedNotificationParams
-  >("notifications/resources/updated", "serverToClient", S.ResourceUpdatedNotificationParamsSchema, false, {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "notifications/resources/updated",
+    direction: "serverToClient",
+    params: S.ResourceUpdatedNotificationParamsSchema,
+    paramsOptional: false,
+    capability: { side: "server", path: ["resources", "subscribe"] },
   }),
   /** `notifications/roots/list_changed` (RootsListChangedNotification). */
   "notifications/roots/list_changed": new ProtocolNotificationType<
     "notifications/roots/list_changed",
     T.NotificationParams
-  >("notifications/roots/list_changed", "clientToServer", S.NotificationParamsSchema, true, {
-    side: "client",
-    path: ["roots", "listChanged"],
+  >({
+    method: "notifications/roots/list_changed",
+    direction: "clientToServer",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+    capability: { side: "client", path: ["roots", "listChanged"] },
   }),
   /** `notifications/tasks/status` (TaskStatusNotification). */
   "notifications/tasks/status": new ProtocolNotificationType<
     "notifications/tasks/status",
     T.TaskStatusNotificationParams
-  >("notifications/tasks/status", "both", S.TaskStatusNotificationParamsSchema, false),
+  >({
+    method: "notifications/tasks/status",
+    direction: "both",
+    params: S.TaskStatusNotificationParamsSchema,
+    paramsOptional: false,
+  }),
   /** `notifications/tools/list_changed` (ToolListChangedNotification). */
   "notifications/tools/list_changed": new ProtocolNotificationType<
     "notifications/tools/list_changed",
     T.NotificationParams
-  >("notifications/tools/list_changed", "serverToClient", S.NotificationParamsSchema, true, {
-    side: "server",
-    path: ["tools", "listChanged"],
+  >({
+    method: "notifications/tools/list_changed",
+    direction: "serverToClient",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+    capability: { side: "server", path: ["tools", "listChanged"] },
   }),
   /** `ping` (PingRequest). */
-  ping: new ProtocolRequestType<"ping", T.RequestParams, T.EmptyResult>(
-    "ping",
-    "both",
-    S.RequestParamsSchema,
-    S.EmptyResultSchema,
-    true,
-    "message",
-  ),
+  ping: new ProtocolRequestType<"ping", T.RequestParams, T.EmptyResult>({
+    method: "ping",
+    direction: "both",
+    params: S.RequestParamsSchema,
+    result: S.EmptyResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `prompts/get` (GetPromptRequest). */
-  "prompts/get": new ProtocolRequestType<"prompts/get", T.GetPromptRequestParams, T.GetPromptResult>(
-    "prompts/get",
-    "clientToServer",
-    S.GetPromptRequestParamsSchema,
-    S.GetPromptResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+  "prompts/get": new ProtocolRequestType<"prompts/get", T.GetPromptRequestParams, T.GetPromptResult>({
+    method: "prompts/get",
+    direction: "clientToServer",
+    params: S.GetPromptRequestParamsSchema,
+    result: S.GetPromptResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `prompts/list` (ListPromptsRequest). */
-  "prompts/list": new ProtocolRequestType<"prompts/list", T.PaginatedRequestParams, T.ListPromptsResult>(
-    "prompts/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListPromptsResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+  "prompts/list": new ProtocolRequestType<"prompts/list", T.PaginatedRequestParams, T.ListPromptsResult>({
+    method: "prompts/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListPromptsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/list` (ListResourcesRequest). */
-  "resources/list": new ProtocolRequestType<"resources/list", T.PaginatedRequestParams, T.ListResourcesResult>(
-    "resources/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListResourcesResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  "resources/list": new ProtocolRequestType<"resources/list", T.PaginatedRequestParams, T.ListResourcesResult>({
+    method: "resources/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListResourcesResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/read` (ReadResourceRequest). */
-  "resources/read": new ProtocolRequestType<"resources/read", T.ReadResourceRequestParams, T.ReadResourceResult>(
-    "resources/read",
-    "clientToServer",
-    S.ReadResourceRequestParamsSchema,
-    S.ReadResourceResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  "resources/read": new ProtocolRequestType<"resources/read", T.ReadResourceRequestParams, T.ReadResourceResult>({
+    method: "resources/read",
+    direction: "clientToServer",
+    params: S.ReadResourceRequestParamsSchema,
+    result: S.ReadResourceResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/subscribe` (SubscribeRequest). */
-  "resources/subscribe": new ProtocolRequestType<"resources/subscribe", T.SubscribeRequestParams, T.EmptyResult>(
-    "resources/subscribe",
-    "clientToServer",
-    S.SubscribeRequestParamsSchema,
-    S.EmptyResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["resources", "subscribe"] },
-  ),
+  "resources/subscribe": new ProtocolRequestType<"resources/subscribe", T.SubscribeRequestParams, T.EmptyResult>({
+    method: "resources/subscribe",
+    direction: "clientToServer",
+    params: S.SubscribeRequestParamsSchema,
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources", "subscribe"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/templates/list` (ListResourceTemplatesRequest). */
   "resources/templates/list": new ProtocolRequestType<
     "resources/templates/list",
     T.PaginatedRequestParams,
     T.ListResourceTemplatesResult
-  >(
-    "resources/templates/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListResourceTemplatesResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  >({
+    method: "resources/templates/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListResourceTemplatesResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `resources/unsubscribe` (UnsubscribeRequest). */
-  "resources/unsubscribe": new ProtocolRequestType<"resources/unsubscribe", T.UnsubscribeRequestParams, T.EmptyResult>(
-    "resources/unsubscribe",
-    "clientToServer",
-    S.UnsubscribeRequestParamsSchema,
-    S.EmptyResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["resources", "subscribe"] },
-  ),
+  "resources/unsubscribe": new ProtocolRequestType<"resources/unsubscribe", T.UnsubscribeRequestParams, T.EmptyResult>({
+    method: "resources/unsubscribe",
+    direction: "clientToServer",
+    params: S.UnsubscribeRequestParamsSchema,
+    result: S.EmptyResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources", "subscribe"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `roots/list` (ListRootsRequest). */
-  "roots/list": new ProtocolRequestType<"roots/list", T.RequestParams, T.ListRootsResult>(
-    "roots/list",
-    "serverToClient",
-    S.RequestParamsSchema,
-    S.ListRootsResultSchema,
-    true,
-    "message",
-    { side: "client", path: ["roots"] },
-  ),
+  "roots/list": new ProtocolRequestType<"roots/list", T.RequestParams, T.ListRootsResult>({
+    method: "roots/list",
+    direction: "serverToClient",
+    params: S.RequestParamsSchema,
+    result: S.ListRootsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "client", path: ["roots"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `sampling/createMessage` (CreateMessageRequest). */
   "sampling/createMessage": new ProtocolRequestType<
     "sampling/createMessage",
     T.CreateMessageRequestParams,
     T.CreateMessageResult
-  >(
-    "sampling/createMessage",
-    "serverToClient",
-    S.CreateMessageRequestParamsSchema,
-    S.CreateMessageResultSchema,
-    false,
-    "message",
-    { side: "client", path: ["sampling"] },
-  ),
+  >({
+    method: "sampling/createMessage",
+    direction: "serverToClient",
+    params: S.CreateMessageRequestParamsSchema,
+    result: S.CreateMessageResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "client", path: ["sampling"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tasks/cancel` (CancelTaskRequest). */
   "tasks/cancel": new ProtocolRequestType<
     "tasks/cancel",
@@ -251,7 +318,17 @@ export const methods = {
       taskId: string;
     },
     T.CancelTaskResult
-  >("tasks/cancel", "both", openObject({ taskId: z.string() }), S.CancelTaskResultSchema, false, "message"),
+  >({
+    method: "tasks/cancel",
+    direction: "both",
+    params: openObject({ taskId: z.string() }),
+    result: S.CancelTaskResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tasks/get` (GetTaskRequest). */
   "tasks/get": new ProtocolRequestType<
     "tasks/get",
@@ -260,16 +337,29 @@ export const methods = {
       taskId: string;
     },
     T.GetTaskResult
-  >("tasks/get", "both", openObject({ taskId: z.string() }), S.GetTaskResultSchema, false, "message"),
+  >({
+    method: "tasks/get",
+    direction: "both",
+    params: openObject({ taskId: z.string() }),
+    result: S.GetTaskResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tasks/list` (ListTasksRequest). */
-  "tasks/list": new ProtocolRequestType<"tasks/list", T.PaginatedRequestParams, T.ListTasksResult>(
-    "tasks/list",
-    "both",
-    S.PaginatedRequestParamsSchema,
-    S.ListTasksResultSchema,
-    true,
-    "message",
-  ),
+  "tasks/list": new ProtocolRequestType<"tasks/list", T.PaginatedRequestParams, T.ListTasksResult>({
+    method: "tasks/list",
+    direction: "both",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListTasksResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tasks/result` (GetTaskPayloadRequest). */
   "tasks/result": new ProtocolRequestType<
     "tasks/result",
@@ -278,25 +368,41 @@ export const methods = {
       taskId: string;
     },
     T.GetTaskPayloadResult
-  >("tasks/result", "both", openObject({ taskId: z.string() }), S.GetTaskPayloadResultSchema, false, "message"),
+  >({
+    method: "tasks/result",
+    direction: "both",
+    params: openObject({ taskId: z.string() }),
+    result: S.GetTaskPayloadResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/call` (CallToolRequest). */
-  "tools/call": new ProtocolRequestType<"tools/call", T.CallToolRequestParams, T.CallToolResult>(
-    "tools/call",
-    "clientToServer",
-    S.CallToolRequestParamsSchema,
-    S.CallToolResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+  "tools/call": new ProtocolRequestType<"tools/call", T.CallToolRequestParams, T.CallToolResult>({
+    method: "tools/call",
+    direction: "clientToServer",
+    params: S.CallToolRequestParamsSchema,
+    result: S.CallToolResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/list` (ListToolsRequest). */
-  "tools/list": new ProtocolRequestType<"tools/list", T.PaginatedRequestParams, T.ListToolsResult>(
-    "tools/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListToolsResultSchema,
-    true,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+  "tools/list": new ProtocolRequestType<"tools/list", T.PaginatedRequestParams, T.ListToolsResult>({
+    method: "tools/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListToolsResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
 } as const satisfies MethodTable;

@@ -4,3 +4,4 @@ export type * from "./types.ts";
 export * from "./schemas.ts";
 export * from "./constants.ts";
 export { methods } from "./methods.ts";
+export { revision } from "./revision.ts";

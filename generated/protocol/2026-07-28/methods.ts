@@ -18,32 +18,38 @@ const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
 /** Every JSON-RPC method of revision 2026-07-28, keyed by method string. */
 export const methods = {
   /** `completion/complete` (CompleteRequest). */
-  "completion/complete": new ProtocolRequestType<"completion/complete", T.CompleteRequestParams, T.CompleteResult>(
-    "completion/complete",
-    "clientToServer",
-    S.CompleteRequestParamsSchema,
-    S.CompleteResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["completions"] },
-  ),
+  "completion/complete": new ProtocolRequestType<"completion/complete", T.CompleteRequestParams, T.CompleteResult>({
+    method: "completion/complete",
+    direction: "clientToServer",
+    params: S.CompleteRequestParamsSchema,
+    result: S.CompleteResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["completions"] },
+    resultType: true,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `elicitation/create` (ElicitRequest). */
-  "elicitation/create": new ProtocolRequestType<"elicitation/create", T.ElicitRequestParams, T.ElicitResult>(
-    "elicitation/create",
-    "serverToClient",
-    S.ElicitRequestParamsSchema,
-    S.ElicitResultSchema,
-    false,
-    "embedded",
-    { side: "client", path: ["elicitation"] },
-  ),
+  "elicitation/create": new ProtocolRequestType<"elicitation/create", T.ElicitRequestParams, T.ElicitResult>({
+    method: "elicitation/create",
+    direction: "serverToClient",
+    params: S.ElicitRequestParamsSchema,
+    result: S.ElicitResultSchema,
+    paramsOptional: false,
+    delivery: "embedded",
+    capability: { side: "client", path: ["elicitation"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `notifications/cancelled` (CancelledNotification). */
-  "notifications/cancelled": new ProtocolNotificationType<"notifications/cancelled", T.CancelledNotificationParams>(
-    "notifications/cancelled",
-    "both",
-    S.CancelledNotificationParamsSchema,
-    false,
-  ),
+  "notifications/cancelled": new ProtocolNotificationType<"notifications/cancelled", T.CancelledNotificationParams>({
+    method: "notifications/cancelled",
+    direction: "both",
+    params: S.CancelledNotificationParamsSchema,
+    paramsOptional: false,
+  }),
   /**
    * `notifications/message` (LoggingMessageNotification).
    *
@@ -51,124 +57,155 @@ export const methods = {
    * Remains in the specification for at least twelve months; see the
    * deprecated features registry.
    */
-  "notifications/message": new ProtocolNotificationType<"notifications/message", T.LoggingMessageNotificationParams>(
-    "notifications/message",
-    "serverToClient",
-    S.LoggingMessageNotificationParamsSchema,
-    false,
-    { side: "server", path: ["logging"] },
-  ),
+  "notifications/message": new ProtocolNotificationType<"notifications/message", T.LoggingMessageNotificationParams>({
+    method: "notifications/message",
+    direction: "serverToClient",
+    params: S.LoggingMessageNotificationParamsSchema,
+    paramsOptional: false,
+    capability: { side: "server", path: ["logging"] },
+  }),
   /** `notifications/progress` (ProgressNotification). */
-  "notifications/progress": new ProtocolNotificationType<"notifications/progress", T.ProgressNotificationParams>(
-    "notifications/progress",
-    "serverToClient",
-    S.ProgressNotificationParamsSchema,
-    false,
-  ),
+  "notifications/progress": new ProtocolNotificationType<"notifications/progress", T.ProgressNotificationParams>({
+    method: "notifications/progress",
+    direction: "serverToClient",
+    params: S.ProgressNotificationParamsSchema,
+    paramsOptional: false,
+  }),
   /** `notifications/prompts/list_changed` (PromptListChangedNotification). */
   "notifications/prompts/list_changed": new ProtocolNotificationType<
     "notifications/prompts/list_changed",
     T.NotificationParams
-  >("notifications/prompts/list_changed", "serverToClient", S.NotificationParamsSchema, true, {
-    side: "server",
-    path: ["prompts", "listChanged"],
+  >({
+    method: "notifications/prompts/list_changed",
+    direction: "serverToClient",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+    capability: { side: "server", path: ["prompts", "listChanged"] },
   }),
   /** `notifications/resources/list_changed` (ResourceListChangedNotification). */
   "notifications/resources/list_changed": new ProtocolNotificationType<
     "notifications/resources/list_changed",
     T.NotificationParams
-  >("notifications/resources/list_changed", "serverToClient", S.NotificationParamsSchema, true, {
-    side: "server",
-    path: ["resources", "listChanged"],
+  >({
+    method: "notifications/resources/list_changed",
+    direction: "serverToClient",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+    capability: { side: "server", path: ["resources", "listChanged"] },
   }),
   /** `notifications/resources/updated` (ResourceUpdatedNotification). */
   "notifications/resources/updated": new ProtocolNotificationType<
     "notifications/resources/updated",
     T.ResourceUpdatedNotificationParams
-  >("notifications/resources/updated", "serverToClient", S.ResourceUpdatedNotificationParamsSchema, false, {
-    side: "server",
-    path: ["resources", "subscribe"],
+  >({
+    method: "notifications/resources/updated",
+    direction: "serverToClient",
+    params: S.ResourceUpdatedNotificationParamsSchema,
+    paramsOptional: false,
+    capability: { side: "server", path: ["resources", "subscribe"] },
   }),
   /** `notifications/subscriptions/acknowledged` (SubscriptionsAcknowledgedNotification). */
   "notifications/subscriptions/acknowledged": new ProtocolNotificationType<
     "notifications/subscriptions/acknowledged",
     T.SubscriptionsAcknowledgedNotificationParams
-  >(
-    "notifications/subscriptions/acknowledged",
-    "serverToClient",
-    S.SubscriptionsAcknowledgedNotificationParamsSchema,
-    false,
-  ),
+  >({
+    method: "notifications/subscriptions/acknowledged",
+    direction: "serverToClient",
+    params: S.SubscriptionsAcknowledgedNotificationParamsSchema,
+    paramsOptional: false,
+  }),
   /** `notifications/tools/list_changed` (ToolListChangedNotification). */
   "notifications/tools/list_changed": new ProtocolNotificationType<
     "notifications/tools/list_changed",
     T.NotificationParams
-  >("notifications/tools/list_changed", "serverToClient", S.NotificationParamsSchema, true, {
-    side: "server",
-    path: ["tools", "listChanged"],
+  >({
+    method: "notifications/tools/list_changed",
+    direction: "serverToClient",
+    params: S.NotificationParamsSchema,
+    paramsOptional: true,
+    capability: { side: "server", path: ["tools", "listChanged"] },
   }),
   /** `prompts/get` (GetPromptRequest). */
   "prompts/get": new ProtocolRequestType<
     "prompts/get",
     T.GetPromptRequestParams,
-    T.GetPromptResult | T.InputRequiredResult
-  >(
-    "prompts/get",
-    "clientToServer",
-    S.GetPromptRequestParamsSchema,
-    z.union([S.GetPromptResultSchema, S.InputRequiredResultSchema]),
-    false,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+    T.GetPromptResult | T.InputRequiredResult,
+    T.GetPromptResult
+  >({
+    method: "prompts/get",
+    direction: "clientToServer",
+    params: S.GetPromptRequestParamsSchema,
+    result: z.union([S.GetPromptResultSchema, S.InputRequiredResultSchema]),
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: true,
+    cacheable: false,
+    inputRequired: true,
+    completeResult: S.GetPromptResultSchema,
+  }),
   /** `prompts/list` (ListPromptsRequest). */
-  "prompts/list": new ProtocolRequestType<"prompts/list", T.PaginatedRequestParams, T.ListPromptsResult>(
-    "prompts/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListPromptsResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["prompts"] },
-  ),
+  "prompts/list": new ProtocolRequestType<"prompts/list", T.PaginatedRequestParams, T.ListPromptsResult>({
+    method: "prompts/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListPromptsResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["prompts"] },
+    resultType: true,
+    cacheable: true,
+    inputRequired: false,
+  }),
   /** `resources/list` (ListResourcesRequest). */
-  "resources/list": new ProtocolRequestType<"resources/list", T.PaginatedRequestParams, T.ListResourcesResult>(
-    "resources/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListResourcesResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  "resources/list": new ProtocolRequestType<"resources/list", T.PaginatedRequestParams, T.ListResourcesResult>({
+    method: "resources/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListResourcesResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: true,
+    cacheable: true,
+    inputRequired: false,
+  }),
   /** `resources/read` (ReadResourceRequest). */
   "resources/read": new ProtocolRequestType<
     "resources/read",
     T.ReadResourceRequestParams,
-    T.ReadResourceResult | T.InputRequiredResult
-  >(
-    "resources/read",
-    "clientToServer",
-    S.ReadResourceRequestParamsSchema,
-    z.union([S.ReadResourceResultSchema, S.InputRequiredResultSchema]),
-    false,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+    T.ReadResourceResult | T.InputRequiredResult,
+    T.ReadResourceResult
+  >({
+    method: "resources/read",
+    direction: "clientToServer",
+    params: S.ReadResourceRequestParamsSchema,
+    result: z.union([S.ReadResourceResultSchema, S.InputRequiredResultSchema]),
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: true,
+    cacheable: true,
+    inputRequired: true,
+    completeResult: S.ReadResourceResultSchema,
+  }),
   /** `resources/templates/list` (ListResourceTemplatesRequest). */
   "resources/templates/list": new ProtocolRequestType<
     "resources/templates/list",
     T.PaginatedRequestParams,
     T.ListResourceTemplatesResult
-  >(
-    "resources/templates/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListResourceTemplatesResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["resources"] },
-  ),
+  >({
+    method: "resources/templates/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListResourceTemplatesResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["resources"] },
+    resultType: true,
+    cacheable: true,
+    inputRequired: false,
+  }),
   /**
    * `roots/list` (ListRootsRequest).
    *
@@ -182,15 +219,18 @@ export const methods = {
       _meta?: T.MetaObject;
     },
     T.ListRootsResult
-  >(
-    "roots/list",
-    "serverToClient",
-    openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
-    S.ListRootsResultSchema,
-    true,
-    "embedded",
-    { side: "client", path: ["roots"] },
-  ),
+  >({
+    method: "roots/list",
+    direction: "serverToClient",
+    params: openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
+    result: S.ListRootsResultSchema,
+    paramsOptional: true,
+    delivery: "embedded",
+    capability: { side: "client", path: ["roots"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /**
    * `sampling/createMessage` (CreateMessageRequest).
    *
@@ -202,59 +242,76 @@ export const methods = {
     "sampling/createMessage",
     T.CreateMessageRequestParams,
     T.CreateMessageResult
-  >(
-    "sampling/createMessage",
-    "serverToClient",
-    S.CreateMessageRequestParamsSchema,
-    S.CreateMessageResultSchema,
-    false,
-    "embedded",
-    { side: "client", path: ["sampling"] },
-  ),
+  >({
+    method: "sampling/createMessage",
+    direction: "serverToClient",
+    params: S.CreateMessageRequestParamsSchema,
+    result: S.CreateMessageResultSchema,
+    paramsOptional: false,
+    delivery: "embedded",
+    capability: { side: "client", path: ["sampling"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `server/discover` (DiscoverRequest). */
-  "server/discover": new ProtocolRequestType<"server/discover", T.RequestParams, T.DiscoverResult>(
-    "server/discover",
-    "clientToServer",
-    S.RequestParamsSchema,
-    S.DiscoverResultSchema,
-    false,
-    "message",
-  ),
+  "server/discover": new ProtocolRequestType<"server/discover", T.RequestParams, T.DiscoverResult>({
+    method: "server/discover",
+    direction: "clientToServer",
+    params: S.RequestParamsSchema,
+    result: S.DiscoverResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: true,
+    cacheable: true,
+    inputRequired: false,
+  }),
   /** `subscriptions/listen` (SubscriptionsListenRequest). */
   "subscriptions/listen": new ProtocolRequestType<
     "subscriptions/listen",
     T.SubscriptionsListenRequestParams,
     T.SubscriptionsListenResult
-  >(
-    "subscriptions/listen",
-    "clientToServer",
-    S.SubscriptionsListenRequestParamsSchema,
-    S.SubscriptionsListenResultSchema,
-    false,
-    "message",
-  ),
+  >({
+    method: "subscriptions/listen",
+    direction: "clientToServer",
+    params: S.SubscriptionsListenRequestParamsSchema,
+    result: S.SubscriptionsListenResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    resultType: true,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/call` (CallToolRequest). */
   "tools/call": new ProtocolRequestType<
     "tools/call",
     T.CallToolRequestParams,
-    T.CallToolResult | T.InputRequiredResult
-  >(
-    "tools/call",
-    "clientToServer",
-    S.CallToolRequestParamsSchema,
-    z.union([S.CallToolResultSchema, S.InputRequiredResultSchema]),
-    false,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+    T.CallToolResult | T.InputRequiredResult,
+    T.CallToolResult
+  >({
+    method: "tools/call",
+    direction: "clientToServer",
+    params: S.CallToolRequestParamsSchema,
+    result: z.union([S.CallToolResultSchema, S.InputRequiredResultSchema]),
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: true,
+    cacheable: false,
+    inputRequired: true,
+    completeResult: S.CallToolResultSchema,
+  }),
   /** `tools/list` (ListToolsRequest). */
-  "tools/list": new ProtocolRequestType<"tools/list", T.PaginatedRequestParams, T.ListToolsResult>(
-    "tools/list",
-    "clientToServer",
-    S.PaginatedRequestParamsSchema,
-    S.ListToolsResultSchema,
-    false,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+  "tools/list": new ProtocolRequestType<"tools/list", T.PaginatedRequestParams, T.ListToolsResult>({
+    method: "tools/list",
+    direction: "clientToServer",
+    params: S.PaginatedRequestParamsSchema,
+    result: S.ListToolsResultSchema,
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: true,
+    cacheable: true,
+    inputRequired: false,
+  }),
 } as const satisfies MethodTable;

@@ -24,56 +24,67 @@ export const methods = {
       requestId: T.RequestId;
       reason?: string;
     }
-  >(
-    "notifications/cancelled",
-    "both",
-    openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
-    false,
-  ),
+  >({
+    method: "notifications/cancelled",
+    direction: "both",
+    params: openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
+    paramsOptional: false,
+  }),
   /** `notifications/tools/list_changed` (ToolListChangedNotification). */
   "notifications/tools/list_changed": new ProtocolNotificationType<
     "notifications/tools/list_changed",
     {
       _meta?: T.MetaObject;
     }
-  >(
-    "notifications/tools/list_changed",
-    "serverToClient",
-    openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
-    true,
-    { side: "server", path: ["tools", "listChanged"] },
-  ),
+  >({
+    method: "notifications/tools/list_changed",
+    direction: "serverToClient",
+    params: openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
+    paramsOptional: true,
+    capability: { side: "server", path: ["tools", "listChanged"] },
+  }),
   /** `ping` (PingRequest). */
-  ping: new ProtocolRequestType<"ping", T.RequestParams, T.EmptyResult>(
-    "ping",
-    "both",
-    S.RequestParamsSchema,
-    S.EmptyResultSchema,
-    true,
-    "message",
-  ),
+  ping: new ProtocolRequestType<"ping", T.RequestParams, T.EmptyResult>({
+    method: "ping",
+    direction: "both",
+    params: S.RequestParamsSchema,
+    result: S.EmptyResultSchema,
+    paramsOptional: true,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `roots/list` (ListRootsRequest). */
-  "roots/list": new ProtocolRequestType<"roots/list", T.RequestParams, T.ListRootsResult>(
-    "roots/list",
-    "serverToClient",
-    S.RequestParamsSchema,
-    S.ListRootsResultSchema,
-    true,
-    "embedded",
-    { side: "client", path: ["roots"] },
-  ),
+  "roots/list": new ProtocolRequestType<"roots/list", T.RequestParams, T.ListRootsResult>({
+    method: "roots/list",
+    direction: "serverToClient",
+    params: S.RequestParamsSchema,
+    result: S.ListRootsResultSchema,
+    paramsOptional: true,
+    delivery: "embedded",
+    capability: { side: "client", path: ["roots"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  }),
   /** `tools/call` (CallToolRequest). */
   "tools/call": new ProtocolRequestType<
     "tools/call",
     T.CallToolRequestParams,
-    T.CallToolResult | T.InputRequiredResult
-  >(
-    "tools/call",
-    "clientToServer",
-    S.CallToolRequestParamsSchema,
-    z.union([S.CallToolResultSchema, S.InputRequiredResultSchema]),
-    false,
-    "message",
-    { side: "server", path: ["tools"] },
-  ),
+    T.CallToolResult | T.InputRequiredResult,
+    T.CallToolResult
+  >({
+    method: "tools/call",
+    direction: "clientToServer",
+    params: S.CallToolRequestParamsSchema,
+    result: z.union([S.CallToolResultSchema, S.InputRequiredResultSchema]),
+    paramsOptional: false,
+    delivery: "message",
+    capability: { side: "server", path: ["tools"] },
+    resultType: false,
+    cacheable: false,
+    inputRequired: true,
+    completeResult: S.CallToolResultSchema,
+  }),
 } as const satisfies MethodTable;
