@@ -12,7 +12,7 @@ import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, mer
 import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
 import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
-import { selectProfiles } from "../protocol/registry.ts";
+import { selectProfiles, type RevisionInput } from "../protocol/registry.ts";
 import { parseParams } from "../protocol/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import type { Implementation } from "../protocol/types.ts";
@@ -25,8 +25,12 @@ import type { CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
 
 export interface ClientOptions {
   readonly info: Implementation;
-  /** Acceptable revisions (default: every generated revision); the newest mutually supported one is used. */
-  readonly revisions?: readonly string[];
+  /**
+   * Acceptable revisions: generated revision descriptors (the `revision` export of a `mcp-gen protocol` folder, e.g.
+   * a draft) or built-in revision names; default: every built-in revision. The most preferred mutually supported
+   * one is used (preference order: protocol/registry.ts); negotiation compares the descriptors' wire `version`s.
+   */
+  readonly revisions?: readonly RevisionInput[];
   /** Extra capabilities merged over those implied by `handlers` and `extensions`. */
   readonly capabilities?: Readonly<Record<string, unknown>>;
   readonly handlers?: ClientHandlers;
@@ -128,9 +132,13 @@ export class ClientConnection {
     }
   }
 
-  /** The negotiated revision. */
+  /** The negotiated revision's wire version (what `initialize` and `_meta` name). */
   get revision(): string {
-    return this.session().profile.revision;
+    return this.session().profile.version;
+  }
+  /** The negotiated revision's descriptor name (the `--revision` it was generated as; a built-in's is its version). */
+  get revisionName(): string {
+    return this.session().profile.name;
   }
   get era(): Era {
     return this.session().profile.era;
@@ -247,23 +255,23 @@ export class ClientConnection {
 
   private unknownMethod(method: string, kind: "request" | "notification"): ProtocolUsageError {
     const why = this.extensions.whyUnavailable(method);
-    const revision = this.session().profile.revision;
+    const revision = this.session().profile.version;
     return new ProtocolUsageError(`${method} is not a client ${kind} in revision ${revision}${why ? ` (${why})` : " nor in a negotiated extension"}`);
   }
 
   /** The per-request `_meta` of the stateless era (built once per revision; never mutated). */
   private meta(profile: RevisionProfile): Record<string, unknown> {
-    let meta = this.metaByRevision.get(profile.revision);
+    let meta = this.metaByRevision.get(profile.version);
     if (!meta) {
-      meta = statelessMeta(profile.revision, this.capabilities, this.options.info);
+      meta = statelessMeta(profile.version, this.capabilities, this.options.info);
       if (this.options.logLevel !== undefined) meta[MetaKey.logLevel] = this.options.logLevel;
-      this.metaByRevision.set(profile.revision, meta);
+      this.metaByRevision.set(profile.version, meta);
     }
     return meta;
   }
 
   private async answer(profile: RevisionProfile, method: string, original: unknown, asked: InputRequired, signal: AbortSignal | undefined) {
-    const context: ClientRequestContext = { signal: signal ?? new AbortController().signal, revision: profile.revision, era: profile.era };
+    const context: ClientRequestContext = { signal: signal ?? new AbortController().signal, revision: profile.version, era: profile.era };
     const inputResponses = await fulfilInputRequests(profile, this.handlers, this.capabilities, asked.inputRequests ?? {}, context, method);
     const retry: Record<string, unknown> = { ...(original as Record<string, unknown> | undefined), inputResponses };
     if (asked.requestState !== undefined) retry["requestState"] = asked.requestState;
@@ -290,7 +298,7 @@ export class ClientConnection {
       const mode = (params as { mode?: string }).mode ?? "form";
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: elicitation mode "${mode}" was not declared by the client`);
     }
-    return handler(params, { signal: request.signal, revision: profile.revision, era: profile.era });
+    return handler(params, { signal: request.signal, revision: profile.version, era: profile.era });
   }
 
   private receiveNotification(method: string, params: unknown): void {

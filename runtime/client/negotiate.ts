@@ -1,6 +1,6 @@
 /**
  * Picking the revision with a server (basic/versioning.mdx, basic/transports/stdio.mdx#backward-compatibility):
- * when a stateless revision is acceptable, probe with `server/discover`; a `DiscoverResult` or a recognized modern
+ * when a stateless revision is acceptable, probe with `server/discover`; a `DiscoverResult` or a recognized stateless-era
  * error (-32022 with `data.supported`) means a stateless server; any other error or silence means a handshake-era
  * server, which gets `initialize` with the newest acceptable handshake revision.
  */
@@ -34,7 +34,7 @@ export interface NegotiationInput {
   readonly skipProbe?: boolean;
 }
 
-/** The connection closed during the `server/discover` probe: some legacy servers exit on any pre-`initialize` request. */
+/** The connection closed during the `server/discover` probe: some handshake-era servers exit on any pre-`initialize` request. */
 export class ProbeConnectionLostError extends Error {
   constructor(cause: Error) {
     super(`the server closed the connection on the server/discover probe: ${cause.message}`, { cause });
@@ -61,33 +61,33 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   const first = input.skipProbe ? undefined : stateless[0];
   if (first) {
     const outcome = await probe(input, first, input.probeTimeoutMs);
-    if (outcome.kind === "modern") return outcome.negotiated;
+    if (outcome.kind === "stateless") return outcome.negotiated;
     if (outcome.kind === "unsupported") {
       serverVersions = outcome.supported;
-      const retry = stateless.find((p) => outcome.supported.includes(p.revision));
+      const retry = stateless.find((p) => outcome.supported.includes(p.version));
       if (retry) {
         const again = await probe(input, retry, input.requestTimeoutMs);
-        if (again.kind === "modern") return again.negotiated;
-        throw new NegotiationError(`server/discover with ${retry.revision} failed after the server listed it as supported`);
+        if (again.kind === "stateless") return again.negotiated;
+        throw new NegotiationError(`server/discover with ${retry.version} failed after the server listed it as supported`);
       }
     }
   }
-  const usable = serverVersions ? handshake.filter((p) => serverVersions!.includes(p.revision)) : handshake;
+  const usable = serverVersions ? handshake.filter((p) => serverVersions!.includes(p.version)) : handshake;
   const best = usable[0];
   if (!best) {
     const theirs = serverVersions ? ` (the server supports ${serverVersions.join(", ")})` : "";
-    throw new NegotiationError(`no mutually supported protocol revision; this client accepts ${input.profiles.map((p) => p.revision).join(", ")}${theirs}`);
+    throw new NegotiationError(`no mutually supported protocol revision; this client accepts ${input.profiles.map((p) => p.version).join(", ")}${theirs}`);
   }
   try {
     return await initialize(input, best, handshake);
   } catch (error) {
-    // A modern server refusing `initialize` names the versions it supports (versioning.mdx): after a probe that timed
-    // out (a slow server), that answer identifies it as modern, so probe again with a version it listed.
+    // A stateless-era server refusing `initialize` names the versions it supports (versioning.mdx): after a probe that timed
+    // out (a slow server), that answer identifies its era, so probe again with a version it listed.
     const listed = unsupportedVersions(error);
-    const retry = listed && !serverVersions ? stateless.find((p) => listed.includes(p.revision)) : undefined;
+    const retry = listed && !serverVersions ? stateless.find((p) => listed.includes(p.version)) : undefined;
     if (!retry) throw error;
     const again = await probe(input, retry, input.requestTimeoutMs);
-    if (again.kind === "modern") return again.negotiated;
+    if (again.kind === "stateless") return again.negotiated;
     throw error;
   }
 }
@@ -100,17 +100,17 @@ function unsupportedVersions(error: unknown): readonly string[] | undefined {
 }
 
 /** Errors only a stateless-era server sends (besides -32022, handled as a version list): HeaderMismatch, MissingRequiredClientCapability. */
-const MODERN_REFUSALS: ReadonlySet<number> = new Set([-32020, -32021]);
+const STATELESS_ERA_REFUSALS: ReadonlySet<number> = new Set([-32020, -32021]);
 
 type ProbeOutcome =
-  | { readonly kind: "modern"; readonly negotiated: Negotiated }
+  | { readonly kind: "stateless"; readonly negotiated: Negotiated }
   | { readonly kind: "unsupported"; readonly supported: readonly string[] }
-  | { readonly kind: "legacy" };
+  | { readonly kind: "handshake" };
 
 async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutMs: number): Promise<ProbeOutcome> {
   const rp = profile.requests.get("server/discover");
-  if (!rp) return { kind: "legacy" };
-  const params = withMeta({}, statelessMeta(profile.revision, input.capabilities, input.info));
+  if (!rp) return { kind: "handshake" };
+  const params = withMeta({}, statelessMeta(profile.version, input.capabilities, input.info));
   let raw: unknown;
   try {
     raw = await input.engine.request("server/discover", params, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
@@ -118,29 +118,29 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
     const supported = unsupportedVersions(error);
     if (supported) return { kind: "unsupported", supported };
     if (error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
-    if (error instanceof RpcError && MODERN_REFUSALS.has(error.code)) {
-      // A modern server refused the probe itself (header mismatch, a capability it requires): falling back to
+    if (error instanceof RpcError && STATELESS_ERA_REFUSALS.has(error.code)) {
+      // A stateless-era server refused the probe itself (header mismatch, a capability it requires): falling back to
       // `initialize` would only hide why.
       throw new NegotiationError(`the server refused server/discover (${error.code}): ${error.message}`, { cause: error });
     }
     if (input.signal?.aborted) throw error;
-    // Anything that is not a recognized modern error identifies a legacy server (versioning.mdx): a JSON-RPC error,
-    // silence, or a transport-level refusal such as HTTP 400/404/405 with a non-modern body (streamable-http.mdx).
-    // A modern server's errors arrive as RpcError (the HTTP transport delivers a JSON-RPC error body answering the
-    // request as such), so whatever else the transport throws here is a legacy answer.
-    return { kind: "legacy" };
+    // Anything that is not a recognized stateless-era error identifies a handshake-era server (versioning.mdx): a JSON-RPC error,
+    // silence, or a transport-level refusal such as HTTP 400/404/405 with a body that is not such an error (streamable-http.mdx).
+    // A stateless-era server's errors arrive as RpcError (the HTTP transport delivers a JSON-RPC error body answering the
+    // request as such), so whatever else the transport throws here is a handshake-era answer.
+    return { kind: "handshake" };
   }
   let result: { supportedVersions: string[]; capabilities: CapabilitiesObject; instructions?: string; _meta?: Record<string, unknown> };
   try {
     result = parseResult(rp.completeResult, raw, "server/discover result") as typeof result;
   } catch {
-    return { kind: "legacy" }; // a result that is not a DiscoverResult: some legacy servers answer unknown methods with `{}`
+    return { kind: "handshake" }; // a result that is not a DiscoverResult: some handshake-era servers answer unknown methods with `{}`
   }
-  if (!result.supportedVersions.includes(profile.revision)) {
+  if (!result.supportedVersions.includes(profile.version)) {
     return { kind: "unsupported", supported: result.supportedVersions };
   }
   return {
-    kind: "modern",
+    kind: "stateless",
     negotiated: {
       profile,
       serverCapabilities: result.capabilities,
@@ -153,17 +153,17 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
 
 async function initialize(input: NegotiationInput, best: RevisionProfile, acceptable: readonly RevisionProfile[]): Promise<Negotiated> {
   const rp = best.requests.get("initialize");
-  if (!rp) throw new NegotiationError(`revision ${best.revision} has no initialize`);
+  if (!rp) throw new NegotiationError(`revision ${best.version} has no initialize`);
   const raw = await input.engine.request(
     "initialize",
-    { protocolVersion: best.revision, capabilities: input.capabilities, clientInfo: input.info },
+    { protocolVersion: best.version, capabilities: input.capabilities, clientInfo: input.info },
     { timeoutMs: input.requestTimeoutMs, cancellable: false, ...(input.signal ? { signal: input.signal } : {}) },
   );
   const answer = parseResult(rp.token.result, raw, "initialize result") as { protocolVersion: string };
-  const profile = acceptable.find((p) => p.revision === answer.protocolVersion);
+  const profile = acceptable.find((p) => p.version === answer.protocolVersion);
   if (!profile) {
     throw new NegotiationError(
-      `the server chose protocol version ${answer.protocolVersion}, which this client does not accept (${acceptable.map((p) => p.revision).join(", ")})`,
+      `the server chose protocol version ${answer.protocolVersion}, which this client does not accept (${acceptable.map((p) => p.version).join(", ")})`,
     );
   }
   const token = profile.requests.get("initialize")?.token ?? rp.token;

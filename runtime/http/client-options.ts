@@ -17,16 +17,9 @@ export interface HttpClientOptions {
 export type Message = Record<string, unknown>;
 export type Id = string | number;
 export const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
-export const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 export const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-export const MODERN_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);
-
-export function metaVersion(message: Message): string | undefined {
-  const params = message["params"];
-  const meta = isObject(params) ? params["_meta"] : undefined;
-  const version = isObject(meta) ? meta[PROTOCOL_VERSION_META] : undefined;
-  return typeof version === "string" ? version : undefined;
-}
+/** Error codes a stateless-era server answers a first POST with (the spec calls them "modern" JSON-RPC errors). */
+export const STATELESS_ERA_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);
 
 /** The start of an unusable body, for error messages. */
 export function excerpt(text: string): string {
@@ -54,9 +47,9 @@ export function errorCode(body: Message): number | undefined {
   return isObject(error) && typeof error["code"] === "number" ? error["code"] : undefined;
 }
 
-export function isModernError(body: Message | undefined): boolean {
+export function isStatelessEraError(body: Message | undefined): boolean {
   const error = body?.["error"];
-  return isObject(error) && typeof error["code"] === "number" && MODERN_ERRORS.has(error["code"]);
+  return isObject(error) && typeof error["code"] === "number" && STATELESS_ERA_ERRORS.has(error["code"]);
 }
 
 /** The JSON-RPC message(s) in `data` (a 2025-03-26 server may batch), or undefined when it is not JSON objects. */

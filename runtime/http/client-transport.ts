@@ -1,16 +1,15 @@
 /**
- * The client side of Streamable HTTP for every revision, as a `Transport` for the client session.
- * Handshake era: session id, `MCP-Protocol-Version`, the GET stream, resumption with `Last-Event-ID` after the
- * server's `retry`, and a new session after 404. Stateless era: `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` mirrored
- * from the body, tools with invalid `x-mcp-header` dropped from `tools/list`, and cancellation by closing the
- * response stream. Falls back to the legacy HTTP+SSE transport when an old server refuses the first POST.
+ * The client side of Streamable HTTP for every revision, as a `Transport` for the client session. What differs by
+ * era (session, headers, cancellation, resumption, recovery, the HTTP+SSE fallback) is the era strategy of each
+ * message (client-era.ts); this class does the HTTP work those rules ask for.
  */
 import { ErrorCode } from "../jsonrpc/errors.ts";
 import type { OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
 import { delay, HttpError, readSse, type SseCursor } from "./client-sse.ts";
 import { LegacySseClient } from "./legacy-client.ts";
-import { encodeHeaderValue, headerParamsOf, paramHeadersFor, type HeaderParam } from "./mcp-headers.ts";
-import { errorCode, excerpt, isHeaderText, isModernError, isObject, jsonRpcBody, metaVersion, NAME_FIELD, parse, type HttpClientOptions, type Id, type Message } from "./client-options.ts";
+import { headerParamsOf, type HeaderParam } from "./mcp-headers.ts";
+import { errorCode, excerpt, isHeaderText, isStatelessEraError, isObject, jsonRpcBody, parse, type HttpClientOptions, type Id, type Message } from "./client-options.ts";
+import { eraOfMessage, type HttpClientEra } from "./client-era.ts";
 
 export { HttpError };
 
@@ -24,8 +23,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly fetchFn: typeof fetch;
   private readonly life = new AbortController();
   private readonly inFlight = new Map<Id, AbortController>();
-  /** Ids of stateless-era requests still in flight (their cancellation is closing the stream). */
-  private readonly modernIds = new Set<Id>();
+  /** The era of each request still in flight (how it is cancelled). */
+  private readonly eraOfRequest = new Map<Id, HttpClientEra>();
   private readonly toolParams = new Map<string, readonly HeaderParam[]>();
   private readonly pendingToolLists = new Set<Id>();
   private readonly swallowed = new Map<Id, (message: Message) => void>();
@@ -50,18 +49,17 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.life.signal.aborted) throw new Error("transport closed");
     if (this.legacy) return this.legacy.send(message);
     const m = message as Message;
-    const modern = metaVersion(m);
+    const era = eraOfMessage(m);
     if (m["method"] === "notifications/cancelled") {
       const params = m["params"];
       const id = isObject(params) ? params["requestId"] : undefined;
-      if (this.isId(id) && (modern !== undefined || this.modernIds.has(id))) {
-        // Stateless era over HTTP: closing the request's stream is the cancellation; nothing is POSTed.
+      if (this.isId(id) && (era.cancelsByClosingStream || this.eraOfRequest.get(id)?.cancelsByClosingStream)) {
         this.inFlight.get(id)?.abort();
         return;
       }
     }
     if (m["method"] === "initialize") this.initializeRequest = m;
-    if (m["method"] === "tools/list" && modern !== undefined && this.isId(m["id"])) this.pendingToolLists.add(m["id"]);
+    if (m["method"] === "tools/list" && era.readsToolHeaders && this.isId(m["id"])) this.pendingToolLists.add(m["id"]);
     await this.post(m, true);
   }
 
@@ -94,29 +92,13 @@ export class StreamableHttpClientTransport implements Transport {
     const headers: Record<string, string> = { ...this.options.headers };
     const token = typeof this.options.token === "function" ? await this.options.token() : this.options.token;
     if (token) headers["authorization"] = `Bearer ${token}`;
-    const modern = message ? metaVersion(message) : undefined;
-    if (modern !== undefined && message) {
-      headers["mcp-protocol-version"] = modern;
-      const method = message["method"];
-      if (typeof method === "string") {
-        headers["mcp-method"] = method;
-        const params = isObject(message["params"]) ? message["params"] : {};
-        const field = Object.hasOwn(NAME_FIELD, method) ? NAME_FIELD[method] : undefined;
-        const name = field !== undefined ? params[field] : undefined;
-        if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
-        const toolParams = method === "tools/call" && typeof name === "string" ? this.toolParams.get(name) : undefined;
-        if (toolParams) Object.assign(headers, paramHeadersFor(toolParams, params["arguments"]));
-      }
-      return headers;
-    }
-    if (this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
-    if (this.protocolVersion !== undefined) headers["mcp-protocol-version"] = this.protocolVersion;
-    return headers;
+    const state = { sessionId: this.sessionId, protocolVersion: this.protocolVersion, toolParams: this.toolParams };
+    return Object.assign(headers, eraOfMessage(message).headers(message, state));
   }
 
   private async post(message: Message, mayRecover: boolean): Promise<void> {
     const id = "method" in message && this.isId(message["id"]) ? message["id"] : undefined;
-    const modern = metaVersion(message) !== undefined;
+    const era = eraOfMessage(message);
     const controller = new AbortController();
     const abortWithLife = () => controller.abort();
     this.life.signal.addEventListener("abort", abortWithLife, { once: true });
@@ -124,12 +106,12 @@ export class StreamableHttpClientTransport implements Transport {
       this.life.signal.removeEventListener("abort", abortWithLife);
       if (id !== undefined && this.inFlight.get(id) === controller) {
         this.inFlight.delete(id);
-        this.modernIds.delete(id);
+        this.eraOfRequest.delete(id);
       }
     };
     if (id !== undefined) {
       this.inFlight.set(id, controller);
-      if (modern) this.modernIds.add(id);
+      this.eraOfRequest.set(id, era);
     }
     let response: Response;
     const sentSession = this.sessionId;
@@ -145,7 +127,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const sessionId = response.headers.get("mcp-session-id");
     // A session id is visible ASCII (0x21-0x7E); anything else is not echoed back in a header.
-    if (sessionId !== null && !modern && /^[\x21-\x7e]+$/.test(sessionId)) this.sessionId = sessionId;
+    if (sessionId !== null && era.keepsSession && /^[\x21-\x7e]+$/.test(sessionId)) this.sessionId = sessionId;
     if (response.status === 202) {
       release();
       await response.body?.cancel();
@@ -156,7 +138,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (!response.ok) {
       release();
       const text = await response.text();
-      if (response.status === 404 && mayRecover && sentSession !== undefined && message["method"] !== "initialize" && !modern) {
+      if (response.status === 404 && era.renewsSessionOn404 && mayRecover && sentSession !== undefined && message["method"] !== "initialize") {
         // Several requests may hit the ended session at once: one re-initialization serves them all.
         if (this.sessionId === sentSession) this.renewing ??= this.newSession().finally(() => (this.renewing = undefined));
         await this.renewing;
@@ -166,19 +148,20 @@ export class StreamableHttpClientTransport implements Transport {
       // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
       if (body && id !== undefined && body["id"] === id && "error" in body) {
         // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
-        if (mayRecover && modern && message["method"] === "tools/call" && errorCode(body) === -32020) {
+        if (mayRecover && era.relistsOnHeaderMismatch && message["method"] === "tools/call" && errorCode(body) === -32020) {
           await this.relistTools(message);
           return this.post(message, false);
         }
         return this.deliver(body);
       }
-      if (message["method"] === "initialize" && [400, 404, 405].includes(response.status) && this.options.legacyFallback !== false && !isModernError(body)) {
+      const legacy = era.fallsBackToLegacySse && message["method"] === "initialize" && [400, 404, 405].includes(response.status);
+      if (legacy && this.options.legacyFallback !== false && !isStatelessEraError(body)) {
         return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
       }
       throw new HttpError(response.status, text, response.headers);
     }
     if (type.includes("text/event-stream") && response.body) {
-      void this.consumeStream(response.body, id, modern, controller).finally(release);
+      void this.consumeStream(response.body, id, era, controller).finally(release);
       return;
     }
     release();
@@ -200,8 +183,6 @@ export class StreamableHttpClientTransport implements Transport {
     this.failRequest(id, problem);
   }
 
-
-
   /** Fetch every page of tools/list (answers kept off the session) to refresh the tools' header annotations. */
   private async relistTools(like: Message): Promise<void> {
     const params = isObject(like["params"]) ? like["params"] : {};
@@ -219,9 +200,8 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
-
-  /** Read a POST's SSE stream; if it breaks before the response, resume with GET + Last-Event-ID (handshake era). */
-  private async consumeStream(body: ReadableStream<Uint8Array>, id: Id | undefined, modern: boolean, controller: AbortController): Promise<void> {
+  /** Read a POST's SSE stream; if it breaks before the response, resume with GET + Last-Event-ID where the era does. */
+  private async consumeStream(body: ReadableStream<Uint8Array>, id: Id | undefined, era: HttpClientEra, controller: AbortController): Promise<void> {
     const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
     let answered = false;
     const onMessage = (data: string) => {
@@ -248,7 +228,7 @@ export class StreamableHttpClientTransport implements Transport {
       }
       if (answered || id === undefined || controller.signal.aborted || this.life.signal.aborted) return;
       const max = this.options.reconnect?.maxAttempts ?? 5;
-      if (modern || cursor.lastEventId === undefined || attempt >= max) {
+      if (!era.resumesStreams || cursor.lastEventId === undefined || attempt >= max) {
         this.deliver({ jsonrpc: "2.0", id, error: { code: -32000, message: "Connection closed: the HTTP stream ended before the response" } });
         return;
       }
@@ -326,7 +306,6 @@ export class StreamableHttpClientTransport implements Transport {
     if ("error" in result) throw new Error("re-initialization failed");
     await this.post({ jsonrpc: "2.0", method: "notifications/initialized" }, false);
   }
-
 
   /** Settles a pending request with an error of this transport's own (the server's answer was unusable). */
   private failRequest(id: Id, reason: string): void {
