@@ -21,7 +21,7 @@ export function revisionEra(revision: string): Era | undefined {
 
 /** Whether a revision has JSON-RPC batches (a fact of its bindings). */
 export function revisionHasBatches(revision: string | undefined): boolean {
-  return revision !== undefined && (getProfile(revision)?.acceptsBatches ?? false);
+  return revision !== undefined && (getProfile(revision)?.batches ?? false);
 }
 
 /** 400 + -32022 naming the versions this server speaks (2026-07-28 `UnsupportedProtocolVersionError`). */
