@@ -15,6 +15,8 @@ export default tseslint.config(
       "coverage/**",
       "generated/**",
       "examples/*/generated/**",
+      "test/edge/app/generated/**",
+      "test/edge/.build/**",
       "test/**/golden/**",
       "test/protocol/fidelity/**",
     ],

@@ -66,7 +66,7 @@ function generateTwoRevisionWeather(folder: string): string {
     });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-    throw new Error(`generating the two-revision weather server failed: ${stderr}`);
+    throw new Error(`generating the two-revision weather server failed: ${stderr}`, { cause: error });
   }
   return join(folder, "generated/index.ts");
 }

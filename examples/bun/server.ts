@@ -14,5 +14,9 @@ declare const Bun: {
 };
 
 const handler = new McpHttpHandler(createServer(handlers));
-const running = Bun.serve({ port: Number(Bun.env["PORT"] ?? 3000), hostname: "127.0.0.1", fetch: toFetchHandler(handler) });
+const running = Bun.serve({
+  port: Number(Bun.env["PORT"] ?? 3000),
+  hostname: "127.0.0.1",
+  fetch: toFetchHandler(handler),
+});
 console.log(`http://127.0.0.1:${running.port}/mcp`);

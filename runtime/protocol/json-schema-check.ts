@@ -73,7 +73,9 @@ function messageOf(unit: OutputUnit, root: unknown): string {
   const text = unit.error;
   switch (unit.keyword) {
     case "type":
-      return `must be ${capture(text, /Expected "(.*)"\.$/s).split('", "').join(",")}`;
+      return `must be ${capture(text, /Expected "(.*)"\.$/s)
+        .split('", "')
+        .join(",")}`;
     case "required":
       return `must have required property '${capture(text, /required property "(.*)"\.$/s)}'`;
     case "dependentRequired":
@@ -153,7 +155,8 @@ function problemsOf(units: readonly OutputUnit[], root: unknown): Problem[] {
     const unit = units[i]!;
     const next = units[i + 1];
     const forbidsProperty =
-      (unit.keyword === "additionalProperties" || unit.keyword === "unevaluatedProperties") && next?.keyword === "false";
+      (unit.keyword === "additionalProperties" || unit.keyword === "unevaluatedProperties") &&
+      next?.keyword === "false";
     if (forbidsProperty) {
       i++;
       // A property that failed its own subschema counts as unevaluated for cfworker, not for ajv: reported once.

@@ -38,7 +38,12 @@ export type BundleOptions = {
   readonly redirect?: Readonly<Record<string, string>>;
 };
 
-export async function bundle(entry: Entry, platform: Platform, outfile: string, options: BundleOptions = {}): Promise<Bundle> {
+export async function bundle(
+  entry: Entry,
+  platform: Platform,
+  outfile: string,
+  options: BundleOptions = {},
+): Promise<Bundle> {
   const redirect = Object.entries(options.redirect ?? {});
   const result = await build({
     ...(typeof entry === "string"
@@ -51,7 +56,10 @@ export async function bundle(entry: Entry, platform: Platform, outfile: string, 
     target: "es2022",
     mainFields: ["module", "main"],
     conditions: CONDITIONS[platform],
-    external: [...(options.nodeExternal === false ? [] : ["node:*"]), ...(platform === "workerd" ? ["cloudflare:*"] : [])],
+    external: [
+      ...(options.nodeExternal === false ? [] : ["node:*"]),
+      ...(platform === "workerd" ? ["cloudflare:*"] : []),
+    ],
     minify: options.minify ?? true,
     metafile: true,
     logLevel: "silent",
@@ -68,7 +76,12 @@ export async function bundle(entry: Entry, platform: Platform, outfile: string, 
     ],
   });
   const text = readFileSync(outfile);
-  return { file: outfile, bytes: text.length, gzipBytes: gzipSync(text, { level: 9 }).length, metafile: result.metafile };
+  return {
+    file: outfile,
+    bytes: text.length,
+    gzipBytes: gzipSync(text, { level: 9 }).length,
+    metafile: result.metafile,
+  };
 }
 
 /** esbuild's errors as `file:line: text` lines (what a failed build reports), or the error itself. */

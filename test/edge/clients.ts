@@ -28,14 +28,19 @@ export const MODEL_ANSWER = "Paris is sunny";
 export const NICKNAME = "ada";
 
 const CAPABILITIES = { sampling: {}, elicitation: { form: {} } };
-const sampled = () => ({ role: "assistant" as const, content: { type: "text" as const, text: MODEL_ANSWER }, model: "edge-test" });
+const sampled = () => ({
+  role: "assistant" as const,
+  content: { type: "text" as const, text: MODEL_ANSWER },
+  model: "edge-test",
+});
 const elicited = () => ({ action: "accept" as const, content: { nickname: NICKNAME } });
 
 type Content = readonly { type: string; text?: string }[];
 const textOf = (content: unknown): string =>
   ((content ?? []) as Content).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
 
-const resourceText = (contents: readonly { text?: string }[]) => contents.map((c) => c.text ?? "").join("\n");
+const resourceText = (contents: readonly object[]) =>
+  contents.map((c) => ("text" in c && typeof c.text === "string" ? c.text : "")).join("\n");
 
 export async function connectV1(url: string): Promise<EdgeClient> {
   const client = new ClientV1({ name: "edge-v1", version: "1.0.0" }, { capabilities: CAPABILITIES });
@@ -49,7 +54,11 @@ export async function connectV1(url: string): Promise<EdgeClient> {
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     async callTool(name, args) {
       const result = await client.callTool({ name, arguments: args });
-      return { isError: result.isError === true, text: textOf(result.content), structuredContent: result.structuredContent };
+      return {
+        isError: result.isError === true,
+        text: textOf(result.content),
+        structuredContent: result.structuredContent,
+      };
     },
     readResource: async (uri) => resourceText((await client.readResource({ uri })).contents),
     close: () => client.close(),
@@ -70,7 +79,11 @@ export async function connectV2(url: string): Promise<EdgeClient> {
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     async callTool(name, args) {
       const result = await client.callTool({ name, arguments: args });
-      return { isError: result.isError === true, text: textOf(result.content), structuredContent: result.structuredContent };
+      return {
+        isError: result.isError === true,
+        text: textOf(result.content),
+        structuredContent: result.structuredContent,
+      };
     },
     readResource: async (uri) => resourceText((await client.readResource({ uri })).contents),
     close: () => client.close(),

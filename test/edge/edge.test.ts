@@ -6,7 +6,8 @@
  * refuses the bundle fails with the platform's own output.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildErrorsOf, bundle, nodeImportsOf, type Bundle, type Platform } from "./bundle.ts";
@@ -15,7 +16,9 @@ import { start, type Running } from "./platforms.ts";
 import { APPS } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const OUT = join(import.meta.dirname, ".build");
+// Bundles go to a temporary folder: nothing built is left in the repository.
+const OUT = mkdtempSync(join(tmpdir(), "mcp-edge-bundles-"));
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 const PLATFORMS: readonly Platform[] = ["workerd", "deno", "bun"];
 
 it("the signup example's generated code is up to date", () => {
@@ -26,50 +29,48 @@ it("the signup example's generated code is up to date", () => {
   });
 });
 
-describe.each(APPS.flatMap((app) => PLATFORMS.map((platform) => [`${app.name} on ${platform}`, app, platform] as const)))(
-  "%s",
-  (_, app, platform) => {
-    let built: Bundle;
-    let running: Running | undefined;
-    let startError: unknown;
+describe.each(
+  APPS.flatMap((app) => PLATFORMS.map((platform) => [`${app.name} on ${platform}`, app, platform] as const)),
+)("%s", (_, app, platform) => {
+  let built: Bundle;
+  let running: Running | undefined;
+  let startError: unknown;
 
-    beforeAll(async () => {
-      mkdirSync(OUT, { recursive: true });
-      built = await bundle(join(ROOT, app.entries[platform]), platform, join(OUT, `${app.name}-${platform}.js`));
-      try {
-        running = await start(platform, built.file);
-      } catch (error) {
-        startError = error;
-      }
-    });
-    afterAll(async () => {
-      await running?.stop();
-    });
+  beforeAll(async () => {
+    built = await bundle(join(ROOT, app.entries[platform]), platform, join(OUT, `${app.name}-${platform}.js`));
+    try {
+      running = await start(platform, built.file);
+    } catch (error) {
+      startError = error;
+    }
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
 
-    it("bundles without node: imports", () => {
-      expect(nodeImportsOf(built.metafile), "the web path imports Node-only modules").toEqual([]);
-    });
+  it("bundles without node: imports", () => {
+    expect(nodeImportsOf(built.metafile), "the web path imports Node-only modules").toEqual([]);
+  });
 
-    it("bundles with nothing marked external but the platform's own modules", async () => {
-      const strict = join(OUT, `${app.name}-${platform}-strict.js`);
-      const failure = await bundle(join(ROOT, app.entries[platform]), platform, strict, { nodeExternal: false }).then(
-        () => "",
-        buildErrorsOf,
-      );
-      // A `node:` import anywhere in the import graph fails a web bundle, even where tree shaking would drop it.
-      expect(failure, "esbuild could not bundle the entry for the web").toBe("");
-    });
+  it("bundles with nothing marked external but the platform's own modules", async () => {
+    const strict = join(OUT, `${app.name}-${platform}-strict.js`);
+    const failure = await bundle(join(ROOT, app.entries[platform]), platform, strict, { nodeExternal: false }).then(
+      () => "",
+      buildErrorsOf,
+    );
+    // A `node:` import anywhere in the import graph fails a web bundle, even where tree shaking would drop it.
+    expect(failure, "esbuild could not bundle the entry for the web").toBe("");
+  });
 
-    it.each(CLIENTS)("%s: every tool, resources, sampling and elicitation", async (_, connect) => {
-      if (!running) throw new Error(`${platform} did not serve the bundle: ${String(startError)}`);
-      const client = await connect(running.urls[0]!);
-      try {
-        await app.run(client);
-      } catch (error) {
-        throw new Error(`${client.name} on ${platform}: ${String(error)}\n${running.output()}`, { cause: error });
-      } finally {
-        await client.close();
-      }
-    });
-  },
-);
+  it.each(CLIENTS)("%s: every tool, resources, sampling and elicitation", async (_, connect) => {
+    if (!running) throw new Error(`${platform} did not serve the bundle: ${String(startError)}`);
+    const client = await connect(running.urls[0]!);
+    try {
+      await app.run(client);
+    } catch (error) {
+      throw new Error(`${client.name} on ${platform}: ${String(error)}\n${running.output()}`, { cause: error });
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -9,7 +9,8 @@
  *   elicitation) waits in the isolate that sent it for an answer the client POSTs separately, which the proxy sends
  *   to the other isolate; that needs shared session storage (the README says which), so it is not exercised here.
  */
-import { mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "./bundle.ts";
@@ -19,7 +20,9 @@ import { roundRobin, type Proxy } from "./proxy.ts";
 import { APPS } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const OUT = join(import.meta.dirname, ".build");
+// Bundles go to a temporary folder: nothing built is left in the repository.
+const OUT = mkdtempSync(join(tmpdir(), "mcp-edge-bundles-"));
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 describe.each(APPS)("$name on two workerd isolates behind a round-robin proxy", (app) => {
   let running: Running | undefined;
@@ -27,7 +30,6 @@ describe.each(APPS)("$name on two workerd isolates behind a round-robin proxy", 
   let startError: unknown;
 
   beforeAll(async () => {
-    mkdirSync(OUT, { recursive: true });
     const built = await bundle(join(ROOT, app.entries.workerd), "workerd", join(OUT, `${app.name}-isolates.js`));
     try {
       running = await start("workerd", built.file, 2);
@@ -66,10 +68,12 @@ describe("the control: two isolates with different request-state keys", () => {
   let proxy: Proxy | undefined;
 
   beforeAll(async () => {
-    mkdirSync(OUT, { recursive: true });
     const signup = APPS[1];
     const built = await bundle(join(ROOT, signup.entries.workerd), "workerd", join(OUT, "signup-isolates-keys.js"));
-    running = await start("workerd", built.file, 2, ["key-of-isolate-zero-0123456789abcdef", "key-of-isolate-one-0123456789abcdef"]);
+    running = await start("workerd", built.file, 2, [
+      "key-of-isolate-zero-0123456789abcdef",
+      "key-of-isolate-one-0123456789abcdef",
+    ]);
     proxy = await roundRobin(running.urls);
   });
   afterAll(async () => {
@@ -81,7 +85,9 @@ describe("the control: two isolates with different request-state keys", () => {
     const client = await connectV2(proxy!.url);
     try {
       // Plain calls do not need the key.
-      expect((await client.callTool("register", { email: "a@b.co", name: "Ada", code: "ABC-123" })).isError).toBe(false);
+      expect((await client.callTool("register", { email: "a@b.co", name: "Ada", code: "ABC-123" })).isError).toBe(
+        false,
+      );
       const sampled = await client.callTool("ask_model", { question: "?" }).catch((error: unknown) => ({
         isError: true,
         text: String(error),

@@ -57,7 +57,10 @@ const config :Workerd.Config = (
 `;
 }
 
-function command(platform: Platform, ports: readonly number[]): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+function command(
+  platform: Platform,
+  ports: readonly number[],
+): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const env = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? tmpdir(), PORT: String(ports[0]) };
   switch (platform) {
     case "workerd":
@@ -96,7 +99,12 @@ async function waitUntilListening(url: string, child: ChildProcess, output: () =
  * the same module), each on its own port (`keys`: a request-state key per isolate instead of the shared one); Deno
  * and Bun serve one process.
  */
-export async function start(platform: Platform, bundleFile: string, isolates = 1, keys: readonly string[] = []): Promise<Running> {
+export async function start(
+  platform: Platform,
+  bundleFile: string,
+  isolates = 1,
+  keys: readonly string[] = [],
+): Promise<Running> {
   const folder = mkdtempSync(join(tmpdir(), `mcp-edge-${platform}-`));
   const ports = await Promise.all(Array.from({ length: platform === "workerd" ? isolates : 1 }, freePort));
   if (platform === "workerd") {

@@ -78,7 +78,8 @@ describe.each(DRAFTS)("jsonSchemaCheck (%s) and Object.prototype member names", 
 
 describe("jsonSchemaCheck and a __proto__ property in other keywords", () => {
   it("dependentRequired and dependentSchemas (2020-12), dependencies (draft-07)", () => {
-    const dependent = '{"type": "object", "dependentRequired": {"__proto__": ["a"]}, "dependentSchemas": {"__proto__": {"required": ["b"]}}}';
+    const dependent =
+      '{"type": "object", "dependentRequired": {"__proto__": ["a"]}, "dependentSchemas": {"__proto__": {"required": ["b"]}}}';
     expect(check(dependent, "{}")).toEqual([]);
     expect(check(dependent, '{"__proto__": 1, "a": 1, "b": 1}')).toEqual([]);
     expect(check(dependent, '{"__proto__": 1}')).toEqual([
@@ -103,9 +104,12 @@ describe("jsonSchemaCheck and a __proto__ property in other keywords", () => {
     expect(check(unevaluated, '{"__proto__": 1}')).toEqual([expect.stringMatching(/^__proto__: must be string/)]);
     expect(check(unevaluated, '{"other": 1}')).toEqual([expect.stringMatching(/must NOT have unevaluated/)]);
     // Both the property's and the pattern's subschema apply, as for any other name.
-    const both = '{"properties": {"__proto__": {"type": "string"}}, "patternProperties": {"^__proto__$": {"minLength": 3}}}';
+    const both =
+      '{"properties": {"__proto__": {"type": "string"}}, "patternProperties": {"^__proto__$": {"minLength": 3}}}';
     expect(check(both, '{"__proto__": "abc"}')).toEqual([]);
-    expect(check(both, '{"__proto__": "ab"}')).toEqual([expect.stringMatching(/^__proto__: must NOT have fewer than 3/)]);
+    expect(check(both, '{"__proto__": "ab"}')).toEqual([
+      expect.stringMatching(/^__proto__: must NOT have fewer than 3/),
+    ]);
     expect(check(both, '{"__proto__": 5}')).toEqual([expect.stringMatching(/^__proto__: must be string/)]);
     const ref = '{"properties": {"__proto__": {"type": "string"}, "copy": {"$ref": "#/properties/__proto__"}}}';
     expect(check(ref, '{"copy": "x", "__proto__": "y"}')).toEqual([]);
@@ -156,54 +160,96 @@ describe("jsonSchemaCheck agrees with ajv", () => {
 
   const CASES: [string, Record<string, unknown>, unknown[]][] = [
     ["format", { type: "string", format: "email" }, ["a@example.com", "nope", 5]],
-    ["date-time, uri, uuid, ipv4", {
-      type: "object",
-      properties: {
-        when: { type: "string", format: "date-time" },
-        link: { type: "string", format: "uri" },
-        id: { type: "string", format: "uuid" },
-        ip: { type: "string", format: "ipv4" },
+    [
+      "date-time, uri, uuid, ipv4",
+      {
+        type: "object",
+        properties: {
+          when: { type: "string", format: "date-time" },
+          link: { type: "string", format: "uri" },
+          id: { type: "string", format: "uuid" },
+          ip: { type: "string", format: "ipv4" },
+        },
       },
-    }, [
-      { when: "2026-01-02T03:04:05Z", link: "https://x.test/a", id: "123e4567-e89b-12d3-a456-426614174000", ip: "10.0.0.1" },
-      { when: "yesterday", link: "not a uri", id: "123", ip: "300.1.1.1" },
-    ]],
-    ["minLength/maxLength in code points", { type: "string", minLength: 2, maxLength: 3 }, ["😀", "😀😀", "abcd", "ab"]],
+      [
+        {
+          when: "2026-01-02T03:04:05Z",
+          link: "https://x.test/a",
+          id: "123e4567-e89b-12d3-a456-426614174000",
+          ip: "10.0.0.1",
+        },
+        { when: "yesterday", link: "not a uri", id: "123", ip: "300.1.1.1" },
+      ],
+    ],
+    [
+      "minLength/maxLength in code points",
+      { type: "string", minLength: 2, maxLength: 3 },
+      ["😀", "😀😀", "abcd", "ab"],
+    ],
     ["pattern", { type: "string", pattern: "^[a-z]+-\\d+$" }, ["ab-1", "AB-1", ""]],
-    ["multipleOf and bounds", { type: "number", multipleOf: 0.5, minimum: 1, exclusiveMaximum: 10 }, [1.5, 0.5, 10, 2.2]],
+    [
+      "multipleOf and bounds",
+      { type: "number", multipleOf: 0.5, minimum: 1, exclusiveMaximum: 10 },
+      [1.5, 0.5, 10, 2.2],
+    ],
     ["oneOf exclusivity", { oneOf: [{ type: "integer" }, { minimum: 2 }] }, [1, 2.5, 3]],
-    ["if/then/else", {
-      type: "object",
-      if: { properties: { kind: { const: "a" } }, required: ["kind"] },
-      then: { required: ["a"] },
-      else: { required: ["b"] },
-    }, [{ kind: "a", a: 1 }, { kind: "a" }, { kind: "z" }, { b: 1 }]],
+    [
+      "if/then/else",
+      {
+        type: "object",
+        if: { properties: { kind: { const: "a" } }, required: ["kind"] },
+        then: { required: ["a"] },
+        else: { required: ["b"] },
+      },
+      [{ kind: "a", a: 1 }, { kind: "a" }, { kind: "z" }, { b: 1 }],
+    ],
     ["not and enum", { not: { enum: ["x", "y"] } }, ["x", "z"]],
-    ["patternProperties and additionalProperties", {
-      type: "object",
-      patternProperties: { "^n_": { type: "number" } },
-      additionalProperties: false,
-    }, [{ n_a: 1 }, { n_a: "1" }, { other: 1 }]],
-    ["uniqueItems, minItems, contains", { type: "array", uniqueItems: true, minItems: 2, contains: { const: 1 } }, [[1, 2], [2, 2], [1]]],
+    [
+      "patternProperties and additionalProperties",
+      {
+        type: "object",
+        patternProperties: { "^n_": { type: "number" } },
+        additionalProperties: false,
+      },
+      [{ n_a: 1 }, { n_a: "1" }, { other: 1 }],
+    ],
+    [
+      "uniqueItems, minItems, contains",
+      { type: "array", uniqueItems: true, minItems: 2, contains: { const: 1 } },
+      [[1, 2], [2, 2], [1]],
+    ],
     ["dependentRequired", { type: "object", dependentRequired: { a: ["b"] } }, [{ a: 1, b: 1 }, { a: 1 }, { b: 1 }]],
-    ["$ref into $defs, nested path", {
-      type: "object",
-      properties: { list: { type: "array", items: { $ref: "#/$defs/item" } } },
-      $defs: { item: { type: "object", properties: { at: { type: "string", format: "date" } }, required: ["at"] } },
-    }, [{ list: [{ at: "2026-01-01" }] }, { list: [{ at: "01/01/2026" }, {}] }]],
-    ["draft-07 tuple items and additionalItems", {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      type: "array",
-      items: [{ type: "string" }, { type: "integer" }],
-      additionalItems: false,
-    }, [["a", 1], ["a", "b"]]],
+    [
+      "$ref into $defs, nested path",
+      {
+        type: "object",
+        properties: { list: { type: "array", items: { $ref: "#/$defs/item" } } },
+        $defs: { item: { type: "object", properties: { at: { type: "string", format: "date" } }, required: ["at"] } },
+      },
+      [{ list: [{ at: "2026-01-01" }] }, { list: [{ at: "01/01/2026" }, {}] }],
+    ],
+    [
+      "draft-07 tuple items and additionalItems",
+      {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "array",
+        items: [{ type: "string" }, { type: "integer" }],
+        additionalItems: false,
+      },
+      [
+        ["a", 1],
+        ["a", "b"],
+      ],
+    ],
     ["const and type lists", { type: ["string", "null"], const: "on" }, ["on", null, "off", 1]],
   ];
 
   it.each(CASES)("%s", (_, schema, values) => {
     for (const value of values) {
       // ajv also lists why each item failed a `contains` it needs only one item to pass; those are left out.
-      const expected = ajvProblems(schema, value).filter((problem) => !/^\d+: /.test(problem) || !("contains" in schema));
+      const expected = ajvProblems(schema, value).filter(
+        (problem) => !/^\d+: /.test(problem) || !("contains" in schema),
+      );
       expect(ours(schema, value).sort(), json(value)).toEqual(expected.sort());
     }
   });

@@ -31,14 +31,17 @@ export const AskUserInputSchema: z.ZodType<T.AskUserInput> = z.record(z.string()
 export const RegisterInputSchema: z.ZodType<T.RegisterInput> = RegisterInputShape.superRefine(
   jsonSchemaCheck(D.jsonSchemas.RegisterInput),
 );
+
 /** Validates {@link T.RegisterOutput} completely: the zod shape plus the original JSON Schema for `format`. */
 export const RegisterOutputSchema: z.ZodType<T.RegisterOutput> = RegisterOutputShape.superRefine(
   jsonSchemaCheck(D.jsonSchemas.RegisterOutput),
 );
+
 /** Validates {@link T.AskModelInput} completely: the zod shape plus the original JSON Schema for `minLength`. */
 export const AskModelInputSchema: z.ZodType<T.AskModelInput> = AskModelInputShape.superRefine(
   jsonSchemaCheck(D.jsonSchemas.AskModelInput),
 );
+
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */
 export const toolValidators: Readonly<Record<string, TypedToolValidators>> = {
   register: { input: RegisterInputSchema, output: RegisterOutputSchema },
