@@ -106,4 +106,5 @@ export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typ
 export type { StructuredToolCall } from "./client/typed-tools.ts";
 
 export type * from "./protocol/types.ts";
+export { ProtocolNotificationType, ProtocolRequestType } from "./protocol/method-type.ts";
 export type { AnyMethodType, CapabilityGate, MethodTable, ParamsOf, ResultOf, RevisionDescriptor } from "./protocol/method-type.ts";

@@ -315,7 +315,8 @@ export class ClientConnection {
       return;
     }
     this.options.onNotification?.(method, params);
-    for (const listener of this.listeners.get(method) ?? []) listener(params);
+    // Listeners get the params that were validated: an absent params object is the empty one.
+    for (const listener of this.listeners.get(method) ?? []) listener(params ?? {});
   }
 
   private cancelledByServer(params: Record<string, unknown>): void {
