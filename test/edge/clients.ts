@@ -20,6 +20,10 @@ export type EdgeClient = {
   listTools(): Promise<string[]>;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
   readResource(uri: string): Promise<string>;
+  /** The text of the prompt's messages. */
+  getPrompt(name: string, args: Record<string, string>): Promise<string>;
+  /** The values completing a prompt argument. */
+  completePrompt(name: string, argument: string, value: string): Promise<string[]>;
   close(): Promise<void>;
 };
 
@@ -38,6 +42,9 @@ const elicited = () => ({ action: "accept" as const, content: { nickname: NICKNA
 type Content = readonly { type: string; text?: string }[];
 const textOf = (content: unknown): string =>
   ((content ?? []) as Content).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
+
+type Messages = readonly { content: { type: string; text?: string } }[];
+const promptText = (messages: Messages) => messages.map((m) => textOf([m.content])).join("\n");
 
 const resourceText = (contents: readonly object[]) =>
   contents.map((c) => ("text" in c && typeof c.text === "string" ? c.text : "")).join("\n");
@@ -61,6 +68,10 @@ export async function connectV1(url: string): Promise<EdgeClient> {
       };
     },
     readResource: async (uri) => resourceText((await client.readResource({ uri })).contents),
+    getPrompt: async (name, args) => promptText((await client.getPrompt({ name, arguments: args })).messages),
+    completePrompt: async (name, argument, value) =>
+      (await client.complete({ ref: { type: "ref/prompt", name }, argument: { name: argument, value } })).completion
+        .values,
     close: () => client.close(),
   };
 }
@@ -86,6 +97,10 @@ export async function connectV2(url: string): Promise<EdgeClient> {
       };
     },
     readResource: async (uri) => resourceText((await client.readResource({ uri })).contents),
+    getPrompt: async (name, args) => promptText((await client.getPrompt({ name, arguments: args })).messages),
+    completePrompt: async (name, argument, value) =>
+      (await client.complete({ ref: { type: "ref/prompt", name }, argument: { name: argument, value } })).completion
+        .values,
     close: () => client.close(),
   };
 }

@@ -44,6 +44,10 @@ export const WEATHER: App = {
     const stations = JSON.parse(await client.readResource("weather://stations")) as { city: string }[];
     expect(stations.map((station) => station.city)).toEqual(["Paris", "Oslo", "Lima"]);
     expect(JSON.parse(await client.readResource("weather://Oslo/current"))).toMatchObject({ city: "Oslo" });
+    expect(await client.getPrompt("plan_trip", { city: "Lima", activity: "surfing" })).toBe(
+      "Plan a day in Lima around surfing. Check get_forecast first.",
+    );
+    expect(await client.completePrompt("plan_trip", "city", "o")).toEqual(["Oslo"]);
   },
 };
 
