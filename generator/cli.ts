@@ -3,9 +3,11 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { GeneratorError } from "./ir/errors.ts";
 import { cliVersion } from "./version.ts";
-import { generateCommand, importCommand, initCommand, protocolCommand } from "./commands/definitions.ts";
+import { diffCommand, generateCommand, importCommand, initCommand, protocolCommand } from "./commands/definitions.ts";
 
-const COMMANDS = [protocolCommand, generateCommand, initCommand, importCommand].map((c) => String(c.command));
+const COMMANDS = [protocolCommand, generateCommand, initCommand, importCommand, diffCommand].map(
+  (c) => String(c.command).split(" ")[0]!,
+);
 const argv = hideBin(process.argv);
 const parser = yargs(argv);
 
@@ -36,6 +38,7 @@ try {
     .command(generateCommand)
     .command(initCommand)
     .command(importCommand)
+    .command(diffCommand)
     .demandCommand(1, "Name a command (see --help).")
     .strict()
     .fail((message, error) => {

@@ -10,6 +10,7 @@ import {
   DEFAULT_RUNTIME_IMPORT,
   IMPORT_EXTENSIONS,
 } from "../manifest/defaults.ts";
+import type { DiffArgs } from "./diff.ts";
 import type { GenerateArgs } from "./generate.ts";
 import type { ImportArgs } from "./import.ts";
 import type { InitArgs } from "./init.ts";
@@ -98,7 +99,10 @@ export const initCommand: CommandModule<object, InitArgs> = {
       .option("dir", { type: "string", default: ".", describe: "Project folder to scaffold into" })
       .option("name", { type: "string", default: "my-mcp-server", describe: "Server name" })
       .option("runtime-import", RUNTIME_IMPORT_OPTION)
-      .option("import-extension", { ...IMPORT_EXTENSION_OPTION, default: DEFAULT_IMPORT_EXTENSION }) as unknown as Argv<InitArgs>,
+      .option("import-extension", {
+        ...IMPORT_EXTENSION_OPTION,
+        default: DEFAULT_IMPORT_EXTENSION,
+      }) as unknown as Argv<InitArgs>,
   handler: async (args) => {
     const [{ runInit }, { stdio }] = await Promise.all([import("./init.ts"), import("./generate.ts")]);
     process.exitCode = await runInit(args, stdio);
@@ -133,5 +137,24 @@ export const importCommand: CommandModule<object, ImportArgs> = {
   handler: async (args) => {
     const [{ runImport }, { stdio }] = await Promise.all([import("./import.ts"), import("./generate.ts")]);
     process.exitCode = await runImport(args, stdio);
+  },
+};
+
+export const diffCommand: CommandModule<object, DiffArgs> = {
+  command: "diff <from> <to>",
+  describe:
+    "What changed between two protocol revisions: built-in revision names, generated protocol folders or ir.json files",
+  builder: (yargs: Argv) =>
+    yargs
+      .positional("from", { type: "string", demandOption: true, describe: "The revision upgraded from" })
+      .positional("to", { type: "string", demandOption: true, describe: "The revision upgraded to" })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "Print JSON (schema: generator/diff/diff.schema.json)",
+      }) as unknown as Argv<DiffArgs>,
+  handler: async (args) => {
+    const { runDiff } = await import("./diff.ts");
+    runDiff(args);
   },
 };
