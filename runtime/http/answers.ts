@@ -47,6 +47,13 @@ export interface Posted {
   readonly metaVersion: string | undefined;
 }
 
+/** A POSTed request: its id is known. */
+export type PostedRequest = Posted & { readonly kind: "request"; readonly id: RequestId };
+
+export function isPostedRequest(posted: Posted): posted is PostedRequest {
+  return posted.kind === "request";
+}
+
 export type Sorted = { readonly ok: true; readonly posted: Posted } | { readonly ok: false; readonly error: object };
 
 export function sortMessage(value: unknown): Sorted {

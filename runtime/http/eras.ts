@@ -12,7 +12,7 @@
  * The HTTP+SSE transport of 2024-11-05 is the handshake era on endpoints of its own (legacy-sse.ts), chosen by path.
  * A POST is parsed and classified once (`Posted`, answers.ts); the eras and the transports below read that.
  */
-import type { Era } from "../protocol/profiles.ts";
+import { ERA_RULES, type Era } from "../protocol/era.ts";
 import type { AuthInfo, IncomingContext, Transport } from "../transport/transport.ts";
 import type { Posted } from "./answers.ts";
 import type { McpHttpOptions, SessionHost } from "./options.ts";
@@ -62,8 +62,8 @@ export function eraOfPost(
   header: string | undefined,
   serves: () => readonly string[],
 ): Era | HttpResponseOut {
-  if (posted.metaVersion !== undefined) return "stateless";
-  if (posted.method === "initialize" || header === undefined) return "handshake";
+  if (posted.metaVersion !== undefined) return "stateless"; // only that era's requests carry `_meta` state
+  if (posted.method === ERA_RULES.handshake.openingMethod || header === undefined) return "handshake";
   const era = revisionEra(header);
   // Neither `_meta` nor a known header: say so, naming ours.
   if (era === undefined) return unsupportedVersion(header, posted.id ?? null, serves());

@@ -7,7 +7,16 @@
  * cancellation; priming events where the revision has them (session-transport.ts).
  */
 import { principalOf } from "../transport/principal.ts";
-import { clientKeyOf, invalidRequest, mintSessionId, rpcError, type Posted } from "./answers.ts";
+import { ERA_RULES } from "../protocol/era.ts";
+import {
+  clientKeyOf,
+  invalidRequest,
+  isPostedRequest,
+  mintSessionId,
+  rpcError,
+  type Posted,
+  type PostedRequest,
+} from "./answers.ts";
 import { connectOrForget, type EraCall, type EraServices, type HttpEra } from "./eras.ts";
 import { InMemoryEventStore } from "./event-store.ts";
 import type { RequestId } from "./exchange.ts";
@@ -19,7 +28,7 @@ import { REVISION_WITHOUT_HEADER } from "./transport-revisions.ts";
 import { emptyResponse, JSON_HEADERS, jsonResponse, type HttpResponseOut } from "./types.ts";
 import { revisionEra, revisionHasBatches, unsupportedVersion, versionMismatch } from "./versions.ts";
 
-type RequestMessage = Posted["message"] & { id: RequestId };
+const OPENING_METHOD = ERA_RULES.handshake.openingMethod;
 
 export class HandshakeEra implements HttpEra {
   readonly era = "handshake";
@@ -29,13 +38,16 @@ export class HandshakeEra implements HttpEra {
     private readonly registry: SessionRegistry,
   ) {}
 
+  /** The era has sessions (protocol/era.ts); on HTTP the application may still serve it without (`sessions: false`). */
   private get sessionful(): boolean {
-    return this.services.options.sessions !== false;
+    return ERA_RULES.handshake.sessions && this.services.options.sessions !== false;
   }
 
   async post(posted: Posted, call: EraCall): Promise<HttpResponseOut> {
     const { request, authInfo } = call;
-    if (posted.method === "initialize" && this.sessionful) return this.initialize(posted, call);
+    // The opening request opens a session; an `initialize` notification opens nothing (it goes the session path).
+    if (posted.method === OPENING_METHOD && isPostedRequest(posted) && this.sessionful)
+      return this.initialize(posted, call);
     const replyId = posted.id ?? null;
     const version = request.header("mcp-protocol-version");
     if (version !== undefined && revisionEra(version) !== "handshake")
@@ -48,12 +60,12 @@ export class HandshakeEra implements HttpEra {
     const mismatch = versionMismatch(request, session, replyId, this.services.serves());
     if (mismatch) return mismatch;
     const mode = this.services.options.responseMode ?? "auto";
-    if (posted.id !== undefined) {
+    if (isPostedRequest(posted)) {
       if (session.hasInFlight(posted.id))
         return jsonResponse(400, invalidRequest(posted.id, `id ${JSON.stringify(posted.id)} is already in flight`));
-      return session.post([posted.message as RequestMessage], [], false, this.services.context(call), mode, request)!;
+      return session.post([posted], [], false, this.services.context(call), mode, request)!;
     }
-    void session.post([], [posted.message], false, this.services.context(call), mode);
+    void session.post([], [posted], false, this.services.context(call), mode);
     return emptyResponse(202);
   }
 
@@ -80,19 +92,19 @@ export class HandshakeEra implements HttpEra {
         `Invalid Request: revision ${session.protocolVersion ?? "(none)"} has no batches`,
         null,
       );
-    if (valid.some((p) => p.method === "initialize"))
+    if (valid.some((p) => p.method === OPENING_METHOD))
       return rpcError(400, -32600, "Invalid Request: initialize must not be batched", null);
     const errors = [...invalid];
-    const requests: RequestMessage[] = [];
-    const others: Posted["message"][] = [];
+    const requests: PostedRequest[] = [];
+    const others: Posted[] = [];
     const ids = new Set<RequestId>();
     for (const p of valid) {
-      if (p.id === undefined) others.push(p.message);
+      if (!isPostedRequest(p)) others.push(p);
       else if (session.hasInFlight(p.id) || ids.has(p.id))
         errors.push(invalidRequest(p.id, `id ${JSON.stringify(p.id)} is already in flight`));
       else {
         ids.add(p.id);
-        requests.push(p.message as RequestMessage);
+        requests.push(p);
       }
     }
     const mode = this.services.options.responseMode ?? "auto";
@@ -143,12 +155,12 @@ export class HandshakeEra implements HttpEra {
    * `initialize` opens a session, and only a successful one keeps it: the id is issued with an InitializeResult
    * and nothing else (a failed initialize is answered without `Mcp-Session-Id` and leaves nothing behind).
    */
-  private async initialize(posted: Posted, call: EraCall): Promise<HttpResponseOut> {
+  private async initialize(posted: PostedRequest, call: EraCall): Promise<HttpResponseOut> {
     const { request, authInfo } = call;
     const options = this.services.options;
     const client = clientKeyOf(authInfo, request.remoteAddress);
     const refused = this.registry.refusal(client);
-    if (refused) return rpcError(refused.status, -32000, refused.message, posted.id ?? null);
+    if (refused) return rpcError(refused.status, -32000, refused.message, posted.id);
     const store = options.eventStore === false ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()))();
     const session = new SessionTransport(mintSessionId(), {
       eventStore: store,
@@ -160,16 +172,8 @@ export class HandshakeEra implements HttpEra {
     session.principal = principalOf(authInfo);
     this.registry.add(session, client);
     await connectOrForget(this.services.host, session);
-    const id = posted.message["id"] as RequestId;
     // Plain JSON, so the answer (and with it the session id header) is decided only once the outcome is known.
-    const answer = await session.post(
-      [{ ...posted.message, id }],
-      [],
-      false,
-      this.services.context(call),
-      "json",
-      request,
-    )!;
+    const answer = await session.post([posted], [], false, this.services.context(call), "json", request)!;
     if (session.protocolVersion !== undefined) return answer;
     await session.close();
     return { ...answer, headers: JSON_HEADERS };
@@ -210,7 +214,7 @@ export class HandshakeEra implements HttpEra {
     const context = this.services.context(call);
     const transport = new RequestTransport();
     return connectOrForget(this.services.host, transport).then(() =>
-      transport.run(posted.message, posted.id, serve, context, call.request),
+      transport.run(posted, serve, context, call.request),
     );
   }
 }

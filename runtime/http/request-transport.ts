@@ -6,6 +6,7 @@
  * (`onIdle`), so a server session is not built and torn down for every request.
  */
 import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
+import type { Posted } from "./answers.ts";
 import { Exchange, type ResponseMode, type RequestId } from "./exchange.ts";
 import type { GoneSource, HttpResponseOut } from "./types.ts";
 
@@ -43,10 +44,9 @@ export class RequestTransport implements Transport {
     this.sink = sink;
   }
 
-  /** Deliver one message; resolves with the HTTP answer (202 for a notification). */
+  /** Deliver one message, as the handler classified it; resolves with the HTTP answer (202 for a notification). */
   run(
-    message: object,
-    requestId: RequestId | undefined,
+    posted: Posted,
     options: StatelessServeOptions,
     context: IncomingContext,
     client?: GoneSource,
@@ -54,11 +54,16 @@ export class RequestTransport implements Transport {
     const sink = this.sink;
     if (!sink || this.closed || this.exchange) throw new Error("RequestTransport.run: not started, closed or busy");
     const revision = options.handshakeRevision;
-    if (revision !== undefined && (message as { method?: unknown }).method !== "initialize") {
-      const params = { protocolVersion: revision, capabilities: {}, clientInfo: { name: "stateless-http-client", version: "0" } };
+    if (revision !== undefined && posted.method !== "initialize") {
+      const params = {
+        protocolVersion: revision,
+        capabilities: {},
+        clientInfo: { name: "stateless-http-client", version: "0" },
+      };
       sink.receive({ jsonrpc: "2.0", id: PREAMBLE_ID, method: "initialize", params }, context);
       sink.receive({ jsonrpc: "2.0", method: "notifications/initialized" }, context);
     }
+    const { message, id: requestId } = posted;
     if (requestId === undefined) {
       sink.receive(message, context);
       this.idle();
@@ -88,7 +93,8 @@ export class RequestTransport implements Transport {
     const exchange = this.exchange;
     if (this.closed || !exchange) return; // cancelled or finished: MUST NOT send anything more for that request
     if ("id" in message && message.id === PREAMBLE_ID && !("method" in message)) return;
-    const answers = "id" in message && !("method" in message) && message.id === this.requestId ? this.requestId : undefined;
+    const answers =
+      "id" in message && !("method" in message) && message.id === this.requestId ? this.requestId : undefined;
     if (answers === undefined && options?.relatedRequestId !== this.requestId && "id" in message && "method" in message)
       throw new Error("a stateless HTTP request has no stream for unrelated server requests");
     await exchange.deliver(message, answers);

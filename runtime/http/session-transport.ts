@@ -4,6 +4,7 @@
  * they answer or relate to, else to the session's GET stream, and never to two streams.
  */
 import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
+import type { Posted, PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
 import { Exchange, type RequestId } from "./exchange.ts";
 import { SseStream, SSE_HEADERS } from "./sse.ts";
@@ -74,12 +75,13 @@ export class SessionTransport implements Transport {
   }
 
   /**
-   * Deliver the messages of one POST. Requests get an Exchange; the promise is the HTTP answer. `errors`: answers
-   * already decided for invalid elements of a batch; they join the batch's answer (JSON-RPC 2.0 §6).
+   * Deliver the messages of one POST, as the handler classified them. Requests get an Exchange; the promise is the
+   * HTTP answer. `errors`: answers already decided for invalid elements of a batch; they join the batch's answer
+   * (JSON-RPC 2.0 §6).
    */
   post(
-    requests: readonly (object & { id: RequestId })[],
-    others: readonly object[],
+    requests: readonly PostedRequest[],
+    others: readonly Posted[],
     batch: boolean,
     context: IncomingContext,
     mode: "auto" | "sse" | "json",
@@ -121,14 +123,14 @@ export class SessionTransport implements Transport {
     if (exchange) {
       const ex = exchange;
       const withClose: IncomingContext = { ...context, closeStream: streamCloser(ex) };
-      for (const message of requests) this.sink?.receive(message, withClose);
+      for (const request of requests) this.sink?.receive(request.message, withClose);
     }
     return exchange?.done;
   }
 
-  private receiveOther(message: object, context: IncomingContext): void {
-    if ((message as { method?: unknown }).method === "notifications/initialized") this.initialized = true;
-    this.sink?.receive(message, context);
+  private receiveOther(posted: Posted, context: IncomingContext): void {
+    if (posted.method === "notifications/initialized") this.initialized = true;
+    this.sink?.receive(posted.message, context);
   }
 
   /** GET: the stream for messages unrelated to any request, or a resumption with Last-Event-ID. */
@@ -150,7 +152,8 @@ export class SessionTransport implements Transport {
       else stream.end();
       return { status: 200, headers, body: stream };
     }
-    if (this.getStream?.open) return { status: 409, headers: {}, body: "A GET stream is already open for this session" };
+    if (this.getStream?.open)
+      return { status: 409, headers: {}, body: "A GET stream is already open for this session" };
     const stream = new SseStream();
     if (store && sendsPrimingEvent(this.protocolVersion)) {
       const id = await store.storeEvent(GET_STREAM, undefined);

@@ -42,10 +42,10 @@ export class StatelessEra implements HttpEra {
     };
     const context = this.services.context(call);
     const idle = this.idle.pop();
-    if (idle) return idle.run(posted.message, posted.id, serve, context, call.request);
+    if (idle) return idle.run(posted, serve, context, call.request);
     const transport = new RequestTransport(this.park);
     return connectOrForget(this.services.host, transport).then(() =>
-      transport.run(posted.message, posted.id, serve, context, call.request),
+      transport.run(posted, serve, context, call.request),
     );
   }
 
