@@ -182,6 +182,23 @@ function problemsOf(units: readonly OutputUnit[], root: unknown): Problem[] {
 /** A JSON copy: cfworker records resolved `$ref`s on the schema objects it is given, and ours may be frozen. */
 const jsonCopy = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The path of the first property whose name is not well-formed UTF-16 (a lone surrogate, which JSON text can
+ * escape), or undefined. cfworker cannot name such a property in a location and fails on it, so such a value is
+ * refused up front with a message saying why (I-JSON, RFC 7493, forbids these names too).
+ */
+function malformedName(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (!Array.isArray(value) && LONE_SURROGATE.test(key)) return [...path, key];
+    const found = malformedName(item, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** A checker for `schema`: the problems of a value, [] when it is valid. Prepared on first use. */
 function checker(schema: Readonly<JsonObject>): (value: unknown) => Problem[] {
   let prepared: { readonly validator: Validator; readonly root: unknown } | undefined;
@@ -191,6 +208,8 @@ function checker(schema: Readonly<JsonObject>): (value: unknown) => Problem[] {
         const root = jsonCopy(schema);
         prepared = { validator: new Validator(root as Schema, draftOf(schema), false), root };
       }
+      const malformed = malformedName(value);
+      if (malformed) return [{ path: malformed.slice(0, -1), message: "property names must be well-formed Unicode" }];
       const result = prepared.validator.validate(value);
       return result.valid ? [] : problemsOf(result.errors, prepared.root);
     } catch (error) {

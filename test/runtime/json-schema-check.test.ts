@@ -268,3 +268,23 @@ describe("jsonSchemaCheck agrees with ajv", () => {
     ]);
   });
 });
+
+describe("jsonSchemaCheck never throws", () => {
+  it("a schema the checker cannot evaluate fails the value with a problem, not an exception", () => {
+    const badPattern = json({ type: "object", properties: { code: { type: "string", pattern: "(" } } });
+    expect(check(badPattern, '{"code": "x"}')).toEqual([
+      expect.stringMatching(/^: could not be checked: .*regular expression/i),
+    ]);
+    const missingRef = json({ properties: { a: { $ref: "#/$defs/missing" } } });
+    expect(check(missingRef, '{"a": 1}')).toEqual([expect.stringMatching(/^: could not be checked: .*missing/)]);
+  });
+
+  it("a property name that is not well-formed UTF-16 is refused with a message saying so, at its object", () => {
+    // A lone surrogate, as JSON.parse produces from "\ud800" (I-JSON forbids it).
+    const schema = json({ type: "object", additionalProperties: { type: "string" } });
+    expect(check(schema, '{"\\ud800": "x"}')).toEqual([": property names must be well-formed Unicode"]);
+    expect(check(json({}), '{"a": [{"\\udc00": "x"}]}')).toEqual(["a/0: property names must be well-formed Unicode"]);
+    // Paired surrogates (an emoji) are fine in names, and lone ones in values.
+    expect(check(schema, '{"\\ud83d\\ude00": "\\ud800"}')).toEqual([]);
+  });
+});
