@@ -74,10 +74,7 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   }
   const usable = serverVersions ? handshake.filter((p) => serverVersions!.includes(p.version)) : handshake;
   const best = usable[0];
-  if (!best) {
-    const theirs = serverVersions ? ` (the server supports ${serverVersions.join(", ")})` : "";
-    throw new NegotiationError(`no mutually supported protocol revision; this client accepts ${input.profiles.map((p) => p.version).join(", ")}${theirs}`);
-  }
+  if (!best) throw noCommonRevision(input, serverVersions, undefined);
   try {
     return await initialize(input, best, handshake);
   } catch (error) {
@@ -85,11 +82,18 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
     // out (a slow server), that answer identifies its era, so probe again with a version it listed.
     const listed = unsupportedVersions(error);
     const retry = listed && !serverVersions ? stateless.find((p) => listed.includes(p.version)) : undefined;
+    if (listed && !retry) throw noCommonRevision(input, listed, error);
     if (!retry) throw error;
     const again = await probe(input, retry, input.requestTimeoutMs);
     if (again.kind === "stateless") return again.negotiated;
     throw error;
   }
+}
+
+function noCommonRevision(input: NegotiationInput, serverVersions: readonly string[] | undefined, cause: unknown): NegotiationError {
+  const theirs = serverVersions ? ` (the server supports ${serverVersions.join(", ")})` : "";
+  const ours = input.profiles.map((p) => p.version).join(", ");
+  return new NegotiationError(`no mutually supported protocol revision; this client accepts ${ours}${theirs}`, cause === undefined ? undefined : { cause });
 }
 
 /** The `supported` list of an UnsupportedProtocolVersion (-32022) error, else undefined. */
