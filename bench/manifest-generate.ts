@@ -8,8 +8,8 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { stringify } from "yaml";
-import { generateFromManifest } from "../generator/manifest/pipeline.ts";
-import { checkFiles, writeFilesAtomically } from "../generator/manifest/write-atomic.ts";
+import { generateFromManifest } from "../generator/pipeline/manifest.ts";
+import { checkOutputFolder, writeOutputFolder } from "../generator/pipeline/output-folder.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..");
 const DIR = path.join(REPO, ".tmp", "bench-manifest-generate");
@@ -60,7 +60,7 @@ const manifestPath = path.join(DIR, "mcp.yaml");
 await writeFile(manifestPath, stringify(manifest));
 
 const first = await generateFromManifest({ manifestPath }); // warm-up: module loading, prettier, JIT
-await writeFilesAtomically(first.outDir, first.files);
+await writeOutputFolder(first.outDir, first.files);
 const generate: number[] = [];
 const check: number[] = [];
 for (let i = 0; i < 5; i++) {
@@ -68,7 +68,7 @@ for (let i = 0; i < 5; i++) {
   check.push(
     await timed(async () => {
       const output = await generateFromManifest({ manifestPath });
-      if ((await checkFiles(output.outDir, output.files)).length > 0) throw new Error("output should be up to date");
+      if ((await checkOutputFolder(output.outDir, output.files)).length > 0) throw new Error("output should be up to date");
     }),
   );
 }

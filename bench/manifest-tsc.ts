@@ -18,8 +18,8 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { stringify } from "yaml";
-import { generateFromManifest } from "../generator/manifest/pipeline.ts";
-import { writeFilesAtomically } from "../generator/manifest/write-atomic.ts";
+import { generateFromManifest } from "../generator/pipeline/manifest.ts";
+import { writeOutputFolder } from "../generator/pipeline/output-folder.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..");
 const ROOT = path.join(REPO, ".tmp", "bench-manifest-tsc");
@@ -92,7 +92,7 @@ async function mcpGenProject(dir: string): Promise<void> {
   };
   await writeFile(path.join(dir, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml") });
-  await writeFilesAtomically(output.outDir, output.files);
+  await writeOutputFolder(output.outDir, output.files);
   const handlers = names.map(
     (n) =>
       `  ${n}: (input) => ({ structuredContent: { items: [{ id: input.limit ?? 1, title: input.query }], total: 1 } }),`,

@@ -6,8 +6,8 @@ import { watch } from "node:fs";
 import path from "node:path";
 import { ManifestError } from "../manifest/errors.ts";
 import type { ImportExtension } from "../manifest/defaults.ts";
-import { generateFromManifest, type ManifestOutput } from "../manifest/pipeline.ts";
-import { checkFiles, RECORD_FILE, RefusedOutputError, writeFilesAtomically } from "../manifest/write-atomic.ts";
+import { generateFromManifest, type ManifestOutput } from "../pipeline/manifest.ts";
+import { checkOutputFolder, RECORD_FILE, RefusedOutputError, writeOutputFolder } from "../pipeline/output-folder.ts";
 
 export interface GenerateArgs {
   readonly manifest: string;
@@ -54,7 +54,7 @@ export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: Command
 }
 
 async function check(args: { manifest: string }, output: ManifestOutput, shown: string, io: CommandIo): Promise<number> {
-  const problems = await checkFiles(output.outDir, output.files);
+  const problems = await checkOutputFolder(output.outDir, output.files);
   for (const problem of problems) io.err(`mcp-gen: ${problem.replace(": ", `: ${shown}/`)}`);
   if (problems.length > 0) {
     io.err(`mcp-gen: ${shown} is out of date with ${args.manifest}; run mcp-gen generate`);
@@ -65,7 +65,7 @@ async function check(args: { manifest: string }, output: ManifestOutput, shown: 
 }
 
 async function write(output: ManifestOutput, shown: string, io: CommandIo): Promise<number> {
-  await writeFilesAtomically(output.outDir, output.files);
+  await writeOutputFolder(output.outDir, output.files);
   const count = output.files.filter((f) => f.path !== RECORD_FILE).length;
   io.out(`mcp-gen: wrote ${count} files to ${shown}`);
   return 0;

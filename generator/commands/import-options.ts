@@ -1,5 +1,5 @@
 /** `mcp-gen import`'s connection options (`--header`, `--revision`, `--capabilities`), parsed and checked. */
-import { knownRevisions } from "../manifest/known-revisions.ts";
+import { knownRevisions } from "../pipeline/known-revisions.ts";
 
 export interface ImportOptions {
   readonly headers: Readonly<Record<string, string>>;

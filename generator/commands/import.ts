@@ -9,7 +9,8 @@ import { McpClient, StdioClientTransport, type Transport } from "@mcp-gen/runtim
 import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
 import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
-import { writeFileAtomically } from "../manifest/write-atomic.ts";
+import { knownRevisions } from "../pipeline/known-revisions.ts";
+import { writeFileAtomically } from "../pipeline/write.ts";
 import { parseImportOptions, printable, type ImportOptions } from "./import-options.ts";
 import type { CommandIo } from "./generate.ts";
 
@@ -149,7 +150,7 @@ export async function runImport(args: ImportArgs, io: CommandIo): Promise<number
     ? `${JSON.stringify(manifest, null, 2)}\n`
     : `# Imported by mcp-gen from ${source}\n${stringify(manifest, { lineWidth: 0 })}`;
   try {
-    parseManifest(text, args.out, path.basename(args.out));
+    parseManifest(text, { file: args.out, displayPath: () => path.basename(args.out), knownRevisions: knownRevisions() });
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     for (const line of error.lines()) io.err(`mcp-gen: the server's definitions cannot be generated from: ${printable(line)}`);

@@ -9,9 +9,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/generated-file.ts";
-import { renderTemplate } from "../emit/user/render-template.ts";
 import type { ImportExtension } from "../manifest/defaults.ts";
-import { writeFileAtomically, writeNewFiles } from "../manifest/write-atomic.ts";
+import { writeFileAtomically, writeNewFiles } from "../pipeline/write.ts";
+import { loadTemplates, type Templates } from "./templates.ts";
 import { runGenerate, type CommandIo } from "./generate.ts";
 
 export interface InitArgs {
@@ -39,7 +39,7 @@ function entryImports(runtimeImport: string): { runtime: string; http: string } 
   return { runtime, http };
 }
 
-function scaffoldFiles(args: InitArgs): GeneratedFile[] {
+function scaffoldFiles(args: InitArgs, render: Templates): GeneratedFile[] {
   const { runtime, http } = entryImports(args.runtimeImport);
   const ext = args.importExtension;
   const view = { runtimeImport: JSON.stringify(runtime), httpImport: JSON.stringify(http), ext };
@@ -47,16 +47,16 @@ function scaffoldFiles(args: InitArgs): GeneratedFile[] {
     {
       path: "mcp.yaml",
       // JSON strings are YAML double-quoted scalars: any name or specifier stays one value.
-      content: renderTemplate("init/mcp.yaml.hbs", {
+      content: render("mcp.yaml.hbs", {
         name: JSON.stringify(args.name),
         runtimeImport: JSON.stringify(args.runtimeImport),
         importExtension: JSON.stringify(ext),
       }),
     },
-    { path: "src/handlers.ts", content: renderTemplate("init/handlers.ts.hbs", view) },
-    { path: "src/server.ts", content: renderTemplate("init/server.ts.hbs", view) },
-    { path: "src/http.ts", content: renderTemplate("init/http.ts.hbs", view) },
-    { path: "tsconfig.json", content: renderTemplate("init/tsconfig.json.hbs", {}) },
+    { path: "src/handlers.ts", content: render("handlers.ts.hbs", view) },
+    { path: "src/server.ts", content: render("server.ts.hbs", view) },
+    { path: "src/http.ts", content: render("http.ts.hbs", view) },
+    { path: "tsconfig.json", content: render("tsconfig.json.hbs", {}) },
   ];
 }
 
@@ -142,7 +142,7 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
     }
   }
   await mkdir(args.dir, { recursive: true });
-  const files = scaffoldFiles(args);
+  const files = scaffoldFiles(args, await loadTemplates("init"));
   if (!pkgEdit) files.push({ path: "package.json", content: newPackageJson(args.name) });
   const { written, skipped } = await writeNewFiles(args.dir, files);
   if (pkgEdit?.text !== undefined) await writeFileAtomically(pkgPath, pkgEdit.text);

@@ -1,5 +1,6 @@
 /** `mcp-gen protocol --schema <schema.ts> --revision <name> --out <dir>`: protocol bindings for one revision. */
-import { generateProtocol, writeGeneratedFiles } from "../pipeline/protocol.ts";
+import { generateProtocol } from "../pipeline/protocol.ts";
+import { writeFiles } from "../pipeline/write.ts";
 
 export interface ProtocolArgs {
   readonly schema: string;
@@ -8,7 +9,12 @@ export interface ProtocolArgs {
 }
 
 export async function runProtocol(args: ProtocolArgs): Promise<void> {
-  const { files } = await generateProtocol({ schemaPath: args.schema, revision: args.revision, outDir: args.out });
-  await writeGeneratedFiles(args.out, files);
+  const { files, warnings } = await generateProtocol({
+    schemaPath: args.schema,
+    revision: args.revision,
+    outDir: args.out,
+  });
+  for (const warning of warnings) process.stderr.write(`mcp-gen: warning: ${warning}\n`);
+  await writeFiles(args.out, files);
   process.stdout.write(`mcp-gen: wrote ${files.length} files to ${args.out}\n`);
 }

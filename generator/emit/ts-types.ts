@@ -9,7 +9,8 @@ export interface TypeEmitOptions {
   readonly ref?: (name: string) => string;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** An identifier name: usable bare as a property key or after a `.` (reserved words included, as ES5+ allows). */
+export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
  * A property key as written in an object type or object literal: bare when it is an identifier, quoted otherwise.
@@ -18,6 +19,11 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export function propertyKey(name: string): string {
   if (name === "__proto__") return '["__proto__"]';
   return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+/** `base.key` when `key` is an identifier name, else `base["key"]`. */
+export function memberAccess(base: string, key: string): string {
+  return IDENTIFIER.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
 }
 
 /** A JSDoc block (with trailing newline), or "" when there is nothing to say. */
@@ -33,6 +39,11 @@ export function emitDoc(doc: IrDoc | undefined, extraLines: readonly string[] = 
   const safe = lines.map((line) => line.replace(/\*\//g, "*\\/"));
   if (safe.length === 1) return `/** ${safe[0]} */\n`;
   return `/**\n${safe.map((line) => (line ? ` * ${line}` : " *")).join("\n")}\n */\n`;
+}
+
+/** A JSDoc block for a plain description (e.g. a manifest's `description`), or "" when there is none. */
+export function emitDescription(text: unknown): string {
+  return typeof text === "string" && text ? emitDoc({ text }) : "";
 }
 
 export function emitTypeExpression(type: IrType, options: TypeEmitOptions = {}): string {

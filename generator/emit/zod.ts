@@ -10,13 +10,15 @@
  *   `.exactOptional()` still runs the inner schema on every absent key (5-10x slower on typical params). The only
  *   run-time difference, an explicit `undefined` value being accepted, cannot arise from JSON.
  * - Recursive declarations are `z.lazy` with an explicit `z.ZodType<T>` annotation.
- * The helpers an expression needs are recorded in `ZodEmitContext.helpers`; emit them once with `emitZodPrelude`.
+ * The helpers (`optionalKey`, `openObject`, …) live in the runtime (`runtime/protocol/zod-helpers.ts`); every use is
+ * recorded with the file's printer, which imports them.
  */
 import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
+import { createLegacyZodContext, type LegacyZodContext } from "./legacy-zod-prelude.ts";
+import type { ImportSymbol, Printer } from "./printer.ts";
+import { runtime, zod } from "./runtime-symbols.ts";
 import { acceptsNull, emitDoc, propertyKey } from "./ts-types.ts";
-
-export type ZodHelper = "optionalKey" | "openObject" | "ownKeys" | "objectValue" | "exactly" | "ObjectSchema";
 
 export interface ZodEmitContext {
   /** The expression naming the schema of a declaration (e.g. `CallToolRequestSchema` or `S.CallToolRequestSchema`). */
@@ -26,70 +28,35 @@ export interface ZodEmitContext {
    * `discriminator` use `z.discriminatedUnion` only when every member passes; default: never.
    */
   readonly isObjectSchema?: (name: string) => boolean;
-  /** Filled with the helpers the emitted code uses. */
-  readonly helpers: Set<ZodHelper>;
+  /** Records a use of `zod` or a runtime helper in the file being printed (`Printer.use`) and returns its name. */
+  readonly use: (symbol: ImportSymbol, asType?: boolean) => string;
 }
 
+export interface ZodContextOptions {
+  /** The printer of the file the expressions go into: it imports zod and the runtime's helpers they use. */
+  readonly printer: Pick<Printer, "use">;
+  readonly ref?: (name: string) => string;
+  readonly isObjectSchema?: (name: string) => boolean;
+}
+
+export { emitZodPrelude } from "./legacy-zod-prelude.ts";
+
+export function createZodContext(options: ZodContextOptions): ZodEmitContext;
+/** TEMPORARY: the old form, until generator/emit/protocol.ts prints through the printer. */
 export function createZodContext(
-  ref: (name: string) => string = (name) => `${name}Schema`,
+  ref?: (name: string) => string,
+  isObjectSchema?: (name: string) => boolean,
+): LegacyZodContext;
+export function createZodContext(
+  options?: ZodContextOptions | ((name: string) => string),
   isObjectSchema?: (name: string) => boolean,
 ): ZodEmitContext {
-  return { ref, helpers: new Set(), ...(isObjectSchema ? { isObjectSchema } : {}) };
-}
-
-const HELPERS: Record<ZodHelper, string> = {
-  optionalKey:
-    "/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */\n" +
-    "const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;\n",
-  openObject:
-    "/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */\n" +
-    "const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>\n  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;\n",
-  ownKeys:
-    "/**\n * An object schema declaring keys that are also members of Object.prototype (`constructor`, `toString`, `__proto__`,\n" +
-    " * …): zod reads `key in input` and `input[key]`, so an absent key would be read from the prototype. The object parses\n" +
-    " * a null-prototype copy of the input's own properties instead, so only own properties count. zod skips `__proto__`\n" +
-    " * (assigning it would replace the prototype): when the shape declares it (`proto` says whether it is required), it is\n" +
-    " * checked here with its schema from the shape and defined on the output as an own property.\n */\n" +
-    'const ownKeys = <S extends z.ZodObject>(object: S, proto?: "required" | "optional") =>\n' +
-    "  z.unknown().transform((input, ctx) => {\n" +
-    '    const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);\n' +
-    "    const own: unknown = isRecord ? Object.assign(Object.create(null), input) : input;\n" +
-    "    const parsed = object.safeParse(own);\n" +
-    '    const present = isRecord && proto !== undefined && Object.prototype.hasOwnProperty.call(input, "__proto__");\n' +
-    '    const value = present ? (object.shape["__proto__"] as z.ZodType).safeParse((own as { __proto__: unknown }).__proto__) : undefined;\n' +
-    "    const issues = [\n" +
-    "      ...(parsed.success ? [] : parsed.error.issues),\n" +
-    '      ...(isRecord && !present && proto === "required" ? [{ message: "Required", path: ["__proto__"] }] : []),\n' +
-    '      ...(value?.success === false ? value.error.issues.map((issue) => ({ ...issue, path: ["__proto__", ...issue.path] })) : []),\n' +
-    "    ];\n" +
-    '    for (const issue of issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input });\n' +
-    "    if (!parsed.success || issues.length > 0) return z.NEVER;\n" +
-    "    if (!value?.success) return parsed.data;\n" +
-    "    const descriptor = { value: value.data, enumerable: true, writable: true, configurable: true };\n" +
-    '    return Object.defineProperty(parsed.data, "__proto__", descriptor);\n' +
-    "  }) as unknown as S;\n",
-  objectValue:
-    "/** TypeScript's `object`: any non-null object. */\n" +
-    'const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);\n',
-  exactly:
-    "/**\n * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod\n" +
-    " * infers for `schema` and `T` are mutually assignable.\n */\n" +
-    "function exactly<T>() {\n" +
-    "  return <S extends z.core.$ZodType>(\n" +
-    "    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),\n" +
-    "  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;\n" +
-    "}\n",
-  ObjectSchema:
-    "/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */\n" +
-    "type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;\n",
-};
-
-/** The helper declarations used by expressions emitted with `ctx`, in a fixed order. */
-export function emitZodPrelude(ctx: ZodEmitContext): string {
-  return (Object.keys(HELPERS) as ZodHelper[])
-    .filter((h) => ctx.helpers.has(h))
-    .map((h) => HELPERS[h])
-    .join("");
+  if (options === undefined || typeof options === "function") return createLegacyZodContext(options, isObjectSchema);
+  return {
+    ref: options.ref ?? ((name) => `${name}Schema`),
+    use: (symbol, asType) => options.printer.use(symbol, asType),
+    ...(options.isObjectSchema ? { isObjectSchema: options.isObjectSchema } : {}),
+  };
 }
 
 /** Regex text for RFC 6570 URI templates: literals and balanced `{…}` expressions. */
@@ -110,6 +77,7 @@ const FORMATS: Readonly<Record<string, string>> = {
 };
 
 export function emitZodExpression(type: IrType, ctx: ZodEmitContext, constraints?: IrConstraints): string {
+  ctx.use(zod);
   const base = emitBase(type, ctx, constraints);
   const nullable = constraints?.nullable && !acceptsNull(type);
   return nullable ? `${base}.nullable()` : base;
@@ -162,8 +130,7 @@ function emitPrimitive(name: string, ctx: ZodEmitContext, c: IrConstraints | und
     case "unknown":
       return "z.unknown()";
     case "object":
-      ctx.helpers.add("objectValue");
-      return "objectValue";
+      return ctx.use(runtime.objectValue);
     default:
       throw new GeneratorError(`unknown primitive ${name}`);
   }
@@ -207,9 +174,9 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(O
 function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
   const object = emitPlainObject(type, ctx);
   if (!type.props.some((p) => PROTOTYPE_KEYS.has(p.name))) return object;
-  ctx.helpers.add("ownKeys");
+  const ownKeys = ctx.use(runtime.ownKeys);
   const proto = type.props.find((p) => p.name === "__proto__");
-  return proto ? `ownKeys(${object}, "${proto.optional ? "optional" : "required"}")` : `ownKeys(${object})`;
+  return proto ? `${ownKeys}(${object}, "${proto.optional ? "optional" : "required"}")` : `${ownKeys}(${object})`;
 }
 
 /** The zod object; a `__proto__` property stays in its shape (declared, so a strict object does not reject it). */
@@ -220,16 +187,14 @@ function emitPlainObject(type: IrObjectType, ctx: ZodEmitContext): string {
   if (index)
     return type.props.length === 0 ? `z.record(z.string(), ${index})` : `z.object(${shape}).catchall(${index})`;
   if (type.props.length === 0) return "(z.looseObject({}) as z.ZodType<{}>)";
-  ctx.helpers.add("openObject");
-  return `openObject(${shape})`;
+  return `${ctx.use(runtime.openObject)}(${shape})`;
 }
 
 function emitShapeEntry(prop: IrProp, ctx: ZodEmitContext): string {
   const value = emitZodExpression(prop.type, ctx, prop.constraints);
   const deprecated = prop.doc?.deprecated !== undefined ? emitDoc({ text: "", deprecated: prop.doc.deprecated }) : "";
   if (!prop.optional) return `${deprecated}${propertyKey(prop.name)}: ${value},\n`;
-  ctx.helpers.add("optionalKey");
-  return `${deprecated}${propertyKey(prop.name)}: optionalKey(${value}),\n`;
+  return `${deprecated}${propertyKey(prop.name)}: ${ctx.use(runtime.optionalKey)}(${value}),\n`;
 }
 
 export interface ZodDeclarationOptions {
@@ -263,8 +228,7 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
   if (options.recursive) return `${doc}export const ${name}: z.ZodType<${type}> = z.lazy(() => ${expr});\n`;
   if (options.annotate) return `${doc}export const ${name}: z.ZodType<${type}> = ${expr};\n`;
   if (!options.declaredTypes) return `${doc}export const ${name} = ${expr};\n`;
-  ctx.helpers.add("exactly").add("ObjectSchema");
   const isObject = ctx.isObjectSchema?.(decl.name) ?? false;
-  const annotation = `${isObject ? "ObjectSchema" : "z.ZodType"}<${type}>`;
-  return `${doc}export const ${name}: ${annotation} = exactly<${type}>()(${expr});\n`;
+  const annotation = `${isObject ? ctx.use(runtime.ObjectSchema) : "z.ZodType"}<${type}>`;
+  return `${doc}export const ${name}: ${annotation} = ${ctx.use(runtime.exactly)}<${type}>()(${expr});\n`;
 }

@@ -1,12 +1,12 @@
 /**
- * The validated manifest loader: file bytes → `UserModel`, or a `ManifestError` whose lines read
- * `file:line:col: tools[3].inputSchema.properties.city: reason`.
+ * The validated manifest parser: manifest text → `UserModel`, or a `ManifestError` whose lines read
+ * `file:line:col: tools[3].inputSchema.properties.city: reason`. Pure: the pipeline reads the file
+ * (`pipeline/manifest.ts`).
  *
  * YAML and JSON both go through the `yaml` package (JSON is YAML 1.2), so both get positions. Stages:
  * syntax (yaml) → shape (`ManifestSchema`, zod) → meaning (`lowerManifest`: schemas, names, templates).
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
 import {
@@ -17,7 +17,7 @@ import {
   type ManifestPath,
   type ManifestPosition,
 } from "./errors.ts";
-import { lowerManifest, SchemaProblems, type ManifestList } from "./lower-manifest.ts";
+import { lowerManifest, SchemaProblems, type LowerOptions, type ManifestList } from "./lower-manifest.ts";
 import { ManifestParts, ManifestSchema, manifestJsonSchema, type Manifest } from "./manifest-schema.ts";
 import { didYouMean } from "./suggest.ts";
 import type { UserModel } from "./user-model.ts";
@@ -27,13 +27,23 @@ export interface LoadedManifest {
   readonly manifest: Manifest;
 }
 
+export interface ParseOptions extends Omit<LowerOptions, "source"> {
+  /** Where messages say the manifest is. */
+  readonly file: string;
+  /**
+   * The manifest's display path for the model (and so the generated headers), given the parsed manifest (it depends
+   * on `generate.out`); it must not depend on the machine.
+   */
+  readonly displayPath: (manifest: Manifest) => string;
+}
+
 /**
- * Parses and lowers manifest text. `file` is used in messages only; `displayPath` goes into the model (and so
- * into generated headers), and must not depend on the machine. Every problem is reported in one `ManifestError`:
+ * Parses and lowers manifest text. Every problem is reported in one `ManifestError`:
  * structural ones (zod) and those found while lowering the entries that are structurally sound, sorted by position,
  * each once.
  */
-export function parseManifest(text: string, file: string, displayPath: string): LoadedManifest {
+export function parseManifest(text: string, options: ParseOptions): LoadedManifest {
+  const { file, displayPath, ...lowering } = options;
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) throw new ManifestError(file, syntaxDiagnostics(doc, lineCounter));
@@ -47,7 +57,8 @@ export function parseManifest(text: string, file: string, displayPath: string): 
   let model: UserModel | undefined;
   if (sound) {
     try {
-      model = lowerManifest(sound.manifest, { path: displayPath, sha256 }, sound.origin);
+      const source = { path: displayPath(sound.manifest), sha256 };
+      model = lowerManifest(sound.manifest, { ...lowering, source }, sound.origin);
     } catch (error) {
       const problems = error instanceof SchemaProblems ? error.problems : error instanceof SchemaProblem ? [error] : undefined;
       if (!problems) throw error;
@@ -123,19 +134,6 @@ function soundParts(raw: unknown): Sound | undefined {
   }
   const again = ManifestSchema.safeParse(partial);
   return again.success ? { manifest: again.data, origin } : undefined;
-}
-
-export async function loadManifest(file: string, displayPath: string): Promise<LoadedManifest> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ManifestError(file, [
-      { path: [], message: code === "ENOENT" ? "manifest not found" : `cannot read manifest (${code ?? "error"})` },
-    ]);
-  }
-  return parseManifest(text, file, displayPath);
 }
 
 /** The manifest's position of `path`, or of its nearest existing ancestor (a missing key points at its parent). */

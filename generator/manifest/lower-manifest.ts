@@ -5,9 +5,8 @@
  */
 import uriTemplate from "uri-template";
 import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
-import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT } from "./defaults.ts";
+import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
-import { knownRevisions } from "./known-revisions.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
 import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
 import { pascalName } from "./names.ts";
@@ -57,6 +56,16 @@ function attempt<T>(acc: Collected, step: () => T): T | undefined {
   }
 }
 
+/** What lowering needs besides the manifest; the caller reads it (lowering reads no disk). */
+export interface LowerOptions {
+  /** Display path of the manifest (relative to the output folder, `/`-separated) and the sha256 of its bytes. */
+  readonly source: IrSource;
+  /** Every protocol revision the runtime knows: `server.revisions` may name only these. */
+  readonly knownRevisions: readonly string[];
+  /** Overrides the manifest's `generate.importExtension` (the CLI's `--import-extension`). */
+  readonly importExtension?: ImportExtension;
+}
+
 /**
  * Throws `SchemaProblems` listing every problem found. `origin` maps a list position back to the entry's index in
  * the manifest file, for a manifest whose structurally invalid entries were left out before lowering (see
@@ -64,7 +73,7 @@ function attempt<T>(acc: Collected, step: () => T): T | undefined {
  */
 export function lowerManifest(
   manifest: Manifest,
-  source: IrSource,
+  options: LowerOptions,
   origin: Partial<Record<ManifestList, readonly number[]>> = {},
 ): UserModel {
   const acc: Collected = { types: [], warnings: [], takenNames: new Set(), problems: [] };
@@ -86,7 +95,7 @@ export function lowerManifest(
     return indices;
   };
 
-  acc.problems.push(...checkRevisions(manifest.server.revisions ?? []));
+  acc.problems.push(...checkRevisions(manifest.server.revisions ?? [], options.knownRevisions));
   const declaredTools = manifest.tools ?? [];
   const badTools = report([
     duplicates(declaredTools, "tools", "tool name", (t) => t.name, "name", at("tools")),
@@ -145,7 +154,7 @@ export function lowerManifest(
     completions: caps.completions ?? hasCompletion,
   };
   return {
-    source,
+    source: options.source,
     server: manifest.server,
     capabilities,
     types: acc.types,
@@ -155,7 +164,7 @@ export function lowerManifest(
     prompts,
     warnings: acc.warnings,
     runtimeImport: manifest.generate?.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
-    importExtension: manifest.generate?.importExtension ?? DEFAULT_IMPORT_EXTENSION,
+    importExtension: options.importExtension ?? manifest.generate?.importExtension ?? DEFAULT_IMPORT_EXTENSION,
   };
 }
 
@@ -164,9 +173,8 @@ export function lowerManifest(
  * would refuse an unknown one only when the server starts. The list comes from the generated bindings, so a newly
  * generated revision is accepted without a code change.
  */
-function checkRevisions(revisions: readonly string[]): SchemaProblem[] {
+function checkRevisions(revisions: readonly string[], known: readonly string[]): SchemaProblem[] {
   if (revisions.length === 0) return [];
-  const known = knownRevisions();
   const unknown = revisions.flatMap((revision, i) =>
     known.includes(revision)
       ? []

@@ -1,18 +1,16 @@
 /**
- * The protocol pipeline: read schema.ts → lower to IR (validated) → emit → format. Returns files; writing is separate
- * (`writeGeneratedFiles`), so tests can inspect output without touching the disk.
+ * The protocol pipeline: read schema.ts → lower to IR (`lower/`, validated) → emit (`emit/protocol.ts`) → format.
+ * Returns files; writing is the write stage's (`write.ts`), so tests can inspect output without touching the disk.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { IrModel } from "../ir/model.ts";
-import { lowerSchema } from "../lower/schema.ts";
-import { formatTypeScript, type GeneratedFile } from "../emit/generated-file.ts";
+import { lowerSchemaWithWarnings } from "../lower/schema.ts";
+import type { GeneratedFile } from "../emit/generated-file.ts";
 import { emitProtocolFiles } from "../emit/protocol.ts";
-
-/** The repository root (the directory holding `generator/`). */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+import { formatFiles } from "./format.ts";
+import { posixRelative, REPO_ROOT } from "./paths.ts";
 
 export interface ProtocolJob {
   readonly schemaPath: string;
@@ -20,11 +18,7 @@ export interface ProtocolJob {
   readonly outDir: string;
 }
 
-/** A `/`-separated relative path, as used in headers and import specifiers. */
-export function posixRelative(from: string, to: string): string {
-  return path.relative(from, to).split(path.sep).join("/");
-}
-
+/** A schema's path as headers name it: relative to the repository root, `/`-separated. */
 export function displayPath(file: string): string {
   return posixRelative(REPO_ROOT, path.resolve(file));
 }
@@ -50,23 +44,12 @@ export function runtimeImportFrom(outDir: string): string {
   return specifier.startsWith(".") ? specifier : `./${specifier}`;
 }
 
-export async function generateProtocol(job: ProtocolJob): Promise<{ model: IrModel; files: GeneratedFile[] }> {
+export async function generateProtocol(
+  job: ProtocolJob,
+): Promise<{ model: IrModel; files: GeneratedFile[]; warnings: string[] }> {
   const text = await readFile(job.schemaPath, "utf8");
-  const model = lowerSchema({ text, displayPath: displayPath(job.schemaPath), revision: job.revision });
+  const lowered = lowerSchemaWithWarnings({ text, displayPath: displayPath(job.schemaPath), revision: job.revision });
+  const { model, warnings } = lowered;
   const files = emitProtocolFiles(model, { runtimeImport: runtimeImportFrom(job.outDir) });
-  return { model, files: await formatFiles(files) };
-}
-
-export async function formatFiles(files: readonly GeneratedFile[]): Promise<GeneratedFile[]> {
-  return Promise.all(
-    files.map(async (f) => (f.path.endsWith(".ts") ? { path: f.path, content: await formatTypeScript(f.content) } : f)),
-  );
-}
-
-export async function writeGeneratedFiles(outDir: string, files: readonly GeneratedFile[]): Promise<void> {
-  for (const file of files) {
-    const target = path.join(outDir, file.path);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, file.content);
-  }
+  return { model, files: await formatFiles(files), warnings };
 }

@@ -1,16 +1,20 @@
 /**
  * `npm run generate`: regenerates generated/protocol/<revision>/ for every revision directory under ../shared/spec
  * that holds a schema.ts, generated/protocol/revisions.ts, and the fidelity files test/protocol/fidelity/<rev>.ts.
- * `npm run generate:check` (`--check`) writes nothing and exits 1 naming every stale, missing or extra file.
+ * `npm run generate:check` (`--check`) writes nothing and exits 1 naming every stale, missing or extra file. Writing
+ * and checking are the write stage's (`pipeline/write.ts`), as for a manifest; generation owns every file under
+ * generated/protocol and the `.ts` files of the fidelity folder.
  */
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { emitFidelityFile } from "../emit/fidelity.ts";
 import { formatTypeScript, type GeneratedFile } from "../emit/generated-file.ts";
 import { emitRevisionsFile } from "../emit/revisions.ts";
-import { REPO_ROOT, generateProtocol, posixRelative, writeGeneratedFiles } from "../pipeline/protocol.ts";
+import { posixRelative, REPO_ROOT } from "../pipeline/paths.ts";
+import { generateProtocol } from "../pipeline/protocol.ts";
+import { compareFiles, writeFiles } from "../pipeline/write.ts";
 
 export const SPEC_ROOT = path.resolve(REPO_ROOT, "../shared/spec");
 export const PROTOCOL_OUT = path.join(REPO_ROOT, "generated/protocol");
@@ -75,14 +79,7 @@ async function extraFiles(expected: ReadonlySet<string>, root: string): Promise<
 
 /** Stale (differing), missing and extra files under `root` (default: this repository), as relative paths. */
 export async function checkGenerated(files: readonly GeneratedFile[], root = REPO_ROOT): Promise<string[]> {
-  const problems: string[] = [];
-  for (const file of files) {
-    const target = path.join(root, file.path);
-    if (!existsSync(target)) problems.push(`missing: ${file.path}`);
-    else if ((await readFile(target, "utf8")) !== file.content) problems.push(`stale: ${file.path}`);
-  }
-  for (const extra of await extraFiles(new Set(files.map((f) => f.path)), root)) problems.push(`extra: ${extra}`);
-  return problems;
+  return compareFiles(root, files, await extraFiles(new Set(files.map((f) => f.path)), root));
 }
 
 /** `--check [--root <dir>]`: compare instead of writing (`--root` compares a copy of the tree, for tests). */
@@ -103,9 +100,7 @@ async function main(): Promise<void> {
     process.stdout.write(`generate:check: ${files.length} generated files are up to date\n`);
     return;
   }
-  const expected = new Set(files.map((f) => f.path));
-  for (const extra of await extraFiles(expected, REPO_ROOT)) await rm(path.join(REPO_ROOT, extra));
-  await writeGeneratedFiles(REPO_ROOT, files);
+  await writeFiles(REPO_ROOT, files, await extraFiles(new Set(files.map((f) => f.path)), REPO_ROOT));
   process.stdout.write(`generate: wrote ${files.length} files\n`);
 }
 

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../generator/pipeline/protocol.ts";
+import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
 import { specFile } from "../protocol/spec.ts";
 
 const execFileAsync = promisify(execFile);
@@ -23,7 +23,7 @@ const mcpGen = (...args: string[]) =>
   );
 
 describe("mcp-gen protocol", () => {
-  it("writes the six files of a revision", async () => {
+  it("writes the seven files of a revision", async () => {
     const out = path.join(tmp, "out");
     const result = await mcpGen(
       "protocol",
@@ -41,6 +41,7 @@ describe("mcp-gen protocol", () => {
       "index.ts",
       "ir.json",
       "methods.ts",
+      "revision.ts",
       "schemas.ts",
       "types.ts",
     ]);

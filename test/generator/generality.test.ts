@@ -9,7 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateProtocol, REPO_ROOT, writeGeneratedFiles } from "../../generator/pipeline/protocol.ts";
+import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
+import { generateProtocol } from "../../generator/pipeline/protocol.ts";
+import { writeFiles } from "../../generator/pipeline/write.ts";
 import { specFile } from "../protocol/spec.ts";
 
 const run = promisify(execFile);
@@ -59,7 +61,7 @@ describe("generality", () => {
     const schemaPath = writeSchema("future", modified());
     const outDir = path.join(outRoot, "future");
     const { model, files } = await generateProtocol({ schemaPath, revision: "future", outDir });
-    await writeGeneratedFiles(outDir, files);
+    await writeFiles(outDir, files);
 
     const spin = model.methods.find((m) => m.method === "widgets/spin");
     expect(spin).toMatchObject({
@@ -106,13 +108,14 @@ describe("generality", () => {
     ).rejects.toThrow(new RegExp(`unsupported/schema\\.ts:${line}: unsupported type construct: \`keyof Tool\``));
   });
 
-  it("a request without a result fails loudly instead of guessing", async () => {
+  it("a request no naming rule pairs gets the base Result type instead of stopping generation", async () => {
     let text = original.replace(/export type ClientRequest =/, "export type ClientRequest =\n  | FrobRequest");
     text += `\nexport interface FrobRequest extends JSONRPCRequest {\n  method: "frob";\n}\n`;
-    const line = text.split("\n").length - 3;
     const schemaPath = writeSchema("unpaired", text);
-    await expect(
-      generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unpaired") }),
-    ).rejects.toThrow(new RegExp(`unpaired/schema\\.ts:${line}: cannot pair request FrobRequest with a result`));
+    const { model } = await generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unpaired") });
+    expect(model.methods.find((m) => m.method === "frob")).toMatchObject({
+      result: { kind: "ref", name: "Result" },
+      resultSource: "base-result",
+    });
   });
 });

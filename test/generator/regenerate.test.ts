@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { checkGenerated, generateAll, SPEC_ROOT } from "../../generator/scripts/generate-protocol.ts";
-import { REPO_ROOT } from "../../generator/pipeline/protocol.ts";
+import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
 
 const run = promisify(execFile);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-check-"));

@@ -18,7 +18,7 @@ import { compile } from "json-schema-to-typescript";
 import { afterAll, expect, it } from "vitest";
 import { emitUserFiles } from "../../generator/emit/user/emit-user.ts";
 import { emitUserSchemasFile } from "../../generator/emit/user/emit-user-types.ts";
-import { generateFromManifest } from "../../generator/manifest/pipeline.ts";
+import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -153,7 +153,7 @@ it("the shipped validators are the checked ones, annotated with their declared t
       manifestPath: path.join(REPO, manifest),
       outDir: path.join(REPO, generated),
     });
-    const shipped = emitUserSchemasFile(model);
+    const shipped = emitUserSchemasFile(model, "");
     expect(shipped).toMatch(/^\/\/ @ts-nocheck/m);
     const declared = [...shipped.matchAll(/^export const (\w+): z\.ZodType<T\.(\w+)> = /gm)];
     // (`toolValidators`, the table of them by tool name, is annotated with the runtime's type.)
@@ -172,6 +172,6 @@ it("the shipped validators are the checked ones, annotated with their declared t
         recursive.test(line) ? line : line.replace(/^(export const \w+): z\.ZodType<T\.\w+> = /, "$1 = "),
       )
       .join("\n");
-    expect(stripped).toBe(emitUserSchemasFile(model, { checked: true }));
+    expect(stripped).toBe(emitUserSchemasFile(model, "", { checked: true }));
   }
 });

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { generateFromManifest } from "../../generator/manifest/pipeline.ts";
-import { checkFiles } from "../../generator/manifest/write-atomic.ts";
+import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
+import { checkOutputFolder } from "../../generator/pipeline/output-folder.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -91,6 +91,6 @@ describe("manifest goldens", () => {
 describe("committed example outputs", () => {
   it.each(["weather", "everything"])("examples/%s/generated is up to date with its manifest", async (name) => {
     const output = await generateFromManifest({ manifestPath: path.join(REPO, "examples", name, "mcp.yaml") });
-    expect(await checkFiles(output.outDir, output.files)).toEqual([]);
+    expect(await checkOutputFolder(output.outDir, output.files)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGenerate } from "../../generator/commands/generate.ts";
 import { ManifestError } from "../../generator/manifest/errors.ts";
-import { knownRevisions } from "../../generator/manifest/known-revisions.ts";
+import { knownRevisions } from "../../generator/pipeline/known-revisions.ts";
 import { parseManifest } from "../../generator/manifest/load-manifest.ts";
 import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 
@@ -14,7 +14,7 @@ const HEADER = "server: { name: s, version: 1.0.0 }\n";
 
 function firstError(text: string, file = "mcp.yaml"): string {
   try {
-    parseManifest(text, file, file);
+    parseManifest(text, { file, displayPath: () => file, knownRevisions: knownRevisions() });
   } catch (error) {
     if (error instanceof ManifestError) return error.message;
     throw error;
@@ -126,7 +126,7 @@ describe("server.revisions", () => {
 
   it("accepts every revision the runtime speaks", () => {
     const text = `server: { name: s, version: 1.0.0, revisions: [${SUPPORTED_REVISIONS.join(", ")}] }\n`;
-    expect(parseManifest(text, "mcp.yaml", "mcp.yaml").model.server.revisions).toEqual(SUPPORTED_REVISIONS);
+    expect(parseManifest(text, { file: "mcp.yaml", displayPath: () => "mcp.yaml", knownRevisions: knownRevisions() }).model.server.revisions).toEqual(SUPPORTED_REVISIONS);
   });
 });
 

@@ -16,9 +16,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { generateFromManifest } from "../../generator/manifest/pipeline.ts";
+import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
 import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
-import { writeFilesAtomically } from "../../generator/manifest/write-atomic.ts";
+import { writeOutputFolder } from "../../generator/pipeline/output-folder.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -94,7 +94,7 @@ beforeAll(async () => {
   await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "user-project", type: "module" }));
   await writeFile(path.join(project, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(project, "mcp.yaml") });
-  await writeFilesAtomically(output.outDir, output.files);
+  await writeOutputFolder(output.outDir, output.files);
   await writeFile(path.join(project, "app.ts"), app);
 }, 180_000);
 

@@ -13,7 +13,8 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, runtimeImportFrom } from "../../generator/pipeline/protocol.ts";
+import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
+import { runtimeImportFrom } from "../../generator/pipeline/protocol.ts";
 import { SPEC_ROOT } from "../../generator/scripts/generate-protocol.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");

@@ -4,16 +4,10 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import { z } from "zod";
-import { jsonSchemaCheck, type TypedToolValidators } from "../../../runtime/index.ts";
+import * as z from "zod";
+import { jsonSchemaCheck, openObject, optionalKey, type TypedToolValidators } from "../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
-
-/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
-const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
-/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
-const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
-  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
 
 /** Validates {@link T.TestSimpleTextInput}. */
 export const TestSimpleTextInputSchema: z.ZodType<T.TestSimpleTextInput> = z.record(z.string(), z.unknown());

@@ -1,166 +1,171 @@
 /**
  * `UserModel` → `server.ts`: the typed handler interface (`ServerHandlers`) and `createServer`, a facade over the
- * runtime's `McpServer`. Every decision (which sections exist, which tools are structured, signatures, the
- * registration statements) is taken here; `templates/user/server.ts.hbs` only loops. The result types and the tool
- * registration (validation, output check, scopes) come from the runtime (`runtime/server/typed-tools.ts`).
+ * runtime's `McpServer`. The result types and the tool registration (validation, output check, scopes) come from the
+ * runtime (`runtime/server/typed-tools.ts`); every runtime name is printed as a symbol, so the file imports exactly
+ * what it uses (projects with `noUnusedLocals` compile it).
  */
 import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../../manifest/user-model.ts";
-import { emitDoc, propertyKey } from "../ts-types.ts";
-import { runtimeImportLine, siblingImport } from "./runtime-import.ts";
-import { renderTemplate } from "./render-template.ts";
+import { typeUse, type Printable, type Printer } from "../printer.ts";
+import { runtime } from "../runtime-symbols.ts";
+import { emitDescription, memberAccess, propertyKey } from "../ts-types.ts";
+import { createUserPrinter, D, S, T } from "./user-printer.ts";
 
 interface Member {
   readonly doc: string;
-  readonly signature: string;
-}
-interface Section {
-  readonly name: string;
-  readonly members: readonly Member[];
+  readonly signature: Printable;
 }
 
-/** `handlers.tools.get_forecast` / `handlers.tools["get.forecast"]`. */
-export function memberAccess(base: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
-}
-
-function doc(text: string | undefined): string {
-  return text ? emitDoc({ text }) : "";
-}
+const Context = typeUse(runtime.RequestContext);
+const Awaitable = typeUse(runtime.Awaitable);
+const ReadResourceResult = typeUse(runtime.ReadResourceResult);
+const t = (name: string): Printable => [typeUse(T), ".", name];
 
 function toolMember(tool: UserTool): Member {
-  const result = tool.output ? `StructuredToolResult<T.${tool.output.typeName}>` : "ContentToolResult";
+  const result: Printable = tool.output
+    ? [typeUse(runtime.StructuredToolResult), "<", t(tool.output.typeName), ">"]
+    : typeUse(runtime.ContentToolResult);
   return {
-    doc: doc(tool.description ?? tool.title),
-    signature: `${propertyKey(tool.name)}(input: T.${tool.input.typeName}, context: RequestContext): Awaitable<${result}>`,
+    doc: emitDescription(tool.description ?? tool.title),
+    signature: [propertyKey(tool.name), "(input: ", t(tool.input.typeName), ", context: ", Context, "): ", Awaitable, "<", result, ">"],
   };
 }
 
-/** `{ city: handlers.completions.resourceTemplates.city_forecast.city }` for the completable names. */
+/** `, { complete: { city: handlers.completions.resourceTemplates.city_forecast.city } }` for the completable names. */
 function completers(path: string, names: readonly string[]): string {
   if (names.length === 0) return "";
   return `, { complete: { ${names.map((n) => `${propertyKey(n)}: ${memberAccess(path, n)}`).join(", ")} } }`;
 }
 
-function templateRegistration(t: UserResourceTemplate, index: number): string {
+function templateRegistration(t: UserResourceTemplate, index: number): Printable {
   const completable = t.variables.filter((v) => v.completion).map((v) => v.name);
-  return (
-    `server.resourceTemplate(D.resourceTemplateDefinitions[${index}]!, (uri, variables, context) => ` +
-    `${memberAccess("handlers.resourceTemplates", t.name)}(S.${t.variablesTypeName}Schema.parse(variables), uri, context)` +
-    `${completers(memberAccess("handlers.completions.resourceTemplates", t.name), completable)});`
-  );
+  return [
+    "server.resourceTemplate(", D, `.resourceTemplateDefinitions[${index}]!, (uri, variables, context) => `,
+    `${memberAccess("handlers.resourceTemplates", t.name)}(`, S, `.${t.variablesTypeName}Schema.parse(variables), uri, context)`,
+    `${completers(memberAccess("handlers.completions.resourceTemplates", t.name), completable)});`,
+  ];
 }
 
-function promptRegistration(p: UserPrompt, index: number): string {
+function promptRegistration(p: UserPrompt, index: number): Printable {
   const completable = p.arguments.filter((a) => a.completion).map((a) => a.name);
   const complete = completable.length
     ? `, complete: { ${completable.map((n) => `${propertyKey(n)}: ${memberAccess(memberAccess("handlers.completions.prompts", p.name), n)}`).join(", ")} }`
     : "";
-  return (
-    `server.prompt<T.${p.argumentsTypeName}>(D.promptDefinitions[${index}]!, (args, context) => ` +
-    `${memberAccess("handlers.prompts", p.name)}(args, context), { arguments: S.${p.argumentsTypeName}Schema${complete} });`
-  );
+  return [
+    "server.prompt<", t(p.argumentsTypeName), ">(", D, `.promptDefinitions[${index}]!, (args, context) => `,
+    `${memberAccess("handlers.prompts", p.name)}(args, context), { arguments: `, S, `.${p.argumentsTypeName}Schema${complete} });`,
+  ];
 }
 
 function completionMembers(model: UserModel): Member[] {
-  const group = (items: { name: string; names: string[] }[]) =>
+  const Completer = typeUse(runtime.Completer);
+  const group = (items: { name: string; names: string[] }[]): Printable[] =>
     items
       .filter((i) => i.names.length > 0)
-      .map(
-        (i) => `${propertyKey(i.name)}: { ${i.names.map((n) => `readonly ${propertyKey(n)}: Completer;`).join(" ")} }`,
-      );
+      .map((i) => [
+        `${propertyKey(i.name)}: { `,
+        i.names.map((n) => [`readonly ${propertyKey(n)}: `, Completer, "; "]),
+        "}",
+      ]);
+  const joined = (parts: Printable[]): Printable => parts.map((p, i) => (i === 0 ? p : ["; ", p]));
   const prompts = group(
     model.prompts.map((p) => ({ name: p.name, names: p.arguments.filter((a) => a.completion).map((a) => a.name) })),
   );
   const templates = group(
-    model.resourceTemplates.map((t) => ({
-      name: t.name,
-      names: t.variables.filter((v) => v.completion).map((v) => v.name),
-    })),
+    model.resourceTemplates.map((t) => ({ name: t.name, names: t.variables.filter((v) => v.completion).map((v) => v.name) })),
   );
   return [
     ...(prompts.length
-      ? [{ doc: doc("Completers of prompt arguments."), signature: `readonly prompts: { ${prompts.join("; ")} }` }]
+      ? [{ doc: emitDescription("Completers of prompt arguments."), signature: ["readonly prompts: { ", joined(prompts), " }"] }]
       : []),
     ...(templates.length
       ? [
           {
-            doc: doc("Completers of resource template variables."),
-            signature: `readonly resourceTemplates: { ${templates.join("; ")} }`,
+            doc: emitDescription("Completers of resource template variables."),
+            signature: ["readonly resourceTemplates: { ", joined(templates), " }"],
           },
         ]
       : []),
   ];
 }
 
-export function serverView(model: UserModel, header: string): object {
-  const sections: Section[] = [
+function sections(model: UserModel): { name: string; members: Member[] }[] {
+  return [
     { name: "tools", members: model.tools.map(toolMember) },
     {
       name: "resources",
       members: model.resources.map((r) => ({
-        doc: doc(r.descriptor["description"] as string | undefined),
-        signature: `${JSON.stringify(r.uri)}(uri: string, context: RequestContext): Awaitable<ReadResourceResult>`,
+        doc: emitDescription(r.descriptor["description"]),
+        signature: [JSON.stringify(r.uri), "(uri: string, context: ", Context, "): ", Awaitable, "<", ReadResourceResult, ">"],
       })),
     },
     {
       name: "resourceTemplates",
       members: model.resourceTemplates.map((t) => ({
-        doc: doc(t.descriptor["description"] as string | undefined),
-        signature:
-          `${propertyKey(t.name)}(variables: T.${t.variablesTypeName}, uri: string, context: RequestContext): ` +
-          "Awaitable<ReadResourceResult>",
+        doc: emitDescription(t.descriptor["description"]),
+        signature: [
+          propertyKey(t.name), "(variables: ", [typeUse(T), ".", t.variablesTypeName], ", uri: string, context: ", Context,
+          "): ", Awaitable, "<", ReadResourceResult, ">",
+        ],
       })),
     },
     {
       name: "prompts",
       members: model.prompts.map((p) => ({
-        doc: doc(p.descriptor["description"] as string | undefined),
-        signature: `${propertyKey(p.name)}(args: T.${p.argumentsTypeName}, context: RequestContext): Awaitable<GetPromptResult>`,
+        doc: emitDescription(p.descriptor["description"]),
+        signature: [
+          propertyKey(p.name), "(args: ", [typeUse(T), ".", p.argumentsTypeName], ", context: ", Context, "): ", Awaitable,
+          "<", typeUse(runtime.GetPromptResult), ">",
+        ],
       })),
     },
     { name: "completions", members: completionMembers(model) },
   ].filter((s) => s.members.length > 0);
-  const registrations = [
-    ...(model.tools.length > 0
-      ? [
-          "registerTypedTools(server, handlers.tools, " +
-            "{ definitions: D.toolDefinitions, validators: S.toolValidators, scopes: D.toolScopes });",
-        ]
-      : []),
-    ...model.resources.map(
-      (r, i) =>
-        `server.resource(D.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
-    ),
-    ...model.resourceTemplates.map(templateRegistration),
-    ...model.prompts.map(promptRegistration),
-  ].map((statement) => ({ statement }));
-  return { header, imports: serverImports(model, sections).map((line) => ({ line })), sections, registrations };
 }
 
-/** Only what the file uses, so projects with `noUnusedLocals` compile it too. */
-function serverImports(model: UserModel, sections: readonly Section[]): string[] {
-  const has = (name: string) => sections.some((s) => s.name === name);
-  const tools = model.tools.length > 0;
-  const runtimeValues = ["McpServer", ...(tools ? ["registerTypedTools"] : [])];
-  const runtimeTypes = [
-    ...(sections.length > 0 ? ["Awaitable"] : []),
-    ...(has("completions") ? ["Completer"] : []),
-    ...(model.tools.some((t) => !t.output) ? ["ContentToolResult"] : []),
-    ...(has("prompts") ? ["GetPromptResult"] : []),
-    ...(has("resources") || has("resourceTemplates") ? ["ReadResourceResult"] : []),
-    ...(sections.length > 0 ? ["RequestContext"] : []),
-    "ServerOptions",
-    ...(model.tools.some((t) => t.output) ? ["StructuredToolResult"] : []),
-  ];
-  const validated = model.tools.length + model.resourceTemplates.length + model.prompts.length > 0;
+function registrations(model: UserModel): Printable[] {
   return [
-    ...runtimeImportLine(model, runtimeValues, runtimeTypes),
-    `import * as D from ${siblingImport(model, "definitions")};`,
-    ...(validated ? [`import * as S from ${siblingImport(model, "schemas")};`] : []),
-    ...(sections.length > 0 ? [`import type * as T from ${siblingImport(model, "types")};`] : []),
+    ...(model.tools.length > 0
+      ? [
+          [
+            runtime.registerTypedTools, "(server, handlers.tools, { definitions: ", D, ".toolDefinitions, validators: ", S,
+            ".toolValidators, scopes: ", D, ".toolScopes });",
+          ],
+        ]
+      : []),
+    ...model.resources.map((r, i): Printable => [
+      "server.resource(", D, `.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
+    ]),
+    ...model.resourceTemplates.map(templateRegistration),
+    ...model.prompts.map(promptRegistration),
   ];
+}
+
+function printHandlers(f: Printer, model: UserModel): void {
+  f.print("/** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */");
+  f.print("export interface ServerHandlers {");
+  for (const section of sections(model)) {
+    f.print(`  readonly ${section.name}: {`);
+    for (const member of section.members) f.print("    ", member.doc, member.signature, ";");
+    f.print("  };");
+  }
+  f.print("}");
 }
 
 export function emitUserServerFile(model: UserModel, header: string): string {
-  return renderTemplate("user/server.ts.hbs", serverView(model, header));
+  const f = createUserPrinter(model);
+  printHandlers(f, model);
+  f.print("");
+  f.print("/** Options of `createServer`; server info, revisions and capabilities come from the manifest unless overridden. */");
+  f.print("export type CreateServerOptions = Partial<", typeUse(runtime.ServerOptions), ">;");
+  f.print("");
+  f.print("/**");
+  f.print(" * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are");
+  f.print(" * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.");
+  f.print(" */");
+  f.print("export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): ", runtime.McpServer, " {");
+  f.print("  const server = new ", runtime.McpServer, "({ ...", D, ".serverOptions, ...options });");
+  for (const statement of registrations(model)) f.print("  ", statement);
+  f.print("  return server;");
+  f.print("}");
+  return f.render(header);
 }

@@ -6,9 +6,11 @@
  */
 import { dependencyOrder } from "../../ir/walk.ts";
 import type { UserModel, UserSchema } from "../../manifest/user-model.ts";
+import { typeUse, type Printer } from "../printer.ts";
+import { runtime, zod } from "../runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
-import { createZodContext, emitZodDeclaration, emitZodPrelude } from "../zod.ts";
-import { runtimeImportLine, siblingImport } from "./runtime-import.ts";
+import { createZodContext, emitZodDeclaration } from "../zod.ts";
+import { createUserPrinter, D, T } from "./user-printer.ts";
 
 /** Every tool schema of the model, with the tool it belongs to. */
 export function toolSchemas(model: UserModel): UserSchema[] {
@@ -32,8 +34,10 @@ export function jsonSchemaConst(typeName: string): string {
   return `jsonSchemas.${typeName}`;
 }
 
-export function emitUserTypesFile(model: UserModel): string {
-  return model.types.map((decl) => emitTypeDeclaration(decl)).join("\n");
+export function emitUserTypesFile(model: UserModel, header: string): string {
+  const f = createUserPrinter(model);
+  for (const decl of model.types) f.print(emitTypeDeclaration(decl));
+  return f.render(header);
 }
 
 /**
@@ -50,39 +54,30 @@ const NO_CHECK =
   "// @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each\n" +
   "// validator's inferred type equals its declaration, so tsc need not infer zod's generics here.\n";
 
-export function emitUserSchemasFile(model: UserModel, options: SchemasEmitOptions = {}): string {
-  const checked = checkedRoots(model);
-  const ctx = createZodContext((name) => (checked.has(name) ? `${name}Shape` : `${name}Schema`));
-  const { order, recursive } = dependencyOrder(model.types);
-  const typeRef = (name: string) => `T.${name}`;
+export function emitUserSchemasFile(model: UserModel, header: string, options: SchemasEmitOptions = {}): string {
+  const f = createUserPrinter(model);
   const annotate = options.checked !== true;
-  const body = order.map((decl) =>
-    emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, annotate }),
-  );
-  const refinements = toolSchemas(model)
-    .filter((s) => checked.has(s.typeName))
-    .map(
-      (s) =>
-        emitDoc({
-          text:
-            `Validates {@link T.${s.typeName}} completely: the zod shape plus the original JSON Schema for ` +
-            `${s.enforcedByJsonSchema.map((k) => `\`${k}\``).join(", ")}.`,
-        }) +
-        `export const ${s.typeName}Schema${annotate ? `: z.ZodType<T.${s.typeName}>` : ""} = ` +
-        `${s.typeName}Shape.superRefine(jsonSchemaCheck(D.${jsonSchemaConst(s.typeName)}));\n`,
+  if (annotate) f.preamble(NO_CHECK);
+  const checked = checkedRoots(model);
+  const ctx = createZodContext({
+    printer: f,
+    ref: (name) => (checked.has(name) ? `${name}Shape` : `${name}Schema`),
+  });
+  const { order, recursive } = dependencyOrder(model.types);
+  const typeRef = (name: string) => `${f.use(T, true)}.${name}`;
+  for (const decl of order) f.print(emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, annotate }));
+  for (const s of toolSchemas(model).filter((s) => checked.has(s.typeName))) {
+    const keywords = s.enforcedByJsonSchema.map((k) => `\`${k}\``).join(", ");
+    f.print(
+      emitDoc({
+        text: `Validates {@link ${typeRef(s.typeName)}} completely: the zod shape plus the original JSON Schema for ${keywords}.`,
+      }),
+      `export const ${s.typeName}Schema${annotate ? `: ${f.use(zod, true)}.ZodType<${typeRef(s.typeName)}>` : ""} = `,
+      `${s.typeName}Shape.superRefine(`, runtime.jsonSchemaCheck, "(", D, `.${jsonSchemaConst(s.typeName)}));\n`,
     );
-  const imports = [
-    ...(annotate ? [NO_CHECK] : []),
-    'import { z } from "zod";',
-    ...runtimeImportLine(
-      model,
-      checked.size > 0 ? ["jsonSchemaCheck"] : [],
-      model.tools.length > 0 ? ["TypedToolValidators"] : [],
-    ),
-    ...(checked.size > 0 ? [`import * as D from ${siblingImport(model, "definitions")};`] : []),
-    `import type * as T from ${siblingImport(model, "types")};\n`,
-  ];
-  return [imports.join("\n"), emitZodPrelude(ctx), ...body, ...refinements, toolValidators(model)].join("\n");
+  }
+  printToolValidators(f, model);
+  return f.render(header);
 }
 
 /** `text` as a template literal whose value is exactly `text` (kept readable: newlines stay newlines). */
@@ -91,28 +86,23 @@ function templateLiteral(text: string): string {
 }
 
 /** Each tool's validators by tool name, for the runtime's `registerTypedTools`. */
-function toolValidators(model: UserModel): string {
-  if (model.tools.length === 0) return "";
-  const entries = model.tools.map((t) => {
+function printToolValidators(f: Printer, model: UserModel): void {
+  if (model.tools.length === 0) return;
+  f.print("/** Each tool's validators by tool name (`createServer` registers them with the handlers). */");
+  f.print("export const toolValidators: Readonly<Record<string, ", typeUse(runtime.TypedToolValidators), ">> = {");
+  for (const t of model.tools) {
     const output = t.output ? `, output: ${t.output.typeName}Schema` : "";
-    return `${propertyKey(t.name)}: { input: ${t.input.typeName}Schema${output} },\n`;
-  });
-  return (
-    "/** Each tool's validators by tool name (`createServer` registers them with the handlers). */\n" +
-    `export const toolValidators: Readonly<Record<string, TypedToolValidators>> = {\n${entries.join("")}};\n`
-  );
+    f.print(`${propertyKey(t.name)}: { input: ${t.input.typeName}Schema${output} },`);
+  }
+  f.print("};");
 }
 
 /** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
-export function emitUserDefinitionsFile(model: UserModel): string {
+export function emitUserDefinitionsFile(model: UserModel, header: string): string {
+  const f = createUserPrinter(model);
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   const schemas = toolSchemas(model);
   const keys = schemas.length > 0 ? schemas.map((s) => JSON.stringify(s.typeName)).join(" | ") : "never";
-  const jsonSchemas =
-    `/**\n * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key\n` +
-    ` * stays an own property (\`__proto__\` too, which an object literal would turn into a prototype), and a user's tsc\n` +
-    ` * has no object literal to check.\n */\n` +
-    `export const jsonSchemas: Readonly<Record<${keys}, JsonObject>> = JSON.parse(${templateLiteral(json(Object.fromEntries(schemas.map((s) => [s.typeName, s.json]))))});\n`;
   const tools = model.tools.map((t) => {
     const fields = [
       `name: ${json(t.name)}`,
@@ -132,16 +122,36 @@ export function emitUserDefinitionsFile(model: UserModel): string {
     ...(revisions ? [`revisions: ${json(revisions)}`] : []),
     `capabilities: ${wireCapabilities(model)}`,
   ];
-  return [
-    `${runtimeImportLine(model, [], ["JsonObject", "PromptDefinition", "ResourceDefinition", "ResourceTemplateDefinition", "ServerOptions", "ToolDefinition"]).join("")}\n`,
-    `/** Server info, instructions, revisions and capability switches from the manifest. */\nexport const serverOptions: ServerOptions = { ${serverOptions.join(", ")} };\n`,
-    jsonSchemas,
-    `/** \`tools/list\`, in manifest order. */\nexport const toolDefinitions: readonly ToolDefinition[] = [${tools.join(",\n")}];\n`,
-    `/** Required OAuth scopes per tool (manifest \`scopes\`); \`createServer\` registers them and HTTP bearer auth enforces them. */\nexport const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes])))};\n`,
-    `/** \`resources/list\`, in manifest order. */\nexport const resourceDefinitions: readonly ResourceDefinition[] = ${json(model.resources.map((r) => r.descriptor))};\n`,
-    `/** \`resources/templates/list\`, in manifest order. */\nexport const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};\n`,
-    `/** \`prompts/list\`, in manifest order. */\nexport const promptDefinitions: readonly PromptDefinition[] = ${json(model.prompts.map((p) => p.descriptor))};\n`,
-  ].join("\n");
+  const scopes = Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes]));
+  const jsonText = json(Object.fromEntries(schemas.map((s) => [s.typeName, s.json])));
+  f.print("/** Server info, instructions, revisions and capability switches from the manifest. */");
+  f.print("export const serverOptions: ", typeUse(runtime.ServerOptions), ` = { ${serverOptions.join(", ")} };`);
+  f.print("");
+  f.print("/**");
+  f.print(" * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key");
+  f.print(" * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc");
+  f.print(" * has no object literal to check.");
+  f.print(" */");
+  f.print(`export const jsonSchemas: Readonly<Record<${keys}, `, typeUse(runtime.JsonObject), `>> = JSON.parse(${templateLiteral(jsonText)});`);
+  f.print("");
+  f.print("/** `tools/list`, in manifest order. */");
+  f.print("export const toolDefinitions: readonly ", typeUse(runtime.ToolDefinition), `[] = [${tools.join(",\n")}];`);
+  f.print("");
+  f.print("/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */");
+  f.print(`export const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(scopes)};`);
+  f.print("");
+  f.print("/** `resources/list`, in manifest order. */");
+  f.print("export const resourceDefinitions: readonly ", typeUse(runtime.ResourceDefinition), `[] = ${json(model.resources.map((r) => r.descriptor))};`);
+  f.print("");
+  f.print("/** `resources/templates/list`, in manifest order. */");
+  f.print(
+    "export const resourceTemplateDefinitions: readonly ", typeUse(runtime.ResourceTemplateDefinition),
+    `[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};`,
+  );
+  f.print("");
+  f.print("/** `prompts/list`, in manifest order. */");
+  f.print("export const promptDefinitions: readonly ", typeUse(runtime.PromptDefinition), `[] = ${json(model.prompts.map((p) => p.descriptor))};`);
+  return f.render(header);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `UserModel` → every (unformatted) file of a manifest's output folder. No file-system access: the pipeline
+ * `UserModel` → every (unformatted) file of a manifest's output folder. Pure: no file-system access; the pipeline
  * formats and writes.
  */
 import type { UserModel } from "../../manifest/user-model.ts";
@@ -12,22 +12,30 @@ import {
   emitUserTypesFile,
   type SchemasEmitOptions,
 } from "./emit-user-types.ts";
-import { renderTemplate } from "./render-template.ts";
+import { createUserPrinter } from "./user-printer.ts";
 
 /** The header of every file generated from a manifest (the manifest path is relative to the output folder). */
 export function userHeader(model: UserModel): string {
   return `${headerLine(model.source.path)}\n// Regenerate with: mcp-gen generate\n\n`;
 }
 
+/** `index.ts`: re-exports every other file. */
+function emitUserIndexFile(model: UserModel, header: string): string {
+  const f = createUserPrinter(model);
+  for (const name of ["types", "schemas", "definitions", "server", "client"])
+    f.print(`export * from ${JSON.stringify(f.sibling(name))};`);
+  return f.render(header);
+}
+
 export function emitUserFiles(model: UserModel, options: SchemasEmitOptions = {}): GeneratedFile[] {
   const header = userHeader(model);
   const files: GeneratedFile[] = [
-    { path: "types.ts", content: header + emitUserTypesFile(model) },
-    { path: "schemas.ts", content: header + emitUserSchemasFile(model, options) },
-    { path: "definitions.ts", content: header + emitUserDefinitionsFile(model) },
+    { path: "types.ts", content: emitUserTypesFile(model, header) },
+    { path: "schemas.ts", content: emitUserSchemasFile(model, header, options) },
+    { path: "definitions.ts", content: emitUserDefinitionsFile(model, header) },
     { path: "server.ts", content: emitUserServerFile(model, header) },
     { path: "client.ts", content: emitUserClientFile(model, header) },
-    { path: "index.ts", content: renderTemplate("user/index.ts.hbs", { header, ext: model.importExtension }) },
+    { path: "index.ts", content: emitUserIndexFile(model, header) },
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -4,13 +4,10 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import { z } from "zod";
-import { jsonSchemaCheck, type TypedToolValidators } from "../../../../../runtime/index.ts";
+import * as z from "zod";
+import { jsonSchemaCheck, optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
-
-/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
-const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 
 /** Validates {@link T.TreeInput}. */
 export const TreeInputSchema: z.ZodType<T.TreeInput> = z.lazy(() =>

@@ -4,42 +4,10 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import { z } from "zod";
-import { jsonSchemaCheck, type TypedToolValidators } from "../../../../../runtime/index.ts";
+import * as z from "zod";
+import { jsonSchemaCheck, optionalKey, ownKeys, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
-
-/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
-const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
-/**
- * An object schema declaring keys that are also members of Object.prototype (`constructor`, `toString`, `__proto__`,
- * …): zod reads `key in input` and `input[key]`, so an absent key would be read from the prototype. The object parses
- * a null-prototype copy of the input's own properties instead, so only own properties count. zod skips `__proto__`
- * (assigning it would replace the prototype): when the shape declares it (`proto` says whether it is required), it is
- * checked here with its schema from the shape and defined on the output as an own property.
- */
-const ownKeys = <S extends z.ZodObject>(object: S, proto?: "required" | "optional") =>
-  z.unknown().transform((input, ctx) => {
-    const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);
-    const own: unknown = isRecord ? Object.assign(Object.create(null), input) : input;
-    const parsed = object.safeParse(own);
-    const present = isRecord && proto !== undefined && Object.prototype.hasOwnProperty.call(input, "__proto__");
-    const value = present
-      ? (object.shape["__proto__"] as z.ZodType).safeParse((own as { __proto__: unknown }).__proto__)
-      : undefined;
-    const issues = [
-      ...(parsed.success ? [] : parsed.error.issues),
-      ...(isRecord && !present && proto === "required" ? [{ message: "Required", path: ["__proto__"] }] : []),
-      ...(value?.success === false
-        ? value.error.issues.map((issue) => ({ ...issue, path: ["__proto__", ...issue.path] }))
-        : []),
-    ];
-    for (const issue of issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input });
-    if (!parsed.success || issues.length > 0) return z.NEVER;
-    if (!value?.success) return parsed.data;
-    const descriptor = { value: value.data, enumerable: true, writable: true, configurable: true };
-    return Object.defineProperty(parsed.data, "__proto__", descriptor);
-  }) as unknown as S;
 
 /** Validates {@link T.KeysInput}. */
 export const KeysInputSchema: z.ZodType<T.KeysInput> = ownKeys(

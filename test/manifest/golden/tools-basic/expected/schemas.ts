@@ -4,12 +4,9 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import { z } from "zod";
-import type { TypedToolValidators } from "../../../../../runtime/index.ts";
+import * as z from "zod";
+import { optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import type * as T from "./types.js";
-
-/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
-const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
 
 /** Validates {@link T.SearchInput}. */
 export const SearchInputSchema: z.ZodType<T.SearchInput> = z.strictObject({

@@ -1,0 +1,63 @@
+/**
+ * The one table of what generated code may import: every runtime symbol (with the runtime entry point exporting it,
+ * and whether it is a type), zod, and the sibling files of an output folder. Emitters print these symbols and never
+ * spell an import; test/generator/runtime-symbols.test.ts proves each runtime entry is really exported where listed.
+ * Every `zod-helpers` and `method-type` symbol the manifest emitters use is also exported by the core entry.
+ */
+import type { ImportSymbol, RuntimeEntry } from "./printer.ts";
+
+function runtimeValue(name: string, entry: RuntimeEntry): ImportSymbol {
+  return { name, from: { kind: "runtime", entry } };
+}
+function runtimeType(name: string, entry: RuntimeEntry): ImportSymbol {
+  return { name, from: { kind: "runtime", entry }, typeOnly: true };
+}
+
+/** `import * as z from "zod"`: a namespace import, so bundlers can drop zod's locales (issue 14: 626 → 256 KB). */
+export const zod: ImportSymbol = { name: "z", from: { kind: "zod" }, namespace: true };
+
+/** A namespace import of a sibling generated file (`import * as S from "./schemas.js"`). */
+export function sibling(local: string, file: string): ImportSymbol {
+  return { name: local, from: { kind: "sibling", name: file }, namespace: true };
+}
+
+export const runtime = {
+  // Server side (`@mcp-gen/runtime`).
+  McpServer: runtimeValue("McpServer", "core"),
+  registerTypedTools: runtimeValue("registerTypedTools", "core"),
+  jsonSchemaCheck: runtimeValue("jsonSchemaCheck", "core"),
+  Awaitable: runtimeType("Awaitable", "core"),
+  Completer: runtimeType("Completer", "core"),
+  ContentToolResult: runtimeType("ContentToolResult", "core"),
+  GetPromptResult: runtimeType("GetPromptResult", "core"),
+  ReadResourceResult: runtimeType("ReadResourceResult", "core"),
+  RequestContext: runtimeType("RequestContext", "core"),
+  ServerOptions: runtimeType("ServerOptions", "core"),
+  StructuredToolResult: runtimeType("StructuredToolResult", "core"),
+  TypedToolValidators: runtimeType("TypedToolValidators", "core"),
+  JsonObject: runtimeType("JsonObject", "core"),
+  ToolDefinition: runtimeType("ToolDefinition", "core"),
+  ResourceDefinition: runtimeType("ResourceDefinition", "core"),
+  ResourceTemplateDefinition: runtimeType("ResourceTemplateDefinition", "core"),
+  PromptDefinition: runtimeType("PromptDefinition", "core"),
+  // Client side.
+  McpClient: runtimeValue("McpClient", "core"),
+  callStructured: runtimeValue("callStructured", "core"),
+  callTool: runtimeValue("callTool", "core"),
+  expandUriTemplate: runtimeValue("expandUriTemplate", "core"),
+  getPrompt: runtimeValue("getPrompt", "core"),
+  CallOptions: runtimeType("CallOptions", "core"),
+  CallToolResult: runtimeType("CallToolResult", "core"),
+  StructuredToolCall: runtimeType("StructuredToolCall", "core"),
+  // Method tokens of the protocol bindings (`@mcp-gen/runtime/method-type`).
+  ProtocolRequestType: runtimeValue("ProtocolRequestType", "method-type"),
+  ProtocolNotificationType: runtimeValue("ProtocolNotificationType", "method-type"),
+  MethodTable: runtimeType("MethodTable", "method-type"),
+  // Validator helpers (`@mcp-gen/runtime/zod-helpers`, also exported by the core entry).
+  optionalKey: runtimeValue("optionalKey", "zod-helpers"),
+  openObject: runtimeValue("openObject", "zod-helpers"),
+  ownKeys: runtimeValue("ownKeys", "zod-helpers"),
+  objectValue: runtimeValue("objectValue", "zod-helpers"),
+  exactly: runtimeValue("exactly", "zod-helpers"),
+  ObjectSchema: runtimeType("ObjectSchema", "zod-helpers"),
+} as const satisfies Record<string, ImportSymbol>;

@@ -1,0 +1,14 @@
+/** The printer of a manifest's output files: the runtime from `runtimeImport`, siblings with `importExtension`. */
+import type { UserModel } from "../../manifest/user-model.ts";
+import { createPrinter, type Printer } from "../printer.ts";
+import { sibling } from "../runtime-symbols.ts";
+
+export function createUserPrinter(model: UserModel): Printer {
+  // The runtime's core entry re-exports every symbol a manifest's files use (the zod helpers too).
+  return createPrinter({ runtime: () => model.runtimeImport, siblingExtension: model.importExtension });
+}
+
+/** The sibling files of a manifest's output, as the namespaces the generated code refers to them by. */
+export const T = sibling("T", "types");
+export const S = sibling("S", "schemas");
+export const D = sibling("D", "definitions");

@@ -1,0 +1,72 @@
+/**
+ * The manifest pipeline, the same stages as the protocol one (`protocol.ts`): read (the manifest's bytes, the
+ * revisions the runtime knows) → parse and lower (`manifest/`, pure: `UserModel`, whose types are the shared IR) →
+ * emit (`emit/user/`, pure) → format → the outputs record. Returns files; writing is the write stage's
+ * (`output-folder.ts`).
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { GeneratedFile } from "../emit/generated-file.ts";
+import { emitUserFiles } from "../emit/user/emit-user.ts";
+import type { ImportExtension } from "../manifest/defaults.ts";
+import { formatPath, ManifestError } from "../manifest/errors.ts";
+import { parseManifest } from "../manifest/load-manifest.ts";
+import type { Manifest } from "../manifest/manifest-schema.ts";
+import type { UserModel } from "../manifest/user-model.ts";
+import { formatFiles } from "./format.ts";
+import { knownRevisions } from "./known-revisions.ts";
+import { outputRecord } from "./output-folder.ts";
+import { posixRelative } from "./paths.ts";
+
+export { DEFAULT_MANIFEST } from "../manifest/defaults.ts";
+export const DEFAULT_OUT = "generated";
+
+export interface ManifestJob {
+  readonly manifestPath: string;
+  /** Overrides the manifest's `generate.out` (relative to the current directory). */
+  readonly outDir?: string;
+  /** Overrides the manifest's `generate.importExtension`. */
+  readonly importExtension?: ImportExtension;
+}
+
+export interface ManifestOutput {
+  readonly model: UserModel;
+  /** Absolute output folder. */
+  readonly outDir: string;
+  /** The generated files, then the outputs record (`.mcp-gen.json`: manifest, its sha256, the file list). */
+  readonly files: GeneratedFile[];
+  /** `path: message` lines for keywords that widened a type. */
+  readonly warnings: string[];
+}
+
+/** The read stage: the manifest's text, or a `ManifestError` saying why it cannot be read. */
+export async function readManifest(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ManifestError(file, [
+      { path: [], message: code === "ENOENT" ? "manifest not found" : `cannot read manifest (${code ?? "error"})` },
+    ]);
+  }
+}
+
+export async function generateFromManifest(job: ManifestJob): Promise<ManifestOutput> {
+  const manifestPath = path.resolve(job.manifestPath);
+  const text = await readManifest(job.manifestPath);
+  const outDirOf = (manifest: Manifest) =>
+    job.outDir
+      ? path.resolve(job.outDir)
+      : path.resolve(path.dirname(manifestPath), manifest.generate?.out ?? DEFAULT_OUT);
+  const { manifest, model } = parseManifest(text, {
+    file: job.manifestPath,
+    // The display path depends on the manifest and output locations only, never on the working directory.
+    displayPath: (parsed) => posixRelative(outDirOf(parsed), manifestPath),
+    knownRevisions: knownRevisions(),
+    ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
+  });
+  const files = await formatFiles(emitUserFiles(model));
+  files.push(outputRecord(model.source.path, model.source.sha256, files));
+  const warnings = model.warnings.map((w) => `${job.manifestPath}: ${formatPath(w.path)}: ${w.message}`);
+  return { model, outDir: outDirOf(manifest), files, warnings };
+}

@@ -1,0 +1,59 @@
+/**
+ * The zod helpers generated validators are built from (protocol bindings and a manifest's `schemas.ts` alike):
+ * generated code imports them from here instead of carrying their source. A leaf like `method-type.ts`: it imports
+ * nothing else from the runtime, so generated protocol bindings can depend on it without a cycle.
+ */
+import * as z from "zod";
+
+/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
+export const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
+
+/** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
+export const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
+
+/**
+ * An object schema declaring keys that are also members of Object.prototype (`constructor`, `toString`, `__proto__`,
+ * …): zod reads `key in input` and `input[key]`, so an absent key would be read from the prototype. The object parses
+ * a null-prototype copy of the input's own properties instead, so only own properties count. zod skips `__proto__`
+ * (assigning it would replace the prototype): when the shape declares it (`proto` says whether it is required), it is
+ * checked here with its schema from the shape and defined on the output as an own property.
+ */
+export const ownKeys = <S extends z.ZodObject>(object: S, proto?: "required" | "optional") =>
+  z.unknown().transform((input, ctx) => {
+    const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);
+    const own: unknown = isRecord ? Object.assign(Object.create(null), input) : input;
+    const parsed = object.safeParse(own);
+    const present = isRecord && proto !== undefined && Object.prototype.hasOwnProperty.call(input, "__proto__");
+    const value = present
+      ? (object.shape["__proto__"] as z.ZodType).safeParse((own as { __proto__: unknown }).__proto__)
+      : undefined;
+    const issues = [
+      ...(parsed.success ? [] : parsed.error.issues),
+      ...(isRecord && !present && proto === "required" ? [{ message: "Required", path: ["__proto__"] }] : []),
+      ...(value?.success === false
+        ? value.error.issues.map((issue) => ({ ...issue, path: ["__proto__", ...issue.path] }))
+        : []),
+    ];
+    for (const issue of issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input });
+    if (!parsed.success || issues.length > 0) return z.NEVER;
+    if (!value?.success) return parsed.data;
+    const descriptor = { value: value.data, enumerable: true, writable: true, configurable: true };
+    return Object.defineProperty(parsed.data, "__proto__", descriptor);
+  }) as unknown as S;
+
+/** TypeScript's `object`: any non-null object. */
+export const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);
+
+/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
+export type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
+
+/**
+ * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
+ * infers for `schema` and `T` are mutually assignable.
+ */
+export function exactly<T>() {
+  return <S extends z.core.$ZodType>(
+    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
+  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
+}
