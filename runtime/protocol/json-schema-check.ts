@@ -223,9 +223,9 @@ function checker(schema: Readonly<JsonObject>): (value: unknown) => Problem[] {
 export function jsonSchemaCheck(
   schema: Readonly<Record<string, unknown>>,
 ): (value: unknown, ctx: z.RefinementCtx) => void {
-  const problemsOf = checker(schema);
+  const check = checker(schema);
   return (value, ctx) => {
-    for (const problem of problemsOf(value)) {
+    for (const problem of check(value)) {
       ctx.addIssue({ code: "custom", message: problem.message, path: problem.path, input: value });
     }
   };
