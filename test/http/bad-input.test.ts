@@ -80,6 +80,16 @@ describe("sessions", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("an initialize notification opens no session: it needs one like any notification (400), and nothing is left open", async () => {
+    const before = server.handler.sessionCount;
+    const { id: _id, ...notification } = initializeMessage(1) as { id: number };
+    const response = await post(server.url, notification);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("Mcp-Session-Id");
+    expect(server.handler.sessionCount).toBe(before);
+  });
+
   it("refuses an unsupported MCP-Protocol-Version on a session (400)", async () => {
     const id = await openSession(server.url);
     const response = await post(server.url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": id, "mcp-protocol-version": "1999-01-01" });
