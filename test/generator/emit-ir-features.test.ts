@@ -5,11 +5,13 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { IrTypeDecl } from "../../generator/ir/model.ts";
+import type { IrType, IrTypeDecl } from "../../generator/ir/model.ts";
 import { formatTypeScript } from "../../generator/emit/generated-file.ts";
 import { emitSchemasModule, emitTypesModule } from "../../generator/emit/protocol.ts";
+import { createPrinter } from "../../generator/emit/printer.ts";
 import { createZodContext, emitZodExpression } from "../../generator/emit/zod.ts";
 import { emitTypeExpression } from "../../generator/emit/ts-types.ts";
+import { expectGoldenFile } from "./golden-file.ts";
 
 const decls: IrTypeDecl[] = [
   {
@@ -87,42 +89,43 @@ const goldenDir = path.join(import.meta.dirname, "golden/ir-features");
 describe("emitters on IR features outside the MCP schema", () => {
   it("types module matches the golden file", async () => {
     const text = await formatTypeScript(emitTypesModule(decls));
-    await expect(text).toMatchFileSnapshot(path.join(goldenDir, "types.ts"));
+    await expectGoldenFile(text, path.join(goldenDir, "types.ts"));
   });
 
   it("schemas module matches the golden file", async () => {
     const text = await formatTypeScript(emitSchemasModule(decls));
-    await expect(text).toMatchFileSnapshot(path.join(goldenDir, "schemas.ts"));
+    await expectGoldenFile(text, path.join(goldenDir, "schemas.ts"));
   });
 
-  it("expressions are pure and reusable", () => {
-    const ctx = createZodContext((name) => `schemas.${name}`);
-    expect(
-      emitTypeExpression(
-        {
-          kind: "union",
-          items: [
-            { kind: "ref", name: "A" },
-            { kind: "primitive", name: "null" },
-          ],
-        },
-        { ref: (n) => `T.${n}` },
-      ),
-    ).toBe("T.A | null");
-    expect(emitZodExpression({ kind: "array", element: { kind: "ref", name: "A" } }, ctx)).toBe("z.array(schemas.A)");
-    expect(
-      emitZodExpression(
-        {
-          kind: "union",
-          items: [
-            { kind: "literal", value: "a" },
-            { kind: "literal", value: "b" },
-          ],
-        },
-        ctx,
-      ),
-    ).toBe('z.enum(["a", "b"])');
-    expect(ctx.helpers.size).toBe(0);
+  it("expressions are pure and reusable: same input, same text, in any order, inputs untouched, only zod imported", () => {
+    const freeze = <T>(value: T): T => {
+      if (typeof value === "object" && value !== null) for (const v of Object.values(value)) freeze(v);
+      return Object.freeze(value);
+    };
+    const union: IrType = freeze({ kind: "union", items: [{ kind: "ref", name: "A" }, { kind: "primitive", name: "null" }] });
+    const array: IrType = freeze({ kind: "array", element: { kind: "ref", name: "A" } });
+    const literals: IrType = freeze({
+      kind: "union",
+      items: [
+        { kind: "literal", value: "a" },
+        { kind: "literal", value: "b" },
+      ],
+    });
+    const context = () => {
+      const printer = createPrinter({ runtime: () => "runtime", siblingExtension: ".js" });
+      return { printer, ctx: createZodContext({ printer, ref: (name) => `schemas.${name}` }) };
+    };
+    expect(emitTypeExpression(union, { ref: (n) => `T.${n}` })).toBe("T.A | null");
+    expect(emitTypeExpression(union, { ref: (n) => `T.${n}` })).toBe("T.A | null");
+    const first = context();
+    const forward = [emitZodExpression(array, first.ctx), emitZodExpression(literals, first.ctx)];
+    const second = context();
+    const backward = [emitZodExpression(literals, second.ctx), emitZodExpression(array, second.ctx)].reverse();
+    expect(forward).toEqual(['z.array(schemas.A)', 'z.enum(["a", "b"])']);
+    expect(backward).toEqual(forward);
+    // Neither needs a runtime helper: the file they go into imports zod and nothing else.
+    first.printer.print("body");
+    expect(first.printer.render("")).toBe('import * as z from "zod";\n\nbody\n');
   });
 
   it("the emitted validators enforce every constraint", async () => {

@@ -3,23 +3,13 @@
  * Expected output is checked in under expected/ and compiled by `tsc` in `npm test` (the fidelity file even proves
  * the generated types match the input's). Update with `npm run test:update-golden` and review the diff.
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emitFidelityFile } from "../../generator/emit/fidelity.ts";
 import { formatTypeScript } from "../../generator/emit/generated-file.ts";
 import { emitRevisionsFile } from "../../generator/emit/revisions.ts";
 import { generateProtocol } from "../../generator/pipeline/protocol.ts";
-
-/**
- * `toMatchFileSnapshot` silently writes a missing expected file (outside CI): a missing golden is a failure unless
- * the goldens are being updated on purpose (`vitest --update`).
- */
-async function expectGoldenFile(content: string, file: string): Promise<void> {
-  if (!existsSync(file) && expect.getState().snapshotState.snapshotUpdateState !== "all")
-    throw new Error(`missing golden file ${file}: run npm run test:update-golden and review it`);
-  await expect(content).toMatchFileSnapshot(file);
-}
+import { expectGoldenFile } from "./golden-file.ts";
 
 const caseDir = path.join(import.meta.dirname, "golden/protocol-basic");
 const expectedDir = path.join(caseDir, "expected");

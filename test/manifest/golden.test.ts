@@ -1,10 +1,10 @@
 /**
  * Goldens: each test/manifest/golden/<case>/mcp.yaml generates exactly the files in its expected/ folder
- * (update with `npm run test:update-manifest-golden`). The committed example outputs must be up to date too,
+ * (update with `npm run test:update-golden`). The committed example outputs must be up to date too,
  * and generation must be deterministic.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,20 +12,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
 import { checkOutputFolder } from "../../generator/pipeline/output-folder.ts";
+import { expectGoldenFile } from "../generator/golden-file.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
 const CASES = readdirSync(path.join(HERE, "golden")).sort();
-
-/**
- * `toMatchFileSnapshot` silently writes a missing expected file (outside CI): a missing golden is a failure unless
- * the goldens are being updated on purpose (`vitest --update`).
- */
-async function expectGoldenFile(content: string, file: string): Promise<void> {
-  if (!existsSync(file) && expect.getState().snapshotState.snapshotUpdateState !== "all")
-    throw new Error(`missing golden file ${file}: run npm run test:update-manifest-golden and review it`);
-  await expect(content).toMatchFileSnapshot(file);
-}
 
 describe("manifest goldens", () => {
   it.each(CASES)("%s", async (name) => {
