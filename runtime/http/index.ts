@@ -3,11 +3,13 @@
  * with `toFetchHandler` (web `Request → Response`: Bun, Deno, workers, Hono) or `toNodeListener` (node:http,
  * Express). Client: `StreamableHttpClientTransport` for every revision (falls back to legacy HTTP+SSE).
  * Auth (resource server): `auth: { verifyToken, resourceMetadata, … }` in the options; see runtime/auth/.
+ * Workers, Deno, Bun: import from `@mcp-gen/runtime/http/web` (web-entry.ts), the same server side without the
+ * `node:http` edge, on web APIs only.
  */
 export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./handler.ts";
 export { toFetchHandler, fromWebRequest, toWebResponse } from "./web.ts";
 export { serve, SERVE_DEFAULTS, toNodeListener, fromNodeRequest, writeNodeResponse, type RunningServer, type ServeOptions, type NodeListener } from "./node.ts";
-export type { LegacyPaths } from "./options.ts";
+export type { HostTool, LegacyPaths } from "./options.ts";
 export { InMemoryEventStore, type EventStore } from "./event-store.ts";
 export { LOOPBACK_HOSTS, type HostGuardOptions } from "./guards.ts";
 export { headerParamsFromTools, type HeaderParamsLookup } from "./modern.ts";

@@ -6,7 +6,7 @@
  */
 export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./handler.ts";
 export { toFetchHandler, fromWebRequest, toWebResponse } from "./web.ts";
-export type { LegacyPaths } from "./options.ts";
+export type { HostTool, LegacyPaths } from "./options.ts";
 export { InMemoryEventStore, type EventStore } from "./event-store.ts";
 export { LOOPBACK_HOSTS, type HostGuardOptions } from "./guards.ts";
 export { headerParamsFromTools, type HeaderParamsLookup } from "./modern.ts";
@@ -15,4 +15,5 @@ export type { ResponseMode } from "./exchange.ts";
 export type { HttpRequestIn, HttpResponseOut } from "./types.ts";
 export * from "../auth/bearer.ts";
 export * from "../auth/metadata.ts";
+export * from "../auth/jwt.ts";
 export * from "../auth/principal.ts";
