@@ -8,7 +8,16 @@
  */
 export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./handler.ts";
 export { toFetchHandler, fromWebRequest, toWebResponse } from "./web.ts";
-export { serve, SERVE_DEFAULTS, toNodeListener, fromNodeRequest, writeNodeResponse, type RunningServer, type ServeOptions, type NodeListener } from "./node.ts";
+export {
+  serve,
+  SERVE_DEFAULTS,
+  toNodeListener,
+  fromNodeRequest,
+  writeNodeResponse,
+  type RunningServer,
+  type ServeOptions,
+  type NodeListener,
+} from "./node.ts";
 export type { HostTool, LegacyPaths } from "./options.ts";
 export { InMemoryEventStore, type EventStore } from "./event-store.ts";
 export { LOOPBACK_HOSTS, type HostGuardOptions } from "./guards.ts";
