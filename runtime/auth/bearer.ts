@@ -17,7 +17,10 @@ export interface TokenRequest {
  * Verify a bearer token. Return its identity, or undefined (or throw) when it is invalid, expired or
  * issued for another audience; the server then answers 401.
  */
-export type VerifyToken = (token: string, request: TokenRequest) => Promise<AuthInfo | undefined> | AuthInfo | undefined;
+export type VerifyToken = (
+  token: string,
+  request: TokenRequest,
+) => Promise<AuthInfo | undefined> | AuthInfo | undefined;
 
 export interface BearerAuthOptions {
   readonly verifyToken: VerifyToken;
@@ -84,7 +87,11 @@ export async function authenticate(request: TokenRequest, options: BearerAuthOpt
   const scopeHint = required.length > 0 ? { scope: required } : {};
   if (token === undefined) return { ok: false, status: 401, challenge: scopeHint };
   if (token === "")
-    return { ok: false, status: 401, challenge: { error: "invalid_request", description: "malformed Authorization header" } };
+    return {
+      ok: false,
+      status: 401,
+      challenge: { error: "invalid_request", description: "malformed Authorization header" },
+    };
   let authInfo: AuthInfo | undefined;
   try {
     authInfo = await options.verifyToken(token, request);
@@ -97,7 +104,11 @@ export async function authenticate(request: TokenRequest, options: BearerAuthOpt
     return { ok: false, status: 401, challenge: { error: "invalid_token", description: "token expired" } };
   const missing = missingScopes(authInfo, required, options.scopeCovers);
   if (missing.length > 0)
-    return { ok: false, status: 403, challenge: { error: "insufficient_scope", scope: required, description: "insufficient scope" } };
+    return {
+      ok: false,
+      status: 403,
+      challenge: { error: "insufficient_scope", scope: required, description: "insufficient scope" },
+    };
   return { ok: true, authInfo };
 }
 

@@ -33,7 +33,19 @@ export interface JwtVerifierOptions {
   readonly requireExp?: boolean;
 }
 
-const ASYMMETRIC = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
+const ASYMMETRIC = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+];
 
 function scopesOf(payload: JWTPayload): string[] {
   const scope = payload["scope"];
@@ -76,7 +88,9 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
   return async (token) => {
     // jose throws on any failure (signature, iss, aud, exp, nbf, alg); bearer.ts turns that into a 401.
     const { payload } =
-      typeof keys === "function" ? await jwtVerify(token, keys, verifyOptions) : await jwtVerify(token, keys, verifyOptions);
+      typeof keys === "function"
+        ? await jwtVerify(token, keys, verifyOptions)
+        : await jwtVerify(token, keys, verifyOptions);
     const clientId = clientIdOf(payload);
     const info: AuthInfo = {
       token,

@@ -51,7 +51,10 @@ export function checkHostAndOrigin(request: HttpRequestIn, options: HostGuardOpt
 /** The media type of one Accept/Content-Type list entry (`start`..`end`): parameters cut, trimmed, lower-case. */
 function mediaTypeAt(header: string, start: number, end: number): string {
   const semicolon = header.indexOf(";", start);
-  return header.slice(start, semicolon === -1 || semicolon > end ? end : semicolon).trim().toLowerCase();
+  return header
+    .slice(start, semicolon === -1 || semicolon > end ? end : semicolon)
+    .trim()
+    .toLowerCase();
 }
 
 /** Does an Accept header admit `type` (e.g. "text/event-stream")? Wildcards count. Scanned in place (per request). */

@@ -38,7 +38,11 @@ export class BodyTooLargeError extends Error {
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
 
-export function jsonResponse(status: number, value: unknown, headers?: Readonly<Record<string, string>>): HttpResponseOut {
+export function jsonResponse(
+  status: number,
+  value: unknown,
+  headers?: Readonly<Record<string, string>>,
+): HttpResponseOut {
   return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: JSON.stringify(value) };
 }
 
