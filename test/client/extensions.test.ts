@@ -2,9 +2,10 @@
  * Extension methods on the client (basic/versioning.mdx#extension-negotiation): methods outside the revision's table
  * are sent and received, typed by their tokens, once both sides declared the extension in
  * `capabilities.extensions`; otherwise they are refused locally, before anything reaches the server. Tested against
- * the runtime server's extension support, in both eras.
+ * the runtime server's extension support in both eras, and against an official SDK v2 server's custom method.
  */
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
   createMemoryTransportPair,
@@ -15,6 +16,8 @@ import {
   ProtocolUsageError,
   type ServerSession,
 } from "../../runtime/index.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
+import { killPeers, startFixture } from "./peers.ts";
 
 const EXT = "com.example/echo";
 
@@ -140,5 +143,23 @@ describe("declaring extensions", () => {
           ],
         }),
     ).toThrow("extension method echo/say is declared by both com.example/a and com.example/b");
+  });
+});
+
+describe("against an official SDK v2 server (2026-07-28) serving a custom method of a declared extension", () => {
+  const fixture = fileURLToPath(new URL("./fixtures/sdk-v2-http-server.ts", import.meta.url));
+  afterEach(killPeers);
+
+  it("calls it once both sides declared the extension, and refuses it locally otherwise", async () => {
+    const url = await startFixture(fixture, "--extension", EXT);
+    const declaring = new McpClient({ info: { name: "ext-client", version: "1" }, extensions: [{ id: EXT, methods: [echo] }] });
+    await declaring.connect(new StreamableHttpClientTransport(url));
+    expect(declaring.revision).toBe("2026-07-28");
+    expect(await declaring.request(echo, { text: "hi" })).toMatchObject({ echoed: "v2:hi" });
+    await declaring.close();
+    const plain = new McpClient({ info: { name: "plain-client", version: "1" } });
+    await plain.connect(new StreamableHttpClientTransport(url));
+    await expect(plain.request(echo, { text: "hi" })).rejects.toBeInstanceOf(ProtocolUsageError);
+    await plain.close();
   });
 });
