@@ -21,7 +21,7 @@ export {
 export type { HostTool, LegacyPaths } from "./options.ts";
 export { InMemoryEventStore, type EventStore } from "./event-store.ts";
 export { LOOPBACK_HOSTS, type HostGuardOptions } from "./guards.ts";
-export { headerParamsFromTools, type HeaderParamsLookup } from "./modern.ts";
+export { headerParamsFromTools, type HeaderParamsLookup } from "./stateless-checks.ts";
 export { encodeHeaderValue, decodeHeaderValue, headerParamsOf, type HeaderParam } from "./mcp-headers.ts";
 export { StreamableHttpClientTransport, HttpError, type HttpClientOptions } from "./client-transport.ts";
 export type { ResponseMode } from "./exchange.ts";

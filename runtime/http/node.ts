@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { McpHttpHandler, type McpHttpOptions, type SessionHost } from "./handler.ts";
-import { headerParamsFromTools } from "./modern.ts";
+import { headerParamsFromTools } from "./stateless-checks.ts";
 import { SseStream } from "./sse.ts";
 import { BodyTooLargeError, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 

@@ -5,7 +5,7 @@ import type { BearerAuthOptions } from "../auth/bearer.ts";
 import type { EventStore } from "./event-store.ts";
 import type { ResponseMode } from "./exchange.ts";
 import type { HostGuardOptions } from "./guards.ts";
-import type { HeaderParamsLookup } from "./modern.ts";
+import type { HeaderParamsLookup } from "./stateless-checks.ts";
 
 /**
  * A registered tool as the HTTP layer reads it: its definition (`x-mcp-header` annotations for `serve()`'s header

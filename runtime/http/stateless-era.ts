@@ -1,12 +1,12 @@
 /**
- * The stateless era on Streamable HTTP (2026-07-28 on): every POST stands alone. The header rules of modern.ts admit
+ * The stateless era on Streamable HTTP (2026-07-28 on): every POST stands alone. The header rules of stateless-checks.ts admit
  * it; a server session serves it on a `RequestTransport` and, when the request finished normally, waits idle for the
  * next POST (a stateless-era server session keeps nothing between requests). Stream rules: a client that goes away
  * cancels its request, and a plain-JSON answer's status follows its error code.
  */
 import type { Posted } from "./answers.ts";
 import { connectOrForget, type EraCall, type EraServices, type HttpEra } from "./eras.ts";
-import { checkModernRequest, modernStatusOf } from "./modern.ts";
+import { checkStatelessRequest, statelessStatusOf } from "./stateless-checks.ts";
 import { RequestTransport, type StatelessServeOptions } from "./request-transport.ts";
 import { revisionEra } from "./versions.ts";
 import { rpcError } from "./answers.ts";
@@ -30,7 +30,7 @@ export class StatelessEra implements HttpEra {
   /** Not `async`: per request, so no extra promise; the caller awaits whatever this returns. */
   post(posted: Posted, call: EraCall): HttpResponseOut | Promise<HttpResponseOut> {
     const { options } = this.services;
-    const failure = checkModernRequest(call.request, posted, options.headerParams, options.modernVersions);
+    const failure = checkStatelessRequest(call.request, posted, options.headerParams, options.modernVersions);
     if (failure) return failure;
     const scope = this.services.scopeFailure([posted], call.authInfo);
     if (scope) return scope;
@@ -38,7 +38,7 @@ export class StatelessEra implements HttpEra {
       mode: options.responseMode ?? "auto",
       keepAliveMs: options.keepAliveMs ?? 25_000,
       cancelOnClose: true,
-      statusOf: modernStatusOf,
+      statusOf: statelessStatusOf,
     };
     const context = this.services.context(call);
     const idle = this.idle.pop();

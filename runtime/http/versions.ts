@@ -6,7 +6,7 @@ import type { Era } from "../protocol/profiles.ts";
 import { eraOf, getProfile } from "../protocol/registry.ts";
 import type { RequestId } from "./exchange.ts";
 import { rpcError } from "./answers.ts";
-import { UNSUPPORTED_VERSION } from "./modern.ts";
+import { UNSUPPORTED_VERSION } from "./stateless-checks.ts";
 import type { SessionTransport } from "./session-transport.ts";
 import type { HttpResponseOut } from "./types.ts";
 

@@ -9,7 +9,7 @@ export { toFetchHandler, fromWebRequest, toWebResponse } from "./web.ts";
 export type { HostTool, LegacyPaths } from "./options.ts";
 export { InMemoryEventStore, type EventStore } from "./event-store.ts";
 export { LOOPBACK_HOSTS, type HostGuardOptions } from "./guards.ts";
-export { headerParamsFromTools, type HeaderParamsLookup } from "./modern.ts";
+export { headerParamsFromTools, type HeaderParamsLookup } from "./stateless-checks.ts";
 export { encodeHeaderValue, decodeHeaderValue, headerParamsOf, type HeaderParam } from "./mcp-headers.ts";
 export type { ResponseMode } from "./exchange.ts";
 export type { HttpRequestIn, HttpResponseOut } from "./types.ts";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
 import { FixtureHost, FIXTURE_TOOLS } from "./fixtures/fixture-host.ts";
-import { headerParamsFromTools } from "../../runtime/http/modern.ts";
+import { headerParamsFromTools } from "../../runtime/http/stateless-checks.ts";
 import { initializeMessage, modernMeta, MODERN, openSession, post, waitFor } from "./helpers.ts";
 
 let server: RunningServer;

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { McpClient, RpcError } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { headerParamsFromTools } from "../../runtime/http/modern.ts";
+import { headerParamsFromTools } from "../../runtime/http/stateless-checks.ts";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
 import { FixtureHost, FIXTURE_TOOLS } from "./fixtures/fixture-host.ts";
 import { CollectingSink, initializeMessage, modernMeta, request, waitFor } from "./helpers.ts";
@@ -23,7 +23,13 @@ async function connected(url: string): Promise<{ transport: StreamableHttpClient
   const transport = new StreamableHttpClientTransport(url);
   const sink = new CollectingSink();
   await transport.start(sink);
-  const init = await request(transport, sink, "init", "initialize", (initializeMessage(0) as { params: unknown }).params);
+  const init = await request(
+    transport,
+    sink,
+    "init",
+    "initialize",
+    (initializeMessage(0) as { params: unknown }).params,
+  );
   expect(init["result"]).toMatchObject({ protocolVersion: "2025-11-25" });
   await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   return { transport, sink };
@@ -36,12 +42,18 @@ describe("handshake era against our server", () => {
     expect(transport.protocolVersion).toBe("2025-11-25");
     const logged = await request(transport, sink, 2, "tools/call", { name: "progress", arguments: {} });
     expect(logged["result"]).toMatchObject({ content: [{ text: "logged" }] });
-    const logs = sink.messages.filter((m) => m["method"] === "notifications/message").map((m) => (m["params"] as { data: string }).data);
+    const logs = sink.messages
+      .filter((m) => m["method"] === "notifications/message")
+      .map((m) => (m["params"] as { data: string }).data);
     expect(logs).toEqual(["one", "two", "three"]);
 
     await transport.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "sample", arguments: {} } });
     const ask = await sink.next((m) => m["method"] === "sampling/createMessage");
-    await transport.send({ jsonrpc: "2.0", id: ask["id"], result: { role: "assistant", content: { type: "text", text: "yes" }, model: "m" } });
+    await transport.send({
+      jsonrpc: "2.0",
+      id: ask["id"],
+      result: { role: "assistant", content: { type: "text", text: "yes" }, model: "m" },
+    });
     expect((await sink.response(3))["result"]).toMatchObject({ content: [{ text: "model said: yes" }] });
     await transport.terminateSession();
   });
@@ -53,8 +65,16 @@ describe("handshake era against our server", () => {
     expect(deleted.status).toBe(200);
     const sessionsBefore = server.handler.sessionCount;
     // Three calls hit the ended session at once: one new session serves them all.
-    const answers = await Promise.all([5, 6, 7].map((id) => request(transport, sink, id, "tools/call", { name: "echo", arguments: { text: `again ${id}` } })));
-    expect(answers.map((a) => (a["result"] as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(["again 5", "again 6", "again 7"]);
+    const answers = await Promise.all(
+      [5, 6, 7].map((id) =>
+        request(transport, sink, id, "tools/call", { name: "echo", arguments: { text: `again ${id}` } }),
+      ),
+    );
+    expect(answers.map((a) => (a["result"] as { content: Array<{ text: string }> }).content[0]!.text)).toEqual([
+      "again 5",
+      "again 6",
+      "again 7",
+    ]);
     expect(transport.sessionId).toBeDefined();
     expect(transport.sessionId).not.toBe(first);
     expect(server.handler.sessionCount).toBe(sessionsBefore + 1);
@@ -68,18 +88,31 @@ describe("stateless era against our server", () => {
     const sink = new CollectingSink();
     await transport.start(sink);
     const list = await request(transport, sink, 1, "tools/list", { _meta: modernMeta() });
-    const names = ((list["result"] as { tools: Array<{ name: string }> }).tools).map((t) => t.name);
+    const names = (list["result"] as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     expect(names).toContain("regional");
     expect(names).not.toContain("broken");
     // The server checks Mcp-Param-Region against the body, so this only succeeds when the client mirrored it.
-    const regional = await request(transport, sink, 2, "tools/call", { name: "regional", arguments: { region: "Zürich " }, _meta: modernMeta() });
+    const regional = await request(transport, sink, 2, "tools/call", {
+      name: "regional",
+      arguments: { region: "Zürich " },
+      _meta: modernMeta(),
+    });
     expect(regional["result"]).toMatchObject({ content: [{ text: "Zürich " }] });
 
     const cancelledBefore = host.cancelled.length;
     // send() resolves once the answer starts; "slow" answers nothing until cancelled, so do not await it yet.
-    const sent = transport.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow", arguments: {}, _meta: modernMeta() } });
+    const sent = transport.send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "slow", arguments: {}, _meta: modernMeta() },
+    });
     await new Promise((r) => setTimeout(r, 50));
-    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, _meta: modernMeta() } });
+    await transport.send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 3, _meta: modernMeta() },
+    });
     await waitFor(() => host.cancelled.length === cancelledBefore + 1);
     await sent;
     await transport.close();
@@ -97,7 +130,10 @@ describe("stateless era against our server", () => {
 
 describe("legacy HTTP+SSE fallback", () => {
   it("falls back when the first POST is refused with 405, and then works over the old transport", async () => {
-    const old = await serve(new FixtureHost(), { path: "/streamable", legacySse: { ssePath: "/mcp", messagesPath: "/messages" } });
+    const old = await serve(new FixtureHost(), {
+      path: "/streamable",
+      legacySse: { ssePath: "/mcp", messagesPath: "/messages" },
+    });
     try {
       const { transport, sink } = await connected(old.url);
       const echo = await request(transport, sink, 2, "tools/call", { name: "echo", arguments: { text: "legacy" } });
@@ -130,7 +166,9 @@ describe("resumption", () => {
       res.end(`id: ev-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { ok: true } })}\n\n`);
     });
     await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
-    const transport = new StreamableHttpClientTransport(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/mcp`, { openGetStream: false });
+    const transport = new StreamableHttpClientTransport(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/mcp`, {
+      openGetStream: false,
+    });
     const sink = new CollectingSink();
     await transport.start(sink);
     const answer = await request(transport, sink, 1, "tools/call", { name: "x" });
@@ -153,7 +191,9 @@ describe("against the official SDK v1 server", () => {
       let transport = sid ? transports.get(sid) : undefined;
       if (!transport) {
         const mcp = new McpServer({ name: "sdk", version: "1.0.0" });
-        mcp.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+        mcp.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+          content: [{ type: "text", text: String(a + b) }],
+        }));
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => crypto.randomUUID(),
           onsessioninitialized: (id) => void transports.set(id, created),
@@ -190,7 +230,8 @@ describe("against the official SDK v1 server", () => {
         return;
       }
       const transport = transports.get(url.searchParams.get("sessionId") ?? "");
-      if (req.method === "POST" && url.pathname === "/messages" && transport) return void transport.handlePostMessage(req, res);
+      if (req.method === "POST" && url.pathname === "/messages" && transport)
+        return void transport.handlePostMessage(req, res);
       res.writeHead(405).end();
     });
     await new Promise<void>((resolve) => sdkServer.listen(0, "127.0.0.1", resolve));
@@ -199,7 +240,13 @@ describe("against the official SDK v1 server", () => {
       const transport = new StreamableHttpClientTransport(url);
       const sink = new CollectingSink();
       await transport.start(sink);
-      const init = await request(transport, sink, 1, "initialize", (initializeMessage(0, "2024-11-05") as { params: unknown }).params);
+      const init = await request(
+        transport,
+        sink,
+        1,
+        "initialize",
+        (initializeMessage(0, "2024-11-05") as { params: unknown }).params,
+      );
       expect(init["result"]).toMatchObject({ protocolVersion: "2024-11-05", serverInfo: { name: "old-sdk" } });
       await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       const hello = await request(transport, sink, 2, "tools/call", { name: "hello", arguments: {} });
@@ -226,9 +273,15 @@ describe("unusable answers fail the pending request with a clear error", () => {
     json_scalar: (res) => void res.writeHead(200, { "content-type": "application/json" }).end('"hello"'),
     json_garbage: (res) => void res.writeHead(200, { "content-type": "application/json" }).end("{oops"),
     json_empty: (res) => void res.writeHead(200, { "content-type": "application/json" }).end(),
-    json_other_id: (res) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: "other", result: {} })),
+    json_other_id: (res) =>
+      void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: "other", result: {} })),
     html: (res) => void res.writeHead(200, { "content-type": "text/html" }).end("<h1>hi</h1>"),
-    ok: (res, id) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })),
+    ok: (res, id) =>
+      void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })),
   };
   let raw: Server;
   let url: string;
@@ -241,8 +294,14 @@ describe("unusable answers fail the pending request with a clear error", () => {
       const m = JSON.parse(text) as { id?: unknown; method?: string; params?: { name?: string } };
       if (m.id === undefined || m.method === undefined) return void res.writeHead(202).end();
       if (m.method === "initialize") {
-        const result = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } };
-        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+        const result = {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "raw", version: "1" },
+        };
+        return void res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
       }
       broken[m.params?.name ?? "ok"]!(res, m.id);
     });
@@ -301,7 +360,9 @@ describe("unusable server-initiated messages", () => {
     await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
     try {
       const client = new McpClient({ info: { name: "t", version: "1" }, revisions: ["2025-11-25"] });
-      await client.connect(new StreamableHttpClientTransport(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/mcp`));
+      await client.connect(
+        new StreamableHttpClientTransport(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/mcp`),
+      );
       await waitFor(() => posted.some((m) => "error" in m));
       expect(posted.find((m) => "error" in m)).toMatchObject({
         jsonrpc: "2.0",

@@ -37,7 +37,7 @@ function error(code: number, message: string, id: RequestId | undefined | null, 
   });
 }
 
-export function checkModernRequest(
+export function checkStatelessRequest(
   request: HeaderSource,
   posted: Posted,
   headerParams: HeaderParamsLookup | undefined,
@@ -77,7 +77,7 @@ export function checkModernRequest(
 }
 
 /** The HTTP status of a stateless-era answer sent as plain JSON. */
-export function modernStatusOf(response: object): number {
+export function statelessStatusOf(response: object): number {
   if (!("error" in response) || !isObject(response.error)) return 200;
   const code = response.error["code"];
   if (code === -32601) return 404;
