@@ -1,5 +1,4 @@
-/** The unit every emitter returns, and the one place that writes the "generated" header. */
-import prettier from "prettier";
+/** The unit every emitter returns, and the one place that writes the "generated" header. Formatting: pipeline/format.ts. */
 
 export interface GeneratedFile {
   /** Path relative to the output directory, `/`-separated. */
@@ -20,25 +19,6 @@ export function headerLine(input: string, sha256?: string): string {
 
 export function tsHeader(input: string, sha256: string): string {
   return `${headerLine(input, sha256)}\n\n`;
-}
-
-/** Inline prettier options: a user's .prettierrc never changes generated output. */
-export const PRETTIER_OPTIONS: prettier.Options = {
-  parser: "typescript",
-  printWidth: 120,
-  tabWidth: 2,
-  useTabs: false,
-  semi: true,
-  singleQuote: false,
-  quoteProps: "as-needed",
-  trailingComma: "all",
-  bracketSpacing: true,
-  arrowParens: "always",
-  endOfLine: "lf",
-};
-
-export async function formatTypeScript(source: string): Promise<string> {
-  return prettier.format(source, PRETTIER_OPTIONS);
 }
 
 /** JSON with recursively sorted keys, 2-space indent, LF and a final newline. */

@@ -3,7 +3,7 @@
  * references, and the printer collects, de-duplicates and orders the imports they need. No emitter writes an import
  * statement. An import is `import type` when every use of it is in a type position.
  *
- * Import order: the `zod` package, then the runtime, then sibling generated files, each group by specifier; within one
+ * Import order: the `zod` package, then the runtime, then relative modules, each group by specifier; within one
  * statement values come before types, each sorted by code unit (never `localeCompare`, which depends on the locale).
  */
 
@@ -15,7 +15,9 @@ export type ModuleRef =
   | { readonly kind: "zod" }
   | { readonly kind: "runtime"; readonly entry: RuntimeEntry }
   /** Another generated file of the same output folder, by name without extension (`types`). */
-  | { readonly kind: "sibling"; readonly name: string };
+  | { readonly kind: "sibling"; readonly name: string }
+  /** Any other relative module, spelled as given (e.g. a spec's schema.ts from a fidelity file). */
+  | { readonly kind: "relative"; readonly specifier: string };
 
 export interface ImportSymbol {
   /** The exported name, or for a namespace import the local name (`z`, `T`). */
@@ -66,7 +68,7 @@ interface Collected {
   namespace?: { name: string; value: boolean };
 }
 
-const GROUP: Record<ModuleRef["kind"], number> = { zod: 0, runtime: 1, sibling: 2 };
+const GROUP: Record<ModuleRef["kind"], number> = { zod: 0, runtime: 1, sibling: 2, relative: 2 };
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -83,6 +85,8 @@ export function createPrinter(options: PrinterOptions): Printer {
         return options.runtime(ref.entry);
       case "sibling":
         return `./${ref.name}${options.siblingExtension}`;
+      case "relative":
+        return ref.specifier;
     }
   };
 

@@ -21,6 +21,16 @@ export function sibling(local: string, file: string): ImportSymbol {
   return { name: local, from: { kind: "sibling", name: file }, namespace: true };
 }
 
+/** A named export of a sibling generated file (`import { methods } from "./methods.ts"`). */
+export function siblingExport(name: string, file: string): ImportSymbol {
+  return { name, from: { kind: "sibling", name: file } };
+}
+
+/** A namespace import of any other relative module (`import * as Spec from "../spec/schema.ts"`). */
+export function relativeModule(local: string, specifier: string): ImportSymbol {
+  return { name: local, from: { kind: "relative", specifier }, namespace: true };
+}
+
 export const runtime = {
   // Server side (`@mcp-gen/runtime`).
   McpServer: runtimeValue("McpServer", "core"),
@@ -53,6 +63,7 @@ export const runtime = {
   ProtocolRequestType: runtimeValue("ProtocolRequestType", "method-type"),
   ProtocolNotificationType: runtimeValue("ProtocolNotificationType", "method-type"),
   MethodTable: runtimeType("MethodTable", "method-type"),
+  RevisionDescriptor: runtimeType("RevisionDescriptor", "method-type"),
   // Validator helpers (`@mcp-gen/runtime/zod-helpers`, also exported by the core entry).
   optionalKey: runtimeValue("optionalKey", "zod-helpers"),
   openObject: runtimeValue("openObject", "zod-helpers"),

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { IrModel } from "../ir/model.ts";
 import { lowerSchemaWithWarnings } from "../lower/schema.ts";
 import type { GeneratedFile } from "../emit/generated-file.ts";
+import type { RuntimeEntry } from "../emit/printer.ts";
 import { emitProtocolFiles } from "../emit/protocol.ts";
 import { formatFiles } from "./format.ts";
 import { posixRelative, REPO_ROOT } from "./paths.ts";
@@ -23,22 +24,30 @@ export function displayPath(file: string): string {
   return posixRelative(REPO_ROOT, path.resolve(file));
 }
 
+/** The runtime package (`@mcp-gen/runtime`) and its source entry files in this repository, per entry point. */
+const RUNTIME_PACKAGE = "@mcp-gen/runtime";
+const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
+  "core": "runtime/index.ts",
+  "method-type": "runtime/protocol/method-type.ts",
+  "zod-helpers": "runtime/protocol/zod-helpers.ts",
+};
+
 /** The package export of the runtime's method tokens (`ProtocolRequestType`, `MethodTable`, …). */
-export const RUNTIME_METHOD_TYPE_EXPORT = "@mcp-gen/runtime/method-type";
+export const RUNTIME_METHOD_TYPE_EXPORT = `${RUNTIME_PACKAGE}/method-type`;
 
 /**
- * Where protocol bindings written to `outDir` import the method tokens from. Inside this repository (its
- * generated/protocol/, compiled into the runtime package, and test fixtures) they import the runtime's source
- * relatively; any other folder — a user's, or any folder when run as the installed CLI, which has no runtime sources
- * next to it — imports the installed runtime package through its `exports`.
+ * Where protocol bindings written to `outDir` import a runtime entry point from (default: the method tokens). Inside
+ * this repository (its generated/protocol/, compiled into the runtime package, and test fixtures) they import the
+ * runtime's source relatively; any other folder — a user's, or any folder when run as the installed CLI, which has no
+ * runtime sources next to it — imports the installed runtime package through its `exports`.
  */
-export function runtimeImportFrom(outDir: string): string {
-  const source = path.join(REPO_ROOT, "runtime/protocol/method-type.ts");
+export function runtimeImportFrom(outDir: string, entry: RuntimeEntry = "method-type"): string {
+  const source = path.join(REPO_ROOT, RUNTIME_SOURCES[entry]);
   const target = path.resolve(outDir);
   const inRepo = path.relative(REPO_ROOT, target);
   const outside = inRepo.startsWith("..") || path.isAbsolute(inRepo) || inRepo.split(path.sep).includes("node_modules");
   if (!existsSync(source) || outside) {
-    return RUNTIME_METHOD_TYPE_EXPORT;
+    return entry === "core" ? RUNTIME_PACKAGE : `${RUNTIME_PACKAGE}/${entry}`;
   }
   const specifier = posixRelative(target, source);
   return specifier.startsWith(".") ? specifier : `./${specifier}`;

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IrType, IrTypeDecl } from "../../generator/ir/model.ts";
-import { formatTypeScript } from "../../generator/emit/generated-file.ts";
+import { formatTypeScript } from "../../generator/pipeline/format.ts";
 import { emitSchemasModule, emitTypesModule } from "../../generator/emit/protocol.ts";
 import { createPrinter } from "../../generator/emit/printer.ts";
 import { createZodContext, emitZodExpression } from "../../generator/emit/zod.ts";

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatTypeScript } from "../../generator/emit/generated-file.ts";
+import { formatTypeScript } from "../../generator/pipeline/format.ts";
 import { emitSchemasModule, emitTypesModule } from "../../generator/emit/protocol.ts";
 import type { IrTypeDecl } from "../../generator/ir/model.ts";
 

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { emitFidelityFile } from "../../generator/emit/fidelity.ts";
-import { formatTypeScript } from "../../generator/emit/generated-file.ts";
+import { formatTypeScript } from "../../generator/pipeline/format.ts";
 import { emitRevisionsFile } from "../../generator/emit/revisions.ts";
 import { generateProtocol } from "../../generator/pipeline/protocol.ts";
 import { expectGoldenFile } from "./golden-file.ts";

@@ -96,6 +96,6 @@ type CoreTypes = [
   core.RequestContext, core.ServerOptions, core.StructuredToolResult<1>, core.TypedToolValidators, core.JsonObject,
   core.ToolDefinition, core.ResourceDefinition, core.ResourceTemplateDefinition, core.PromptDefinition,
   core.CallOptions, core.CallToolResult, core.StructuredToolCall<1>, core.ObjectSchema<1>,
-  methodType.MethodTable, zodHelpers.ObjectSchema<1>,
+  methodType.MethodTable, methodType.RevisionDescriptor, zodHelpers.ObjectSchema<1>,
 ];
 export type { CoreTypes };
