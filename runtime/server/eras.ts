@@ -16,7 +16,7 @@ import type { Capabilities } from "../protocol/capabilities.ts";
 import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../protocol/meta.ts";
 import type { Era, RequestProfile, RevisionProfile } from "../protocol/profiles.ts";
 import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
-import type { Implementation } from "../protocol/types.ts";
+import type { Implementation } from "../protocol/builtin-types.ts";
 import type { Validator } from "../protocol/validation.ts";
 import type { InputChannel } from "./context.ts";
 import { HandshakeInput } from "./handshake-input.ts";
@@ -61,7 +61,8 @@ export interface ServingPort {
   readonly handshake: HandshakeState | undefined;
   readonly sealer: RequestStateSealer;
   serverCapabilities(): Capabilities;
-  readonly serverInfo: Implementation;
+  /** The server's `serverInfo` (named in stateless-era results' `_meta`). */
+  readonly serverInfo: object;
   readonly cache: { readonly ttlMs?: number; readonly scope?: "public" | "private" } | undefined;
 }
 
@@ -160,7 +161,7 @@ async function inputRequired(port: ServingPort, request: IncomingRequest, admitt
   return { resultType: "input_required", inputRequests: rounds.missing, requestState };
 }
 
-const serverInfoMetas = new WeakMap<Implementation, MetaObject>();
+const serverInfoMetas = new WeakMap<object, MetaObject>();
 
 function completeResult(port: ServingPort, request: IncomingRequest, facts: RequestProfile, result: Result): Result {
   const out: Result = Object.assign({}, result);

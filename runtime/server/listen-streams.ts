@@ -4,7 +4,7 @@
  * and ends streams gracefully with a result when the session closes.
  */
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import type { SubscriptionFilter } from "../protocol/types.ts";
+import type { SubscriptionFilter } from "../protocol/builtin-types.ts";
 import { hasCapability, type Capabilities } from "../protocol/capabilities.ts";
 import { MetaKey } from "../protocol/meta.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";

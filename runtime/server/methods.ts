@@ -4,14 +4,14 @@
  */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import type { Awaitable, CallToolResult, CompleteParams, SubscriptionFilter } from "../protocol/types.ts";
+import type { CompleteParams, SubscriptionFilter } from "../protocol/builtin-types.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { formatIssues } from "../protocol/validation.ts";
 import { ERA_RULES } from "../protocol/era.ts";
 import type { RequestContext } from "./context.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
 import { paginate } from "./pagination.ts";
-import type { Completer, McpServer } from "./server.ts";
+import type { Completer, McpServer, RegisteredTool } from "./server.ts";
 import type { ServerSession } from "./session.ts";
 
 export interface MethodEnv {
@@ -49,7 +49,7 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
     if (!parsed.success) return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
     args = parsed.data;
   }
-  let outcome: Awaitable<CallToolResult>;
+  let outcome: ReturnType<RegisteredTool["handler"]>;
   try {
     outcome = tool.handler(args, env.context);
   } catch (error) {
@@ -62,7 +62,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
-function asResult(result: CallToolResult): Result {
+function asResult(result: object): Result {
   return result as Result;
 }
 
@@ -111,7 +111,7 @@ async function complete(env: MethodEnv): Promise<Result> {
   if (params.ref.type === "ref/prompt") completer = env.server.prompts.get(params.ref.name ?? "")?.complete[params.argument.name];
   else if (params.ref.type === "ref/resource") completer = env.server.templates.get(params.ref.uri ?? "")?.complete[params.argument.name];
   const values = completer
-    ? await completer(params.argument.value, { arguments: params.context?.arguments ?? {}, request: env.context })
+    ? await completer(params.argument.value, { arguments: ("context" in params ? params.context?.arguments : undefined) ?? {}, request: env.context })
     : [];
   const total = values.length;
   return { completion: { values: values.slice(0, MAX_COMPLETIONS), total, hasMore: total > MAX_COMPLETIONS } };

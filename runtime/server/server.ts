@@ -7,7 +7,6 @@ import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type {
   Awaitable,
   CallToolResult,
-  CapabilitiesObject,
   GetPromptResult,
   Implementation,
   PromptDefinition,
@@ -16,7 +15,7 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from "../protocol/types.ts";
-import { hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
+import { hasCapability, mergeCapabilities, type Capabilities } from "../protocol/capabilities.ts";
 import type {
   AnyMethodType,
   AnyNotificationType,
@@ -112,7 +111,7 @@ export interface ServerOptions {
   /** Extensions served; each is advertised in `capabilities.extensions`. */
   readonly extensions?: readonly ServerExtension[];
   /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`). */
-  readonly capabilities?: CapabilitiesObject;
+  readonly capabilities?: Capabilities;
   /** Page size for list results (default 100; 0 = no pagination). */
   readonly pageSize?: number;
   /** HMAC key for multi round-trip `requestState` (default: random per process; set it when several processes serve). */
@@ -217,13 +216,13 @@ export class McpServer {
   }
 
   /** The token of an extension method, when the client's capabilities declare its extension. */
-  extensionToken(method: string, clientCapabilities: CapabilitiesObject): AnyMethodType | undefined {
+  extensionToken(method: string, clientCapabilities: Capabilities): AnyMethodType | undefined {
     const entry = this.extensionMethods.get(method);
     return entry && hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
   }
 
   /** The facts of an extension request, when the client's capabilities declare its extension. */
-  extensionRequest(method: string, clientCapabilities: CapabilitiesObject): RequestProfile | undefined {
+  extensionRequest(method: string, clientCapabilities: Capabilities): RequestProfile | undefined {
     const entry = this.extensionMethods.get(method);
     return entry?.facts && hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.facts : undefined;
   }

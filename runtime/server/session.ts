@@ -9,10 +9,10 @@ import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
 import { logLevelRank, MetaKey, metaOf, type LogLevel } from "../protocol/meta.ts";
+import type { Implementation, SubscriptionFilter } from "../protocol/builtin-types.ts";
 import type { AnyMethodType, AnyNotificationType, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import { parseParams } from "../protocol/validation.ts";
-import type { CapabilitiesObject, Implementation, SubscriptionFilter } from "../protocol/types.ts";
 import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost } from "./context.ts";
 import { serverEra, type Admitted, type HandshakeState, type RequestScope, type ServerEra, type ServingPort } from "./eras.ts";
@@ -77,7 +77,7 @@ export class ServerSession implements ContextHost, ServingPort {
     return this.handshake?.clientInfo;
   }
 
-  get clientCapabilities(): CapabilitiesObject | undefined {
+  get clientCapabilities(): Capabilities | undefined {
     return this.handshake?.clientCapabilities;
   }
 
@@ -90,7 +90,7 @@ export class ServerSession implements ContextHost, ServingPort {
   get sealer() {
     return this.server.sealer;
   }
-  get serverInfo(): Implementation {
+  get serverInfo(): object {
     return this.server.options.info;
   }
   get cache() {
@@ -220,7 +220,7 @@ export class ServerSession implements ContextHost, ServingPort {
     const profile = (typeof requested === "string" && this.server.handshakeByRevision.get(requested)) || newest;
     const token = profile.requests.get("initialize")?.token;
     if (!token) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize");
-    const params = parseParams(token.params, request.params, "initialize") as { capabilities?: CapabilitiesObject; clientInfo?: Implementation };
+    const params = parseParams(token.params, request.params, "initialize") as { capabilities?: Capabilities; clientInfo?: Implementation };
     const capabilities = this.server.capabilities();
     this.handshake = {
       profile,
