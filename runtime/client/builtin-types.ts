@@ -4,12 +4,16 @@
  * method tables; nothing here is written by hand.
  */
 import type { revisions } from "../../generated/protocol/revisions.ts";
-import type { CompleteResultOf, ParamsOf, ResultOf } from "../protocol/method-type.ts";
+import type { CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
 
 type BuiltinTable = (typeof revisions)[keyof typeof revisions]["methods"];
 
 /** A method of any built-in revision. */
-export type BuiltinMethod = BuiltinTable extends infer Table ? (Table extends unknown ? keyof Table & string : never) : never;
+export type BuiltinMethod = BuiltinTable extends infer Table
+  ? Table extends unknown
+    ? keyof Table & string
+    : never
+  : never;
 
 /** The token of `method` in each built-in revision that has it (a union). */
 export type BuiltinToken<M extends string> = BuiltinTable extends infer Table
@@ -19,6 +23,8 @@ export type BuiltinToken<M extends string> = BuiltinTable extends infer Table
   : never;
 
 /** A method's complete result in any built-in revision. */
-export type BuiltinResult<M extends string> = BuiltinToken<M> extends infer Token ? (Token extends unknown ? CompleteResultOf<Token> : never) : never;
+export type BuiltinResult<M extends string> =
+  BuiltinToken<M> extends infer Token ? (Token extends unknown ? CompleteResultOf<Token> : never) : never;
 /** A method's params in any built-in revision. */
-export type BuiltinParams<M extends string> = BuiltinToken<M> extends infer Token ? (Token extends unknown ? ParamsOf<Token> : never) : never;
+export type BuiltinParams<M extends string> =
+  BuiltinToken<M> extends infer Token ? (Token extends unknown ? ParamsOf<Token> : never) : never;

@@ -49,7 +49,6 @@ export interface Subscription {
   close(): void;
 }
 
-
 /** What each convenience method resolves to: a revision-independent shape every built-in revision's result has. */
 interface ConvenienceResults {
   readonly ping: unknown;
@@ -73,8 +72,14 @@ export class McpClient extends ClientConnection {
    * A core method by name, params checked against every built-in revision's. The negotiated revision's table has
    * validated the result when it resolves; its open shape (`ConvenienceResults`) is the one narrowing of this class.
    */
-  private call<M extends keyof ConvenienceResults>(method: M, params: CallerParamsOf<BuiltinToken<M>> | undefined, options: CallOptions | undefined): Promise<ConvenienceResults[M]> {
-    return this.request(method, params as Readonly<Record<string, unknown>> | undefined, options) as Promise<ConvenienceResults[M]>;
+  private call<M extends keyof ConvenienceResults>(
+    method: M,
+    params: CallerParamsOf<BuiltinToken<M>> | undefined,
+    options: CallOptions | undefined,
+  ): Promise<ConvenienceResults[M]> {
+    return this.request(method, params as Readonly<Record<string, unknown>> | undefined, options) as Promise<
+      ConvenienceResults[M]
+    >;
   }
 
   /** Handshake era: tells the server the roots changed (needs `roots.listChanged`, declared when a roots handler is set). */
@@ -94,7 +99,10 @@ export class McpClient extends ClientConnection {
     return this.call("tools/list", params, options);
   }
   async listAllTools(options?: CallOptions): Promise<ToolDefinition[]> {
-    return collectPages((p) => this.listTools(p, options), (r) => r.tools);
+    return collectPages(
+      (p) => this.listTools(p, options),
+      (r) => r.tools,
+    );
   }
   callTool(name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<CallToolResult> {
     return this.call("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
@@ -103,13 +111,19 @@ export class McpClient extends ClientConnection {
     return this.call("resources/list", params, options);
   }
   listAllResources(options?: CallOptions): Promise<ResourceDefinition[]> {
-    return collectPages((p) => this.listResources(p, options), (r) => r.resources);
+    return collectPages(
+      (p) => this.listResources(p, options),
+      (r) => r.resources,
+    );
   }
   listResourceTemplates(params: PageParams = {}, options?: CallOptions): Promise<ListResourceTemplatesResult> {
     return this.call("resources/templates/list", params, options);
   }
   listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplateDefinition[]> {
-    return collectPages((p) => this.listResourceTemplates(p, options), (r) => r.resourceTemplates);
+    return collectPages(
+      (p) => this.listResourceTemplates(p, options),
+      (r) => r.resourceTemplates,
+    );
   }
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     return this.call("resources/read", { uri }, options);
@@ -125,12 +139,18 @@ export class McpClient extends ClientConnection {
     return this.call("prompts/list", params, options);
   }
   listAllPrompts(options?: CallOptions): Promise<PromptDefinition[]> {
-    return collectPages((p) => this.listPrompts(p, options), (r) => r.prompts);
+    return collectPages(
+      (p) => this.listPrompts(p, options),
+      (r) => r.prompts,
+    );
   }
   getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<GetPromptResult> {
     return this.call("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
   }
-  complete(params: CallerParamsOf<BuiltinToken<"completion/complete">>, options?: CallOptions): Promise<CompleteResult> {
+  complete(
+    params: CallerParamsOf<BuiltinToken<"completion/complete">>,
+    options?: CallOptions,
+  ): Promise<CompleteResult> {
     return this.call("completion/complete", params, options);
   }
   /** Handshake era: `logging/setLevel` (the stateless era uses `ClientOptions.logLevel`). */
@@ -153,11 +173,15 @@ export class McpClient extends ClientConnection {
         stop();
         resolve({ id: subscriptionId, filter: p.notifications, ended, close: () => controller.abort("unsubscribed") });
       });
-      const ended = this.call("subscriptions/listen", { notifications: filter }, {
-        timeoutMs: 0,
-        signal: controller.signal,
-        onRequestId: (id) => (subscriptionId = id),
-      }).then(
+      const ended = this.call(
+        "subscriptions/listen",
+        { notifications: filter },
+        {
+          timeoutMs: 0,
+          signal: controller.signal,
+          onRequestId: (id) => (subscriptionId = id),
+        },
+      ).then(
         () => undefined,
         (error: unknown) => {
           stop();

@@ -5,10 +5,21 @@
  * method tokens: `client.request(methods["tools/call"], { name: "add" })`. McpClient (client.ts) adds the
  * convenience methods on top.
  */
-import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION, type IncomingRequest } from "../protocol/engine.ts";
+import {
+  CANCELLED_NOTIFICATION,
+  JsonRpcEngine,
+  PROGRESS_NOTIFICATION,
+  type IncomingRequest,
+} from "../protocol/engine.ts";
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
+import {
+  capabilityFor,
+  describeGate,
+  elicitationModeAllowed,
+  hasCapability,
+  mergeCapabilities,
+} from "../protocol/capabilities.ts";
 import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
 import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
@@ -78,7 +89,11 @@ export class ClientConnection {
   }
 
   private declare(): Record<string, unknown> {
-    return mergeCapabilities(...this.handlers.implied, extensionCapabilities(this.options.extensions ?? []), this.options.capabilities);
+    return mergeCapabilities(
+      ...this.handlers.implied,
+      extensionCapabilities(this.options.extensions ?? []),
+      this.options.capabilities,
+    );
   }
 
   /**
@@ -121,7 +136,9 @@ export class ClientConnection {
         profiles: this.acceptable,
         capabilities: this.capabilities,
         info: this.options.info,
-        probeTimeoutMs: this.options.probeTimeoutMs ?? (transport.answersEveryRequest ? (this.options.requestTimeoutMs ?? 60_000) : 5000),
+        probeTimeoutMs:
+          this.options.probeTimeoutMs ??
+          (transport.answersEveryRequest ? (this.options.requestTimeoutMs ?? 60_000) : 5000),
         requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
         signal,
         skipProbe,
@@ -173,9 +190,16 @@ export class ClientConnection {
    * Register before `connect`: the capability the method is gated on is declared for it.
    */
   handle<T extends AnyRequestType>(type: T, handler: RequestHandler<T>): this {
-    if (this.engine) throw new ProtocolUsageError("McpClient.handle must be called before connect (capabilities are declared when connecting)");
+    if (this.engine)
+      throw new ProtocolUsageError(
+        "McpClient.handle must be called before connect (capabilities are declared when connecting)",
+      );
     const gate = type.capability?.side === "client" ? type.capability : undefined;
-    this.handlers.add(type.method, handler as (params: unknown, context: ClientRequestContext) => unknown, gate ? capabilityFor(gate) : undefined);
+    this.handlers.add(
+      type.method,
+      handler as (params: unknown, context: ClientRequestContext) => unknown,
+      gate ? capabilityFor(gate) : undefined,
+    );
     this.declared = this.declare();
     return this;
   }
@@ -188,7 +212,11 @@ export class ClientConnection {
    * Multi round-trip rounds (stateless era) are answered with the registered handlers and retried.
    */
   request<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<CompleteResultOf<T>>;
-  request(method: string, params?: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<Record<string, unknown>>;
+  request(
+    method: string,
+    params?: Readonly<Record<string, unknown>>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>>;
   async request(type: string | AnyRequestType, params?: unknown, options: CallOptions = {}): Promise<unknown> {
     const method = typeof type === "string" ? type : type.method;
     const { profile, strategy } = this.session();
@@ -216,7 +244,10 @@ export class ClientConnection {
     const method = typeof type === "string" ? type : type.method;
     const { profile, serverCapabilities } = this.session();
     const core = profile.methods[method];
-    const token = core?.kind === "notification" && core.direction !== "serverToClient" ? core : this.extensions.notification(method, "client");
+    const token =
+      core?.kind === "notification" && core.direction !== "serverToClient"
+        ? core
+        : this.extensions.notification(method, "client");
     if (!token) throw this.unknownMethod(method, "notification");
     const gate = token.capability;
     if (gate && !hasCapability(gate.side === "client" ? this.capabilities : serverCapabilities, gate.path)) {
@@ -246,7 +277,12 @@ export class ClientConnection {
       if (gate?.side === "server" && !hasCapability(serverCapabilities, gate.path)) {
         throw new ProtocolUsageError(`cannot send ${method}: the server did not declare the ${describeGate(gate)}`);
       }
-      return { method, paramsOptional: rp.token.paramsOptional, inputRequired: rp.inputRequired, completeResult: rp.completeResult };
+      return {
+        method,
+        paramsOptional: rp.token.paramsOptional,
+        inputRequired: rp.inputRequired,
+        completeResult: rp.completeResult,
+      };
     }
     const extension = rp ? undefined : this.extensions.clientRequest(method);
     if (!extension) throw this.unknownMethod(method, "request");
@@ -256,7 +292,9 @@ export class ClientConnection {
   private unknownMethod(method: string, kind: "request" | "notification"): ProtocolUsageError {
     const why = this.extensions.whyUnavailable(method);
     const revision = this.session().profile.version;
-    return new ProtocolUsageError(`${method} is not a client ${kind} in revision ${revision}${why ? ` (${why})` : " nor in a negotiated extension"}`);
+    return new ProtocolUsageError(
+      `${method} is not a client ${kind} in revision ${revision}${why ? ` (${why})` : " nor in a negotiated extension"}`,
+    );
   }
 
   /** The per-request `_meta` of the stateless era (built once per revision; never mutated). */
@@ -270,9 +308,26 @@ export class ClientConnection {
     return meta;
   }
 
-  private async answer(profile: RevisionProfile, method: string, original: unknown, asked: InputRequired, signal: AbortSignal | undefined) {
-    const context: ClientRequestContext = { signal: signal ?? new AbortController().signal, revision: profile.version, era: profile.era };
-    const inputResponses = await fulfilInputRequests(profile, this.handlers, this.capabilities, asked.inputRequests ?? {}, context, method);
+  private async answer(
+    profile: RevisionProfile,
+    method: string,
+    original: unknown,
+    asked: InputRequired,
+    signal: AbortSignal | undefined,
+  ) {
+    const context: ClientRequestContext = {
+      signal: signal ?? new AbortController().signal,
+      revision: profile.version,
+      era: profile.era,
+    };
+    const inputResponses = await fulfilInputRequests(
+      profile,
+      this.handlers,
+      this.capabilities,
+      asked.inputRequests ?? {},
+      context,
+      method,
+    );
     const retry: Record<string, unknown> = { ...(original as Record<string, unknown> | undefined), inputResponses };
     if (asked.requestState !== undefined) retry["requestState"] = asked.requestState;
     return retry;
@@ -284,19 +339,29 @@ export class ClientConnection {
     const profile = this.negotiated?.profile ?? this.acceptable.find((p) => p.era === "handshake");
     const handler = this.handlers.get(request.method);
     const core = profile?.requests.get(request.method)?.token;
-    const token = core ? (core.direction === "clientToServer" ? undefined : core) : this.extensions.serverRequest(request.method);
+    const token = core
+      ? core.direction === "clientToServer"
+        ? undefined
+        : core
+      : this.extensions.serverRequest(request.method);
     if (!profile || !clientEra(profile.era).serverSendsRequests || !token || !handler) {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     }
     const gate = token.capability;
     if (gate?.side === "client" && !hasCapability(this.capabilities, gate.path)) {
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method} (the client did not declare ${describeGate(gate)})`);
+      throw new RpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${request.method} (the client did not declare ${describeGate(gate)})`,
+      );
     }
     const params = parseParams(token.params, request.params ?? {}, request.method);
     // client/elicitation.mdx: a mode the client did not declare is answered with -32602.
     if (request.method === "elicitation/create" && !elicitationModeAllowed(this.capabilities, params)) {
       const mode = (params as { mode?: string }).mode ?? "form";
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: elicitation mode "${mode}" was not declared by the client`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: elicitation mode "${mode}" was not declared by the client`,
+      );
     }
     return handler(params, { signal: request.signal, revision: profile.version, era: profile.era });
   }

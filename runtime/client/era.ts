@@ -51,7 +51,8 @@ const handshake: ClientEra = {
   era: "handshake",
   wireParams: (params, facts) => params ?? (facts.paramsOptional ? undefined : {}),
   inputRequired: () => undefined,
-  completeResult: (raw, facts) => parseResult(facts.completeResult, raw, `${facts.method} result`) as Record<string, unknown>,
+  completeResult: (raw, facts) =>
+    parseResult(facts.completeResult, raw, `${facts.method} result`) as Record<string, unknown>,
   serverSendsRequests: true,
   serverCancels: "its-request",
 };
@@ -60,17 +61,30 @@ const stateless: ClientEra = {
   era: "stateless",
   wireParams: (params, _facts, meta) => withMeta(params, meta()),
   inputRequired(raw, facts, schema) {
-    if (!facts.inputRequired || !schema || (raw as Record<string, unknown> | undefined)?.["resultType"] !== "input_required") return undefined;
+    if (
+      !facts.inputRequired ||
+      !schema ||
+      (raw as Record<string, unknown> | undefined)?.["resultType"] !== "input_required"
+    )
+      return undefined;
     return parseResult(schema, raw, `${facts.method} input_required result`) as InputRequired;
   },
   completeResult(raw, facts) {
     const resultType = (raw as Record<string, unknown> | undefined)?.["resultType"];
     if (resultType !== undefined && resultType !== "complete") {
-      throw new InvalidMessageError(`${facts.method} result`, [{ path: ["resultType"], message: `unknown resultType ${JSON.stringify(resultType)}` }]);
+      throw new InvalidMessageError(`${facts.method} result`, [
+        { path: ["resultType"], message: `unknown resultType ${JSON.stringify(resultType)}` },
+      ]);
     }
     // basic/index.mdx: a result without `resultType` (a server of an earlier revision) is treated as "complete".
-    const complete = resultType === undefined && raw && typeof raw === "object" ? { ...(raw as Record<string, unknown>), resultType: "complete" } : raw;
-    return parseResult(withRepeatedMeta(facts.completeResult), complete, `${facts.method} result`) as Record<string, unknown>;
+    const complete =
+      resultType === undefined && raw && typeof raw === "object"
+        ? { ...(raw as Record<string, unknown>), resultType: "complete" }
+        : raw;
+    return parseResult(withRepeatedMeta(facts.completeResult), complete, `${facts.method} result`) as Record<
+      string,
+      unknown
+    >;
   },
   serverSendsRequests: false,
   serverCancels: "our-request",
@@ -84,5 +98,6 @@ export function clientEra(era: Era): ClientEra {
 
 /** Bounds the multi round-trip rounds of one call. */
 export function checkRounds(method: string, round: number, maxRounds: number): void {
-  if (round >= maxRounds) throw new ProtocolUsageError(`${method}: the server still requires input after ${maxRounds} rounds`);
+  if (round >= maxRounds)
+    throw new ProtocolUsageError(`${method}: the server still requires input after ${maxRounds} rounds`);
 }

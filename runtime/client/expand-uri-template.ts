@@ -11,7 +11,10 @@ export type UriTemplateValue = string | readonly string[];
 const parsed = new Map<string, Template>();
 
 /** Expands `template` with `variables`; absent (`undefined`) variables are left out, as RFC 6570 says. */
-export function expandUriTemplate(template: string, variables: Readonly<Record<string, UriTemplateValue | undefined>>): string {
+export function expandUriTemplate(
+  template: string,
+  variables: Readonly<Record<string, UriTemplateValue | undefined>>,
+): string {
   let compiled = parsed.get(template);
   if (compiled === undefined) {
     compiled = parseTemplate(template);

@@ -37,7 +37,10 @@ export class ExtensionMethods {
     for (const extension of extensions) {
       for (const token of tokensOf(extension)) {
         const previous = this.owner.get(token.method);
-        if (previous) throw new Error(`extension method ${token.method} is declared by both ${previous.extension.id} and ${extension.id}`);
+        if (previous)
+          throw new Error(
+            `extension method ${token.method} is declared by both ${previous.extension.id} and ${extension.id}`,
+          );
         this.owner.set(token.method, { extension, token });
       }
     }
@@ -78,12 +81,18 @@ export class ExtensionMethods {
   whyUnavailable(method: string): string | undefined {
     const entry = this.owner.get(method);
     if (!entry) return undefined;
-    if (!this.negotiated.has(entry.extension.id)) return `extension ${entry.extension.id} declares it, but the server did not negotiate that extension`;
+    if (!this.negotiated.has(entry.extension.id))
+      return `extension ${entry.extension.id} declares it, but the server did not negotiate that extension`;
     return `extension ${entry.extension.id} declares it for the other direction`;
   }
 }
 
 /** Facts of an extension request token, as its token states them (the generator decided them from its schema). */
 function factsOf(token: AnyRequestType): RequestFacts {
-  return { method: token.method, paramsOptional: token.paramsOptional, inputRequired: token.inputRequired, completeResult: token.completeResult };
+  return {
+    method: token.method,
+    paramsOptional: token.paramsOptional,
+    inputRequired: token.inputRequired,
+    completeResult: token.completeResult,
+  };
 }

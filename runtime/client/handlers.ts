@@ -7,7 +7,13 @@
 import type { Awaitable } from "../protocol/types.ts";
 import type { AnyRequestType, ParamsOf, ResultOf } from "../protocol/method-type.ts";
 import type { Era } from "../protocol/profiles.ts";
-import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "../protocol/types.ts";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  ListRootsResult,
+} from "../protocol/types.ts";
 
 export interface ClientRequestContext {
   /** Aborted when the server cancels (handshake era) or the originating call is aborted (stateless era). */
@@ -17,7 +23,10 @@ export interface ClientRequestContext {
 }
 
 /** A handler of server→client request `T`, typed by its token. */
-export type RequestHandler<T extends AnyRequestType> = (params: ParamsOf<T>, context: ClientRequestContext) => Awaitable<ResultOf<T>>;
+export type RequestHandler<T extends AnyRequestType> = (
+  params: ParamsOf<T>,
+  context: ClientRequestContext,
+) => Awaitable<ResultOf<T>>;
 
 export interface ClientHandlers {
   /**
@@ -40,13 +49,15 @@ type AnyHandler = (params: unknown, context: ClientRequestContext) => Awaitable<
 export function withElicitationDefaults(params: unknown, result: unknown): unknown {
   const p = params as { mode?: unknown; requestedSchema?: { properties?: unknown } };
   const r = result as { action?: unknown; content?: Record<string, unknown> };
-  if (r.action !== "accept" || p.mode === "url" || typeof p.requestedSchema !== "object" || p.requestedSchema === null) return result;
+  if (r.action !== "accept" || p.mode === "url" || typeof p.requestedSchema !== "object" || p.requestedSchema === null)
+    return result;
   const properties = p.requestedSchema.properties;
   if (typeof properties !== "object" || properties === null) return result;
   const content: Record<string, unknown> = { ...(r.content ?? {}) };
   let changed = false;
   for (const [name, schema] of Object.entries(properties)) {
-    if (Object.hasOwn(content, name) || typeof schema !== "object" || schema === null || !("default" in schema)) continue;
+    if (Object.hasOwn(content, name) || typeof schema !== "object" || schema === null || !("default" in schema))
+      continue;
     content[name] = (schema as { default: unknown }).default;
     changed = true;
   }
@@ -64,8 +75,10 @@ export class HandlerRegistry {
   static from(handlers: ClientHandlers): HandlerRegistry {
     const registry = new HandlerRegistry(handlers.applyElicitationDefaults !== false);
     const { elicitation, sampling, roots } = handlers;
-    if (elicitation) registry.add("elicitation/create", (p, c) => elicitation(p as ElicitParams, c), { elicitation: { form: {} } });
-    if (sampling) registry.add("sampling/createMessage", (p, c) => sampling(p as CreateMessageParams, c), { sampling: {} });
+    if (elicitation)
+      registry.add("elicitation/create", (p, c) => elicitation(p as ElicitParams, c), { elicitation: { form: {} } });
+    if (sampling)
+      registry.add("sampling/createMessage", (p, c) => sampling(p as CreateMessageParams, c), { sampling: {} });
     if (roots) registry.add("roots/list", (_p, c) => roots(c), { roots: { listChanged: true } });
     return registry;
   }

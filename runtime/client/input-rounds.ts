@@ -16,13 +16,20 @@ export async function fulfilInputRequests(
   const entries = Object.entries(requests).map(async ([key, request]) => {
     const token = profile.embedded.get(request.method);
     const handler = handlers.get(request.method);
-    if (!token || !handler) throw new ProtocolUsageError(`${forMethod}: the server asked for ${request.method}, which this client cannot answer`);
+    if (!token || !handler)
+      throw new ProtocolUsageError(
+        `${forMethod}: the server asked for ${request.method}, which this client cannot answer`,
+      );
     if (token.capability && !hasCapability(capabilities, token.capability.path)) {
-      throw new ProtocolUsageError(`${forMethod}: the server asked for ${request.method} without the ${describeGate(token.capability)}`);
+      throw new ProtocolUsageError(
+        `${forMethod}: the server asked for ${request.method} without the ${describeGate(token.capability)}`,
+      );
     }
     const params = parseParams(token.params, request.params ?? {}, request.method);
     if (request.method === "elicitation/create" && !elicitationModeAllowed(capabilities, params)) {
-      throw new ProtocolUsageError(`${forMethod}: the server asked for an elicitation mode this client did not declare`);
+      throw new ProtocolUsageError(
+        `${forMethod}: the server asked for an elicitation mode this client did not declare`,
+      );
     }
     const answer = await handler(params, context);
     return [key, parseResult(token.result, answer, `${request.method} answer from the client handler`)] as const;

@@ -50,8 +50,16 @@ export class NegotiationError extends Error {
 }
 
 /** The `_meta` every stateless-era request carries. */
-export function statelessMeta(revision: string, capabilities: CapabilitiesObject, info: Implementation): Record<string, unknown> {
-  return { [MetaKey.protocolVersion]: revision, [MetaKey.clientCapabilities]: capabilities, [MetaKey.clientInfo]: info };
+export function statelessMeta(
+  revision: string,
+  capabilities: CapabilitiesObject,
+  info: Implementation,
+): Record<string, unknown> {
+  return {
+    [MetaKey.protocolVersion]: revision,
+    [MetaKey.clientCapabilities]: capabilities,
+    [MetaKey.clientInfo]: info,
+  };
 }
 
 export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
@@ -68,7 +76,9 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
       if (retry) {
         const again = await probe(input, retry, input.requestTimeoutMs);
         if (again.kind === "stateless") return again.negotiated;
-        throw new NegotiationError(`server/discover with ${retry.version} failed after the server listed it as supported`);
+        throw new NegotiationError(
+          `server/discover with ${retry.version} failed after the server listed it as supported`,
+        );
       }
     }
   }
@@ -90,10 +100,17 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   }
 }
 
-function noCommonRevision(input: NegotiationInput, serverVersions: readonly string[] | undefined, cause: unknown): NegotiationError {
+function noCommonRevision(
+  input: NegotiationInput,
+  serverVersions: readonly string[] | undefined,
+  cause: unknown,
+): NegotiationError {
   const theirs = serverVersions ? ` (the server supports ${serverVersions.join(", ")})` : "";
   const ours = input.profiles.map((p) => p.version).join(", ");
-  return new NegotiationError(`no mutually supported protocol revision; this client accepts ${ours}${theirs}`, cause === undefined ? undefined : { cause });
+  return new NegotiationError(
+    `no mutually supported protocol revision; this client accepts ${ours}${theirs}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** The `supported` list of an UnsupportedProtocolVersion (-32022) error, else undefined. */
@@ -117,7 +134,10 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
   const params = withMeta({}, statelessMeta(profile.version, input.capabilities, input.info));
   let raw: unknown;
   try {
-    raw = await input.engine.request("server/discover", params, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
+    raw = await input.engine.request("server/discover", params, {
+      timeoutMs,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
   } catch (error) {
     const supported = unsupportedVersions(error);
     if (supported) return { kind: "unsupported", supported };
@@ -125,7 +145,9 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
     if (error instanceof RpcError && STATELESS_ERA_REFUSALS.has(error.code)) {
       // A stateless-era server refused the probe itself (header mismatch, a capability it requires): falling back to
       // `initialize` would only hide why.
-      throw new NegotiationError(`the server refused server/discover (${error.code}): ${error.message}`, { cause: error });
+      throw new NegotiationError(`the server refused server/discover (${error.code}): ${error.message}`, {
+        cause: error,
+      });
     }
     if (input.signal?.aborted) throw error;
     // Anything that is not a recognized stateless-era error identifies a handshake-era server (versioning.mdx): a JSON-RPC error,
@@ -134,7 +156,12 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
     // request as such), so whatever else the transport throws here is a handshake-era answer.
     return { kind: "handshake" };
   }
-  let result: { supportedVersions: string[]; capabilities: CapabilitiesObject; instructions?: string; _meta?: Record<string, unknown> };
+  let result: {
+    supportedVersions: string[];
+    capabilities: CapabilitiesObject;
+    instructions?: string;
+    _meta?: Record<string, unknown>;
+  };
   try {
     result = parseResult(rp.completeResult, raw, "server/discover result") as typeof result;
   } catch {
@@ -155,7 +182,11 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
   };
 }
 
-async function initialize(input: NegotiationInput, best: RevisionProfile, acceptable: readonly RevisionProfile[]): Promise<Negotiated> {
+async function initialize(
+  input: NegotiationInput,
+  best: RevisionProfile,
+  acceptable: readonly RevisionProfile[],
+): Promise<Negotiated> {
   const rp = best.requests.get("initialize");
   if (!rp) throw new NegotiationError(`revision ${best.version} has no initialize`);
   const raw = await input.engine.request(

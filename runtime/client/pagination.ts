@@ -12,7 +12,8 @@ export async function collectPages<R extends { readonly nextCursor?: string }, T
     const result = await page(cursor === undefined ? {} : { cursor });
     all.push(...items(result));
     cursor = result.nextCursor;
-    if (cursor !== undefined && seen.has(cursor)) throw new ProtocolUsageError(`pagination loop: the server repeated cursor ${cursor}`);
+    if (cursor !== undefined && seen.has(cursor))
+      throw new ProtocolUsageError(`pagination loop: the server repeated cursor ${cursor}`);
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
   return all;

@@ -16,18 +16,22 @@ type ClientOwnedKey = "_meta" | "inputResponses" | "requestState";
 
 /** One params variant without the client's fields; `_meta` stays allowed (it is merged with the client's). */
 type CallerParams<P> = P extends object
-  ? { [K in keyof P as K extends ClientOwnedKey ? never : K]: P[K] } & { readonly _meta?: Readonly<Record<string, unknown>> }
+  ? { [K in keyof P as K extends ClientOwnedKey ? never : K]: P[K] } & {
+      readonly _meta?: Readonly<Record<string, unknown>>;
+    }
   : P;
 
 /** The params a caller passes for request or notification token `T`. */
 export type CallerParamsOf<T> = ParamsOf<T> extends infer P ? (P extends unknown ? CallerParams<P> : never) : never;
 
+/** The empty params object: when it is valid params, `params` may be left out. */
+type Empty = Record<never, never>;
+
 /** `params` may be left out when every field of it is optional. */
-export type RequestArgs<T extends AnyRequestType> = {} extends CallerParamsOf<T>
-  ? [params?: CallerParamsOf<T>, options?: CallOptions]
-  : [params: CallerParamsOf<T>, options?: CallOptions];
+export type RequestArgs<T extends AnyRequestType> =
+  Empty extends CallerParamsOf<T>
+    ? [params?: CallerParamsOf<T>, options?: CallOptions]
+    : [params: CallerParamsOf<T>, options?: CallOptions];
 
-export type NotificationArgs<T extends AnyNotificationType> = {} extends CallerParamsOf<T>
-  ? [params?: CallerParamsOf<T>]
-  : [params: CallerParamsOf<T>];
-
+export type NotificationArgs<T extends AnyNotificationType> =
+  Empty extends CallerParamsOf<T> ? [params?: CallerParamsOf<T>] : [params: CallerParamsOf<T>];

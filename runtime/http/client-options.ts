@@ -7,7 +7,11 @@ export interface HttpClientOptions {
   /** A static bearer token, or a provider called before every request (return undefined for none). */
   readonly token?: string | (() => Promise<string | undefined> | string | undefined);
   /** Reconnection of SSE streams: first delay (when the server sent no `retry`), cap, and attempts. */
-  readonly reconnect?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number; readonly maxAttempts?: number };
+  readonly reconnect?: {
+    readonly initialDelayMs?: number;
+    readonly maxDelayMs?: number;
+    readonly maxAttempts?: number;
+  };
   /** Try the 2024-11-05 HTTP+SSE transport when the first POST is refused with 400/404/405 (default true). */
   readonly legacyFallback?: boolean;
   /** Open the GET stream for server-initiated messages after initialization (default true). */
@@ -17,7 +21,11 @@ export interface HttpClientOptions {
 export type Message = Record<string, unknown>;
 export type Id = string | number;
 export const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
-export const NAME_FIELD: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+export const NAME_FIELD: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
 /** Error codes a stateless-era server answers a first POST with (the spec calls them "modern" JSON-RPC errors). */
 export const STATELESS_ERA_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);
 

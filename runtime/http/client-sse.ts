@@ -14,7 +14,11 @@ export interface SseHandlers {
 }
 
 /** Consume `body` until it ends; resolves normally on end, rejects on a network error (cursor stays valid). */
-export async function readSse(body: ReadableStream<Uint8Array>, cursor: SseCursor, handlers: SseHandlers): Promise<void> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  cursor: SseCursor,
+  handlers: SseHandlers,
+): Promise<void> {
   const parser = createParser({
     onEvent: (event) => {
       // The id goes back in a Last-Event-ID header: one that cannot be a header value is not kept (no resumption).
@@ -69,8 +73,12 @@ export class HttpError extends Error {
 export const delay = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });

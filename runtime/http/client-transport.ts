@@ -8,8 +8,20 @@ import type { OutgoingOptions, Transport, TransportSink } from "../transport/tra
 import { delay, HttpError, readSse, type SseCursor } from "./client-sse.ts";
 import { LegacySseClient } from "./legacy-client.ts";
 import { headerParamsOf, type HeaderParam } from "./mcp-headers.ts";
-import { errorCode, excerpt, isHeaderText, isStatelessEraError, isObject, jsonRpcBody, parse, type HttpClientOptions, type Id, type Message } from "./client-options.ts";
+import {
+  errorCode,
+  excerpt,
+  isHeaderText,
+  isStatelessEraError,
+  isObject,
+  jsonRpcBody,
+  parse,
+  type HttpClientOptions,
+  type Id,
+  type Message,
+} from "./client-options.ts";
 import { eraOfMessage, type HttpClientEra } from "./client-era.ts";
+import { resumeStream, retryDelay, runGetStream, type GetContext } from "./client-get.ts";
 
 export { HttpError };
 
@@ -33,12 +45,23 @@ export class StreamableHttpClientTransport implements Transport {
   private getStreamOpen = false;
   private reinitCounter = 0;
   private renewing: Promise<void> | undefined;
+  private readonly getContext: GetContext;
   sessionId: string | undefined;
   protocolVersion: string | undefined;
 
-  constructor(url: string | URL, private readonly options: HttpClientOptions = {}) {
+  constructor(
+    url: string | URL,
+    private readonly options: HttpClientOptions = {},
+  ) {
     this.url = new URL(url);
     this.fetchFn = options.fetch ?? fetch;
+    this.getContext = {
+      url: this.url,
+      fetchFn: this.fetchFn,
+      signal: this.life.signal,
+      reconnect: options.reconnect,
+      headers: () => this.headers(undefined),
+    };
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -77,7 +100,9 @@ export class StreamableHttpClientTransport implements Transport {
   /** End the session on the server (DELETE), then close. */
   async terminateSession(): Promise<void> {
     if (this.sessionId !== undefined && !this.legacy) {
-      const response = await this.fetchFn(this.url, { method: "DELETE", headers: await this.headers(undefined) }).catch(() => undefined);
+      const response = await this.fetchFn(this.url, { method: "DELETE", headers: await this.headers(undefined) }).catch(
+        () => undefined,
+      );
       await response?.body?.cancel();
       this.sessionId = undefined;
     }
@@ -119,7 +144,12 @@ export class StreamableHttpClientTransport implements Transport {
       const headers = await this.headers(message);
       headers["content-type"] = "application/json";
       headers["accept"] = "application/json, text/event-stream";
-      response = await this.fetchFn(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+      response = await this.fetchFn(this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
     } catch (error) {
       release();
       if (controller.signal.aborted) return; // cancelled by the session, or the transport closed
@@ -138,9 +168,16 @@ export class StreamableHttpClientTransport implements Transport {
     if (!response.ok) {
       release();
       const text = await response.text();
-      if (response.status === 404 && era.renewsSessionOn404 && mayRecover && sentSession !== undefined && message["method"] !== "initialize") {
+      if (
+        response.status === 404 &&
+        era.renewsSessionOn404 &&
+        mayRecover &&
+        sentSession !== undefined &&
+        message["method"] !== "initialize"
+      ) {
         // Several requests may hit the ended session at once: one re-initialization serves them all.
-        if (this.sessionId === sentSession) this.renewing ??= this.newSession().finally(() => (this.renewing = undefined));
+        if (this.sessionId === sentSession)
+          this.renewing ??= this.newSession().finally(() => (this.renewing = undefined));
         await this.renewing;
         return this.post(message, false);
       }
@@ -148,13 +185,19 @@ export class StreamableHttpClientTransport implements Transport {
       // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
       if (body && id !== undefined && body["id"] === id && "error" in body) {
         // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
-        if (mayRecover && era.relistsOnHeaderMismatch && message["method"] === "tools/call" && errorCode(body) === -32020) {
+        if (
+          mayRecover &&
+          era.relistsOnHeaderMismatch &&
+          message["method"] === "tools/call" &&
+          errorCode(body) === -32020
+        ) {
           await this.relistTools(message);
           return this.post(message, false);
         }
         return this.deliver(body);
       }
-      const legacy = era.fallsBackToLegacySse && message["method"] === "initialize" && [400, 404, 405].includes(response.status);
+      const legacy =
+        era.fallsBackToLegacySse && message["method"] === "initialize" && [400, 404, 405].includes(response.status);
       if (legacy && this.options.legacyFallback !== false && !isStatelessEraError(body)) {
         return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
       }
@@ -201,13 +244,19 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Read a POST's SSE stream; if it breaks before the response, resume with GET + Last-Event-ID where the era does. */
-  private async consumeStream(body: ReadableStream<Uint8Array>, id: Id | undefined, era: HttpClientEra, controller: AbortController): Promise<void> {
+  private async consumeStream(
+    body: ReadableStream<Uint8Array>,
+    id: Id | undefined,
+    era: HttpClientEra,
+    controller: AbortController,
+  ): Promise<void> {
     const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
     let answered = false;
     const onMessage = (data: string) => {
       const parsed = parse(data);
       if (!parsed) {
-        if (id === undefined || answered) return this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
+        if (id === undefined || answered)
+          return this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
         // The stream that should carry this request's answer is unreadable: fail the request and stop reading.
         answered = true;
         this.failRequest(id, `the server's SSE stream carried data that is not a JSON-RPC message: ${excerpt(data)}`);
@@ -229,69 +278,28 @@ export class StreamableHttpClientTransport implements Transport {
       if (answered || id === undefined || controller.signal.aborted || this.life.signal.aborted) return;
       const max = this.options.reconnect?.maxAttempts ?? 5;
       if (!era.resumesStreams || cursor.lastEventId === undefined || attempt >= max) {
-        this.deliver({ jsonrpc: "2.0", id, error: { code: -32000, message: "Connection closed: the HTTP stream ended before the response" } });
+        this.deliver({
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32000, message: "Connection closed: the HTTP stream ended before the response" },
+        });
         return;
       }
-      await delay(this.retryDelay(cursor, attempt), this.life.signal);
-      stream = await this.resume(cursor.lastEventId);
+      await delay(retryDelay(this.getContext, cursor, attempt), this.life.signal);
+      stream = await resumeStream(this.getContext, cursor.lastEventId);
     }
-  }
-
-  private retryDelay(cursor: SseCursor, attempt: number): number {
-    if (cursor.retryMs !== undefined) return cursor.retryMs;
-    const initial = this.options.reconnect?.initialDelayMs ?? 1000;
-    return Math.min(initial * 1.5 ** attempt, this.options.reconnect?.maxDelayMs ?? 30_000);
-  }
-
-  /** GET with Last-Event-ID; undefined when the server does not resume. */
-  private async resume(lastEventId: string | undefined): Promise<ReadableStream<Uint8Array> | undefined> {
-    const headers = await this.headers(undefined);
-    headers["accept"] = "text/event-stream";
-    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-    try {
-      const response = await this.fetchFn(this.url, { method: "GET", headers, signal: this.life.signal });
-      if (response.ok && (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body) return response.body;
-      await response.body?.cancel();
-      if (response.status === 405 || response.status === 404) return undefined;
-    } catch {
-      // retried by the caller
-    }
-    return undefined;
   }
 
   /** The standalone GET stream for server-initiated messages, kept open with reconnects. */
   private openGetStream(): void {
     if (this.options.openGetStream === false || this.getStreamOpen || this.sessionId === undefined) return;
     this.getStreamOpen = true;
-    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
-    const run = async () => {
-      for (let attempt = 0; !this.life.signal.aborted; ) {
-        const headers = await this.headers(undefined);
-        headers["accept"] = "text/event-stream";
-        if (cursor.lastEventId !== undefined) headers["last-event-id"] = cursor.lastEventId;
-        let response: Response;
-        try {
-          response = await this.fetchFn(this.url, { method: "GET", headers, signal: this.life.signal });
-        } catch {
-          if (++attempt > (this.options.reconnect?.maxAttempts ?? 5)) return;
-          await delay(this.retryDelay(cursor, attempt), this.life.signal);
-          continue;
-        }
-        if (!response.ok || !response.body) {
-          await response.body?.cancel();
-          return; // 405: the server offers no GET stream; 404: the session is gone (the next POST recovers)
-        }
-        attempt = 0;
-        const onMessage = (data: string) => {
-          const messages = parse(data);
-          if (messages) for (const m of messages) this.deliver(m);
-          else this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
-        };
-        await readSse(response.body, cursor, { onMessage }).catch(() => undefined);
-        await delay(this.retryDelay(cursor, attempt), this.life.signal);
-      }
+    const onMessage = (data: string) => {
+      const messages = parse(data);
+      if (messages) for (const m of messages) this.deliver(m);
+      else this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
     };
-    void run().finally(() => (this.getStreamOpen = false));
+    void runGetStream(this.getContext, onMessage).finally(() => (this.getStreamOpen = false));
   }
 
   /** 404 on a session: start a new one by replaying the initialize request, then continue. */
@@ -324,7 +332,8 @@ export class StreamableHttpClientTransport implements Transport {
       const result = message["result"];
       const version = isObject(result) ? result["protocolVersion"] : undefined;
       // It becomes the MCP-Protocol-Version header of every later request: only header-safe text is taken.
-      if (typeof version === "string" && isHeaderText(version) && this.initializeRequest?.["id"] === id) this.protocolVersion = version;
+      if (typeof version === "string" && isHeaderText(version) && this.initializeRequest?.["id"] === id)
+        this.protocolVersion = version;
       if (this.pendingToolLists.delete(id) && isObject(result) && Array.isArray(result["tools"]))
         message = { ...message, result: { ...result, tools: this.acceptTools(result["tools"]) } };
     }

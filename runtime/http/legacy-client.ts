@@ -69,7 +69,12 @@ export class LegacySseClient {
     if (!this.endpoint) throw new Error("legacy SSE transport not connected");
     const headers = await this.headers();
     headers["content-type"] = "application/json";
-    const response = await this.fetchFn(this.endpoint, { method: "POST", headers, body: JSON.stringify(message), signal: this.signal });
+    const response = await this.fetchFn(this.endpoint, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(message),
+      signal: this.signal,
+    });
     const text = await response.text();
     if (!response.ok) throw new HttpError(response.status, text, response.headers);
   }

@@ -31,7 +31,10 @@ async function ask(revision: string, answer: ElicitResult, applyElicitationDefau
   const client = new McpClient({
     info: { name: "defaults-client", version: "1" },
     revisions: [revision],
-    handlers: { elicitation: () => answer, ...(applyElicitationDefaults === undefined ? {} : { applyElicitationDefaults }) },
+    handlers: {
+      elicitation: () => answer,
+      ...(applyElicitationDefaults === undefined ? {} : { applyElicitationDefaults }),
+    },
   });
   await client.connect(a);
   try {
@@ -59,6 +62,9 @@ describe.each(["2025-11-25", "2026-07-28"])("elicitation defaults (%s)", (revisi
 
   it("leaves declined answers and opted-out clients alone", async () => {
     expect(await ask(revision, { action: "decline" })).toEqual({ action: "decline" });
-    expect(await ask(revision, { action: "accept", content: { name: "Ada" } }, false)).toEqual({ action: "accept", content: { name: "Ada" } });
+    expect(await ask(revision, { action: "accept", content: { name: "Ada" } }, false)).toEqual({
+      action: "accept",
+      content: { name: "Ada" },
+    });
   });
 });

@@ -119,7 +119,12 @@ describe("extension notifications (handshake era: the server sends them on the s
   it("drops an extension notification whose params do not match its token", async () => {
     const diagnostics: string[] = [];
     const onDiagnostic = (message: string) => diagnostics.push(message);
-    const { client, session } = await connect({ revision: "2025-11-25", clientDeclares: true, serverDeclares: true, onDiagnostic });
+    const { client, session } = await connect({
+      revision: "2025-11-25",
+      clientDeclares: true,
+      serverDeclares: true,
+      onDiagnostic,
+    });
     const counts: unknown[] = [];
     client.on(heard, (params) => counts.push(params));
     const unchecked = session as unknown as { notify(method: string, params: unknown): Promise<void> };
@@ -152,7 +157,10 @@ describe("against an official SDK v2 server (2026-07-28) serving a custom method
 
   it("calls it once both sides declared the extension, and refuses it locally otherwise", async () => {
     const url = await startFixture(fixture, "--extension", EXT);
-    const declaring = new McpClient({ info: { name: "ext-client", version: "1" }, extensions: [{ id: EXT, methods: [echo] }] });
+    const declaring = new McpClient({
+      info: { name: "ext-client", version: "1" },
+      extensions: [{ id: EXT, methods: [echo] }],
+    });
     await declaring.connect(new StreamableHttpClientTransport(url));
     expect(declaring.revision).toBe("2026-07-28");
     expect(await declaring.request(echo, { text: "hi" })).toMatchObject({ echoed: "v2:hi" });

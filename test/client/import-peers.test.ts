@@ -43,7 +43,9 @@ describe.each([
     const out = path.join(dir, `${mode || "v2"}.yaml`);
     const result = await cli("import", "--url", url, "--out", out);
     expect(result.code, result.stderr).toBe(0);
-    const manifest = parse(await readFile(out, "utf8")) as { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] };
+    const manifest = parse(await readFile(out, "utf8")) as {
+      tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
+    };
     const echo = manifest.tools.find((t) => t.name === "echo");
     expect(echo?.inputSchema.properties).toHaveProperty("text");
   }, 60_000);

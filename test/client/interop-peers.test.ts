@@ -14,7 +14,10 @@ import { killPeers, startFixture, startPeer } from "./peers.ts";
 
 const require = createRequire(import.meta.url);
 const everythingPkg = require.resolve("@modelcontextprotocol/server-everything/package.json");
-const EVERYTHING = join(dirname(everythingPkg), (Object.values((require(everythingPkg) as { bin: Record<string, string> }).bin)[0])!);
+const EVERYTHING = join(
+  dirname(everythingPkg),
+  Object.values((require(everythingPkg) as { bin: Record<string, string> }).bin)[0]!,
+);
 const V2_SERVER = fileURLToPath(new URL("./fixtures/sdk-v2-http-server.ts", import.meta.url));
 
 afterEach(killPeers);
@@ -33,7 +36,10 @@ async function everythingOverHttp(mode: "streamableHttp" | "sse"): Promise<strin
   return mode === "sse" ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`;
 }
 
-async function exercise(transport: Transport, expected: { revision: string; tool: string; args: Record<string, unknown>; text: string }) {
+async function exercise(
+  transport: Transport,
+  expected: { revision: string; tool: string; args: Record<string, unknown>; text: string },
+) {
   const client = new McpClient({ info: { name: "peer-test", version: "1.0.0" } });
   await client.connect(transport);
   try {
@@ -51,18 +57,32 @@ const ECHO = { tool: "echo", args: { message: "peer" }, text: "Echo: peer" };
 
 describe("default McpClient ↔ official peers", () => {
   it("server-everything over stdio", async () => {
-    await exercise(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "pipe" }), { revision: "2025-11-25", ...ECHO });
+    await exercise(
+      new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "pipe" }),
+      { revision: "2025-11-25", ...ECHO },
+    );
   });
 
   it("server-everything over Streamable HTTP", async () => {
-    await exercise(new StreamableHttpClientTransport(await everythingOverHttp("streamableHttp")), { revision: "2025-11-25", ...ECHO });
+    await exercise(new StreamableHttpClientTransport(await everythingOverHttp("streamableHttp")), {
+      revision: "2025-11-25",
+      ...ECHO,
+    });
   });
 
   it("server-everything over the 2024-11-05 HTTP+SSE transport", async () => {
-    await exercise(new StreamableHttpClientTransport(await everythingOverHttp("sse")), { revision: "2025-11-25", ...ECHO });
+    await exercise(new StreamableHttpClientTransport(await everythingOverHttp("sse")), {
+      revision: "2025-11-25",
+      ...ECHO,
+    });
   });
 
   it("an SDK v2 server over HTTP speaks 2026-07-28", async () => {
-    await exercise(new StreamableHttpClientTransport(await startFixture(V2_SERVER)), { revision: "2026-07-28", tool: "echo", args: { text: "v2" }, text: "echo:v2" });
+    await exercise(new StreamableHttpClientTransport(await startFixture(V2_SERVER)), {
+      revision: "2026-07-28",
+      tool: "echo",
+      args: { text: "v2" },
+      text: "echo:v2",
+    });
   });
 });

@@ -37,7 +37,9 @@ const ODD = fileURLToPath(new URL("./fixtures/odd-stdio-server.ts", import.meta.
 describe("default McpClient → servers that answer the probe oddly (stdio)", () => {
   it("treats a server/discover answer that is not a DiscoverResult as a legacy server", async () => {
     const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "empty-result"] }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "empty-result"] }),
+    );
     try {
       expect(client.revision).toBe("2025-06-18");
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["t"]);
@@ -48,7 +50,9 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
 
   it("after a probe timeout, recognises a modern server by its -32022 answer to initialize and probes again", async () => {
     const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" }, probeTimeoutMs: 100 });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "slow-modern"] }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "slow-modern"] }),
+    );
     try {
       expect(client.revision).toBe("2026-07-28");
       expect(client.serverInfo).toMatchObject({ name: "odd-slow-modern" });
@@ -60,7 +64,9 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
 });
 
 /** An in-process stateless-era HTTP server answering with `answer(method)` (real sockets, raw JSON-RPC). */
-async function rawModernServer(answer: (method: string, id: unknown) => { status: number; body: unknown; delayMs?: number }): Promise<{ url: string; close: () => void }> {
+async function rawModernServer(
+  answer: (method: string, id: unknown) => { status: number; body: unknown; delayMs?: number },
+): Promise<{ url: string; close: () => void }> {
   const { createServer } = await import("node:http");
   const server = createServer((req, res) => {
     let text = "";
@@ -69,7 +75,10 @@ async function rawModernServer(answer: (method: string, id: unknown) => { status
       const message = JSON.parse(text) as { id?: unknown; method: string };
       if (message.id === undefined) return void res.writeHead(202).end();
       const { status, body, delayMs = 0 } = answer(message.method, message.id);
-      setTimeout(() => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body)), delayMs);
+      setTimeout(
+        () => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body)),
+        delayMs,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -77,14 +86,27 @@ async function rawModernServer(answer: (method: string, id: unknown) => { status
   return { url: `http://127.0.0.1:${address.port}/mcp`, close: () => server.close() };
 }
 
-const DISCOVERED = { resultType: "complete", ttlMs: 0, cacheScope: "private", supportedVersions: ["2026-07-28"], capabilities: { tools: {} } };
+const DISCOVERED = {
+  resultType: "complete",
+  ttlMs: 0,
+  cacheScope: "private",
+  supportedVersions: ["2026-07-28"],
+  capabilities: { tools: {} },
+};
 
 describe("default McpClient → stateless-era HTTP servers", () => {
   it("waits for a slow server/discover answer over HTTP instead of guessing 'legacy' after 5 s", async () => {
     const server = await rawModernServer((method, id) =>
       method === "server/discover"
         ? { status: 200, body: { jsonrpc: "2.0", id, result: DISCOVERED }, delayMs: 5_500 }
-        : { status: 200, body: { jsonrpc: "2.0", id, result: { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] } } },
+        : {
+            status: 200,
+            body: {
+              jsonrpc: "2.0",
+              id,
+              result: { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] },
+            },
+          },
     );
     const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
     try {
@@ -101,11 +123,16 @@ describe("default McpClient → stateless-era HTTP servers", () => {
     const methods: string[] = [];
     const server = await rawModernServer((method, id) => {
       methods.push(method);
-      return { status: 400, body: { jsonrpc: "2.0", id, error: { code: -32020, message: "Mcp-Method header does not match" } } };
+      return {
+        status: 400,
+        body: { jsonrpc: "2.0", id, error: { code: -32020, message: "Mcp-Method header does not match" } },
+      };
     });
     try {
       const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
-      await expect(client.connect(new StreamableHttpClientTransport(server.url))).rejects.toThrow(/refused server\/discover \(-32020\): Mcp-Method header/);
+      await expect(client.connect(new StreamableHttpClientTransport(server.url))).rejects.toThrow(
+        /refused server\/discover \(-32020\): Mcp-Method header/,
+      );
       expect(methods).toEqual(["server/discover"]);
     } finally {
       server.close();

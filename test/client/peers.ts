@@ -4,7 +4,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 const children: ChildProcess[] = [];
 
 /** Starts `node <args>` and resolves with the first match of `pattern` in its stdout or stderr. */
-export function startPeer(args: readonly string[], pattern: RegExp, env: Record<string, string> = {}): Promise<RegExpExecArray> {
+export function startPeer(
+  args: readonly string[],
+  pattern: RegExp,
+  env: Record<string, string> = {},
+): Promise<RegExpExecArray> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   children.push(child);
   return new Promise((resolve, reject) => {

@@ -32,16 +32,29 @@ const addNote = new ProtocolRequestType({
 });
 
 /** A stateless-era draft: 2026-07-28's methods plus `notes/add`, on the wire as "draft-b". */
-const statelessDraft: RevisionDescriptor = { ...r2026_07_28, name: "draft", version: "draft-b", methods: { ...r2026_07_28.methods, "notes/add": addNote } };
+const statelessDraft: RevisionDescriptor = {
+  ...r2026_07_28,
+  name: "draft",
+  version: "draft-b",
+  methods: { ...r2026_07_28.methods, "notes/add": addNote },
+};
 /** A handshake-era draft: 2025-11-25's methods plus `notes/add`, on the wire as "handshake-next". */
-const handshakeDraft: RevisionDescriptor = { ...r2025_11_25, name: "hs", version: "handshake-next", methods: { ...r2025_11_25.methods, "notes/add": addNote } };
+const handshakeDraft: RevisionDescriptor = {
+  ...r2025_11_25,
+  name: "hs",
+  version: "handshake-next",
+  methods: { ...r2025_11_25.methods, "notes/add": addNote },
+};
 
 async function connect(serverRevisions: readonly RevisionInput[], clientRevisions?: readonly RevisionInput[]) {
   const server = new McpServer({ info: { name: "notes", version: "1" }, revisions: serverRevisions });
   server.setRequestHandler(addNote, (params) => ({ id: params.text.length }));
   const [a, b] = createMemoryTransportPair();
   await server.connect(b);
-  const client = new McpClient({ info: { name: "notes-client", version: "1" }, ...(clientRevisions ? { revisions: clientRevisions } : {}) });
+  const client = new McpClient({
+    info: { name: "notes-client", version: "1" },
+    ...(clientRevisions ? { revisions: clientRevisions } : {}),
+  });
   await client.connect(a);
   return client;
 }
@@ -72,7 +85,9 @@ describe("revisions given to the client as descriptors", () => {
   it("names both sides' versions when nothing matches", async () => {
     const error = await connect([statelessDraft], [handshakeDraft]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NegotiationError);
-    expect((error as Error).message).toBe("no mutually supported protocol revision; this client accepts handshake-next (the server supports draft-b)");
+    expect((error as Error).message).toBe(
+      "no mutually supported protocol revision; this client accepts handshake-next (the server supports draft-b)",
+    );
   });
 
   it("defaults to the built-in revisions, preferring the newest", async () => {

@@ -12,8 +12,13 @@ import type * as T26 from "../../generated/protocol/2026-07-28/types.ts";
 import { createMemoryTransportPair, McpClient, McpServer, ProtocolUsageError } from "../../runtime/index.ts";
 
 async function connect(revision: string, client?: McpClient): Promise<{ client: McpClient; server: McpServer }> {
-  const server = new McpServer({ info: { name: "typed-server", version: "1" }, capabilities: { tools: { listChanged: true } } });
-  server.tool({ name: "echo", inputSchema: { type: "object" } }, (args) => ({ content: [{ type: "text", text: String(args["text"]) }] }));
+  const server = new McpServer({
+    info: { name: "typed-server", version: "1" },
+    capabilities: { tools: { listChanged: true } },
+  });
+  server.tool({ name: "echo", inputSchema: { type: "object" } }, (args) => ({
+    content: [{ type: "text", text: String(args["text"]) }],
+  }));
   server.tool({ name: "roots", inputSchema: { type: "object" } }, async (_args, ctx) => {
     const { roots } = await ctx.listRoots();
     return { content: [{ type: "text", text: roots.map((r) => r.uri).join(",") }] };
@@ -57,8 +62,7 @@ describe("requests typed by token", () => {
       void client.request(m26["tools/call"]);
       // @ts-expect-error not a field of CallToolRequestParams
       void client.request(m25["tools/call"], { name: "echo", bogus: true });
-      // The fields the client owns (the stateless era's `_meta`, a retry's answers) are not the caller's to write.
-      // @ts-expect-error
+      // @ts-expect-error requestState is the client's to fill in (a retry's state), not the caller's
       void client.request(m26["tools/call"], { name: "echo", requestState: "x" });
       // `_meta` is optional (merged with the client's own) although the 2026-07-28 params require it.
       void client.request(m26["tools/list"], { _meta: { "com.example/trace": "1" } });
@@ -71,8 +75,12 @@ describe("requests typed by token", () => {
 
   it("refuses locally a token whose method the negotiated revision does not have", async () => {
     const { client } = await connect("2025-11-25");
-    await expect(client.request(m26["subscriptions/listen"], { notifications: { toolsListChanged: true } })).rejects.toThrow(
-      new ProtocolUsageError("subscriptions/listen is not a client request in revision 2025-11-25 nor in a negotiated extension"),
+    await expect(
+      client.request(m26["subscriptions/listen"], { notifications: { toolsListChanged: true } }),
+    ).rejects.toThrow(
+      new ProtocolUsageError(
+        "subscriptions/listen is not a client request in revision 2025-11-25 nor in a negotiated extension",
+      ),
     );
     await client.close();
   });
