@@ -23,6 +23,13 @@
  * resumes it with Last-Event-ID (SSE polling).
  * Tool handler errors become `isError` results; `RpcError`s pass through as JSON-RPC errors.
  *
+ * Revisions are values: `revisions: [r2026_07_28, myDraft]` takes the `revision` descriptor a `mcp-gen protocol` folder
+ * exports (or a built-in revision's name); built-in revisions are only the default. The wire version is the
+ * descriptor's `version`; preference never depends on names (protocol/registry.ts states the rule). Any method of a
+ * served revision or of a declared extension (`extensions: [{ id, methods }]`, served to clients that declare the
+ * same id) gets a handler by token, typed by it: `server.setRequestHandler(methods["echo/say"], (params, ctx) => …)`.
+ * Era rules shared by server, client and HTTP are in protocol/era.ts; the server's era strategies in server/eras.ts.
+ *
  * Client:
  * ```ts
  * const client = new McpClient({ info: { name: "app", version: "1.0.0" }, handlers: { elicitation: async (p) => ({ action: "decline" }) } });
