@@ -10,8 +10,6 @@ import { BodyTooLargeError, jsonResponse, type HttpRequestIn, type HttpResponseO
 
 export type Message = Record<string, unknown>;
 export const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
-export const isId = (v: unknown): v is RequestId =>
-  typeof v === "string" || (typeof v === "number" && Number.isInteger(v));
 
 /** A JSON-RPC error as an HTTP answer. It always carries `id`: the request's when known, else null (JSON-RPC 2.0 §5). */
 export function rpcError(
@@ -74,11 +72,6 @@ export function sortMessage(value: unknown): Sorted {
       metaVersion: typeof version === "string" ? version : undefined,
     },
   };
-}
-
-/** The id an error answer to `posted` carries: the request's, else null (JSON-RPC 2.0 §5). */
-export function replyIdOf(posted: Posted): RequestId | null {
-  return posted.id ?? null;
 }
 
 /** The -32600 answer to an invalid message, as stdio's engine words it. */

@@ -5,14 +5,11 @@
 import type { Era } from "../protocol/profiles.ts";
 import { eraOf, getProfile } from "../protocol/registry.ts";
 import type { RequestId } from "./exchange.ts";
+import type { HeaderSource } from "./mcp-headers.ts";
 import { rpcError } from "./answers.ts";
 import { UNSUPPORTED_VERSION } from "./stateless-checks.ts";
 import type { SessionTransport } from "./session-transport.ts";
 import type { HttpResponseOut } from "./types.ts";
-
-interface HeaderSource {
-  header(name: string): string | undefined;
-}
 
 /** The era of a revision this runtime knows (from its bindings), or undefined for a revision it does not know. */
 export function revisionEra(revision: string): Era | undefined {
