@@ -1,5 +1,6 @@
 /** Cursor-based pagination of list results (server/utilities/pagination.mdx). Cursors are opaque to clients. */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import { base64urlFromBytes, bytesFromBase64url } from "../transport/base64.ts";
 
 export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number): { page: T[]; nextCursor?: string } {
   let offset = 0;
@@ -14,12 +15,14 @@ export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: numb
 }
 
 function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString("base64url");
+  return base64urlFromBytes(new TextEncoder().encode(`o:${offset}`));
 }
 
 function decodeCursor(cursor: unknown): number {
   if (typeof cursor !== "string") throw invalidCursor();
-  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const bytes = bytesFromBase64url(cursor);
+  if (!bytes) throw invalidCursor();
+  const text = new TextDecoder().decode(bytes);
   const match = /^o:(\d{1,9})$/.exec(text);
   if (!match) throw invalidCursor();
   return Number(match[1]);

@@ -7,7 +7,7 @@
  * default key is drawn on first use, not at construction: a server that never seals a state draws no randomness.
  */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import { base64urlFromBytes, bytesFromBase64 } from "../transport/base64.ts";
+import { base64urlFromBytes, bytesFromBase64url } from "../transport/base64.ts";
 import { principalOf as callerOf } from "../transport/principal.ts";
 
 export interface StatePayload {
@@ -86,12 +86,6 @@ export class RequestStateSealer {
     }
     return this.key;
   }
-}
-
-function bytesFromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const bytes = bytesFromBase64(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
-  return bytes && new Uint8Array(bytes);
 }
 
 function invalidState(why: string): RpcError {
