@@ -48,7 +48,8 @@ export class ProtocolRequestType<Method extends string, Params, Result, Complete
   readonly result: z.ZodType<Result>;
   readonly paramsOptional: boolean;
   readonly delivery: MethodDelivery;
-  readonly capability?: CapabilityGate;
+  /** Absent (not even an own property) when the method is ungated. */
+  declare readonly capability?: CapabilityGate;
   readonly resultType: boolean;
   readonly cacheable: boolean;
   readonly inputRequired: boolean;
@@ -85,7 +86,8 @@ export class ProtocolNotificationType<Method extends string, Params> {
   readonly direction: MessageDirection;
   readonly params: z.ZodType<Params>;
   readonly paramsOptional: boolean;
-  readonly capability?: CapabilityGate;
+  /** Absent (not even an own property) when the method is ungated. */
+  declare readonly capability?: CapabilityGate;
 
   constructor(init: NotificationTypeInit<Method, Params>) {
     this.method = init.method;
