@@ -6,7 +6,7 @@
  * Usage: node scripts/build-packages.mjs [runtime|cli]…
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,12 @@ const targets = {
     rmSync(path.join(ROOT, "generator/dist"), { recursive: true, force: true });
     tsc("tsconfig.cli.json");
     cpSync(path.join(ROOT, "templates"), path.join(ROOT, "generator/dist/templates"), { recursive: true });
+    // The built-in revisions' IRs, where `mcp-gen diff <revision>` looks for them (generator/diff/load.ts).
+    for (const revision of readdirSync(path.join(ROOT, "generated/protocol"), { withFileTypes: true })) {
+      if (!revision.isDirectory()) continue;
+      const ir = path.join("generated/protocol", revision.name, "ir.json");
+      cpSync(path.join(ROOT, ir), path.join(ROOT, "generator/dist", ir));
+    }
   },
 };
 
