@@ -70,7 +70,10 @@ export function eraOfPost(
   return era;
 }
 
-/** A batch is of the stateless era when any element names a revision other than the handshake era's, or the header a stateless one. */
+/**
+ * A batch is of the stateless era (which refuses it) when an element names a revision outside the handshake era in
+ * `_meta`, or the header names a stateless-era one.
+ */
 export function eraOfBatch(valid: readonly Posted[], header: string | undefined): Era {
   for (const posted of valid)
     if (posted.metaVersion !== undefined && revisionEra(posted.metaVersion) !== "handshake") return "stateless";

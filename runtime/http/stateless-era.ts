@@ -1,15 +1,14 @@
 /**
- * The stateless era on Streamable HTTP (2026-07-28 on): every POST stands alone. The header rules of stateless-checks.ts admit
- * it; a server session serves it on a `RequestTransport` and, when the request finished normally, waits idle for the
- * next POST (a stateless-era server session keeps nothing between requests). Stream rules: a client that goes away
- * cancels its request, and a plain-JSON answer's status follows its error code.
+ * The stateless era on Streamable HTTP (2026-07-28 on): every POST stands alone. The header rules of
+ * stateless-checks.ts admit it; a server session serves it on a `RequestTransport` and, when the request finished
+ * normally, waits idle for the next POST (a stateless-era server session keeps nothing between requests). Stream
+ * rules: a client that goes away cancels its request, and a plain-JSON answer's status follows its error code.
  */
-import type { Posted } from "./answers.ts";
+import { rpcError, type Posted } from "./answers.ts";
 import { connectOrForget, type EraCall, type EraServices, type HttpEra } from "./eras.ts";
 import { checkStatelessRequest, statelessStatusOf } from "./stateless-checks.ts";
 import { RequestTransport, type StatelessServeOptions } from "./request-transport.ts";
 import { revisionEra } from "./versions.ts";
-import { rpcError } from "./answers.ts";
 import type { HttpResponseOut } from "./types.ts";
 
 /** Idle server sessions kept for the next POST; beyond this many they are closed. */
@@ -25,7 +24,18 @@ export class StatelessEra implements HttpEra {
     else void transport.close();
   };
 
-  constructor(private readonly services: EraServices) {}
+  /** The stream rules of this era, the same for every request. */
+  private readonly serve: StatelessServeOptions;
+
+  constructor(private readonly services: EraServices) {
+    const { options } = services;
+    this.serve = {
+      mode: options.responseMode ?? "auto",
+      keepAliveMs: options.keepAliveMs ?? 25_000,
+      cancelOnClose: true,
+      statusOf: statelessStatusOf,
+    };
+  }
 
   /** Not `async`: per request, so no extra promise; the caller awaits whatever this returns. */
   post(posted: Posted, call: EraCall): HttpResponseOut | Promise<HttpResponseOut> {
@@ -34,12 +44,7 @@ export class StatelessEra implements HttpEra {
     if (failure) return failure;
     const scope = this.services.scopeFailure([posted], call.authInfo);
     if (scope) return scope;
-    const serve: StatelessServeOptions = {
-      mode: options.responseMode ?? "auto",
-      keepAliveMs: options.keepAliveMs ?? 25_000,
-      cancelOnClose: true,
-      statusOf: statelessStatusOf,
-    };
+    const { serve } = this;
     const context = this.services.context(call);
     const idle = this.idle.pop();
     if (idle) return idle.run(posted, serve, context, call.request);
