@@ -18,7 +18,7 @@ export function diffModels(from: IrModel, to: IrModel): RevisionDiff {
     from: a,
     to: b,
     revision,
-    methods: diffMethods(from.methods, to.methods),
+    methods: diffMethods(from, to),
     types: diffTypes(from.types, to.types),
   };
 }
@@ -35,9 +35,26 @@ function changes(rows: readonly (readonly [string, Change["from"], Change["to"]]
 const byName = <T>(items: readonly T[], key: (item: T) => string) => new Map(items.map((item) => [key(item), item]));
 const sortedKeys = (keys: Iterable<string>) => [...keys].sort();
 
-function diffMethods(from: readonly IrMethod[], to: readonly IrMethod[]): RevisionDiff["methods"] {
-  const a = byName(from, (m) => m.method);
-  const b = byName(to, (m) => m.method);
+function diffMethods(fromModel: IrModel, toModel: IrModel): RevisionDiff["methods"] {
+  const a = byName(fromModel.methods, (m) => m.method);
+  const b = byName(toModel.methods, (m) => m.method);
+  const fromTypes = byName(fromModel.types, (t) => t.name);
+  const toTypes = byName(toModel.types, (t) => t.name);
+  /**
+   * Params or results: the same when their structure is (written inline on one side and named on the other, too);
+   * a named type's own changes are listed under types, so two names only report the renaming.
+   */
+  const typeChanges = (field: string, x: IrType | undefined, y: IrType | undefined): Change[] => {
+    const [rx, ry] = [resolve(x, fromTypes), resolve(y, toTypes)];
+    if (canonical(rx) === canonical(ry)) return [];
+    if (!x || !y) return [{ field, from: x ? typeText(x) : null, to: y ? typeText(y) : null }];
+    if (x.kind === "ref" && y.kind === "ref") return x.name === y.name ? [] : [{ field, from: x.name, to: y.name }];
+    // A named object on one side, an inline object on the other: the renaming, then what differs inside.
+    const inlineVsNamed = (x.kind === "ref" && y.kind === "object") || (x.kind === "object" && y.kind === "ref");
+    if (!inlineVsNamed) return diffType(field, x, y);
+    const name = (t: IrType) => (t.kind === "ref" ? t.name : "(inline)");
+    return [{ field, from: name(x), to: name(y) }, ...diffType(field, rx!, ry!)];
+  };
   const added = sortedKeys(b.keys())
     .filter((k) => !a.has(k))
     .map((k) => summarize(b.get(k)!));
@@ -52,21 +69,30 @@ function diffMethods(from: readonly IrMethod[], to: readonly IrMethod[]): Revisi
     const x = summarize(before);
     const y = summarize(after);
     const facts = (s: MethodSummary, fact: string) => s.facts.includes(fact);
-    const rows = changes([
-      ["kind", x.kind, y.kind],
-      ["direction", x.direction, y.direction],
-      ["delivery", x.delivery, y.delivery],
-      ["capability", x.capability, y.capability],
-      ["params", x.params, y.params],
-      ["paramsOptional", before.paramsOptional, after.paramsOptional],
-      ["result", x.result, y.result],
-      ...(["resultType", "cacheable", "inputRequired"] as const).map(
-        (fact) => [fact, facts(x, fact), facts(y, fact)] as const,
+    const rows = [
+      ...changes([
+        ["kind", x.kind, y.kind],
+        ["direction", x.direction, y.direction],
+        ["delivery", x.delivery, y.delivery],
+        ["capability", x.capability, y.capability],
+      ]),
+      ...typeChanges("params", before.params, after.params),
+      ...changes([["paramsOptional", before.paramsOptional, after.paramsOptional]]),
+      ...typeChanges("result", before.result, after.result),
+      ...changes(
+        (["resultType", "cacheable", "inputRequired"] as const).map(
+          (fact) => [fact, facts(x, fact), facts(y, fact)] as const,
+        ),
       ),
-    ]);
+    ];
     if (rows.length > 0) changed.push({ method, changes: rows });
   }
   return { added, removed, changed };
+}
+
+/** A reference replaced by its declaration's type (one level: nested references are compared by name). */
+function resolve(type: IrType | undefined, types: ReadonlyMap<string, IrTypeDecl>): IrType | undefined {
+  return type?.kind === "ref" ? (types.get(type.name)?.type ?? type) : type;
 }
 
 function summarize(m: IrMethod): MethodSummary {

@@ -134,7 +134,7 @@ export type ServerNotification = NewNotification;`,
             changes: [
               { field: "direction", from: "clientToServer", to: "serverToClient" },
               { field: "capability", from: "server:things", to: null },
-              { field: "params", from: "{ id: string; }", to: "{ id: string; deep?: boolean; }" },
+              { field: "params.deep", from: null, to: "boolean (optional)" },
               { field: "cacheable", from: false, to: true },
             ],
           },
@@ -165,6 +165,37 @@ export type ServerNotification = NewNotification;`,
         ],
       },
     });
+  });
+});
+
+describe("params written inline in one revision and named in the next", () => {
+  const schema = (params: string, extra = "") =>
+    lowerSchema({
+      revision: "r",
+      displayPath: "r/schema.ts",
+      text: `export interface Request { method: string; params?: { [key: string]: unknown } }
+export interface Result { [key: string]: unknown }
+export interface InitializeRequest extends Request { method: "initialize"; params: ${params} }
+export interface InitializeResult extends Result {}
+export type ClientRequest = InitializeRequest;${extra}`,
+    });
+
+  it("are no change when the structure is the same", () => {
+    const named = schema("InitializeRequestParams", "\nexport interface InitializeRequestParams { v: string }");
+    expect(diffModels(schema("{ v: string }"), named).methods.changed).toEqual([]);
+  });
+
+  it("report the naming and what differs inside", () => {
+    const named = schema("InitializeRequestParams", "\nexport interface InitializeRequestParams { v: number }");
+    expect(diffModels(schema("{ v: string }"), named).methods.changed).toEqual([
+      {
+        method: "initialize",
+        changes: [
+          { field: "params", from: "(inline)", to: "InitializeRequestParams" },
+          { field: "params.v", from: "string", to: "number" },
+        ],
+      },
+    ]);
   });
 });
 
