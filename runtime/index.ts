@@ -105,7 +105,7 @@ export type { CallOptions, ClientOptions, PageParams, Subscription } from "./cli
 export type { ClientHandlers, ClientRequestContext, RequestHandler } from "./client/handlers.ts";
 export type { ClientExtension } from "./client/extensions.ts";
 export type { CallerParamsOf } from "./client/tokens.ts";
-export type { BuiltinMethod, BuiltinParams, BuiltinResult, BuiltinToken } from "./client/builtin-types.ts";
+export type { BuiltinMethod, BuiltinParams, BuiltinResult, BuiltinToken } from "./protocol/builtin-types.ts";
 export { NegotiationError } from "./client/negotiate.ts";
 export { expandUriTemplate } from "./client/expand-uri-template.ts";
 export type { UriTemplateValue } from "./client/expand-uri-template.ts";

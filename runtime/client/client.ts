@@ -22,10 +22,8 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from "../protocol/types.ts";
-import type { BuiltinParams, BuiltinResult, BuiltinToken } from "./builtin-types.ts";
+import type { BuiltinResult, BuiltinToken, SubscriptionFilter } from "../protocol/builtin-types.ts";
 
-/** Which notifications a stateless-era `subscriptions/listen` stream carries. */
-export type SubscriptionFilter = BuiltinParams<"subscriptions/listen">["notifications"];
 import { ClientConnection } from "./connection.ts";
 import { collectPages } from "./pagination.ts";
 import type { CallerParamsOf, CallOptions } from "./tokens.ts";

@@ -26,7 +26,7 @@ import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import { selectProfiles, type RevisionInput } from "../protocol/registry.ts";
 import { parseParams } from "../protocol/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
-import type { Implementation } from "../protocol/types.ts";
+import type { Implementation } from "../protocol/builtin-types.ts";
 import { checkRounds, clientEra, type ClientEra, type InputRequired, type RequestFacts } from "./era.ts";
 import { ExtensionMethods, extensionCapabilities, type ClientExtension } from "./extensions.ts";
 import { HandlerRegistry, type ClientHandlers, type ClientRequestContext, type RequestHandler } from "./handlers.ts";

@@ -4,10 +4,12 @@
  * registered by method token (`client.handle(methods["roots/list"], …)`, extension methods too); `ClientHandlers`
  * (sampling, elicitation, roots) is the convenience form of the same registry.
  */
-import type { Awaitable } from "../protocol/types.ts";
 import type { AnyRequestType, ParamsOf, ResultOf } from "../protocol/method-type.ts";
 import type { Era } from "../protocol/profiles.ts";
+// The convenience handlers keep the open shapes of protocol/types.ts: `ElicitParams` narrows on `mode` in every
+// revision (the generated unions of the older revisions have no `mode`). `handle(token, …)` types exactly.
 import type {
+  Awaitable,
   CreateMessageParams,
   CreateMessageResult,
   ElicitParams,

@@ -7,7 +7,7 @@
 import type { JsonRpcEngine } from "../protocol/engine.ts";
 import { ConnectionClosedError, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { Capabilities as CapabilitiesObject } from "../protocol/capabilities.ts";
-import type { Implementation } from "../protocol/types.ts";
+import type { Implementation } from "../protocol/builtin-types.ts";
 import { MetaKey, withMeta } from "../protocol/meta.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { parseResult } from "../protocol/validation.ts";
