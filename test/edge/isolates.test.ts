@@ -6,8 +6,8 @@
  * - 2026-07-28 (SDK v2) is stateless by design: everything works, including sampling and elicitation, whose
  *   multi-round-trip request state one isolate seals and the other opens with the shared key.
  * - 2025-11-25 (SDK v1) with `sessions: false`: every plain request works. A server-to-client request (sampling,
- *   elicitation) waits in the isolate that sent it for an answer the client POSTs separately, which the proxy sends
- *   to the other isolate; that needs shared session storage (the README says which), so it is not exercised here.
+ *   elicitation) would need the client's separately POSTed answer to reach the isolate that asked, which needs a
+ *   session (affinity or shared storage); statelessly it is refused with an `isError` saying so.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ import { bundle } from "./bundle.ts";
 import { connectV1, connectV2, type EdgeClient } from "./clients.ts";
 import { start, type Running } from "./platforms.ts";
 import { roundRobin, type Proxy } from "./proxy.ts";
-import { APPS } from "./scenarios.ts";
+import { APPS, type RoundTrips } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 // Bundles go to a temporary folder: nothing built is left in the repository.
@@ -43,12 +43,12 @@ describe.each(APPS)("$name on two workerd isolates behind a round-robin proxy", 
     await running?.stop();
   });
 
-  async function against(connect: (url: string) => Promise<EdgeClient>, roundTrips: boolean) {
+  async function against(connect: (url: string) => Promise<EdgeClient>, roundTrips: RoundTrips) {
     if (!running || !proxy) throw new Error(`workerd did not serve the bundle: ${String(startError)}`);
     const before = [...proxy.hits];
     const client = await connect(proxy.url);
     try {
-      await app.run(client, { roundTrips });
+      await app.run(client, roundTrips);
     } catch (error) {
       throw new Error(`${client.name} across isolates: ${String(error)}\n${running.output()}`, { cause: error });
     } finally {
@@ -59,8 +59,9 @@ describe.each(APPS)("$name on two workerd isolates behind a round-robin proxy", 
     expect(Math.min(...proxy.hits.map((hits, i) => hits - before[i]!))).toBeGreaterThan(2);
   }
 
-  it("SDK v2 (2026-07-28): every tool, resources, sampling and elicitation", () => against(connectV2, true));
-  it("SDK v1 (2025-11-25, sessions: false): every plain request", () => against(connectV1, false));
+  it("SDK v2 (2026-07-28): every tool, resources, sampling and elicitation", () => against(connectV2, "answered"));
+  it("SDK v1 (2025-11-25, sessions: false): every plain request; sampling and elicitation refused", () =>
+    against(connectV1, "refused"));
 });
 
 describe("the control: two isolates with different request-state keys", () => {

@@ -5,12 +5,19 @@
 import { expect } from "vitest";
 import { MODEL_ANSWER, NICKNAME, type EdgeClient } from "./clients.ts";
 
+/**
+ * What becomes of the calls in which the server asks the client (sampling, elicitation): `answered` where the server
+ * can reach the client (a session, or 2026-07-28's request state); `refused` on a stateless 2025-era server, which has
+ * no way to receive the client's answer: an `isError` result saying so, not a claim that the client lacks the
+ * capability it declared.
+ */
+export type RoundTrips = "answered" | "refused";
+
 export type App = {
   readonly name: string;
   /** Entry file per platform, relative to the repository root. */
   readonly entries: { readonly workerd: string; readonly deno: string; readonly bun: string };
-  /** `roundTrips: false` leaves out the calls in which the server asks the client (sampling, elicitation). */
-  readonly run: (client: EdgeClient, options?: { readonly roundTrips: boolean }) => Promise<void>;
+  readonly run: (client: EdgeClient, roundTrips?: RoundTrips) => Promise<void>;
 };
 
 /** An `isError` result (never a JSON-RPC error) whose text names `path` and the failed rule. */
@@ -54,7 +61,7 @@ export const WEATHER: App = {
 export const SIGNUP: App = {
   name: "signup",
   entries: { workerd: "test/edge/app/worker.ts", deno: "test/edge/app/deno.ts", bun: "test/edge/app/bun.ts" },
-  async run(client, { roundTrips } = { roundTrips: true }) {
+  async run(client, roundTrips = "answered") {
     expect((await client.listTools()).sort()).toEqual(["ask_model", "ask_user", "register"]);
 
     const valid = { email: "ada@example.com", name: "Ada", code: "ABC-123" };
@@ -66,11 +73,20 @@ export const SIGNUP: App = {
     expectRejected(await client.callTool("register", { ...valid, name: "😀" }), "name", /fewer than 2 characters/);
     expectRejected(await client.callTool("register", { ...valid, code: "abc-123" }), "code", /pattern/);
 
-    if (roundTrips) {
-      const sampled = await client.callTool("ask_model", { question: "Weather in Paris?" });
+    const sampled = await client.callTool("ask_model", { question: "Weather in Paris?" });
+    const elicited = await client.callTool("ask_user", {});
+    if (roundTrips === "answered") {
       expect(sampled, "sampling round trip").toMatchObject({ isError: false, text: `model says: ${MODEL_ANSWER}` });
-      const elicited = await client.callTool("ask_user", {});
       expect(elicited, "elicitation round trip").toMatchObject({ isError: false, text: `user accept: ${NICKNAME}` });
+    } else {
+      for (const [what, answer] of [
+        ["sampling", sampled],
+        ["elicitation", elicited],
+      ] as const) {
+        expect(answer.isError, `${what} on a stateless 2025-era server: ${answer.text}`).toBe(true);
+        // The client declared both capabilities; a refusal must not say otherwise.
+        expect(answer.text, `${what} refused for the wrong reason`).not.toMatch(/did not declare/);
+      }
     }
 
     expect(await client.readResource("edge://about")).toBe("signup example");
