@@ -132,6 +132,21 @@ describe("legal schema.ts constructs", () => {
     await expect(run(process.execPath, [tsc, "--noEmit", "-p", tsconfig], { cwd: repoRoot })).resolves.toBeDefined();
   });
 
+  it("mcp-gen protocol prints the pairing warning on stderr and still writes the bindings", async () => {
+    const schemaPath = writeSchema("cli", legalSchema());
+    const out = path.join(inputDir, "cli-out");
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["bin/mcp-gen.js", "protocol", "--schema", schemaPath, "--revision", "legal", "--out", out],
+      { cwd: repoRoot },
+    );
+    expect(stderr).toMatch(
+      /^mcp-gen: warning: \S+schema\.ts:\d+: request StreamWidgetsRequest is paired with the base Result type/m,
+    );
+    expect(stdout).toMatch(/wrote \d+ files/);
+    expect(readFileSync(path.join(out, "revision.ts"), "utf8")).toMatch(/version: "draft-7"/);
+  });
+
   it("a duplicate type alias stays an error with its file:line", () => {
     const text = `${original}\nexport type ProgressToken = string;\n`;
     const line = text.split("\n").length - 1;
