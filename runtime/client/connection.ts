@@ -344,7 +344,7 @@ export class ClientConnection {
         ? undefined
         : core
       : this.extensions.serverRequest(request.method);
-    if (!profile || !clientEra(profile.era).serverSendsRequests || !token || !handler) {
+    if (!profile || !clientEra(profile.era).rules.serverSendsRequests || !token || !handler) {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     }
     const gate = token.capability;

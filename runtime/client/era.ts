@@ -10,7 +10,7 @@
  *   be an `InputRequiredResult` the client answers and retries; `notifications/cancelled` ends one of our streams.
  */
 import { ProtocolUsageError } from "../jsonrpc/errors.ts";
-import type { Era } from "../protocol/profiles.ts";
+import { ERA_RULES, type Era, type EraRules } from "../protocol/era.ts";
 import { withMeta } from "../protocol/meta.ts";
 import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
 import { InvalidMessageError, parseResult, type Validator } from "../protocol/validation.ts";
@@ -32,6 +32,8 @@ export interface InputRequired {
 
 export interface ClientEra {
   readonly era: Era;
+  /** The era's facts shared with the server and HTTP layers (opening method, `_meta` on requests, …). */
+  readonly rules: EraRules;
   /** The params of a request as sent; `meta` is the client's per-request `_meta` (built on demand). */
   wireParams(params: unknown, facts: RequestFacts, meta: () => Record<string, unknown>): unknown;
   /**
@@ -41,24 +43,23 @@ export interface ClientEra {
   inputRequired(raw: unknown, facts: RequestFacts, schema: Validator<unknown> | undefined): InputRequired | undefined;
   /** The validated complete result of `raw`. */
   completeResult(raw: unknown, facts: RequestFacts): Record<string, unknown>;
-  /** The server may send JSON-RPC requests to the client (else it asks through `InputRequiredResult`s). */
-  readonly serverSendsRequests: boolean;
   /** Whose request a server's `notifications/cancelled` names: one it sent us, or one of ours it ends. */
   readonly serverCancels: "its-request" | "our-request";
 }
 
 const handshake: ClientEra = {
   era: "handshake",
+  rules: ERA_RULES.handshake,
   wireParams: (params, facts) => params ?? (facts.paramsOptional ? undefined : {}),
   inputRequired: () => undefined,
   completeResult: (raw, facts) =>
     parseResult(facts.completeResult, raw, `${facts.method} result`) as Record<string, unknown>,
-  serverSendsRequests: true,
   serverCancels: "its-request",
 };
 
 const stateless: ClientEra = {
   era: "stateless",
+  rules: ERA_RULES.stateless,
   wireParams: (params, _facts, meta) => withMeta(params, meta()),
   inputRequired(raw, facts, schema) {
     if (
@@ -86,7 +87,6 @@ const stateless: ClientEra = {
       unknown
     >;
   },
-  serverSendsRequests: false,
   serverCancels: "our-request",
 };
 

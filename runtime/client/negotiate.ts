@@ -2,13 +2,15 @@
  * Picking the revision with a server (basic/versioning.mdx, basic/transports/stdio.mdx#backward-compatibility):
  * when a stateless revision is acceptable, probe with `server/discover`; a `DiscoverResult` or a recognized stateless-era
  * error (-32022 with `data.supported`) means a stateless server; any other error or silence means a handshake-era
- * server, which gets `initialize` with the newest acceptable handshake revision.
+ * server, which gets `initialize` with the most preferred acceptable handshake revision (the profiles arrive in
+ * preference order, protocol/registry.ts; nothing here compares versions as dates).
  */
 import type { JsonRpcEngine } from "../protocol/engine.ts";
 import { ConnectionClosedError, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { Capabilities as CapabilitiesObject } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
 import { MetaKey, withMeta } from "../protocol/meta.ts";
+import { ERA_RULES } from "../protocol/era.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { parseResult } from "../protocol/validation.ts";
 
@@ -129,12 +131,13 @@ type ProbeOutcome =
   | { readonly kind: "handshake" };
 
 async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutMs: number): Promise<ProbeOutcome> {
-  const rp = profile.requests.get("server/discover");
+  const opening = ERA_RULES.stateless.openingMethod;
+  const rp = profile.requests.get(opening);
   if (!rp) return { kind: "handshake" };
   const params = withMeta({}, statelessMeta(profile.version, input.capabilities, input.info));
   let raw: unknown;
   try {
-    raw = await input.engine.request("server/discover", params, {
+    raw = await input.engine.request(opening, params, {
       timeoutMs,
       ...(input.signal ? { signal: input.signal } : {}),
     });
@@ -187,10 +190,11 @@ async function initialize(
   best: RevisionProfile,
   acceptable: readonly RevisionProfile[],
 ): Promise<Negotiated> {
-  const rp = best.requests.get("initialize");
+  const opening = ERA_RULES.handshake.openingMethod;
+  const rp = best.requests.get(opening);
   if (!rp) throw new NegotiationError(`revision ${best.version} has no initialize`);
   const raw = await input.engine.request(
-    "initialize",
+    opening,
     { protocolVersion: best.version, capabilities: input.capabilities, clientInfo: input.info },
     { timeoutMs: input.requestTimeoutMs, cancellable: false, ...(input.signal ? { signal: input.signal } : {}) },
   );
@@ -201,7 +205,7 @@ async function initialize(
       `the server chose protocol version ${answer.protocolVersion}, which this client does not accept (${acceptable.map((p) => p.version).join(", ")})`,
     );
   }
-  const token = profile.requests.get("initialize")?.token ?? rp.token;
+  const token = profile.requests.get(opening)?.token ?? rp.token;
   const result = parseResult(token.result, raw, "initialize result") as {
     capabilities: CapabilitiesObject;
     serverInfo: Implementation;
