@@ -209,7 +209,9 @@ export class ClientConnection {
    * …)` with a method name is the untyped form for names known only at run time). Throws `ProtocolUsageError` before
    * sending when the method is neither in the negotiated revision nor in a negotiated extension, or needs a server
    * capability that was not declared; `RpcError` for an error response; `InvalidMessageError` for a malformed result.
-   * Multi round-trip rounds (stateless era) are answered with the registered handlers and retried.
+   * Multi round-trip rounds (stateless era) are answered with the registered handlers and retried. A core method's
+   * result is validated by the negotiated revision's table: pass that revision's token (e.g. from the descriptor
+   * given in `revisions`) for a type that is exact whichever revision a server picks.
    */
   request<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<CompleteResultOf<T>>;
   request(
