@@ -47,8 +47,10 @@ export function requestProfileOf(token: AnyRequestType): RequestProfile {
 /** Indexes a descriptor; a descriptor without a known era or without its opening method is an error. */
 export function profileOf(descriptor: RevisionDescriptor): RevisionProfile {
   const { name, version, era, batches, methods } = descriptor;
-  if (era !== "handshake" && era !== "stateless") throw new Error(`revision ${name}: unknown era ${JSON.stringify(era)}`);
-  if (typeof version !== "string" || version.length === 0) throw new Error(`revision ${name}: the descriptor has no version`);
+  if (era !== "handshake" && era !== "stateless")
+    throw new Error(`revision ${name}: unknown era ${JSON.stringify(era)}`);
+  if (typeof version !== "string" || version.length === 0)
+    throw new Error(`revision ${name}: the descriptor has no version`);
   const requests = new Map<string, RequestProfile>();
   const embedded = new Map<string, AnyRequestType>();
   for (const token of Object.values(methods) as AnyMethodType[]) {

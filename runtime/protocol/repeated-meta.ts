@@ -59,14 +59,16 @@ class RepeatedMetaValidator implements Validator<unknown> {
     let parsedMeta: { readonly data: unknown } | undefined;
     if (meta === undefined || !this.passed.some((known) => sameJson(meta, known))) {
       const checked = this.meta.safeParse(meta);
-      if (!checked.success) metaIssues = checked.error.issues.map((issue) => ({ ...issue, path: ["_meta", ...issue.path] }));
+      if (!checked.success)
+        metaIssues = checked.error.issues.map((issue) => ({ ...issue, path: ["_meta", ...issue.path] }));
       else if (meta !== undefined) {
         parsedMeta = checked;
         this.remember(meta);
       }
     }
     const rest = this.rest.safeParse(value);
-    if (metaIssues) return { success: false, error: { issues: rest.success ? metaIssues : [...metaIssues, ...rest.error.issues] } };
+    if (metaIssues)
+      return { success: false, error: { issues: rest.success ? metaIssues : [...metaIssues, ...rest.error.issues] } };
     // The rest schema kept `_meta` as it came; a freshly parsed one is what the whole schema would have returned.
     // (A remembered one is plain JSON, which parses to an equal copy.)
     if (parsedMeta && rest.success) (rest.data as Record<string, unknown>)["_meta"] = parsedMeta.data;
@@ -135,7 +137,12 @@ function sameJson(value: unknown, known: unknown): boolean {
   for (const key in value) {
     // Snapshots hold no undefined values, so a missing key fails here; an inherited key fails the own-key test.
     const expected = entries.get(key);
-    if (expected === undefined || !Object.hasOwn(value, key) || !sameJson((value as Record<string, unknown>)[key], expected)) return false;
+    if (
+      expected === undefined ||
+      !Object.hasOwn(value, key) ||
+      !sameJson((value as Record<string, unknown>)[key], expected)
+    )
+      return false;
     count++;
   }
   return count === entries.size;

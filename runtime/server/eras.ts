@@ -17,11 +17,13 @@ import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObje
 import type { Era, RequestProfile, RevisionProfile } from "../protocol/profiles.ts";
 import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
-import type { Validator } from "../protocol/validation.ts";
+import { parseParams, type Validator } from "../protocol/validation.ts";
+import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { InputChannel } from "./context.ts";
 import { HandshakeInput } from "./handshake-input.ts";
 import { InputRounds } from "./mrtr.ts";
 import { principalOf, type RequestBinding, type RequestStateSealer } from "./request-state.ts";
+import type { McpServer } from "./server.ts";
 
 type Result = Record<string, unknown>;
 
@@ -71,12 +73,23 @@ export interface ServerEra {
   /** The schema a request's params are validated with. */
   paramsSchema(token: RequestProfile["token"]): Validator<unknown>;
   /** The request's scope; may wait (verifying a `requestState`). */
-  scope(port: ServingPort, request: IncomingRequest, profile: RevisionProfile, admitted: Admitted): RequestScope | Promise<RequestScope>;
+  scope(
+    port: ServingPort,
+    request: IncomingRequest,
+    profile: RevisionProfile,
+    admitted: Admitted,
+  ): RequestScope | Promise<RequestScope>;
   /**
    * The answer to send, from running the handler. Not async: a method that answers synchronously is answered
    * without another promise and microtask hop.
    */
-  finish(port: ServingPort, request: IncomingRequest, admitted: Admitted, scope: RequestScope, run: () => Result | Promise<Result>): Result | Promise<Result>;
+  finish(
+    port: ServingPort,
+    request: IncomingRequest,
+    admitted: Admitted,
+    scope: RequestScope,
+    run: () => Result | Promise<Result>,
+  ): Result | Promise<Result>;
 }
 
 const handshake: ServerEra = {
@@ -100,6 +113,45 @@ const handshake: ServerEra = {
   finish: (_port, _request, _admitted, _scope, run) => run(),
 };
 
+/**
+ * Opens a handshake-era session (`initialize`): the client's version when served, else the most preferred one
+ * (basic/lifecycle.mdx); the client's capabilities and info, and the server's capabilities as declared now.
+ */
+export function openHandshake(
+  server: McpServer,
+  request: IncomingRequest,
+): { readonly state: HandshakeState; readonly result: Result } {
+  const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  const newest = server.handshakeProfiles[0];
+  if (!newest) {
+    throw new RpcError(
+      ErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version; this server speaks ${server.revisions.join(", ")} without initialize`,
+      { supported: [...server.revisions], requested: typeof requested === "string" ? requested : "" },
+    );
+  }
+  const profile = (typeof requested === "string" && server.handshakeByRevision.get(requested)) || newest;
+  const token = profile.requests.get("initialize")?.token;
+  if (!token) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize");
+  const params = parseParams(token.params, request.params, "initialize") as {
+    capabilities?: Capabilities;
+    clientInfo?: Implementation;
+  };
+  const capabilities = server.capabilities();
+  const state: HandshakeState = {
+    profile,
+    clientCapabilities: params.capabilities ?? {},
+    serverCapabilities: capabilities,
+    clientInfo: params.clientInfo,
+    initialized: false,
+    logLevel: undefined,
+    subscriptions: new Set(),
+  };
+  const result: Result = { protocolVersion: profile.version, capabilities, serverInfo: server.options.info };
+  if (server.options.instructions !== undefined) result["instructions"] = server.options.instructions;
+  return { state, result };
+}
+
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** What a `requestState` is bound to: the method, the salient params and the caller. */
@@ -107,7 +159,12 @@ function bindingOf(request: IncomingRequest, params: Result): RequestBinding {
   return { method: request.method, params, principal: principalOf(request.context?.authInfo) };
 }
 
-function statelessScope(port: ServingPort, profile: RevisionProfile, admitted: Admitted, answers: Readonly<Record<string, unknown>>): RequestScope {
+function statelessScope(
+  port: ServingPort,
+  profile: RevisionProfile,
+  admitted: Admitted,
+  answers: Readonly<Record<string, unknown>>,
+): RequestScope {
   const meta = metaOf(admitted.params) ?? {};
   const clientCapabilities = (meta[MetaKey.clientCapabilities] ?? {}) as Capabilities;
   const level = meta[MetaKey.logLevel];
@@ -129,7 +186,8 @@ const stateless: ServerEra = {
     const { params, facts } = admitted;
     const state = params["requestState"];
     const responses = params["inputResponses"] as Record<string, unknown> | undefined;
-    if (!facts.inputRequired || (typeof state !== "string" && !responses)) return statelessScope(port, profile, admitted, NO_ANSWERS);
+    if (!facts.inputRequired || (typeof state !== "string" && !responses))
+      return statelessScope(port, profile, admitted, NO_ANSWERS);
     if (typeof state !== "string") return statelessScope(port, profile, admitted, { ...responses });
     return port.sealer
       .open(bindingOf(request, params), state)
@@ -139,7 +197,9 @@ const stateless: ServerEra = {
     const rounds = scope.input instanceof InputRounds ? scope.input : undefined;
     if (!rounds) return run();
     const done = (result: Result): Result | Promise<Result> =>
-      rounds.missingCount > 0 ? inputRequired(port, request, admitted, rounds) : completeResult(port, request, admitted.facts, result);
+      rounds.missingCount > 0
+        ? inputRequired(port, request, admitted, rounds)
+        : completeResult(port, request, admitted.facts, result);
     // A method that failed because it asked for input ends the round like one that returned.
     const failed = (error: unknown): Result | Promise<Result> => {
       if (rounds.missingCount === 0) throw error;
@@ -155,7 +215,12 @@ const stateless: ServerEra = {
   },
 };
 
-async function inputRequired(port: ServingPort, request: IncomingRequest, admitted: Admitted, rounds: InputRounds): Promise<Result> {
+async function inputRequired(
+  port: ServingPort,
+  request: IncomingRequest,
+  admitted: Admitted,
+  rounds: InputRounds,
+): Promise<Result> {
   await new Promise((resolve) => setTimeout(resolve, 0)); // let concurrent asks of the same round register
   const requestState = await port.sealer.seal(bindingOf(request, admitted.params), { answers: rounds.answers });
   return { resultType: "input_required", inputRequests: rounds.missing, requestState };
@@ -169,7 +234,8 @@ function completeResult(port: ServingPort, request: IncomingRequest, facts: Requ
   if (facts.cacheable) {
     const authenticated = request.context?.authInfo !== undefined;
     if (out["ttlMs"] === undefined) out["ttlMs"] = port.cache?.ttlMs ?? 0;
-    if (out["cacheScope"] === undefined) out["cacheScope"] = port.cache?.scope ?? (authenticated ? "private" : "public");
+    if (out["cacheScope"] === undefined)
+      out["cacheScope"] = port.cache?.scope ?? (authenticated ? "private" : "public");
   }
   // `_meta` naming this server (shared, never mutated).
   let serverMeta = serverInfoMetas.get(port.serverInfo);

@@ -21,16 +21,23 @@ export class HandshakeInput implements InputChannel {
   /** The input key is a stateless-era notion; here each input is a request with its own id. */
   async ask(method: string, params: unknown, _key?: string): Promise<unknown> {
     const token = this.profile.requests.get(method)?.token;
-    if (!token || token.direction === "clientToServer") throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.revision}`);
+    if (!token || token.direction === "clientToServer")
+      throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.revision}`);
     if (token.capability && !hasCapability(this.clientCapabilities, token.capability.path)) {
-      throw new ProtocolUsageError(`cannot send ${method}: the client did not declare the ${describeGate(token.capability)}`);
+      throw new ProtocolUsageError(
+        `cannot send ${method}: the client did not declare the ${describeGate(token.capability)}`,
+      );
     }
     if (method === "elicitation/create" && !elicitationModeAllowed(this.clientCapabilities, params)) {
       throw new ProtocolUsageError(`cannot send ${method}: the client did not declare this elicitation mode`);
     }
     const checked = token.params.safeParse(params);
-    if (!checked.success) throw new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`);
-    const result = await this.engine.request(method, params, { signal: this.request.signal, relatedRequestId: this.request.id });
+    if (!checked.success)
+      throw new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`);
+    const result = await this.engine.request(method, params, {
+      signal: this.request.signal,
+      relatedRequestId: this.request.id,
+    });
     return parseResult(token.result, result, `${method} result`);
   }
 }

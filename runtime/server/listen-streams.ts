@@ -27,11 +27,20 @@ export class ListenStreams {
   }
 
   /** Opens a stream; the promise resolves with the graceful-end result when `endAll` runs. */
-  open(id: JsonRpcId, requested: SubscriptionFilter, capabilities: Capabilities, profile: RevisionProfile, signal: AbortSignal) {
+  open(
+    id: JsonRpcId,
+    requested: SubscriptionFilter,
+    capabilities: Capabilities,
+    profile: RevisionProfile,
+    signal: AbortSignal,
+  ) {
     const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
-    if (requested.toolsListChanged && hasCapability(capabilities, ["tools", "listChanged"])) agreed.toolsListChanged = true;
-    if (requested.promptsListChanged && hasCapability(capabilities, ["prompts", "listChanged"])) agreed.promptsListChanged = true;
-    if (requested.resourcesListChanged && hasCapability(capabilities, ["resources", "listChanged"])) agreed.resourcesListChanged = true;
+    if (requested.toolsListChanged && hasCapability(capabilities, ["tools", "listChanged"]))
+      agreed.toolsListChanged = true;
+    if (requested.promptsListChanged && hasCapability(capabilities, ["prompts", "listChanged"]))
+      agreed.promptsListChanged = true;
+    if (requested.resourcesListChanged && hasCapability(capabilities, ["resources", "listChanged"]))
+      agreed.resourcesListChanged = true;
     if (requested.resourceSubscriptions && hasCapability(capabilities, ["resources", "subscribe"])) {
       agreed.resourceSubscriptions = [...requested.resourceSubscriptions];
     }
@@ -51,14 +60,25 @@ export class ListenStreams {
   listChanged(kind: "tools" | "resources" | "prompts"): void {
     const flag = `${kind}ListChanged` as const;
     for (const [id, stream] of this.streams) {
-      if (stream.filter[flag]) this.send(stream.profile, `notifications/${kind}/list_changed`, { _meta: { [MetaKey.subscriptionId]: id } }, id);
+      if (stream.filter[flag])
+        this.send(
+          stream.profile,
+          `notifications/${kind}/list_changed`,
+          { _meta: { [MetaKey.subscriptionId]: id } },
+          id,
+        );
     }
   }
 
   resourceUpdated(uri: string): void {
     for (const [id, stream] of this.streams) {
       if (stream.filter.resourceSubscriptions?.includes(uri)) {
-        this.send(stream.profile, "notifications/resources/updated", { uri, _meta: { [MetaKey.subscriptionId]: id } }, id);
+        this.send(
+          stream.profile,
+          "notifications/resources/updated",
+          { uri, _meta: { [MetaKey.subscriptionId]: id } },
+          id,
+        );
       }
     }
   }

@@ -46,7 +46,8 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
   let args: unknown = env.params["arguments"] ?? {};
   if (tool.validator) {
     const parsed = tool.validator.safeParse(args);
-    if (!parsed.success) return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
+    if (!parsed.success)
+      return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
     args = parsed.data;
   }
   let outcome: ReturnType<RegisteredTool["handler"]>;
@@ -99,7 +100,11 @@ async function getPrompt(env: MethodEnv): Promise<Result> {
   }
   if (prompt.validator) {
     const parsed = prompt.validator.safeParse(args);
-    if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${formatIssues(parsed.error.issues, "params.arguments")}`);
+    if (!parsed.success)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: ${formatIssues(parsed.error.issues, "params.arguments")}`,
+      );
     args = parsed.data;
   }
   return (await prompt.handler(args, env.context)) as Result;
@@ -108,10 +113,15 @@ async function getPrompt(env: MethodEnv): Promise<Result> {
 async function complete(env: MethodEnv): Promise<Result> {
   const params = env.params as unknown as CompleteParams;
   let completer: Completer | undefined;
-  if (params.ref.type === "ref/prompt") completer = env.server.prompts.get(params.ref.name ?? "")?.complete[params.argument.name];
-  else if (params.ref.type === "ref/resource") completer = env.server.templates.get(params.ref.uri ?? "")?.complete[params.argument.name];
+  if (params.ref.type === "ref/prompt")
+    completer = env.server.prompts.get(params.ref.name ?? "")?.complete[params.argument.name];
+  else if (params.ref.type === "ref/resource")
+    completer = env.server.templates.get(params.ref.uri ?? "")?.complete[params.argument.name];
   const values = completer
-    ? await completer(params.argument.value, { arguments: ("context" in params ? params.context?.arguments : undefined) ?? {}, request: env.context })
+    ? await completer(params.argument.value, {
+        arguments: ("context" in params ? params.context?.arguments : undefined) ?? {},
+        request: env.context,
+      })
     : [];
   const total = values.length;
   return { completion: { values: values.slice(0, MAX_COMPLETIONS), total, hasMore: total > MAX_COMPLETIONS } };
@@ -124,18 +134,42 @@ export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
     if (env.server.options.instructions !== undefined) result["instructions"] = env.server.options.instructions;
     return result;
   },
-  "tools/list": (env) => listOf(env, [...env.server.tools.values()].map((t) => t.definition), "tools"),
+  "tools/list": (env) =>
+    listOf(
+      env,
+      [...env.server.tools.values()].map((t) => t.definition),
+      "tools",
+    ),
   "tools/call": callTool,
-  "resources/list": (env) => listOf(env, [...env.server.resources.values()].map((r) => r.definition), "resources"),
+  "resources/list": (env) =>
+    listOf(
+      env,
+      [...env.server.resources.values()].map((r) => r.definition),
+      "resources",
+    ),
   "resources/templates/list": (env) =>
-    listOf(env, [...env.server.templates.values()].map((t) => t.definition), "resourceTemplates"),
+    listOf(
+      env,
+      [...env.server.templates.values()].map((t) => t.definition),
+      "resourceTemplates",
+    ),
   "resources/read": readResource,
   "resources/subscribe": (env) => (env.session.subscribe(env.params["uri"] as string), {}),
   "resources/unsubscribe": (env) => (env.session.unsubscribe(env.params["uri"] as string), {}),
-  "prompts/list": (env) => listOf(env, [...env.server.prompts.values()].map((p) => p.definition), "prompts"),
+  "prompts/list": (env) =>
+    listOf(
+      env,
+      [...env.server.prompts.values()].map((p) => p.definition),
+      "prompts",
+    ),
   "prompts/get": getPrompt,
   "completion/complete": complete,
   "logging/setLevel": (env) => (env.session.setLogLevel(env.params["level"]), {}),
   "subscriptions/listen": (env) =>
-    env.session.listen(env.requestId, env.params["notifications"] as SubscriptionFilter, env.context.signal, env.profile),
+    env.session.listen(
+      env.requestId,
+      env.params["notifications"] as SubscriptionFilter,
+      env.context.signal,
+      env.profile,
+    ),
 };

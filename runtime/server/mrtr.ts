@@ -5,7 +5,13 @@
  * every unanswered call. The client retries with the answers and the handler runs again from the start.
  */
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
-import { capabilityFor, describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
+import {
+  capabilityFor,
+  describeGate,
+  elicitationModeAllowed,
+  hasCapability,
+  type Capabilities,
+} from "../protocol/capabilities.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { formatIssues } from "../protocol/validation.ts";
 import type { InputChannel } from "./context.ts";
@@ -48,26 +54,38 @@ export class InputRounds implements InputChannel {
     }
     const token = this.profile.embedded.get(method);
     if (!token || !this.allowed) {
-      return Promise.reject(new ProtocolUsageError(`${method} cannot be asked of the client while serving this request`));
+      return Promise.reject(
+        new ProtocolUsageError(`${method} cannot be asked of the client while serving this request`),
+      );
     }
     if (token.capability && !hasCapability(this.clientCapabilities, token.capability.path)) {
       return Promise.reject(
-        new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${describeGate(token.capability)}`, {
-          requiredCapabilities: capabilityFor(token.capability),
-        }),
+        new RpcError(
+          ErrorCode.MissingRequiredClientCapability,
+          `Missing required client capability: ${describeGate(token.capability)}`,
+          {
+            requiredCapabilities: capabilityFor(token.capability),
+          },
+        ),
       );
     }
     if (method === "elicitation/create" && !elicitationModeAllowed(this.clientCapabilities, params)) {
       const mode = (params as { mode?: string }).mode ?? "form";
       return Promise.reject(
-        new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: elicitation.${mode}`, {
-          requiredCapabilities: { elicitation: { [mode]: {} } },
-        }),
+        new RpcError(
+          ErrorCode.MissingRequiredClientCapability,
+          `Missing required client capability: elicitation.${mode}`,
+          {
+            requiredCapabilities: { elicitation: { [mode]: {} } },
+          },
+        ),
       );
     }
     const checked = token.params.safeParse(params);
     if (!checked.success) {
-      return Promise.reject(new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`));
+      return Promise.reject(
+        new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`),
+      );
     }
     const key = chosenKey ?? `input-${this.next++}`;
     const request = `${method} ${stableStringify(params)}`;
@@ -81,7 +99,10 @@ export class InputRounds implements InputChannel {
       const parsed = token.result.safeParse(this.answers[key]);
       if (!parsed.success) {
         return Promise.reject(
-          new RpcError(ErrorCode.InvalidParams, `Invalid params: inputResponses.${key} is not a valid ${method} result: ${formatIssues(parsed.error.issues, key)}`),
+          new RpcError(
+            ErrorCode.InvalidParams,
+            `Invalid params: inputResponses.${key} is not a valid ${method} result: ${formatIssues(parsed.error.issues, key)}`,
+          ),
         );
       }
       return Promise.resolve(parsed.data);

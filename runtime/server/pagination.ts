@@ -2,7 +2,11 @@
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import { base64urlFromBytes, bytesFromBase64url } from "../transport/base64.ts";
 
-export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number): { page: T[]; nextCursor?: string } {
+export function paginate<T>(
+  items: readonly T[],
+  cursor: unknown,
+  pageSize: number,
+): { page: T[]; nextCursor?: string } {
   let offset = 0;
   if (cursor !== undefined) {
     offset = decodeCursor(cursor);

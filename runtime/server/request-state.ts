@@ -100,7 +100,9 @@ export async function digestParams(params: unknown): Promise<string> {
   if (typeof params === "object" && params !== null) {
     for (const [k, v] of Object.entries(params)) if (!UNSALIENT.has(k)) salient[k] = v;
   }
-  return base64urlFromBytes(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8.encode(stableStringify(salient)))));
+  return base64urlFromBytes(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", utf8.encode(stableStringify(salient)))),
+  );
 }
 
 /** JSON with object keys sorted, so equal values give equal strings. */

@@ -54,7 +54,9 @@ type FilledByRuntime = "resultType" | "ttlMs" | "cacheScope";
 
 /** What a request handler returns for a result type `R`: `R`, with the fields the runtime fills in optional. */
 export type HandlerResult<R> = R extends object
-  ? { [K in keyof R as K extends FilledByRuntime ? never : K]: R[K] } & { [K in keyof R as K extends FilledByRuntime ? K : never]?: R[K] }
+  ? { [K in keyof R as K extends FilledByRuntime ? never : K]: R[K] } & {
+      [K in keyof R as K extends FilledByRuntime ? K : never]?: R[K];
+    }
   : R;
 
 /** A handler for the request of token `T`: typed by the token's params and complete result. */
@@ -64,7 +66,10 @@ export type ServerRequestHandler<T extends AnyRequestType> = (
 ) => Awaitable<HandlerResult<CompleteResultOf<T>>>;
 
 /** A handler for the client notification of token `T`. */
-export type ServerNotificationHandler<T extends AnyNotificationType> = (params: NotificationParamsOf<T>, session: ServerSession) => void | Promise<void>;
+export type ServerNotificationHandler<T extends AnyNotificationType> = (
+  params: NotificationParamsOf<T>,
+  session: ServerSession,
+) => void | Promise<void>;
 
 /**
  * An extension the server supports (basic/versioning.mdx#extension-negotiation): advertised under
@@ -165,9 +170,15 @@ export class McpServer {
   readonly sealer: RequestStateSealer;
   private readonly live = new Set<ServerSession>();
   private readonly requestHandlers = new Map<string, MethodImpl>();
-  private readonly notificationHandlers = new Map<string, (params: unknown, session: ServerSession) => void | Promise<void>>();
+  private readonly notificationHandlers = new Map<
+    string,
+    (params: unknown, session: ServerSession) => void | Promise<void>
+  >();
   /** Extension methods by method name, with the extension id a client must declare. */
-  private readonly extensionMethods = new Map<string, { readonly id: string; readonly token: AnyMethodType; readonly facts?: RequestProfile }>();
+  private readonly extensionMethods = new Map<
+    string,
+    { readonly id: string; readonly token: AnyMethodType; readonly facts?: RequestProfile }
+  >();
   private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
@@ -178,10 +189,13 @@ export class McpServer {
     this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.version, p]));
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
     for (const extension of options.extensions ?? []) {
-      const tokens = Array.isArray(extension.methods) ? extension.methods : Object.values(extension.methods as MethodTable);
+      const tokens = Array.isArray(extension.methods)
+        ? extension.methods
+        : Object.values(extension.methods as MethodTable);
       for (const token of tokens as readonly AnyMethodType[]) {
         const previous = this.extensionMethods.get(token.method);
-        if (previous) throw new Error(`extension method ${token.method} is declared by both ${previous.id} and ${extension.id}`);
+        if (previous)
+          throw new Error(`extension method ${token.method} is declared by both ${previous.id} and ${extension.id}`);
         const facts = token.kind === "request" ? requestProfileOf(token) : undefined;
         this.extensionMethods.set(token.method, { id: extension.id, token, ...(facts ? { facts } : {}) });
       }
@@ -194,24 +208,37 @@ export class McpServer {
    * the result is completed by the era (e.g. `resultType`) and must match the token's complete result.
    */
   setRequestHandler<T extends AnyRequestType>(token: T, handler: ServerRequestHandler<T>): this {
-    if (token.kind !== "request" || token.direction === "serverToClient") throw new Error(`${token.method} is not a client→server request`);
-    this.requestHandlers.set(token.method, (env) => handler(env.params as ParamsOf<T>, env.context) as Record<string, unknown> | Promise<Record<string, unknown>>);
+    if (token.kind !== "request" || token.direction === "serverToClient")
+      throw new Error(`${token.method} is not a client→server request`);
+    this.requestHandlers.set(
+      token.method,
+      (env) =>
+        handler(env.params as ParamsOf<T>, env.context) as Record<string, unknown> | Promise<Record<string, unknown>>,
+    );
     return this;
   }
 
   /** Calls `handler` for each valid client notification of `token` (instead of `onClientNotification`). */
   setNotificationHandler<T extends AnyNotificationType>(token: T, handler: ServerNotificationHandler<T>): this {
-    if (token.kind !== "notification" || token.direction === "serverToClient") throw new Error(`${token.method} is not a client→server notification`);
-    this.notificationHandlers.set(token.method, handler as (params: unknown, session: ServerSession) => void | Promise<void>);
+    if (token.kind !== "notification" || token.direction === "serverToClient")
+      throw new Error(`${token.method} is not a client→server notification`);
+    this.notificationHandlers.set(
+      token.method,
+      handler as (params: unknown, session: ServerSession) => void | Promise<void>,
+    );
     return this;
   }
 
   /** The implementation of a client→server request: a registered handler, else the built-in one. */
   implementationOf(method: string): MethodImpl | undefined {
-    return this.requestHandlers.get(method) ?? (Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined);
+    return (
+      this.requestHandlers.get(method) ?? (Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined)
+    );
   }
 
-  notificationHandlerOf(method: string): ((params: unknown, session: ServerSession) => void | Promise<void>) | undefined {
+  notificationHandlerOf(
+    method: string,
+  ): ((params: unknown, session: ServerSession) => void | Promise<void>) | undefined {
     return this.notificationHandlers.get(method);
   }
 
@@ -234,7 +261,11 @@ export class McpServer {
     return first;
   }
 
-  tool<Args = Readonly<Record<string, unknown>>>(definition: ToolDefinition, handler: ToolHandler<Args>, options: ToolOptions<Args> = {}): this {
+  tool<Args = Readonly<Record<string, unknown>>>(
+    definition: ToolDefinition,
+    handler: ToolHandler<Args>,
+    options: ToolOptions<Args> = {},
+  ): this {
     if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is already registered`);
     this.tools.set(definition.name, {
       definition,
@@ -253,15 +284,24 @@ export class McpServer {
     return this;
   }
 
-  resourceTemplate(definition: ResourceTemplateDefinition, handler: ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
-    if (this.templates.has(definition.uriTemplate)) throw new Error(`resource template "${definition.uriTemplate}" is already registered`);
+  resourceTemplate(
+    definition: ResourceTemplateDefinition,
+    handler: ResourceTemplateHandler,
+    options: ResourceTemplateOptions = {},
+  ): this {
+    if (this.templates.has(definition.uriTemplate))
+      throw new Error(`resource template "${definition.uriTemplate}" is already registered`);
     const match = options.match ?? ((uri: string) => matchUriTemplate(definition.uriTemplate, uri));
     this.templates.set(definition.uriTemplate, { definition, handler, match, complete: options.complete ?? {} });
     this.changed("resources");
     return this;
   }
 
-  prompt<Args = Readonly<Record<string, string>>>(definition: PromptDefinition, handler: PromptHandler<Args>, options: PromptOptions<Args> = {}): this {
+  prompt<Args = Readonly<Record<string, string>>>(
+    definition: PromptDefinition,
+    handler: PromptHandler<Args>,
+    options: PromptOptions<Args> = {},
+  ): this {
     if (this.prompts.has(definition.name)) throw new Error(`prompt "${definition.name}" is already registered`);
     this.prompts.set(definition.name, {
       definition,
@@ -287,12 +327,16 @@ export class McpServer {
   private deriveCapabilities(): Record<string, unknown> {
     const derived: Record<string, unknown> = { logging: {} };
     if (this.tools.size > 0) derived["tools"] = { listChanged: true };
-    if (this.resources.size > 0 || this.templates.size > 0) derived["resources"] = { subscribe: true, listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0)
+      derived["resources"] = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) derived["prompts"] = { listChanged: true };
-    const completable = [...this.prompts.values(), ...this.templates.values()].some((r) => Object.keys(r.complete).length > 0);
+    const completable = [...this.prompts.values(), ...this.templates.values()].some(
+      (r) => Object.keys(r.complete).length > 0,
+    );
     if (completable) derived["completions"] = {};
     const extensions = this.options.extensions ?? [];
-    if (extensions.length > 0) derived["extensions"] = Object.fromEntries(extensions.map((e) => [e.id, e.settings ?? {}]));
+    if (extensions.length > 0)
+      derived["extensions"] = Object.fromEntries(extensions.map((e) => [e.id, e.settings ?? {}]));
     return mergeCapabilities(derived, this.options.capabilities);
   }
 

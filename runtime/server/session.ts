@@ -4,7 +4,12 @@
  * request whose `_meta` names a stateless revision is served on its own, from its own `_meta`, in either case.
  * The session routes each request to its revision and era once, then follows the era's strategy (`eras.ts`).
  */
-import { JsonRpcEngine, type IncomingRequest, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION } from "../protocol/engine.ts";
+import {
+  JsonRpcEngine,
+  type IncomingRequest,
+  CANCELLED_NOTIFICATION,
+  PROGRESS_NOTIFICATION,
+} from "../protocol/engine.ts";
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
@@ -15,7 +20,15 @@ import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import { parseParams } from "../protocol/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost } from "./context.ts";
-import { serverEra, type Admitted, type HandshakeState, type RequestScope, type ServerEra, type ServingPort } from "./eras.ts";
+import {
+  openHandshake,
+  serverEra,
+  type Admitted,
+  type HandshakeState,
+  type RequestScope,
+  type ServerEra,
+  type ServingPort,
+} from "./eras.ts";
 import { ListenStreams } from "./listen-streams.ts";
 import type { MethodImpl } from "./methods.ts";
 import type { McpServer } from "./server.ts";
@@ -33,7 +46,9 @@ interface Route {
 export class ServerSession implements ContextHost, ServingPort {
   readonly engine: JsonRpcEngine;
   handshake: HandshakeState | undefined;
-  private readonly listens = new ListenStreams((profile, method, params, related) => void this.sendGated(profile, method, params, undefined, related));
+  private readonly listens = new ListenStreams(
+    (profile, method, params, related) => void this.sendGated(profile, method, params, undefined, related),
+  );
   private servedStateless = false;
 
   constructor(
@@ -49,7 +64,9 @@ export class ServerSession implements ContextHost, ServingPort {
         onNotification: (method, params) => this.onNotification(method, params),
         acceptsBatch: () => this.handshake?.profile.batches ?? false,
         toRpcError: (error, request) => {
-          diagnose?.(`handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          diagnose?.(
+            `handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
           return new RpcError(ErrorCode.InternalError, "Internal error");
         },
         ...(diagnose ? { onDiagnostic: diagnose } : {}),
@@ -121,7 +138,10 @@ export class ServerSession implements ContextHost, ServingPort {
    * `notifications/elicitation/complete`), or of an extension both sides declared, by token or method. Throws
    * `ProtocolUsageError` for a method the session cannot send or whose capability gate is not declared.
    */
-  async notify<T extends AnyNotificationType>(token: T | string, params?: ParamsOf<T> & Readonly<Record<string, unknown>>): Promise<void> {
+  async notify<T extends AnyNotificationType>(
+    token: T | string,
+    params?: ParamsOf<T> & Readonly<Record<string, unknown>>,
+  ): Promise<void> {
     const method = typeof token === "string" ? token : token.method;
     const state = this.handshake;
     const found = state ? this.methodToken(state.profile, method, state.clientCapabilities) : undefined;
@@ -129,7 +149,10 @@ export class ServerSession implements ContextHost, ServingPort {
       throw new ProtocolUsageError(`${method} is not a server notification of this session's revision`);
     }
     const gate = found.capability;
-    if (gate && !hasCapability(gate.side === "client" ? state.clientCapabilities : state.serverCapabilities, gate.path)) {
+    if (
+      gate &&
+      !hasCapability(gate.side === "client" ? state.clientCapabilities : state.serverCapabilities, gate.path)
+    ) {
       throw new ProtocolUsageError(`cannot send ${method}: the ${describeGate(gate)} was not declared`);
     }
     await this.engine.notify(method, params);
@@ -138,12 +161,14 @@ export class ServerSession implements ContextHost, ServingPort {
   // ---- called by the server definition ------------------------------------------------------------------
 
   listChanged(kind: "tools" | "resources" | "prompts"): void {
-    if (this.handshake?.initialized) void this.sendGated(this.handshake.profile, `notifications/${kind}/list_changed`, {});
+    if (this.handshake?.initialized)
+      void this.sendGated(this.handshake.profile, `notifications/${kind}/list_changed`, {});
     this.listens.listChanged(kind);
   }
 
   resourceUpdated(uri: string): void {
-    if (this.handshake?.subscriptions.has(uri)) void this.sendGated(this.handshake.profile, "notifications/resources/updated", { uri });
+    if (this.handshake?.subscriptions.has(uri))
+      void this.sendGated(this.handshake.profile, "notifications/resources/updated", { uri });
     this.listens.resourceUpdated(uri);
   }
 
@@ -170,11 +195,15 @@ export class ServerSession implements ContextHost, ServingPort {
 
   private onRequest(request: IncomingRequest): Promise<Result> | Result {
     const route = this.route(request);
-    if (route === "initialize") return this.initialize(request);
+    if (route === "initialize") {
+      const opened = openHandshake(this.server, request);
+      this.handshake = opened.state;
+      return opened.result;
+    }
     if (route === "ping") return {}; // before anything was negotiated
     const { profile, era } = route;
     const admitted = this.admit(era, profile, request);
-    if (era.rules.era === "stateless") this.servedStateless = true;
+    if (!era.rules.sessions) this.servedStateless = true;
     const scope = era.scope(this, request, profile, admitted.admitted);
     if (scope instanceof Promise) return scope.then((s) => this.run(era, request, admitted, s));
     return this.run(era, request, admitted, scope);
@@ -198,7 +227,8 @@ export class ServerSession implements ContextHost, ServingPort {
     }
     if (request.method === "initialize" && !this.handshake) return "initialize";
     if (this.handshake) {
-      if (request.method === "initialize") throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
+      if (request.method === "initialize")
+        throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
       return { profile: this.handshake.profile, era: serverEra(this.handshake.profile.era) };
     }
     if (request.method === "ping") return "ping";
@@ -208,39 +238,15 @@ export class ServerSession implements ContextHost, ServingPort {
     );
   }
 
-  private initialize(request: IncomingRequest): Result {
-    const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-    const newest = this.server.handshakeProfiles[0];
-    if (!newest) {
-      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version; this server speaks ${this.server.revisions.join(", ")} without initialize`, {
-        supported: [...this.server.revisions],
-        requested: typeof requested === "string" ? requested : "",
-      });
-    }
-    const profile = (typeof requested === "string" && this.server.handshakeByRevision.get(requested)) || newest;
-    const token = profile.requests.get("initialize")?.token;
-    if (!token) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize");
-    const params = parseParams(token.params, request.params, "initialize") as { capabilities?: Capabilities; clientInfo?: Implementation };
-    const capabilities = this.server.capabilities();
-    this.handshake = {
-      profile,
-      clientCapabilities: params.capabilities ?? {},
-      serverCapabilities: capabilities,
-      clientInfo: params.clientInfo,
-      initialized: false,
-      logLevel: undefined,
-      subscriptions: new Set(),
-    };
-    const result: Result = { protocolVersion: profile.version, capabilities, serverInfo: this.server.options.info };
-    if (this.server.options.instructions !== undefined) result["instructions"] = this.server.options.instructions;
-    return result;
-  }
-
   /**
    * Finds the method (of the revision, or of an extension both sides declared) and its implementation, checks the
    * server capability gate and validates params as the era requires.
    */
-  private admit(era: ServerEra, profile: RevisionProfile, request: IncomingRequest): { admitted: Admitted; impl: MethodImpl } {
+  private admit(
+    era: ServerEra,
+    profile: RevisionProfile,
+    request: IncomingRequest,
+  ): { admitted: Admitted; impl: MethodImpl } {
     const { method } = request;
     const declared = era.rules.requestsCarryMeta
       ? ((metaOf(request.params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities)
@@ -252,22 +258,41 @@ export class ServerSession implements ContextHost, ServingPort {
     }
     const gate = facts.token.capability;
     if (gate?.side === "server" && !hasCapability(this.server.capabilities(), gate.path)) {
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server does not declare ${describeGate(gate)})`);
+      throw new RpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${method} (this server does not declare ${describeGate(gate)})`,
+      );
     }
     const params = parseParams(era.paramsSchema(facts.token), request.params ?? {}, method) as Result;
     return { admitted: { facts, params }, impl };
   }
 
-  private run(era: ServerEra, request: IncomingRequest, { admitted, impl }: { admitted: Admitted; impl: MethodImpl }, scope: RequestScope) {
+  private run(
+    era: ServerEra,
+    request: IncomingRequest,
+    { admitted, impl }: { admitted: Admitted; impl: MethodImpl },
+    scope: RequestScope,
+  ) {
     const context = new HandlerContext(request, scope, metaOf(admitted.params), this);
-    const env = { server: this.server, session: this, profile: scope.profile, context, requestId: request.id, params: admitted.params };
+    const env = {
+      server: this.server,
+      session: this,
+      profile: scope.profile,
+      context,
+      requestId: request.id,
+      params: admitted.params,
+    };
     return era.finish(this, request, admitted, scope, () => impl(env));
   }
 
   /** `ContextHost`: progress goes out only for a progress token, increasing, while the request runs. */
   sendProgress(context: HandlerContext, progress: number, total?: number, message?: string): Promise<void> {
     const token = context.meta?.[MetaKey.progressToken];
-    if ((typeof token !== "string" && typeof token !== "number") || progress <= context.lastProgress || context.signal.aborted) {
+    if (
+      (typeof token !== "string" && typeof token !== "number") ||
+      progress <= context.lastProgress ||
+      context.signal.aborted
+    ) {
       return Promise.resolve();
     }
     context.lastProgress = progress;
@@ -280,7 +305,8 @@ export class ServerSession implements ContextHost, ServingPort {
   /** `ContextHost`: logs at or above the scope's threshold. */
   sendLog(context: HandlerContext, level: LogLevel, data: unknown, logger?: string): Promise<void> {
     const threshold = context.scope.logThreshold;
-    if (threshold === undefined || logLevelRank(level) < logLevelRank(threshold) || context.signal.aborted) return Promise.resolve();
+    if (threshold === undefined || logLevelRank(level) < logLevelRank(threshold) || context.signal.aborted)
+      return Promise.resolve();
     const p: Result = logger === undefined ? { level, data } : { level, logger, data };
     return this.sendGated(context.scope.profile, "notifications/message", p, context.scope, context.requestId);
   }
@@ -291,9 +317,11 @@ export class ServerSession implements ContextHost, ServingPort {
    * rides the request's stream while that is open, else the session's GET stream.
    */
   async sendElicitationComplete(context: HandlerContext, elicitationId: string): Promise<boolean> {
-    if (typeof elicitationId !== "string") throw new ProtocolUsageError("completeElicitation: elicitationId must be a string");
+    if (typeof elicitationId !== "string")
+      throw new ProtocolUsageError("completeElicitation: elicitationId must be a string");
     const { scope } = context;
-    if (!serverEra(scope.profile.era).rules.sessions || this.handshake?.profile !== scope.profile || this.engine.closed) return false;
+    if (!serverEra(scope.profile.era).rules.sessions || this.handshake?.profile !== scope.profile || this.engine.closed)
+      return false;
     if (scope.profile.methods[ELICITATION_COMPLETE]?.kind !== "notification") return false;
     if (!elicitationModeAllowed(scope.clientCapabilities, { mode: "url" })) return false;
     await this.engine.notify(ELICITATION_COMPLETE, { elicitationId }, context.requestId);
@@ -301,11 +329,19 @@ export class ServerSession implements ContextHost, ServingPort {
   }
 
   /** Sends a notification of `profile` when its capability gate is declared (by the request's scope, else the session's). */
-  private sendGated(profile: RevisionProfile, method: string, params: Result, scope?: RequestScope, related?: JsonRpcId): Promise<void> {
+  private sendGated(
+    profile: RevisionProfile,
+    method: string,
+    params: Result,
+    scope?: RequestScope,
+    related?: JsonRpcId,
+  ): Promise<void> {
     const token = profile.methods[method];
     if (!token || this.engine.closed) return Promise.resolve();
     const gate = token.capability;
-    const serverCaps = scope?.serverCapabilities ?? (this.handshake?.profile === profile ? this.handshake.serverCapabilities : this.server.capabilities());
+    const serverCaps =
+      scope?.serverCapabilities ??
+      (this.handshake?.profile === profile ? this.handshake.serverCapabilities : this.server.capabilities());
     const clientCaps = scope?.clientCapabilities ?? this.handshake?.clientCapabilities;
     if (gate && !hasCapability(gate.side === "client" ? clientCaps : serverCaps, gate.path)) return Promise.resolve();
     return this.engine.notify(method, params, related).catch(() => undefined);
@@ -318,7 +354,8 @@ export class ServerSession implements ContextHost, ServingPort {
 
   private onNotification(method: string, params: unknown): void {
     const profile = this.handshake?.profile ?? this.server.newestProfile;
-    const declared = this.handshake?.clientCapabilities ?? ((metaOf(params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities);
+    const declared =
+      this.handshake?.clientCapabilities ?? ((metaOf(params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities);
     const token = this.methodToken(profile, method, declared);
     if (token && token.kind === "notification") {
       const parsed = token.params.safeParse(params ?? {});
@@ -330,7 +367,8 @@ export class ServerSession implements ContextHost, ServingPort {
     const p = (params ?? {}) as Result;
     if (method === CANCELLED_NOTIFICATION) {
       const id = p["requestId"];
-      if (typeof id === "string" || typeof id === "number") this.engine.cancelIncoming(id, p["reason"] as string | undefined);
+      if (typeof id === "string" || typeof id === "number")
+        this.engine.cancelIncoming(id, p["reason"] as string | undefined);
     } else if (method === PROGRESS_NOTIFICATION) {
       this.engine.deliverProgress(p["progressToken"], p as unknown as { progress: number });
     } else if (method === "notifications/initialized") {
@@ -338,7 +376,9 @@ export class ServerSession implements ContextHost, ServingPort {
     } else if (token?.kind === "notification" && this.server.notificationHandlerOf(method)) {
       void Promise.resolve()
         .then(() => this.server.notificationHandlerOf(method)?.(params ?? {}, this))
-        .catch((error: unknown) => this.server.options.onDiagnostic?.(`handler for ${method} failed: ${String(error)}`));
+        .catch((error: unknown) =>
+          this.server.options.onDiagnostic?.(`handler for ${method} failed: ${String(error)}`),
+        );
     } else {
       this.server.options.onClientNotification?.(method, params, this);
     }

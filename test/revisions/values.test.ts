@@ -7,16 +7,30 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { revision as r2025_11_25 } from "../../generated/protocol/2025-11-25/index.ts";
 import { revision as r2026_07_28 } from "../../generated/protocol/2026-07-28/index.ts";
-import { ProtocolNotificationType, ProtocolRequestType, type RevisionDescriptor } from "../../runtime/protocol/method-type.ts";
+import {
+  ProtocolNotificationType,
+  ProtocolRequestType,
+  type RevisionDescriptor,
+} from "../../runtime/protocol/method-type.ts";
 import { eraOf, getProfile, selectProfiles } from "../../runtime/protocol/registry.ts";
 import { McpServer, type ServerOptions } from "../../runtime/server/server.ts";
 import { ScriptedTransport } from "../runtime/helpers.ts";
 
-const addNote = new ProtocolRequestType<"notes/add", { text: string; _meta?: Record<string, unknown> }, { id: number; resultType?: "complete" }>({
+const addNote = new ProtocolRequestType<
+  "notes/add",
+  { text: string; _meta?: Record<string, unknown> },
+  { id: number; resultType?: "complete" }
+>({
   method: "notes/add",
   direction: "clientToServer",
-  params: z.looseObject({ text: z.string(), _meta: z.looseObject({}).optional() }) as unknown as z.ZodType<{ text: string; _meta?: Record<string, unknown> }>,
-  result: z.looseObject({ id: z.number(), resultType: z.literal("complete").optional() }) as unknown as z.ZodType<{ id: number; resultType?: "complete" }>,
+  params: z.looseObject({ text: z.string(), _meta: z.looseObject({}).optional() }) as unknown as z.ZodType<{
+    text: string;
+    _meta?: Record<string, unknown>;
+  }>,
+  result: z.looseObject({ id: z.number(), resultType: z.literal("complete").optional() }) as unknown as z.ZodType<{
+    id: number;
+    resultType?: "complete";
+  }>,
   paramsOptional: false,
   delivery: "message",
   resultType: true,
@@ -32,9 +46,19 @@ const noteSeen = new ProtocolNotificationType<"notes/seen", { id: number }>({
 });
 
 /** A stateless-era draft: 2026-07-28's methods plus `notes/add`, on the wire as "draft-b". */
-const statelessDraft: RevisionDescriptor = { ...r2026_07_28, name: "draft", version: "draft-b", methods: { ...r2026_07_28.methods, "notes/add": addNote } };
+const statelessDraft: RevisionDescriptor = {
+  ...r2026_07_28,
+  name: "draft",
+  version: "draft-b",
+  methods: { ...r2026_07_28.methods, "notes/add": addNote },
+};
 /** A handshake-era draft: 2025-11-25's methods plus `notes/add`, on the wire as "handshake-next". */
-const handshakeDraft: RevisionDescriptor = { ...r2025_11_25, name: "hs", version: "handshake-next", methods: { ...r2025_11_25.methods, "notes/add": addNote } };
+const handshakeDraft: RevisionDescriptor = {
+  ...r2025_11_25,
+  name: "hs",
+  version: "handshake-next",
+  methods: { ...r2025_11_25.methods, "notes/add": addNote },
+};
 
 async function wire(options: Partial<ServerOptions>, setup?: (server: McpServer) => void) {
   const server = new McpServer({ info: { name: "notes", version: "1" }, ...options });
@@ -46,7 +70,10 @@ async function wire(options: Partial<ServerOptions>, setup?: (server: McpServer)
     const before = t.sent.length;
     t.inject({ jsonrpc: "2.0", id: ++id, method, params });
     await t.waitForSent(before + 1);
-    return t.sent[before] as { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+    return t.sent[before] as {
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string; data?: unknown };
+    };
   };
   return { server, t, ask };
 }
@@ -66,10 +93,15 @@ describe("a revision the package does not ship", () => {
     const discover = await ask("server/discover", { _meta: statelessMeta("draft-b") });
     expect(discover.result?.["supportedVersions"]).toEqual(["draft-b", "2025-11-25"]);
     expect(discover.result?.["resultType"]).toBe("complete");
-    expect(await ask("notes/add", { text: "abc", _meta: statelessMeta("draft-b") })).toMatchObject({ result: { id: 3, resultType: "complete" } });
+    expect(await ask("notes/add", { text: "abc", _meta: statelessMeta("draft-b") })).toMatchObject({
+      result: { id: 3, resultType: "complete" },
+    });
     expect((await ask("notes/add", { text: 7, _meta: statelessMeta("draft-b") })).error?.code).toBe(-32602);
     // Not served: the built-in stateless revision the list left out.
-    expect((await ask("tools/list", { _meta: statelessMeta("2026-07-28") })).error).toMatchObject({ code: -32022, data: { requested: "2026-07-28" } });
+    expect((await ask("tools/list", { _meta: statelessMeta("2026-07-28") })).error).toMatchObject({
+      code: -32022,
+      data: { requested: "2026-07-28" },
+    });
     expect(eraOf("draft-b")).toBe("stateless");
     expect(getProfile("draft-b")?.name).toBe("draft");
   });
@@ -78,7 +110,11 @@ describe("a revision the package does not ship", () => {
     const { ask } = await wire({ revisions: ["2025-06-18", handshakeDraft, "2025-11-25"] }, (server) =>
       server.setRequestHandler(addNote, () => ({ id: 1 })),
     );
-    const init = await ask("initialize", { protocolVersion: "1999-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    const init = await ask("initialize", {
+      protocolVersion: "1999-01-01",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
     expect(init.result?.["protocolVersion"]).toBe("handshake-next");
     expect(await ask("notes/add", { text: "x" })).toMatchObject({ result: { id: 1 } });
   });
@@ -94,7 +130,11 @@ describe("preference order", () => {
 
   it("ranks built-in revisions by release, whatever the list order, and added ones above them in list order", () => {
     expect(versions(["2025-11-25", "2025-03-26", "2025-06-18"])).toEqual(["2025-11-25", "2025-06-18", "2025-03-26"]);
-    expect(versions([statelessDraft, "2026-07-28", handshakeDraft])).toEqual(["handshake-next", "draft-b", "2026-07-28"]);
+    expect(versions([statelessDraft, "2026-07-28", handshakeDraft])).toEqual([
+      "handshake-next",
+      "draft-b",
+      "2026-07-28",
+    ]);
     // A regenerated copy of a built-in revision (same wire version) keeps its rank.
     const copy: RevisionDescriptor = { ...r2025_11_25, name: "my-copy" };
     expect(versions([copy, "2025-06-18"])).toEqual(["2025-11-25", "2025-06-18"]);
@@ -110,12 +150,18 @@ describe("preference order", () => {
 
 describe("extension methods", () => {
   const extension = { id: "com.example/notes", settings: { max: 3 }, methods: [addNote, noteSeen] };
-  const init = (capabilities: object) => ({ protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } });
+  const init = (capabilities: object) => ({
+    protocolVersion: "2025-11-25",
+    capabilities,
+    clientInfo: { name: "raw", version: "1" },
+  });
 
   it("are advertised, and served only to a client that declares the extension", async () => {
     const seen: number[] = [];
     const setup = (server: McpServer) =>
-      server.setRequestHandler(addNote, (params) => ({ id: params.text.length })).setNotificationHandler(noteSeen, (params) => void seen.push(params.id));
+      server
+        .setRequestHandler(addNote, (params) => ({ id: params.text.length }))
+        .setNotificationHandler(noteSeen, (params) => void seen.push(params.id));
     const declaring = await wire({ revisions: ["2025-11-25"], extensions: [extension] }, setup);
     const opened = await declaring.ask("initialize", init({ extensions: { "com.example/notes": {} } }));
     expect(opened.result?.["capabilities"]).toMatchObject({ extensions: { "com.example/notes": { max: 3 } } });
@@ -131,31 +177,52 @@ describe("extension methods", () => {
   });
 
   it("in the stateless era, follow the capabilities each request declares", async () => {
-    const { ask } = await wire({ revisions: ["2026-07-28"], extensions: [extension] }, (server) => server.setRequestHandler(addNote, () => ({ id: 5 })));
+    const { ask } = await wire({ revisions: ["2026-07-28"], extensions: [extension] }, (server) =>
+      server.setRequestHandler(addNote, () => ({ id: 5 })),
+    );
     const declared = statelessMeta("2026-07-28", { extensions: { "com.example/notes": {} } });
-    expect(await ask("notes/add", { text: "x", _meta: declared })).toMatchObject({ result: { id: 5, resultType: "complete" } });
+    expect(await ask("notes/add", { text: "x", _meta: declared })).toMatchObject({
+      result: { id: 5, resultType: "complete" },
+    });
     expect((await ask("notes/add", { text: "x", _meta: statelessMeta("2026-07-28") })).error?.code).toBe(-32601);
   });
 
   it("cannot be declared twice", () => {
-    expect(() => new McpServer({ info: { name: "x", version: "1" }, extensions: [extension, { ...extension, id: "com.example/other" }] })).toThrow(/declared by both/);
+    expect(
+      () =>
+        new McpServer({
+          info: { name: "x", version: "1" },
+          extensions: [extension, { ...extension, id: "com.example/other" }],
+        }),
+    ).toThrow(/declared by both/);
   });
 });
 
 describe("handlers by token", () => {
   it("replace a built-in implementation and are typed by the token", async () => {
     const { ask } = await wire({ revisions: ["2025-11-25"], capabilities: { tools: {} } }, (server) =>
-      server.setRequestHandler(r2025_11_25.methods["tools/list"], (params) => ({ tools: [], nextCursor: params?.cursor ?? "none" })),
+      server.setRequestHandler(r2025_11_25.methods["tools/list"], (params) => ({
+        tools: [],
+        nextCursor: params?.cursor ?? "none",
+      })),
     );
-    await ask("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    await ask("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
     expect(await ask("tools/list", { cursor: "c1" })).toMatchObject({ result: { tools: [], nextCursor: "c1" } });
   });
 
   it("reject tokens the server cannot answer", () => {
     const server = new McpServer({ info: { name: "x", version: "1" } });
-    expect(() => server.setRequestHandler(r2025_11_25.methods["sampling/createMessage"], () => ({ role: "assistant" as const, model: "m", content: { type: "text" as const, text: "" } }))).toThrow(
-      /not a client→server request/,
-    );
+    expect(() =>
+      server.setRequestHandler(r2025_11_25.methods["sampling/createMessage"], () => ({
+        role: "assistant" as const,
+        model: "m",
+        content: { type: "text" as const, text: "" },
+      })),
+    ).toThrow(/not a client→server request/);
     // @ts-expect-error: the result must match the token's result type
     server.setRequestHandler(addNote, () => ({ id: "one" }));
     // @ts-expect-error: params are typed by the token

@@ -3,28 +3,49 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { RpcError } from "../../runtime/jsonrpc/errors.ts";
 import { paginate } from "../../runtime/server/pagination.ts";
-import { digestParams, principalOf, RequestStateSealer, type RequestBinding } from "../../runtime/server/request-state.ts";
+import {
+  digestParams,
+  principalOf,
+  RequestStateSealer,
+  type RequestBinding,
+} from "../../runtime/server/request-state.ts";
 import { matchUriTemplate } from "../../runtime/server/uri-template.ts";
-import { capabilityFor, elicitationModeAllowed, hasCapability, mergeCapabilities } from "../../runtime/protocol/capabilities.ts";
+import {
+  capabilityFor,
+  elicitationModeAllowed,
+  hasCapability,
+  mergeCapabilities,
+} from "../../runtime/protocol/capabilities.ts";
 import { eraOf, getProfile, selectProfiles, SUPPORTED_REVISIONS } from "../../runtime/protocol/registry.ts";
 import { createMemoryTransportPair } from "../../runtime/transport/memory.ts";
 
 describe("RequestStateSealer", () => {
-  const binding: RequestBinding = { method: "tools/call", params: { name: "t", arguments: { x: 1 }, _meta: { a: 1 } }, principal: "alice" };
+  const binding: RequestBinding = {
+    method: "tools/call",
+    params: { name: "t", arguments: { x: 1 }, _meta: { a: 1 } },
+    principal: "alice",
+  };
   const sealer = new RequestStateSealer("key", 60_000);
 
   it("round-trips and ignores _meta and MRTR fields in the request digest", async () => {
     const state = await sealer.seal(binding, { answers: { "input-0": { action: "accept" } } });
-    const retry = { ...binding, params: { arguments: { x: 1 }, name: "t", requestState: state, inputResponses: {}, _meta: { b: 2 } } };
+    const retry = {
+      ...binding,
+      params: { arguments: { x: 1 }, name: "t", requestState: state, inputResponses: {}, _meta: { b: 2 } },
+    };
     expect(await sealer.open(retry, state)).toEqual({ answers: { "input-0": { action: "accept" } } });
-    expect(await digestParams({ b: [1, { d: 2, c: 3 }], a: 1 })).toBe(await digestParams({ a: 1, b: [1, { c: 3, d: 2 }] }));
+    expect(await digestParams({ b: [1, { d: 2, c: 3 }], a: 1 })).toBe(
+      await digestParams({ a: 1, b: [1, { c: 3, d: 2 }] }),
+    );
     expect(await digestParams({ a: 1 })).not.toBe(await digestParams({ a: 2 }));
   });
 
   it("rejects tampering, another key, another request, another principal, expiry", async () => {
     const state = await sealer.seal(binding, { answers: { k: 1 } });
     const [body, mac] = state.split(".") as [string, string];
-    const forged = Buffer.from(Buffer.from(body, "base64url").toString().replace('"k":1', '"k":2')).toString("base64url");
+    const forged = Buffer.from(Buffer.from(body, "base64url").toString().replace('"k":1', '"k":2')).toString(
+      "base64url",
+    );
     const reject = async (s: RequestStateSealer, b: typeof binding, st: string) => {
       try {
         await s.open(b, st);
@@ -39,7 +60,9 @@ describe("RequestStateSealer", () => {
     expect(await reject(sealer, binding, "garbage")).toContain("integrity");
     expect(await reject(sealer, binding, `${body}.${mac}!`)).toContain("integrity");
     expect(await reject(new RequestStateSealer("other", 60_000), binding, state)).toContain("integrity");
-    expect(await reject(sealer, { ...binding, params: { name: "t", arguments: { x: 2 } } }, state)).toContain("different request");
+    expect(await reject(sealer, { ...binding, params: { name: "t", arguments: { x: 2 } } }, state)).toContain(
+      "different request",
+    );
     expect(await reject(sealer, { ...binding, method: "prompts/get" }, state)).toContain("different request");
     expect(await reject(sealer, { ...binding, principal: "mallory" }, state)).toContain("different principal");
     const expired = await new RequestStateSealer("key", -1).seal(binding, { answers: {} });
@@ -102,7 +125,10 @@ describe("capabilities", () => {
     expect(hasCapability({ resources: {} }, ["resources", "subscribe"])).toBe(false);
     expect(hasCapability({ resources: { subscribe: false } }, ["resources", "subscribe"])).toBe(false);
     expect(capabilityFor({ side: "client", path: ["roots", "listChanged"] })).toEqual({ roots: { listChanged: {} } });
-    expect(mergeCapabilities({ tools: { a: 1 } }, { tools: { b: 2 }, x: {} })).toEqual({ tools: { a: 1, b: 2 }, x: {} });
+    expect(mergeCapabilities({ tools: { a: 1 } }, { tools: { b: 2 }, x: {} })).toEqual({
+      tools: { a: 1, b: 2 },
+      x: {},
+    });
     expect(elicitationModeAllowed({ elicitation: {} }, { message: "m" })).toBe(true);
     expect(elicitationModeAllowed({ elicitation: {} }, { mode: "url" })).toBe(false);
     expect(elicitationModeAllowed({ elicitation: { url: {} } }, { mode: "url" })).toBe(true);
@@ -138,11 +164,24 @@ describe("revision profiles (read from the generated descriptors)", () => {
 
   it("finds multi round-trip methods, cacheable results, embedded requests and batches", () => {
     for (const p of selectProfiles()) {
-      const inputRequired = [...p.requests.values()].filter((r) => r.inputRequired).map((r) => r.token.method).sort();
-      const cacheable = [...p.requests.values()].filter((r) => r.cacheable).map((r) => r.token.method).sort();
+      const inputRequired = [...p.requests.values()]
+        .filter((r) => r.inputRequired)
+        .map((r) => r.token.method)
+        .sort();
+      const cacheable = [...p.requests.values()]
+        .filter((r) => r.cacheable)
+        .map((r) => r.token.method)
+        .sort();
       if (p.era === "stateless") {
         expect(inputRequired).toEqual(["prompts/get", "resources/read", "tools/call"]);
-        expect(cacheable).toEqual(["prompts/list", "resources/list", "resources/read", "resources/templates/list", "server/discover", "tools/list"]);
+        expect(cacheable).toEqual([
+          "prompts/list",
+          "resources/list",
+          "resources/read",
+          "resources/templates/list",
+          "server/discover",
+          "tools/list",
+        ]);
         expect([...p.embedded.keys()].sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
         expect(p.requests.get("tools/call")!.hasResultType).toBe(true);
         // The complete result rejects an InputRequiredResult; the full result accepts it.
@@ -156,7 +195,11 @@ describe("revision profiles (read from the generated descriptors)", () => {
         expect(p.requests.get("tools/call")!.hasResultType).toBe(false);
       }
     }
-    expect(selectProfiles().filter((p) => p.acceptsBatches).map((p) => p.revision)).toEqual(["2025-03-26"]);
+    expect(
+      selectProfiles()
+        .filter((p) => p.acceptsBatches)
+        .map((p) => p.revision),
+    ).toEqual(["2025-03-26"]);
   });
 });
 
