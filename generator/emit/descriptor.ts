@@ -4,33 +4,28 @@
  * `initialize` or `server/discover` the bindings cannot be served.
  */
 import type { IrModel } from "../ir/model.ts";
+import { createPrinter, typeUse, type RuntimeEntry } from "./printer.ts";
+import { runtime, siblingExport } from "./runtime-symbols.ts";
 
 export interface DescriptorEmitOptions {
-  /** Import specifier of runtime/protocol/method-type.ts as seen from the output directory. */
-  readonly runtimeImport: string;
+  /** The specifier of a runtime entry point as seen from the output directory. */
+  readonly runtime: (entry: RuntimeEntry) => string;
 }
 
-/** The descriptor module's text (unformatted, without header), or undefined when the revision has no era. */
-export function emitDescriptorFile(model: IrModel, options: DescriptorEmitOptions): string | undefined {
+/** The descriptor module's text (unformatted, with `header`), or undefined when the revision has no era. */
+export function emitDescriptorFile(model: IrModel, options: DescriptorEmitOptions, header = ""): string | undefined {
   const { era, version, batches, inputRequiredResult } = model.protocol;
   if (!era) return undefined;
-  const inputRequired = inputRequiredResult ? `${inputRequiredResult}Schema` : undefined;
-  const imports = [
-    `import type { RevisionDescriptor } from ${JSON.stringify(options.runtimeImport)};`,
-    `import { methods } from "./methods.ts";`,
-    ...(inputRequired ? [`import { ${inputRequired} } from "./schemas.ts";`] : []),
-  ];
-  const fields = [
-    `name: ${JSON.stringify(model.revision)},`,
-    `version: ${JSON.stringify(version)},`,
-    `era: ${JSON.stringify(era)},`,
-    `batches: ${batches},`,
-    `methods,`,
-    ...(inputRequired ? [`inputRequiredResult: ${inputRequired},`] : []),
-  ];
-  return (
-    `${imports.join("\n")}\n\n` +
-    `/** Revision ${model.revision} as the runtime serves it: wire version ${version}, ${era} era. */\n` +
-    `export const revision: RevisionDescriptor<typeof methods> = {\n${fields.map((f) => `  ${f}\n`).join("")}};\n`
-  );
+  const f = createPrinter({ runtime: options.runtime, siblingExtension: ".ts" });
+  const methods = siblingExport("methods", "methods");
+  f.print(`/** Revision ${model.revision} as the runtime serves it: wire version ${version}, ${era} era. */`);
+  f.print("export const revision: ", typeUse(runtime.RevisionDescriptor), "<typeof ", methods, "> = {");
+  f.print(`  name: ${JSON.stringify(model.revision)},`);
+  f.print(`  version: ${JSON.stringify(version)},`);
+  f.print(`  era: ${JSON.stringify(era)},`);
+  f.print(`  batches: ${batches},`);
+  f.print("  methods,");
+  if (inputRequiredResult) f.print("  inputRequiredResult: ", siblingExport(`${inputRequiredResult}Schema`, "schemas"), ",");
+  f.print("};");
+  return f.render(header);
 }

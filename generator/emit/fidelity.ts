@@ -5,6 +5,8 @@
  */
 import type { IrModel } from "../ir/model.ts";
 import { tsHeader } from "./generated-file.ts";
+import { createPrinter, typeUse } from "./printer.ts";
+import { relativeModule, zod } from "./runtime-symbols.ts";
 
 /** Declarations exempt from the check, with the reason. Empty: every declaration of every revision is checked. */
 export const FIDELITY_EXEMPTIONS: Readonly<Record<string, string>> = {};
@@ -17,25 +19,26 @@ export interface FidelityPaths {
 }
 
 export function emitFidelityFile(model: IrModel, paths: FidelityPaths): string {
-  const checks = model.types
-    .filter((t) => FIDELITY_EXEMPTIONS[t.name] === undefined)
-    .map(
-      (t) =>
-        `export function ${t.name}(gen: Gen.${t.name}, spec: Spec.${t.name}, parsed: z.infer<typeof Schemas.${t.name}Schema>): unknown[] {\n` +
-        `  const checks: unknown[] = [];\n` +
-        `  { const a: Spec.${t.name} = gen; const b: Gen.${t.name} = spec; checks.push(a, b); }\n` +
-        `  { const a: Spec.${t.name} = parsed; const b: typeof parsed = spec; checks.push(a, b); }\n` +
-        `  { const a: Gen.${t.name} = parsed; const b: typeof parsed = gen; checks.push(a, b); }\n` +
-        `  return checks;\n}\n`,
+  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+  const z = typeUse(zod);
+  const Gen = typeUse(relativeModule("Gen", `${paths.generated}/types.ts`));
+  const Schemas = typeUse(relativeModule("Schemas", `${paths.generated}/schemas.ts`));
+  const Spec = typeUse(relativeModule("Spec", paths.spec));
+  const covered = model.types.filter((t) => FIDELITY_EXEMPTIONS[t.name] === undefined);
+  f.print("/** Declarations covered by this file, in source order. */");
+  f.print(`export const covered = ${JSON.stringify(covered.map((t) => t.name))} as const;`);
+  for (const { name } of covered) {
+    f.print("");
+    f.print(
+      `export function ${name}(gen: `, Gen, `.${name}, spec: `, Spec, `.${name}, parsed: `, z, ".infer<typeof ", Schemas,
+      `.${name}Schema>): unknown[] {`,
     );
-  return (
-    tsHeader(model.source.path, model.source.sha256) +
-    `import type { z } from "zod";\n` +
-    `import type * as Gen from ${JSON.stringify(`${paths.generated}/types.ts`)};\n` +
-    `import type * as Schemas from ${JSON.stringify(`${paths.generated}/schemas.ts`)};\n` +
-    `import type * as Spec from ${JSON.stringify(paths.spec)};\n\n` +
-    `/** Declarations covered by this file, in source order. */\n` +
-    `export const covered = ${JSON.stringify(model.types.filter((t) => FIDELITY_EXEMPTIONS[t.name] === undefined).map((t) => t.name))} as const;\n\n` +
-    checks.join("\n")
-  );
+    f.print("  const checks: unknown[] = [];");
+    f.print("  { const a: ", Spec, `.${name} = gen; const b: `, Gen, `.${name} = spec; checks.push(a, b); }`);
+    f.print("  { const a: ", Spec, `.${name} = parsed; const b: typeof parsed = spec; checks.push(a, b); }`);
+    f.print("  { const a: ", Gen, `.${name} = parsed; const b: typeof parsed = gen; checks.push(a, b); }`);
+    f.print("  return checks;");
+    f.print("}");
+  }
+  return f.render(tsHeader(model.source.path, model.source.sha256));
 }

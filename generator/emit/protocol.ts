@@ -1,29 +1,40 @@
 /**
  * `IrModel` of a protocol revision → the unformatted files of `generated/protocol/<revision>/`:
- * types.ts, schemas.ts, methods.ts, constants.ts, index.ts and ir.json.
+ * types.ts, schemas.ts, methods.ts, constants.ts, revision.ts (when the era is known), index.ts and ir.json.
+ * Every TypeScript file prints through the printer, which imports zod, the runtime's method tokens and zod helpers,
+ * and the sibling files as their symbols are used.
  */
 import type { IrMethod, IrModel, IrTypeDecl } from "../ir/model.ts";
 import { dependencyOrder } from "../ir/walk.ts";
 import { stableJson, tsHeader, headerLine, type GeneratedFile } from "./generated-file.ts";
+import { createPrinter, typeUse, type Printable, type Printer, type RuntimeEntry } from "./printer.ts";
+import { runtime, sibling, zod } from "./runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, emitTypeExpression } from "./ts-types.ts";
-import { createZodContext, emitZodDeclaration, emitZodExpression, emitZodPrelude } from "./zod.ts";
+import { createZodContext, emitZodDeclaration, emitZodExpression, type ZodEmitContext } from "./zod.ts";
 import { emitDescriptorFile } from "./descriptor.ts";
 
 export interface ProtocolEmitOptions {
-  /** Import specifier of runtime/protocol/method-type.ts as seen from the output directory. */
-  readonly runtimeImport: string;
+  /** The specifier of a runtime entry point (`method-type`, `zod-helpers`) as seen from the output directory. */
+  readonly runtime: (entry: RuntimeEntry) => string;
+}
+
+const T = sibling("T", "types");
+const S = sibling("S", "schemas");
+
+function protocolPrinter(options: ProtocolEmitOptions): Printer {
+  return createPrinter({ runtime: options.runtime, siblingExtension: ".ts" });
 }
 
 export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions): GeneratedFile[] {
   const header = tsHeader(model.source.path, model.source.sha256);
-  const descriptor = emitDescriptorFile(model, options);
+  const descriptor = emitDescriptorFile(model, options, header);
   return [
-    { path: "types.ts", content: header + emitTypesModule(model.types) },
-    { path: "schemas.ts", content: header + emitSchemasModule(model.types) },
-    { path: "methods.ts", content: header + emitMethodsFile(model, options) },
-    { path: "constants.ts", content: header + emitConstantsFile(model) },
-    ...(descriptor !== undefined ? [{ path: "revision.ts", content: header + descriptor }] : []),
-    { path: "index.ts", content: header + emitIndexFile(descriptor !== undefined) },
+    { path: "types.ts", content: emitTypesModule(model.types, header) },
+    { path: "schemas.ts", content: emitSchemasModule(model.types, { ...options, header }) },
+    { path: "methods.ts", content: emitMethodsFile(model, options, header) },
+    { path: "constants.ts", content: emitConstantsFile(model, header) },
+    ...(descriptor !== undefined ? [{ path: "revision.ts", content: descriptor }] : []),
+    { path: "index.ts", content: emitIndexFile(descriptor !== undefined, header) },
     {
       path: "ir.json",
       content: stableJson({ $generated: headerLine(model.source.path, model.source.sha256).slice(3), ...model }),
@@ -32,8 +43,10 @@ export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions):
 }
 
 /** A module declaring every type, in the given order. Reusable for any list of declarations (e.g. a manifest's). */
-export function emitTypesModule(types: readonly IrTypeDecl[]): string {
-  return types.map((decl) => emitTypeDeclaration(decl)).join("\n");
+export function emitTypesModule(types: readonly IrTypeDecl[], header = ""): string {
+  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+  for (const decl of types) f.print(emitTypeDeclaration(decl));
+  return f.render(header);
 }
 
 /** Names whose generated schema is a plain zod object (open or closed object with declared properties, not lazy). */
@@ -45,59 +58,41 @@ function objectSchemaNames(types: readonly IrTypeDecl[], recursive: ReadonlySet<
   );
 }
 
+export interface SchemasModuleOptions extends ProtocolEmitOptions {
+  readonly header?: string;
+}
+
 /**
  * A module with one `<Name>Schema` per declaration, in dependency order (recursive ones lazy), each annotated with its
- * declared type (`z.ZodType<T.Name>`) so importers and the emitted .d.ts never expand zod's inferred generics.
- * `typesImport` is the specifier of the module declaring the types (used in the annotations and doc links).
+ * declared type (`z.ZodType<T.Name>`) so importers and the emitted .d.ts never expand zod's inferred generics. The
+ * types come from the sibling `./types.ts`.
  */
-export function emitSchemasModule(types: readonly IrTypeDecl[], typesImport = "./types.ts"): string {
+export function emitSchemasModule(types: readonly IrTypeDecl[], options: SchemasModuleOptions): string {
+  const f = protocolPrinter(options);
   const { order, recursive } = dependencyOrder(types);
   const objects = objectSchemaNames(types, recursive);
-  const ctx = createZodContext(undefined, (name) => objects.has(name));
-  const typeRef = (name: string) => `T.${name}`;
-  const body = order.map((decl) =>
-    emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, declaredTypes: true }),
-  );
-  return [
-    `import { z } from "zod";\nimport type * as T from ${JSON.stringify(typesImport)};\n`,
-    emitZodPrelude(ctx),
-    ...body,
-  ].join("\n");
+  const ctx = createZodContext({ printer: f, isObjectSchema: (name) => objects.has(name) });
+  const typeRef = (name: string) => `${f.use(T, true)}.${name}`;
+  for (const decl of order)
+    f.print(emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, declaredTypes: true }));
+  return f.render(options.header ?? "");
 }
 
-export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions): string {
-  const ctx = createZodContext((name) => `S.${name}Schema`);
-  const typeOptions = { ref: (name: string) => `T.${name}` };
-  const entries = model.methods.map((m) => emitMethodEntry(m, ctx, typeOptions));
-  const usesRequests = model.methods.some((m) => m.kind === "request");
-  const usesNotifications = model.methods.some((m) => m.kind === "notification");
-  const runtimeNames = [
-    "type MethodTable",
-    usesNotifications ? "ProtocolNotificationType" : "",
-    usesRequests ? "ProtocolRequestType" : "",
-  ]
-    .filter(Boolean)
-    .join(", ");
-  const prelude = emitZodPrelude(ctx);
-  return [
-    `import { z } from "zod";`,
-    `import { ${runtimeNames} } from ${JSON.stringify(options.runtimeImport)};`,
-    `import * as S from "./schemas.ts";`,
-    `import type * as T from "./types.ts";\n`,
-    prelude,
-    `/** Every JSON-RPC method of revision ${model.revision}, keyed by method string. */`,
-    `export const methods = {\n${entries.join("")}} as const satisfies MethodTable;\n`,
-  ].join("\n");
+export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions, header = ""): string {
+  const f = protocolPrinter(options);
+  const ctx = createZodContext({ printer: f, ref: (name) => `${f.use(S)}.${name}Schema` });
+  const typeOptions = { ref: (name: string) => `${f.use(T, true)}.${name}` };
+  f.print(`/** Every JSON-RPC method of revision ${model.revision}, keyed by method string. */`);
+  f.print("export const methods = {");
+  for (const m of model.methods) f.print(emitMethodEntry(m, ctx, typeOptions));
+  f.print("} as const satisfies ", typeUse(runtime.MethodTable), ";");
+  return f.render(header);
 }
 
-function emitMethodEntry(
-  m: IrMethod,
-  ctx: ReturnType<typeof createZodContext>,
-  typeOptions: { ref: (n: string) => string },
-): string {
+function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (n: string) => string }): Printable {
   const method = JSON.stringify(m.method);
   const paramsType = m.params ? emitTypeExpression(m.params, typeOptions) : "undefined";
-  const paramsSchema = m.params ? emitZodExpression(m.params, ctx) : "z.undefined()";
+  const paramsSchema = m.params ? emitZodExpression(m.params, ctx) : `${ctx.use(zod)}.undefined()`;
   const doc = emitDoc({
     text: `\`${m.method}\` (${m.typeName}).`,
     ...(m.doc?.deprecated !== undefined ? { deprecated: m.doc.deprecated } : {}),
@@ -122,27 +117,27 @@ function emitMethodEntry(
       `inputRequired: ${facts.inputRequired}`,
       ...(complete ? [`completeResult: ${complete.schema}`] : []),
     ];
-    return `${doc}${method}: new ProtocolRequestType<${typeArgs}>({ ${fields.join(", ")} }),\n`;
+    return [doc, `${method}: new `, runtime.ProtocolRequestType, `<${typeArgs}>({ ${fields.join(", ")} }),`];
   }
   const fields = [...common, `paramsOptional: ${m.paramsOptional}`, ...gate];
-  return `${doc}${method}: new ProtocolNotificationType<${method}, ${paramsType}>({ ${fields.join(", ")} }),\n`;
+  return [doc, `${method}: new `, runtime.ProtocolNotificationType, `<${method}, ${paramsType}>({ ${fields.join(", ")} }),`];
 }
 
-export function emitConstantsFile(model: IrModel): string {
-  const constants = model.constants.map(
-    (c) => `${emitDoc(c.doc)}export const ${c.name} = ${JSON.stringify(c.value)};\n`,
-  );
-  const revision = `/** The revision these bindings were generated for (the generator's \`--revision\`). */\nexport const PROTOCOL_REVISION = ${JSON.stringify(model.revision)};\n`;
-  return [...constants, revision].join("\n");
+export function emitConstantsFile(model: IrModel, header = ""): string {
+  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+  for (const c of model.constants) f.print(emitDoc(c.doc), `export const ${c.name} = ${JSON.stringify(c.value)};\n`);
+  f.print("/** The revision these bindings were generated for (the generator's `--revision`). */");
+  f.print(`export const PROTOCOL_REVISION = ${JSON.stringify(model.revision)};`);
+  return f.render(header);
 }
 
-export function emitIndexFile(withDescriptor: boolean): string {
-  return [
-    'export type * from "./types.ts";',
-    'export * from "./schemas.ts";',
-    'export * from "./constants.ts";',
-    'export { methods } from "./methods.ts";',
-    ...(withDescriptor ? ['export { revision } from "./revision.ts";'] : []),
-    "",
-  ].join("\n");
+export function emitIndexFile(withDescriptor: boolean, header = ""): string {
+  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+  const from = (name: string) => JSON.stringify(f.sibling(name));
+  f.print(`export type * from ${from("types")};`);
+  f.print(`export * from ${from("schemas")};`);
+  f.print(`export * from ${from("constants")};`);
+  f.print(`export { methods } from ${from("methods")};`);
+  if (withDescriptor) f.print(`export { revision } from ${from("revision")};`);
+  return f.render(header);
 }

@@ -4,20 +4,25 @@
  */
 import { createHash } from "node:crypto";
 import { tsHeader } from "./generated-file.ts";
+import { createPrinter } from "./printer.ts";
+import { relativeModule } from "./runtime-symbols.ts";
 
 export function emitRevisionsFile(revisions: readonly string[]): string {
   const sorted = [...revisions].sort();
   const hash = createHash("sha256").update(sorted.join("\n")).digest("hex");
-  const alias = (rev: string) => `r_${rev.replace(/[^A-Za-z0-9]/g, "_")}`;
-  return (
-    tsHeader("the revision directories of generated/protocol", hash) +
-    sorted.map((rev) => `import * as ${alias(rev)} from ${JSON.stringify(`./${rev}/index.ts`)};\n`).join("") +
-    `\n/** The protocol bindings of every generated revision, keyed by revision name (sorted). */\n` +
-    `export const revisions = {\n${sorted.map((rev) => `  ${JSON.stringify(rev)}: ${alias(rev)},\n`).join("")}} as const;\n\n` +
-    `export type ProtocolRevision = keyof typeof revisions;\n\n` +
-    `/** Revision names, oldest first. */\n` +
-    `export const revisionNames = Object.keys(revisions) as ProtocolRevision[];\n\n` +
-    `/** The revision descriptors (each folder's \`revision\`), oldest first: what the runtime serves by default. */\n` +
-    `export const revisionDescriptors = [${sorted.map((rev) => `${alias(rev)}.revision`).join(", ")}] as const;\n`
-  );
+  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+  const namespace = (rev: string) => relativeModule(`r_${rev.replace(/[^A-Za-z0-9]/g, "_")}`, `./${rev}/index.ts`);
+  f.print("/** The protocol bindings of every generated revision, keyed by revision name (sorted). */");
+  f.print("export const revisions = {");
+  for (const rev of sorted) f.print(`  ${JSON.stringify(rev)}: `, namespace(rev), ",");
+  f.print("} as const;");
+  f.print("");
+  f.print("export type ProtocolRevision = keyof typeof revisions;");
+  f.print("");
+  f.print("/** Revision names, oldest first. */");
+  f.print("export const revisionNames = Object.keys(revisions) as ProtocolRevision[];");
+  f.print("");
+  f.print("/** The revision descriptors (each folder's `revision`), oldest first: what the runtime serves by default. */");
+  f.print("export const revisionDescriptors = [", sorted.map((rev) => [namespace(rev), ".revision"]).map((p, i) => (i ? [", ", p] : p)), "] as const;");
+  return f.render(tsHeader("the revision directories of generated/protocol", hash));
 }

@@ -15,7 +15,6 @@
  */
 import type { IrConstraints, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
-import { createLegacyZodContext, type LegacyZodContext } from "./legacy-zod-prelude.ts";
 import type { ImportSymbol, Printer } from "./printer.ts";
 import { runtime, zod } from "./runtime-symbols.ts";
 import { acceptsNull, emitDoc, propertyKey } from "./ts-types.ts";
@@ -39,19 +38,7 @@ export interface ZodContextOptions {
   readonly isObjectSchema?: (name: string) => boolean;
 }
 
-export { emitZodPrelude } from "./legacy-zod-prelude.ts";
-
-export function createZodContext(options: ZodContextOptions): ZodEmitContext;
-/** TEMPORARY: the old form, until generator/emit/protocol.ts prints through the printer. */
-export function createZodContext(
-  ref?: (name: string) => string,
-  isObjectSchema?: (name: string) => boolean,
-): LegacyZodContext;
-export function createZodContext(
-  options?: ZodContextOptions | ((name: string) => string),
-  isObjectSchema?: (name: string) => boolean,
-): ZodEmitContext {
-  if (options === undefined || typeof options === "function") return createLegacyZodContext(options, isObjectSchema);
+export function createZodContext(options: ZodContextOptions): ZodEmitContext {
   return {
     ref: options.ref ?? ((name) => `${name}Schema`),
     use: (symbol, asType) => options.printer.use(symbol, asType),

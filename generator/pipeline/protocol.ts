@@ -59,6 +59,6 @@ export async function generateProtocol(
   const text = await readFile(job.schemaPath, "utf8");
   const lowered = lowerSchemaWithWarnings({ text, displayPath: displayPath(job.schemaPath), revision: job.revision });
   const { model, warnings } = lowered;
-  const files = emitProtocolFiles(model, { runtimeImport: runtimeImportFrom(job.outDir) });
+  const files = emitProtocolFiles(model, { runtime: (entry) => runtimeImportFrom(job.outDir, entry) });
   return { model, files: await formatFiles(files), warnings };
 }

@@ -55,7 +55,7 @@ export interface DiscoverRequest extends Request { method: "server/discover" }
 export interface DiscoverResult extends Result {}
 export type ClientRequest = DiscoverRequest;`);
     expect(stateless.model.protocol.era).toBe("stateless");
-    expect(emitProtocolFiles(stateless.model, { runtimeImport: "rt" }).map((f) => f.path)).toContain("revision.ts");
+    expect(emitProtocolFiles(stateless.model, { runtime: () => "rt" }).map((f) => f.path)).toContain("revision.ts");
 
     const neither = lower(`${BASE}
 export const LATEST_PROTOCOL_VERSION = "v";
@@ -64,7 +64,7 @@ export interface EchoResult extends Result {}
 export type ClientRequest = EchoRequest;`);
     expect(neither.model.protocol.era).toBeUndefined();
     expect(neither.warnings).toEqual([expect.stringMatching(/neither initialize nor server\/discover is a method/)]);
-    const files = emitProtocolFiles(neither.model, { runtimeImport: "rt" });
+    const files = emitProtocolFiles(neither.model, { runtime: () => "rt" });
     expect(files.map((f) => f.path)).not.toContain("revision.ts");
     expect(files.find((f) => f.path === "index.ts")!.content).not.toMatch(/revision/);
   });

@@ -5,6 +5,7 @@
  * parsed value keeps it as an own property. Inputs are parsed from JSON text, as they arrive at run time.
  */
 import { describe, expect, it } from "vitest";
+import { createPrinter } from "../../generator/emit/printer.ts";
 import { createZodContext, emitZodExpression } from "../../generator/emit/zod.ts";
 import type { IrObjectType } from "../../generator/ir/model.ts";
 import * as golden from "./golden/proto-key/expected/index.ts";
@@ -161,18 +162,25 @@ describe("the zod emitter", () => {
     props: [{ name, type: { kind: "primitive", name: "string" }, optional }],
   });
 
+  /** A zod context printing into a fresh file; `imports()` is the import section the expressions needed. */
+  const context = () => {
+    const printer = createPrinter({ runtime: () => "rt", siblingExtension: ".js" });
+    return { ctx: createZodContext({ printer }), imports: () => printer.render("") };
+  };
+
   it.each(MEMBERS)("wraps an object declaring %s in ownKeys", (name) => {
-    const ctx = createZodContext();
+    const { ctx, imports } = context();
     const proto = name === "__proto__" ? ', "optional"' : "";
     expect(emitZodExpression(object(name, true), ctx)).toMatch(new RegExp(`^ownKeys\\(.*${proto}\\)$`, "s"));
-    expect(ctx.helpers.has("ownKeys")).toBe(true);
+    expect(imports()).toMatch(/^import \{[^}]*\bownKeys\b[^}]*\} from "rt";$/m);
   });
 
   it("leaves other objects plain (no wrapper, no helper)", () => {
-    const ctx = createZodContext();
+    const { ctx, imports } = context();
     for (const name of ["name", "prototype", "__proto", "Constructor", "call", "length"]) {
       expect(emitZodExpression(object(name, false), ctx)).toMatch(/^openObject\(/);
     }
-    expect(ctx.helpers.has("ownKeys")).toBe(false);
+    expect(imports()).toMatch(/^import \{ openObject \} from "rt";$/m);
+    expect(imports()).not.toContain("ownKeys");
   });
 });

@@ -1,19 +1,6 @@
-import { z } from "zod";
+import * as z from "zod";
+import { exactly, optionalKey, type ObjectSchema } from "../../../../runtime/protocol/zod-helpers.ts";
 import type * as T from "./types.ts";
-
-/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
-const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
-/**
- * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
- * infers for `schema` and `T` are mutually assignable.
- */
-function exactly<T>() {
-  return <S extends z.core.$ZodType>(
-    schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
-  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
-}
-/** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
-type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
 
 /** Validates {@link T.Point}. */
 export const PointSchema: z.ZodType<T.Point> = exactly<T.Point>()(z.tuple([z.number(), z.number()]));
