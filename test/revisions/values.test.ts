@@ -4,9 +4,7 @@
  * methods are served only when both sides declare the extension; handlers are registered and typed by token.
  */
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { revision as r2025_11_25 } from "../../generated/protocol/2025-11-25/index.ts";
-import { revision as r2026_07_28 } from "../../generated/protocol/2026-07-28/index.ts";
 import {
   ProtocolNotificationType,
   ProtocolRequestType,
@@ -15,50 +13,7 @@ import {
 import { eraOf, getProfile, selectProfiles } from "../../runtime/protocol/registry.ts";
 import { McpServer, type ServerOptions } from "../../runtime/server/server.ts";
 import { ScriptedTransport } from "../runtime/helpers.ts";
-
-const addNote = new ProtocolRequestType<
-  "notes/add",
-  { text: string; _meta?: Record<string, unknown> },
-  { id: number; resultType?: "complete" }
->({
-  method: "notes/add",
-  direction: "clientToServer",
-  params: z.looseObject({ text: z.string(), _meta: z.looseObject({}).optional() }) as unknown as z.ZodType<{
-    text: string;
-    _meta?: Record<string, unknown>;
-  }>,
-  result: z.looseObject({ id: z.number(), resultType: z.literal("complete").optional() }) as unknown as z.ZodType<{
-    id: number;
-    resultType?: "complete";
-  }>,
-  paramsOptional: false,
-  delivery: "message",
-  resultType: true,
-  cacheable: false,
-  inputRequired: false,
-});
-
-const noteSeen = new ProtocolNotificationType<"notes/seen", { id: number }>({
-  method: "notes/seen",
-  direction: "clientToServer",
-  params: z.looseObject({ id: z.number() }) as unknown as z.ZodType<{ id: number }>,
-  paramsOptional: false,
-});
-
-/** A stateless-era draft: 2026-07-28's methods plus `notes/add`, on the wire as "draft-b". */
-const statelessDraft: RevisionDescriptor = {
-  ...r2026_07_28,
-  name: "draft",
-  version: "draft-b",
-  methods: { ...r2026_07_28.methods, "notes/add": addNote },
-};
-/** A handshake-era draft: 2025-11-25's methods plus `notes/add`, on the wire as "handshake-next". */
-const handshakeDraft: RevisionDescriptor = {
-  ...r2025_11_25,
-  name: "hs",
-  version: "handshake-next",
-  methods: { ...r2025_11_25.methods, "notes/add": addNote },
-};
+import { addNote, handshakeDraft, noteSeen, statelessDraft } from "./drafts.ts";
 
 async function wire(options: Partial<ServerOptions>, setup?: (server: McpServer) => void) {
   const server = new McpServer({ info: { name: "notes", version: "1" }, ...options });
