@@ -4,6 +4,19 @@
  * tuple size limit, `allOf` intersections, documentation, implied types, draft detection, union flattening, and the
  * errors for malformed keyword values. Oracle: JSON Schema 2020-12/draft-07 semantics as the module's header states
  * them (a type never narrower than the schema; what the type cannot say is enforced and, when it widens, warned about).
+ *
+ * Equivalent mutants left alive (no input tells them apart), by line of lower-json-schema.ts at the time of writing:
+ * - `typeof root.$schema === "string"` → true (57): the draft regex then tests `String(value)`; only a malformed
+ *   non-string `$schema` whose text names a draft could differ.
+ * - `isObject(schema) && …` in `declare` → true / `||` (78): a boolean `$defs` entry has no `description` either way.
+ * - `p.kind === "primitive" && p.name === "unknown"` → `p.name === "unknown"` (114, 368): no other IR type named
+ *   `unknown` reaches these filters (declaration names start with the root's PascalCase name).
+ * - `names = … : []` → `["Stryker was here"]` (165): both are rejected with the same message and path.
+ * - the `extra` list and its conditions beside `patternProperties` when `additionalProperties` is absent/true
+ *   (212–217): `open` then replaces the index with unknown, so `extra` is never read.
+ * - `forms.length === 1 ? forms[0]` → always a union (266): `union()` in `lowerTyped` unwraps a one-member union.
+ * - `segments.length >= 2 &&` → true (292): with fewer segments `segments[length - 2]` is undefined anyway.
+ * - the non-schema `$defs` check (304): `declare` → `lower` throws the same message at the same path.
  */
 import { describe, expect, it } from "vitest";
 import type { IrType } from "../../generator/ir/model.ts";
@@ -209,5 +222,73 @@ describe("draft detection", () => {
     for (const other of ["https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema", undefined]) {
       expect(lower(withRef(other)).enforcedByJsonSchema, other).toEqual(["maxLength"]);
     }
+  });
+});
+
+describe("paths of problems inside nested subschemas", () => {
+  const typoPaths = (schema: unknown) => lower(schema).warnings.map((w) => w.path);
+  it("reports a keyword inside additionalProperties, items, tuple rests and patternProperties at its own path", () => {
+    expect(typoPaths({ type: "object", additionalProperties: { typo: 1 } })).toEqual([[...AT, "additionalProperties", "typo"]]);
+    expect(typoPaths({ type: "object", patternProperties: { "^x": { typo: 1 } }, additionalProperties: { typo: 1 } })).toEqual([
+      [...AT, "patternProperties"],
+      [...AT, "patternProperties", "^x", "typo"],
+      [...AT, "additionalProperties", "typo"],
+    ]);
+    expect(typoPaths({ type: "array", items: { typo: 1 } })).toEqual([[...AT, "items", "typo"]]);
+    expect(typoPaths({ type: "array", prefixItems: [{ typo: 1 }], items: { typo: 2 } })).toEqual([
+      [...AT, "prefixItems", 0, "typo"],
+      [...AT, "items", "typo"],
+    ]);
+    expect(typoPaths({ type: "array", items: [{ typo: 1 }], additionalItems: { typo: 2 } })).toEqual([
+      [...AT, "items", 0, "typo"],
+      [...AT, "additionalItems", "typo"],
+    ]);
+  });
+
+  it("reports a bad draft-07 $ref at the $ref's path", () => {
+    expect(problem({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { $ref: "#/definitions/none" } } })).toEqual({
+      path: [...AT, "properties", "a", "$ref"],
+      message: 'unresolvable $ref "#/definitions/none"',
+    });
+  });
+
+  it("inlines the same non-$defs target twice (only a cycle is an error)", () => {
+    const out = lower({ type: "object", properties: { a: { $ref: "#/properties/c" }, b: { $ref: "#/properties/c" }, c: { type: "string" } } });
+    const root = out.decls[0]!.type;
+    expect(root.kind === "object" && root.props.map((p) => p.type)).toEqual([S, S, S]);
+  });
+});
+
+describe("declarations", () => {
+  it("declares user schemas as exported plain declarations (no bases, not internal)", () => {
+    expect(lower({ type: "string" }).decls).toEqual([{ name: "Root", type: S, extends: [], internal: false }]);
+  });
+
+  it("names nested $defs by every segment and ignores a description that is not a string", () => {
+    const out = lower({ type: "object", properties: { a: { $ref: "#/$defs/outer/$defs/inner_x" } }, $defs: { outer: { $defs: { inner_x: { type: "number", description: 5 } } } } });
+    expect(out.decls.map((d) => d.name)).toEqual(["Root", "RootOuterInnerX"]);
+    expect(out.decls[1]).not.toHaveProperty("doc");
+  });
+
+  it("types an object or array constant as unknown", () => {
+    expect(rootType({ const: [1, 2] })).toEqual(U);
+    expect(rootType({ enum: [{ a: 1 }, "x"] })).toEqual(U);
+  });
+
+  it("implies an array from prefixItems alone", () => {
+    expect(rootType({ prefixItems: [{ type: "string" }], minItems: 1 })).toEqual({ kind: "tuple", elements: [S], rest: U });
+  });
+
+  it("checks patterns and bounds in zod only on properties; elsewhere the JSON Schema check enforces them", () => {
+    expect(lower({ type: "array", items: { type: "string", pattern: "^a" } }).enforcedByJsonSchema).toEqual(["pattern"]);
+    expect(lower({ type: "integer", minimum: 1 }).enforcedByJsonSchema).toEqual(["minimum"]);
+    expect(lower({ type: "object", properties: { n: { type: "integer", minimum: 1 } } }).enforcedByJsonSchema).toEqual([]);
+  });
+
+  it("draft-07: only annotations beside $ref warn about nothing; every ignored keyword is named", () => {
+    const draft07 = (beside: Record<string, unknown>) =>
+      lower({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { $ref: "#/definitions/s", ...beside } }, definitions: { s: { type: "string" } } }).warnings;
+    expect(draft07({ description: "d", title: "t" })).toEqual([]);
+    expect(draft07({ minLength: 1, maxLength: 3 })).toEqual([{ path: [...AT, "properties", "a"], message: "draft-07 ignores minLength, maxLength beside $ref" }]);
   });
 });
