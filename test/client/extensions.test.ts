@@ -9,11 +9,13 @@ import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
   createMemoryTransportPair,
+  JsonRpcEngine,
   McpClient,
   McpServer,
   ProtocolNotificationType,
   ProtocolRequestType,
   ProtocolUsageError,
+  RpcError,
   type ServerSession,
 } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
@@ -169,5 +171,60 @@ describe("against an official SDK v2 server (2026-07-28) serving a custom method
     await plain.connect(new StreamableHttpClientTransport(url));
     await expect(plain.request(echo, { text: "hi" })).rejects.toBeInstanceOf(ProtocolUsageError);
     await plain.close();
+  });
+});
+
+describe("server→client requests of an extension (handshake era)", () => {
+  const ask = new ProtocolRequestType({
+    method: "echo/ask",
+    direction: "serverToClient",
+    params: z.object({ question: z.string() }),
+    result: z.looseObject({ answer: z.string() }),
+    paramsOptional: false,
+    delivery: "message",
+    resultType: false,
+    cacheable: false,
+    inputRequired: false,
+  });
+
+  /** A raw server that declares (or not) the extension, then asks the client `echo/ask` once initialized. */
+  async function rawServer(declares: boolean) {
+    const [a, b] = createMemoryTransportPair();
+    let initialized!: () => void;
+    const ready = new Promise<void>((resolve) => (initialized = resolve));
+    const server = new JsonRpcEngine(b, {
+      onRequest: (request) => {
+        if (request.method !== "initialize") throw new RpcError(-32601, "Method not found");
+        const capabilities = declares ? { extensions: { [EXT]: {} } } : {};
+        return { protocolVersion: "2025-11-25", capabilities, serverInfo: { name: "raw", version: "1" } };
+      },
+      onNotification: (method) => method === "notifications/initialized" && initialized(),
+    });
+    await server.start();
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: ["2025-11-25"],
+      extensions: [{ id: EXT, methods: [ask] }],
+    });
+    client.handle(ask, (params) => {
+      expectTypeOf(params).toEqualTypeOf<{ question: string }>();
+      return { answer: `yes to ${params.question}` };
+    });
+    await client.connect(a);
+    await ready;
+    return { client, server };
+  }
+
+  it("answers it with the handler registered by its token once the extension is negotiated", async () => {
+    const { client, server } = await rawServer(true);
+    expect(await server.request("echo/ask", { question: "tea" })).toEqual({ answer: "yes to tea" });
+    await expect(server.request("echo/ask", { question: 1 })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it("answers -32601 when the server did not negotiate the extension", async () => {
+    const { client, server } = await rawServer(false);
+    await expect(server.request("echo/ask", { question: "tea" })).rejects.toMatchObject({ code: -32601 });
+    await client.close();
   });
 });
