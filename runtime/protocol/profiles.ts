@@ -23,10 +23,6 @@ export interface RequestProfile {
 }
 
 export interface RevisionProfile extends RevisionDescriptor {
-  /** The on-the-wire version (the descriptor's `version`): what `initialize` and `_meta` name. */
-  readonly revision: string;
-  /** The descriptor's `batches`. */
-  readonly acceptsBatches: boolean;
   /** Requests that travel as JSON-RPC messages, by method. */
   readonly requests: ReadonlyMap<string, RequestProfile>;
   /** Requests only ever carried inside an `InputRequiredResult` (stateless era), by method. */
@@ -64,8 +60,6 @@ export function profileOf(descriptor: RevisionDescriptor): RevisionProfile {
     era,
     batches,
     methods,
-    revision: version,
-    acceptsBatches: batches,
     requests,
     embedded,
     ...(descriptor.inputRequiredResult ? { inputRequiredResult: descriptor.inputRequiredResult } : {}),

@@ -22,7 +22,7 @@ export class HandshakeInput implements InputChannel {
   async ask(method: string, params: unknown, _key?: string): Promise<unknown> {
     const token = this.profile.requests.get(method)?.token;
     if (!token || token.direction === "clientToServer")
-      throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.revision}`);
+      throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.version}`);
     if (token.capability && !hasCapability(this.clientCapabilities, token.capability.path)) {
       throw new ProtocolUsageError(
         `cannot send ${method}: the client did not declare the ${describeGate(token.capability)}`,

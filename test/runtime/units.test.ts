@@ -197,8 +197,8 @@ describe("revision profiles (read from the generated descriptors)", () => {
     }
     expect(
       selectProfiles()
-        .filter((p) => p.acceptsBatches)
-        .map((p) => p.revision),
+        .filter((p) => p.batches)
+        .map((p) => p.version),
     ).toEqual(["2025-03-26"]);
   });
 });
