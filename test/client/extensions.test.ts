@@ -19,6 +19,7 @@ import {
   type ServerSession,
 } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
+import { serve } from "../../runtime/http/node.ts";
 import { killPeers, startFixture } from "./peers.ts";
 
 const EXT = "com.example/echo";
@@ -228,3 +229,30 @@ describe("server→client requests of an extension (handshake era)", () => {
     await client.close();
   });
 });
+
+describe.each(["2025-11-25", "2026-07-28"])(
+  "extension methods over Streamable HTTP against the runtime server, %s",
+  (revision) => {
+    it("calls a negotiated extension's method through the era's HTTP rules", async () => {
+      const server = new McpServer({
+        info: { name: "ext-http", version: "1" },
+        extensions: [{ id: EXT, methods: [echo] }],
+      });
+      server.setRequestHandler(echo, ({ text }) => ({ echoed: `http:${text}` }));
+      const running = await serve(server);
+      try {
+        const client = new McpClient({
+          info: { name: "c", version: "1" },
+          revisions: [revision],
+          extensions: [{ id: EXT, methods: [echo] }],
+        });
+        await client.connect(new StreamableHttpClientTransport(running.url));
+        expect(client.era).toBe(revision === "2026-07-28" ? "stateless" : "handshake");
+        expect(await client.request(echo, { text: "x" })).toMatchObject({ echoed: "http:x" });
+        await client.close();
+      } finally {
+        await running.close();
+      }
+    });
+  },
+);
