@@ -140,6 +140,20 @@ describe("extension notifications (handshake era: the server sends them on the s
 });
 
 describe("declaring extensions", () => {
+  it("takes a method table (what `mcp-gen protocol` generates) as well as a list of tokens", async () => {
+    const server = new McpServer({ info: { name: "s", version: "1" }, extensions: [{ id: EXT, methods: [echo] }] });
+    server.setRequestHandler(echo, ({ text }) => ({ echoed: text }));
+    const [a, b] = createMemoryTransportPair();
+    await server.connect(b);
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      extensions: [{ id: EXT, methods: { "echo/say": echo } }],
+    });
+    await client.connect(a);
+    expect(await client.request(echo, { text: "table" })).toMatchObject({ echoed: "table" });
+    await client.close();
+  });
+
   it("refuses two extensions declaring the same method", () => {
     expect(
       () =>
