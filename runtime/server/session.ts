@@ -45,7 +45,7 @@ interface Route {
 
 export class ServerSession implements ContextHost, ServingPort {
   readonly engine: JsonRpcEngine;
-  handshake: HandshakeState | undefined;
+  private opened: HandshakeState | undefined;
   private readonly listens = new ListenStreams(
     (profile, method, params, related) => void this.sendGated(profile, method, params, undefined, related),
   );
@@ -100,6 +100,11 @@ export class ServerSession implements ContextHost, ServingPort {
 
   get closed(): boolean {
     return this.engine.closed;
+  }
+
+  /** The handshake-era session state, once `initialize` opened it. */
+  get handshake(): HandshakeState | undefined {
+    return this.opened;
   }
 
   // ---- ServingPort --------------------------------------------------------------------------------------
@@ -197,7 +202,7 @@ export class ServerSession implements ContextHost, ServingPort {
     const route = this.route(request);
     if (route === "initialize") {
       const opened = openHandshake(this.server, request);
-      this.handshake = opened.state;
+      this.opened = opened.state;
       return opened.result;
     }
     if (route === "ping") return {}; // before anything was negotiated
