@@ -123,7 +123,7 @@ describe("one session serving both eras", () => {
     const session = await server.connect(t);
     t.inject({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
     t.inject({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const meta = { "io.modelcontextprotocol/protocolVersion": NEWEST_STATELESS, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "modern", version: "2" } };
+    const meta = { "io.modelcontextprotocol/protocolVersion": NEWEST_STATELESS, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "stateless-client", version: "2" } };
     t.inject({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "log", arguments: {} } });
     t.inject({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: meta, name: "log", arguments: {} } });
     const sent = t.sent as Array<{ id?: number; result?: Record<string, unknown> }>;
@@ -131,7 +131,7 @@ describe("one session serving both eras", () => {
     const byId = (id: number) => sent.find((m) => m.id === id)!.result!;
     expect(byId(1)["content"]).toEqual([{ type: "text", text: `${NEWEST_HANDSHAKE}/handshake/raw` }]);
     expect(byId(1)).not.toHaveProperty("resultType");
-    expect(byId(2)["content"]).toEqual([{ type: "text", text: `${NEWEST_STATELESS}/stateless/modern` }]);
+    expect(byId(2)["content"]).toEqual([{ type: "text", text: `${NEWEST_STATELESS}/stateless/stateless-client` }]);
     expect(byId(2)).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "demo-server" } } });
     expect(session.revision).toBe(NEWEST_HANDSHAKE); // the handshake still governs the session
   });

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { addKeyedInputTools, createDemoServer } from "./fixtures/demo-server.ts";
 import { ScriptedTransport } from "./helpers.ts";
 
-const MODERN = "2026-07-28";
+const STATELESS = "2026-07-28";
 const meta = (caps: Record<string, unknown> = {}) => ({
-  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/protocolVersion": STATELESS,
   "io.modelcontextprotocol/clientCapabilities": caps,
 });
 
@@ -90,8 +90,8 @@ describe("stateless era on the wire", () => {
   it("rejects unsupported versions with -32022 and missing _meta fields with -32602", async () => {
     const { ask } = await open();
     const unsupported = await ask({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "1900-01-01" } } });
-    expect(unsupported.error).toMatchObject({ code: -32022, data: { requested: "1900-01-01", supported: expect.arrayContaining([MODERN, "2024-11-05"]) } });
-    const noCaps = await ask({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } } });
+    expect(unsupported.error).toMatchObject({ code: -32022, data: { requested: "1900-01-01", supported: expect.arrayContaining([STATELESS, "2024-11-05"]) } });
+    const noCaps = await ask({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": STATELESS } } });
     expect(noCaps.error?.code).toBe(-32602);
     expect(noCaps.error?.message).toContain("io.modelcontextprotocol/clientCapabilities");
     expect(await ask({ jsonrpc: "2.0", id: 3, method: "ping", params: { _meta: meta() } })).toMatchObject({ error: { code: -32601 } });
@@ -119,7 +119,7 @@ describe("stateless era on the wire", () => {
       resultType: "complete",
       ttlMs: 0,
       cacheScope: "public",
-      supportedVersions: expect.arrayContaining([MODERN]),
+      supportedVersions: expect.arrayContaining([STATELESS]),
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "demo-server", version: "1.0.0" } },
     });

@@ -261,12 +261,12 @@ describe("capability enforcement and server→client traffic (handshake era)", (
   });
 });
 
-describe("probing a legacy server that stays silent", () => {
+describe("probing a handshake-era server that stays silent", () => {
   it("falls back to initialize after the probe timeout", async () => {
     const { JsonRpcEngine } = await import("../../runtime/index.ts");
     const [a, b] = createMemoryTransportPair();
     const seen: string[] = [];
-    const legacy = new JsonRpcEngine(b, {
+    const handshakeOnly = new JsonRpcEngine(b, {
       onRequest: (request) => {
         seen.push(request.method);
         if (request.method === "server/discover") return new Promise(() => undefined); // never answers
@@ -277,7 +277,7 @@ describe("probing a legacy server that stays silent", () => {
       },
       onNotification: (method) => seen.push(method),
     });
-    await legacy.start();
+    await handshakeOnly.start();
     const client = new McpClient({ info: { name: "c", version: "1" }, probeTimeoutMs: 50 });
     await client.connect(a);
     expect(client.revision).toBe("2025-06-18");

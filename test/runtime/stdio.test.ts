@@ -133,7 +133,7 @@ describe("stdio robustness", () => {
     await expect(pending).rejects.toThrow(/exited \(signal SIGKILL\)/);
   });
 
-  it("restarts a legacy server that exits on the server/discover probe, then initializes", async () => {
+  it("restarts a handshake-era server that exits on the server/discover probe, then initializes", async () => {
     const strict = fileURLToPath(new URL("./fixtures/strict-legacy-server.ts", import.meta.url));
     const diagnostics: string[] = [];
     const client = new McpClient({ info: { name: "e2e", version: "1" }, onDiagnostic: (m) => diagnostics.push(m) });
