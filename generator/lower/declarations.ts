@@ -20,10 +20,18 @@ export interface LoweredDeclarations {
   readonly constants: IrConst[];
 }
 
-export function lowerDeclarations(source: SourceFile, file: string): LoweredDeclarations {
+/**
+ * `imported`: declarations of imported modules under the names this file uses (see `imports.ts`); references to them
+ * resolve, and interfaces may extend them.
+ */
+export function lowerDeclarations(
+  source: SourceFile,
+  file: string,
+  imported: readonly IrTypeDecl[] = [],
+): LoweredDeclarations {
   const constants = lowerConstants(source, file);
   const interfaces = new Map<string, InterfaceDeclaration[]>();
-  const declarations = new Set<string>();
+  const declarations = new Set<string>(imported.map((t) => t.name));
   for (const statement of source.getStatements()) {
     const name =
       Node.isInterfaceDeclaration(statement) || Node.isTypeAliasDeclaration(statement)
@@ -33,19 +41,28 @@ export function lowerDeclarations(source: SourceFile, file: string): LoweredDecl
     const merged = interfaces.get(name);
     // Interfaces merge (as in TypeScript); any other repeated name is a duplicate, which tsc rejects too.
     if (merged && Node.isInterfaceDeclaration(statement)) merged.push(statement);
-    else if (declarations.has(name)) {
+    else if (imported.some((t) => t.name === name)) {
+      throw new GeneratorError(`${name} is declared here and imported (or needed by an import)`, {
+        file,
+        line: statement.getStartLineNumber(),
+      });
+    } else if (declarations.has(name)) {
       const what = Node.isTypeAliasDeclaration(statement) ? "type alias" : "declaration";
       throw new GeneratorError(`duplicate ${what} ${name}`, { file, line: statement.getStartLineNumber() });
     } else if (Node.isInterfaceDeclaration(statement)) interfaces.set(name, [statement]);
     declarations.add(name);
   }
   const ctx: TypeContext = { file, declarations, constants: new Map(constants.map((c) => [c.name, c.value])) };
-  const flattener = new Flattener(ctx, interfaces);
+  const importedObjects = new Map(
+    imported.flatMap((t) => (t.type.kind === "object" ? [[t.name, t.type] as const] : [])),
+  );
+  const flattener = new Flattener(ctx, interfaces, importedObjects);
   const types: IrTypeDecl[] = [];
   for (const statement of source.getStatements()) {
     const location = { file, line: statement.getStartLineNumber() };
     if (Node.isVariableStatement(statement)) continue; // handled by lowerConstants
     if (Node.isEmptyStatement(statement)) continue; // a stray `;`
+    if (Node.isImportDeclaration(statement)) continue; // followed by imports.ts
     if (!Node.isInterfaceDeclaration(statement) && !Node.isTypeAliasDeclaration(statement)) {
       throw new GeneratorError(`unsupported top-level statement (${statement.getKindName()})`, location);
     }
@@ -124,6 +141,8 @@ class Flattener {
   constructor(
     private readonly ctx: TypeContext,
     private readonly interfaces: ReadonlyMap<string, readonly InterfaceDeclaration[]>,
+    /** Imported object declarations (already flattened by the imported module's lowering). */
+    private readonly imported: ReadonlyMap<string, IrObjectType> = new Map(),
   ) {}
 
   /** The interface `name` flattened over all of its (merged) declarations. */
@@ -197,6 +216,8 @@ class Flattener {
   /** The flattened object behind a name: an interface, or an alias that is (a chain of aliases to) an object type. */
   private objectOf(name: string, at: Node): IrObjectType {
     if (this.interfaces.has(name)) return this.flatten(name);
+    const imported = this.imported.get(name);
+    if (imported) return imported;
     const alias = at.getSourceFile().getTypeAlias(name);
     if (alias) {
       const type = lowerTypeNode(alias.getTypeNodeOrThrow(), this.ctx);

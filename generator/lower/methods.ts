@@ -24,12 +24,23 @@ interface Sighting {
 
 export type Warn = (message: string, location?: IrLocation) => void;
 
-export function lowerMethods(types: readonly IrTypeDecl[], warn: Warn = () => {}): IrMethod[] {
+/**
+ * `discover`: the declarations of an extension schema, whose messages need not be members of a direction union:
+ * every one of them with a required string-literal `method` and a `jsonrpc` property that no direction union lists
+ * is a message (a request when it has an `id`), sent in `both` directions unless a union says otherwise, with a
+ * warning naming them. Only the extension's own direction unions count, never those of the base it imports.
+ */
+export function lowerMethods(
+  types: readonly IrTypeDecl[],
+  warn: Warn = () => {},
+  discover?: ReadonlySet<string>,
+): IrMethod[] {
   const byName = new Map(types.map((t) => [t.name, t]));
   const sightings = new Map<string, Sighting>();
   for (const [unionName, role] of Object.entries(DIRECTION_UNIONS)) {
     const union = byName.get(unionName);
-    if (!union) continue;
+    // An extension's methods are its own: direction unions pulled in from its base do not count.
+    if (!union || (discover && !discover.has(unionName))) continue;
     for (const member of unionMembers(union, byName)) {
       const method = methodLiteral(member);
       const seen = sightings.get(method);
@@ -44,13 +55,14 @@ export function lowerMethods(types: readonly IrTypeDecl[], warn: Warn = () => {}
       sightings.set(method, sighting);
     }
   }
+  if (discover) discoverMessages(types, discover, sightings, byName, warn);
   const methods = [...sightings.entries()].map(([method, s]) => buildMethod(method, s, byName, warn));
   return methods.sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 }
 
 function buildMethod(method: string, s: Sighting, byName: ReadonlyMap<string, IrTypeDecl>, warn: Warn): IrMethod {
   const direction = s.senders.size === 2 ? "both" : s.senders.has("client") ? "clientToServer" : "serverToClient";
-  const params = objectOf(s.decl).props.find((p) => p.name === "params");
+  const params = messageProps(s.decl, byName).find((p) => p.name === "params");
   const paired = s.kind === "request" ? pairResult(s.decl, byName, warn) : undefined;
   const capability = capabilityGate(method, s.kind, direction, byName);
   return {
@@ -67,6 +79,64 @@ function buildMethod(method: string, s: Sighting, byName: ReadonlyMap<string, Ir
   };
 }
 
+function discoverMessages(
+  types: readonly IrTypeDecl[],
+  discover: ReadonlySet<string>,
+  sightings: Map<string, Sighting>,
+  byName: ReadonlyMap<string, IrTypeDecl>,
+  warn: Warn,
+): void {
+  const listed = new Set([...sightings.values()].map((s) => s.decl));
+  const found: IrTypeDecl[] = [];
+  for (const decl of types) {
+    if (!discover.has(decl.name) || listed.has(decl)) continue;
+    const props = resolveProps(decl.type, byName);
+    const method = props?.find((p) => p.name === "method");
+    if (!props?.some((p) => p.name === "jsonrpc") || !method || method.optional) continue;
+    if (method.type.kind !== "literal" || typeof method.type.value !== "string") continue;
+    const kind = props.some((p) => p.name === "id") ? "request" : "notification";
+    const existing = sightings.get(method.type.value);
+    if (existing) {
+      throw new GeneratorError(
+        `method "${method.type.value}" is declared by both ${existing.decl.name} and ${decl.name}`,
+        decl.location,
+      );
+    }
+    sightings.set(method.type.value, { decl, senders: new Set(["client", "server"]), kind, delivery: "message" });
+    found.push(decl);
+  }
+  if (found.length > 0) {
+    const unions = Object.keys(DIRECTION_UNIONS).join(", ");
+    warn(
+      `${found.map((d) => d.name).join(", ")}: in no direction union (${unions}), so sent in both directions; ` +
+        `declare the unions in the schema to narrow them`,
+      found[0]!.location,
+    );
+  }
+}
+
+/** Properties of an object type, a reference to one, or an intersection of those (later members win). */
+function resolveProps(
+  type: IrType,
+  byName: ReadonlyMap<string, IrTypeDecl>,
+  depth = 0,
+): readonly IrObjectType["props"][number][] | undefined {
+  if (depth > 16) return undefined;
+  if (type.kind === "object") return type.props;
+  if (type.kind === "ref") {
+    const target = byName.get(type.name);
+    return target ? resolveProps(target.type, byName, depth + 1) : undefined;
+  }
+  if (type.kind !== "intersection") return undefined;
+  const props = new Map<string, IrObjectType["props"][number]>();
+  for (const item of type.items) {
+    const itemProps = resolveProps(item, byName, depth + 1);
+    if (!itemProps) return undefined;
+    for (const prop of itemProps) props.set(prop.name, prop);
+  }
+  return [...props.values()];
+}
+
 /** Members of a direction union, following nested union aliases. */
 function unionMembers(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>): IrTypeDecl[] {
   const items = decl.type.kind === "union" ? decl.type.items : [decl.type];
@@ -77,6 +147,14 @@ function unionMembers(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>)
     if (!target) throw new GeneratorError(`${decl.name} names an undeclared type ${item.name}`, decl.location);
     return target.form === "alias" && target.type.kind === "union" ? unionMembers(target, byName) : [target];
   });
+}
+
+/** A message declaration's properties: an object type, or an intersection of object types (`JSONRPCRequest & {…}`). */
+function messageProps(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>): readonly IrObjectType["props"][number][] {
+  if (decl.type.kind === "object") return decl.type.props;
+  const props = resolveProps(decl.type, byName);
+  if (!props) throw new GeneratorError(`message type ${decl.name} is not an object type`, decl.location);
+  return props;
 }
 
 function objectOf(decl: IrTypeDecl): IrObjectType {

@@ -12,6 +12,8 @@ export interface ProtocolFactsInput {
   readonly types: readonly IrTypeDecl[];
   readonly methods: readonly IrMethod[];
   readonly constants: readonly IrConst[];
+  /** An extension schema (it imports its base): not a revision, so no era or version is expected. */
+  readonly extension?: boolean;
 }
 
 export interface LoweredProtocolFacts {
@@ -30,7 +32,7 @@ export function lowerProtocolFacts(input: ProtocolFactsInput): LoweredProtocolFa
     : methodNames.has(PROTOCOL_VOCABULARY.statelessMethod)
       ? "stateless"
       : undefined;
-  if (!era) {
+  if (!era && !input.extension) {
     warnings.push(
       `neither ${PROTOCOL_VOCABULARY.handshakeMethod} nor ${PROTOCOL_VOCABULARY.statelessMethod} is a method: ` +
         `the bindings get no revision descriptor and cannot be served`,
@@ -38,7 +40,7 @@ export function lowerProtocolFacts(input: ProtocolFactsInput): LoweredProtocolFa
   }
   const versionConst = input.constants.find((c) => c.name === PROTOCOL_VOCABULARY.versionConstant);
   const version = typeof versionConst?.value === "string" ? versionConst.value : undefined;
-  if (version === undefined) {
+  if (version === undefined && !input.extension) {
     warnings.push(
       `no string constant ${PROTOCOL_VOCABULARY.versionConstant}: the wire version falls back to the revision name "${input.revision}"`,
     );

@@ -6,7 +6,9 @@ import { createHash } from "node:crypto";
 import { Project, ScriptTarget } from "ts-morph";
 import type { IrModel } from "../ir/model.ts";
 import { validateModel } from "../ir/validate.ts";
-import { lowerDeclarations } from "./declarations.ts";
+import { GeneratorError } from "../ir/errors.ts";
+import { lowerDeclarations, type LoweredDeclarations } from "./declarations.ts";
+import { pullImported, readImports } from "./imports.ts";
 import { lowerMethods } from "./methods.ts";
 import { markDiscriminators } from "./discriminators.ts";
 import { lowerProtocolFacts } from "./protocol-facts.ts";
@@ -18,6 +20,11 @@ export interface SchemaInput {
   readonly displayPath: string;
   /** Revision name, as given by the user (never read from the schema). */
   readonly revision: string;
+  /**
+   * Reads a module the schema imports (`./spec.types.js`, relative to the importer's display path): its text and
+   * display path. Without it, a schema with imports is an error.
+   */
+  readonly readImport?: (specifier: string, importer: string) => { readonly text: string; readonly displayPath: string };
 }
 
 export function sha256(text: string): string {
@@ -35,15 +42,16 @@ export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; w
     skipFileDependencyResolution: true,
     compilerOptions: { target: ScriptTarget.ES2022 },
   });
-  const source = project.createSourceFile("/schema.ts", input.text);
-  const lowered = lowerDeclarations(source, input.displayPath);
-  const types = markDiscriminators(lowered.types);
+  const lowered = lowerModule(project, input, input.text, input.displayPath, []);
+  const types = markDiscriminators([...lowered.types, ...lowered.imported]);
   const constants = lowered.constants;
   const warnings: string[] = [];
-  const methods = lowerMethods(types, (message, at) =>
-    warnings.push(at ? `${at.file}:${at.line}: ${message}` : `${input.displayPath}: ${message}`),
-  );
-  const facts = lowerProtocolFacts({ revision: input.revision, types, methods, constants });
+  const warn = (message: string, at?: { file: string; line: number }) =>
+    warnings.push(at ? `${at.file}:${at.line}: ${message}` : `${input.displayPath}: ${message}`);
+  // An extension schema (one that imports its base) declares messages outside any direction union: its own.
+  const extension = lowered.imported.length > 0;
+  const methods = lowerMethods(types, warn, extension ? new Set(lowered.types.map((t) => t.name)) : undefined);
+  const facts = lowerProtocolFacts({ revision: input.revision, types, methods, constants, extension });
   const model: IrModel = {
     revision: input.revision,
     source: { path: input.displayPath, sha256: sha256(input.text) },
@@ -55,4 +63,28 @@ export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; w
   validateModel(model);
   warnings.push(...facts.warnings.map((w) => `${input.displayPath}: ${w}`));
   return { model, warnings };
+}
+
+/** One module's declarations plus the declarations it pulls in from the modules it imports (recursively). */
+function lowerModule(
+  project: Project,
+  input: SchemaInput,
+  text: string,
+  displayPath: string,
+  importers: readonly string[],
+): LoweredDeclarations & { readonly imported: LoweredDeclarations["types"] } {
+  const source = project.createSourceFile(`/${importers.length}-${encodeURIComponent(displayPath)}`, text, { overwrite: true });
+  const imports = readImports(source, displayPath).map((imported) => {
+    if (!input.readImport) {
+      throw new GeneratorError(`cannot follow the import of "${imported.specifier}" here`, imported.location);
+    }
+    const module = input.readImport(imported.specifier, displayPath);
+    if (importers.includes(module.displayPath) || module.displayPath === displayPath) {
+      throw new GeneratorError(`circular import of ${module.displayPath}`, imported.location);
+    }
+    const lowered = lowerModule(project, input, module.text, module.displayPath, [...importers, displayPath]);
+    return { imported, types: [...lowered.types, ...lowered.imported] };
+  });
+  const pulled = pullImported(imports);
+  return { ...lowerDeclarations(source, displayPath, pulled), imported: pulled };
 }
