@@ -37,6 +37,13 @@ export const noteSeen = new ProtocolNotificationType<"notes/seen", { id: number 
   paramsOptional: false,
 });
 
+export const notesChanged = new ProtocolNotificationType<"notes/changed", { count: number }>({
+  method: "notes/changed",
+  direction: "serverToClient",
+  params: z.looseObject({ count: z.number() }) as unknown as z.ZodType<{ count: number }>,
+  paramsOptional: false,
+});
+
 /** A stateless-era draft: 2026-07-28's methods plus `notes/add`, on the wire as "draft-b". */
 export const statelessDraft: RevisionDescriptor = {
   ...r2026_07_28,

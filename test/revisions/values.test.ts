@@ -9,7 +9,7 @@ import type { RevisionDescriptor } from "../../runtime/protocol/method-type.ts";
 import { eraOf, getProfile, selectProfiles } from "../../runtime/protocol/registry.ts";
 import { McpServer, type ServerOptions } from "../../runtime/server/server.ts";
 import { ScriptedTransport } from "../runtime/helpers.ts";
-import { addNote, handshakeDraft, noteSeen, statelessDraft } from "./drafts.ts";
+import { addNote, handshakeDraft, noteSeen, notesChanged, statelessDraft } from "./drafts.ts";
 
 async function wire(options: Partial<ServerOptions>, setup?: (server: McpServer) => void) {
   const server = new McpServer({ info: { name: "notes", version: "1" }, ...options });
@@ -100,7 +100,7 @@ describe("preference order", () => {
 });
 
 describe("extension methods", () => {
-  const extension = { id: "com.example/notes", settings: { max: 3 }, methods: [addNote, noteSeen] };
+  const extension = { id: "com.example/notes", settings: { max: 3 }, methods: [addNote, noteSeen, notesChanged] };
   const init = (capabilities: object) => ({
     protocolVersion: "2025-11-25",
     capabilities,
@@ -136,6 +136,21 @@ describe("extension methods", () => {
       result: { id: 5, resultType: "complete" },
     });
     expect((await ask("notes/add", { text: "x", _meta: statelessMeta("2026-07-28") })).error?.code).toBe(-32601);
+  });
+
+  it("are sent to a client by token only when it declared the extension", async () => {
+    const declaring = await wire({ revisions: ["2025-11-25"], extensions: [extension] });
+    await declaring.ask("initialize", init({ extensions: { "com.example/notes": {} } }));
+    const session = [...declaring.server.sessions][0]!;
+    const before = declaring.t.sent.length;
+    await session.notify(notesChanged, { count: 2 });
+    expect(declaring.t.sent.slice(before)).toEqual([{ jsonrpc: "2.0", method: "notes/changed", params: { count: 2 } }]);
+
+    const silent = await wire({ revisions: ["2025-11-25"], extensions: [extension] });
+    await silent.ask("initialize", init({}));
+    await expect([...silent.server.sessions][0]!.notify(notesChanged, { count: 2 })).rejects.toThrow(
+      /not a server notification/,
+    );
   });
 
   it("cannot be declared twice", () => {
