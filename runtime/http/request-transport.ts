@@ -54,6 +54,8 @@ export class RequestTransport implements Transport {
     const sink = this.sink;
     if (!sink || this.closed || this.exchange) throw new Error("RequestTransport.run: not started, closed or busy");
     const revision = options.handshakeRevision;
+    // Without a session, no later POST can carry the client's answer to a request from the server.
+    if (revision !== undefined) context = { ...context, serverRequests: false };
     if (revision !== undefined && posted.method !== "initialize") {
       const params = {
         protocolVersion: revision,

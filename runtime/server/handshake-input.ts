@@ -20,6 +20,11 @@ export class HandshakeInput implements InputChannel {
 
   /** The input key is a stateless-era notion; here each input is a request with its own id. */
   async ask(method: string, params: unknown, _key?: string): Promise<unknown> {
+    if (this.request.context?.serverRequests === false) {
+      throw new ProtocolUsageError(
+        `cannot send ${method}: this connection has no session to carry a request to the client and its answer back (serve with sessions, or over the stateless era)`,
+      );
+    }
     const token = this.profile.requests.get(method)?.token;
     if (!token || token.direction === "clientToServer")
       throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.version}`);

@@ -26,6 +26,11 @@ export interface IncomingContext {
    * reconnects with Last-Event-ID (SSE polling). Returns false where the transport cannot.
    */
   readonly closeStream?: () => boolean;
+  /**
+   * `false`: nothing can carry a request to the client and its answer back while this message is served (e.g. a
+   * handshake-era POST without a session), so the server must not send one. Absent: requests to the client work.
+   */
+  readonly serverRequests?: false;
 }
 
 /** Routing hints for outgoing frames. */

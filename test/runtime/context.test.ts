@@ -24,7 +24,10 @@ describe.each([NEWEST_HANDSHAKE, NEWEST_STATELESS])("the handler context at %s",
   it("carries the request id, method, revision, era, client info, capabilities and _meta", async () => {
     const seen: RequestContext[] = [];
     const server = new McpServer({ info: { name: "ctx", version: "1" } });
-    server.tool({ name: "inspect", inputSchema: { type: "object" } }, (_args, ctx) => (seen.push(ctx), { content: [] }));
+    server.tool(
+      { name: "inspect", inputSchema: { type: "object" } },
+      (_args, ctx) => (seen.push(ctx), { content: [] }),
+    );
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
     const client = new McpClient({
@@ -80,7 +83,10 @@ describe("server→client requests (handshake era)", () => {
         elicitation: (_params, context) =>
           new Promise((_resolve, reject) => {
             asked();
-            context.signal.addEventListener("abort", () => (handlerAborted.push(context.signal.reason), reject(new Error("user went away"))));
+            context.signal.addEventListener(
+              "abort",
+              () => (handlerAborted.push(context.signal.reason), reject(new Error("user went away"))),
+            );
           }),
       },
     });
@@ -121,9 +127,18 @@ describe("one session serving both eras", () => {
     const server = createDemoServer();
     const t = new ScriptedTransport();
     const session = await server.connect(t);
-    t.inject({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    t.inject({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     t.inject({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const meta = { "io.modelcontextprotocol/protocolVersion": NEWEST_STATELESS, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "stateless-client", version: "2" } };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": NEWEST_STATELESS,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "stateless-client", version: "2" },
+    };
     t.inject({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "log", arguments: {} } });
     t.inject({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: meta, name: "log", arguments: {} } });
     const sent = t.sent as Array<{ id?: number; result?: Record<string, unknown> }>;
@@ -132,7 +147,37 @@ describe("one session serving both eras", () => {
     expect(byId(1)["content"]).toEqual([{ type: "text", text: `${NEWEST_HANDSHAKE}/handshake/raw` }]);
     expect(byId(1)).not.toHaveProperty("resultType");
     expect(byId(2)["content"]).toEqual([{ type: "text", text: `${NEWEST_STATELESS}/stateless/stateless-client` }]);
-    expect(byId(2)).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "demo-server" } } });
+    expect(byId(2)).toMatchObject({
+      resultType: "complete",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "demo-server" } },
+    });
     expect(session.revision).toBe(NEWEST_HANDSHAKE); // the handshake still governs the session
+  });
+});
+
+describe("a handshake-era connection that cannot carry requests to the client", () => {
+  it("refuses server→client requests for that reason, not for capabilities the client may well have", async () => {
+    const server = new McpServer({ info: { name: "s", version: "1" } }).tool(
+      { name: "ask", inputSchema: { type: "object" } },
+      async (_args, ctx) => {
+        await ctx.createMessage({ messages: [], maxTokens: 1 });
+        return { content: [{ type: "text", text: "asked" }] };
+      },
+    );
+    const t = new ScriptedTransport();
+    await server.connect(t);
+    const noSession = { serverRequests: false } as const;
+    // As HTTP without sessions replays it: an initialize with no capabilities, then the real request.
+    const init = { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: "c", version: "1" } };
+    t.inject({ jsonrpc: "2.0", id: 0, method: "initialize", params: init }, noSession);
+    t.inject({ jsonrpc: "2.0", method: "notifications/initialized" }, noSession);
+    t.inject({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: {} } }, noSession);
+    const [, answer] = (await t.waitForSent(2)) as [
+      unknown,
+      { result: { isError?: boolean; content: { text: string }[] } },
+    ];
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]!.text).toMatch(/no session to carry a request to the client/);
+    expect(answer.result.content[0]!.text).not.toMatch(/did not declare/);
   });
 });
