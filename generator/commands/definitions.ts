@@ -41,7 +41,11 @@ export const protocolCommand: CommandModule<object, ProtocolArgs> = {
         demandOption: true,
         describe: "Revision name, recorded as PROTOCOL_REVISION",
       })
-      .option("out", { type: "string", demandOption: true, describe: "Output directory" }) as Argv<ProtocolArgs>,
+      .option("out", { type: "string", demandOption: true, describe: "Output directory" })
+      .option("extension-id", {
+        type: "string",
+        describe: "An extension schema's identifier (e.g. io.modelcontextprotocol/tasks): adds its descriptor, extension.ts",
+      }) as Argv<ProtocolArgs>,
   handler: async (args) => {
     const { runProtocol } = await import("./protocol.ts");
     await runProtocol(args);

@@ -25,7 +25,24 @@ export function emitDescriptorFile(model: IrModel, options: DescriptorEmitOption
   f.print(`  era: ${JSON.stringify(era)},`);
   f.print(`  batches: ${batches},`);
   f.print("  methods,");
-  if (inputRequiredResult) f.print("  inputRequiredResult: ", siblingExport(`${inputRequiredResult}Schema`, "schemas"), ",");
+  if (inputRequiredResult)
+    f.print("  inputRequiredResult: ", siblingExport(`${inputRequiredResult}Schema`, "schemas"), ",");
   f.print("};");
+  return f.render(header);
+}
+
+/**
+ * `extension.ts` of an extension schema's bindings: the extension identifier and its method table, the shape the
+ * runtime's client and server take in `extensions: [...]`. The identifier is given by the user (`--extension-id`):
+ * the spec defines no way for a schema to state it.
+ */
+export function emitExtensionFile(model: IrModel, id: string, header = ""): string {
+  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+  const methods = siblingExport("methods", "methods");
+  f.print(`/** Extension ${id} (schema ${model.source.path}): pass it in the client's and server's \`extensions\`. */`);
+  f.print("export const extension = {");
+  f.print(`  id: ${JSON.stringify(id)},`);
+  f.print("  ", methods, ",");
+  f.print("} as const;");
   return f.render(header);
 }

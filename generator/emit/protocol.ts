@@ -1,6 +1,7 @@
 /**
  * `IrModel` of a protocol revision → the unformatted files of `generated/protocol/<revision>/`:
- * types.ts, schemas.ts, methods.ts, constants.ts, revision.ts (when the era is known), index.ts and ir.json.
+ * types.ts, schemas.ts, methods.ts, constants.ts, revision.ts (when the era is known), extension.ts (for an extension
+ * schema given its identifier), index.ts and ir.json.
  * Every TypeScript file prints through the printer, which imports zod, the runtime's method tokens and zod helpers,
  * and the sibling files as their symbols are used.
  */
@@ -11,11 +12,13 @@ import { createPrinter, typeUse, type Printable, type Printer, type RuntimeEntry
 import { runtime, sibling, zod } from "./runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, emitTypeExpression } from "./ts-types.ts";
 import { createZodContext, emitZodDeclaration, emitZodExpression, type ZodEmitContext } from "./zod.ts";
-import { emitDescriptorFile } from "./descriptor.ts";
+import { emitDescriptorFile, emitExtensionFile } from "./descriptor.ts";
 
 export interface ProtocolEmitOptions {
   /** The specifier of a runtime entry point (`method-type`, `zod-helpers`) as seen from the output directory. */
   readonly runtime: (entry: RuntimeEntry) => string;
+  /** An extension schema's identifier: adds `extension.ts` (its descriptor). */
+  readonly extensionId?: string;
 }
 
 const T = sibling("T", "types");
@@ -28,13 +31,16 @@ function protocolPrinter(options: ProtocolEmitOptions): Printer {
 export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions): GeneratedFile[] {
   const header = tsHeader(model.source.path, model.source.sha256);
   const descriptor = emitDescriptorFile(model, options, header);
+  const extension =
+    options.extensionId !== undefined ? emitExtensionFile(model, options.extensionId, header) : undefined;
   return [
     { path: "types.ts", content: emitTypesModule(model.types, header) },
     { path: "schemas.ts", content: emitSchemasModule(model.types, { ...options, header }) },
     { path: "methods.ts", content: emitMethodsFile(model, options, header) },
     { path: "constants.ts", content: emitConstantsFile(model, header) },
     ...(descriptor !== undefined ? [{ path: "revision.ts", content: descriptor }] : []),
-    { path: "index.ts", content: emitIndexFile(descriptor !== undefined, header) },
+    ...(extension !== undefined ? [{ path: "extension.ts", content: extension }] : []),
+    { path: "index.ts", content: emitIndexFile(descriptor !== undefined, header, extension !== undefined) },
     {
       path: "ir.json",
       content: stableJson({ $generated: headerLine(model.source.path, model.source.sha256).slice(3), ...model }),
@@ -120,7 +126,12 @@ function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (
     return [doc, `${method}: new `, runtime.ProtocolRequestType, `<${typeArgs}>({ ${fields.join(", ")} }),`];
   }
   const fields = [...common, `paramsOptional: ${m.paramsOptional}`, ...gate];
-  return [doc, `${method}: new `, runtime.ProtocolNotificationType, `<${method}, ${paramsType}>({ ${fields.join(", ")} }),`];
+  return [
+    doc,
+    `${method}: new `,
+    runtime.ProtocolNotificationType,
+    `<${method}, ${paramsType}>({ ${fields.join(", ")} }),`,
+  ];
 }
 
 export function emitConstantsFile(model: IrModel, header = ""): string {
@@ -131,7 +142,7 @@ export function emitConstantsFile(model: IrModel, header = ""): string {
   return f.render(header);
 }
 
-export function emitIndexFile(withDescriptor: boolean, header = ""): string {
+export function emitIndexFile(withDescriptor: boolean, header = "", withExtension = false): string {
   const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
   const from = (name: string) => JSON.stringify(f.sibling(name));
   f.print(`export type * from ${from("types")};`);
@@ -139,5 +150,6 @@ export function emitIndexFile(withDescriptor: boolean, header = ""): string {
   f.print(`export * from ${from("constants")};`);
   f.print(`export { methods } from ${from("methods")};`);
   if (withDescriptor) f.print(`export { revision } from ${from("revision")};`);
+  if (withExtension) f.print(`export { extension } from ${from("extension")};`);
   return f.render(header);
 }

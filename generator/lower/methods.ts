@@ -115,7 +115,7 @@ function discoverMessages(
   }
 }
 
-/** Properties of an object type, a reference to one, or an intersection of those (later members win). */
+/** Properties of an object type, a reference to one, or an intersection of those. */
 function resolveProps(
   type: IrType,
   byName: ReadonlyMap<string, IrTypeDecl>,
@@ -132,7 +132,12 @@ function resolveProps(
   for (const item of type.items) {
     const itemProps = resolveProps(item, byName, depth + 1);
     if (!itemProps) return undefined;
-    for (const prop of itemProps) props.set(prop.name, prop);
+    for (const prop of itemProps) {
+      // A property on several members has the intersection of their types (`params` of a base and of the message).
+      const seen = props.get(prop.name);
+      const type: IrType = seen ? { kind: "intersection", items: [seen.type, prop.type] } : prop.type;
+      props.set(prop.name, { ...prop, type, optional: prop.optional && (seen?.optional ?? true) });
+    }
   }
   return [...props.values()];
 }

@@ -78,7 +78,13 @@ function lowerModule(
     if (!input.readImport) {
       throw new GeneratorError(`cannot follow the import of "${imported.specifier}" here`, imported.location);
     }
-    const module = input.readImport(imported.specifier, displayPath);
+    let module: { readonly text: string; readonly displayPath: string };
+    try {
+      module = input.readImport(imported.specifier, displayPath);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new GeneratorError(`cannot read the import "${imported.specifier}": ${why}`, imported.location);
+    }
     if (importers.includes(module.displayPath) || module.displayPath === displayPath) {
       throw new GeneratorError(`circular import of ${module.displayPath}`, imported.location);
     }

@@ -2,7 +2,7 @@
  * The protocol pipeline: read schema.ts → lower to IR (`lower/`, validated) → emit (`emit/protocol.ts`) → format.
  * Returns files; writing is the write stage's (`write.ts`), so tests can inspect output without touching the disk.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { IrModel } from "../ir/model.ts";
@@ -17,6 +17,8 @@ export interface ProtocolJob {
   readonly schemaPath: string;
   readonly revision: string;
   readonly outDir: string;
+  /** Extension schemas: the extension identifier (`io.modelcontextprotocol/tasks`), for the `extension` descriptor. */
+  readonly extensionId?: string;
 }
 
 /** A schema's path as headers name it: relative to the repository root, `/`-separated. */
@@ -27,13 +29,10 @@ export function displayPath(file: string): string {
 /** The runtime package (`@mcp-gen/runtime`) and its source entry files in this repository, per entry point. */
 const RUNTIME_PACKAGE = "@mcp-gen/runtime";
 const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
-  "core": "runtime/index.ts",
+  core: "runtime/index.ts",
   "method-type": "runtime/protocol/method-type.ts",
   "zod-helpers": "runtime/protocol/zod-helpers.ts",
 };
-
-/** The package export of the runtime's method tokens (`ProtocolRequestType`, `MethodTable`, …). */
-export const RUNTIME_METHOD_TYPE_EXPORT = `${RUNTIME_PACKAGE}/method-type`;
 
 /**
  * Where protocol bindings written to `outDir` import a runtime entry point from (default: the method tokens). Inside
@@ -57,8 +56,30 @@ export async function generateProtocol(
   job: ProtocolJob,
 ): Promise<{ model: IrModel; files: GeneratedFile[]; warnings: string[] }> {
   const text = await readFile(job.schemaPath, "utf8");
-  const lowered = lowerSchemaWithWarnings({ text, displayPath: displayPath(job.schemaPath), revision: job.revision });
+  const lowered = lowerSchemaWithWarnings({
+    text,
+    displayPath: displayPath(job.schemaPath),
+    revision: job.revision,
+    readImport: readRelativeImport,
+  });
   const { model, warnings } = lowered;
-  const files = emitProtocolFiles(model, { runtime: (entry) => runtimeImportFrom(job.outDir, entry) });
+  const files = emitProtocolFiles(model, {
+    runtime: (entry) => runtimeImportFrom(job.outDir, entry),
+    ...(job.extensionId !== undefined ? { extensionId: job.extensionId } : {}),
+  });
   return { model, files: await formatFiles(files), warnings };
+}
+
+/**
+ * A module a schema imports, resolved as TypeScript resolves a relative specifier next to its importer (given by
+ * display path): `./x.js` is `./x.ts`, and a specifier without an extension gets `.ts`.
+ */
+function readRelativeImport(specifier: string, importer: string): { text: string; displayPath: string } {
+  const base = specifier.endsWith(".js")
+    ? `${specifier.slice(0, -3)}.ts`
+    : specifier.endsWith(".ts")
+      ? specifier
+      : `${specifier}.ts`;
+  const file = path.resolve(REPO_ROOT, path.dirname(importer), base);
+  return { text: readFileSync(file, "utf8"), displayPath: displayPath(file) };
 }

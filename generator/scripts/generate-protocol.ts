@@ -1,12 +1,13 @@
 /**
  * `npm run generate`: regenerates generated/protocol/<revision>/ for every revision directory under ../shared/spec
- * that holds a schema.ts, generated/protocol/revisions.ts, and the fidelity files test/protocol/fidelity/<rev>.ts.
+ * that holds a schema.ts, generated/protocol/revisions.ts, the fidelity files test/protocol/fidelity/<rev>.ts, and
+ * generated/extensions/<name>/ for every extension schema (../shared/spec/extensions/<name>/schema.ts).
  * `npm run generate:check` (`--check`) writes nothing and exits 1 naming every stale, missing or extra file. Writing
  * and checking are the write stage's (`pipeline/write.ts`), as for a manifest; generation owns every file under
  * generated/protocol and the `.ts` files of the fidelity folder.
  */
 import { readdir } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { emitFidelityFile } from "../emit/fidelity.ts";
@@ -20,6 +21,13 @@ import { compareFiles, writeFiles } from "../pipeline/write.ts";
 export const SPEC_ROOT = path.resolve(REPO_ROOT, "../shared/spec");
 export const PROTOCOL_OUT = path.join(REPO_ROOT, "generated/protocol");
 export const FIDELITY_OUT = path.join(REPO_ROOT, "test/protocol/fidelity");
+export const EXTENSIONS_OUT = path.join(REPO_ROOT, "generated/extensions");
+
+/**
+ * The identifier of each extension schema under ../shared/spec/extensions/<name>/ (the `--extension-id` its bindings
+ * are generated with): a schema has no standard way to state its own.
+ */
+const EXTENSION_IDS: Readonly<Record<string, string>> = { tasks: "io.modelcontextprotocol/tasks" };
 
 export async function specRevisions(specRoot = SPEC_ROOT): Promise<string[]> {
   const entries = await readdir(specRoot, { withFileTypes: true });
@@ -49,7 +57,7 @@ export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]
       },
     ];
   });
-  for (const files of await Promise.all(jobs)) all.push(...files);
+  for (const files of await Promise.all([...jobs, ...extensionJobs(specRoot)])) all.push(...files);
   all.push({
     path: posixRelative(REPO_ROOT, path.join(PROTOCOL_OUT, "revisions.ts")),
     content: await formatTypeScript(emitRevisionsFile(revisions)),
@@ -57,9 +65,31 @@ export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]
   return all;
 }
 
-/** Where generated files live: every file under generated/protocol, the `.ts` files of the fidelity folder. */
+/** generated/extensions/<name>/ for every ../shared/spec/extensions/<name>/schema.ts (an extension of a revision). */
+function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
+  const root = path.join(specRoot, "extensions");
+  if (!existsSync(root)) return [];
+  const names = readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, "schema.ts")))
+    .map((e) => e.name)
+    .sort();
+  return names.map(async (name) => {
+    const extensionId = EXTENSION_IDS[name];
+    if (extensionId === undefined) throw new Error(`extension schema ${name} has no identifier in EXTENSION_IDS`);
+    const outDir = path.join(EXTENSIONS_OUT, name);
+    const schemaPath = path.join(root, name, "schema.ts");
+    const { files } = await generateProtocol({ schemaPath, revision: name, outDir, extensionId });
+    return files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content }));
+  });
+}
+
+/**
+ * Where generated files live: every file under generated/protocol and generated/extensions, the `.ts` files of the
+ * fidelity folder.
+ */
 const GENERATED_AREAS = [
   { dir: PROTOCOL_OUT, owns: (_name: string) => true },
+  { dir: EXTENSIONS_OUT, owns: (_name: string) => true },
   { dir: FIDELITY_OUT, owns: (name: string) => name.endsWith(".ts") },
 ];
 
