@@ -53,7 +53,12 @@ export async function runGenerate(args: Omit<GenerateArgs, "watch">, io: Command
   }
 }
 
-async function check(args: { manifest: string }, output: ManifestOutput, shown: string, io: CommandIo): Promise<number> {
+async function check(
+  args: { manifest: string },
+  output: ManifestOutput,
+  shown: string,
+  io: CommandIo,
+): Promise<number> {
   const problems = await checkOutputFolder(output.outDir, output.files);
   for (const problem of problems) io.err(`mcp-gen: ${problem.replace(": ", `: ${shown}/`)}`);
   if (problems.length > 0) {

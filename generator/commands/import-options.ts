@@ -13,7 +13,14 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** Headers mcp-gen's HTTP transport sets itself: overriding them would break the connection. */
-const RESERVED = new Set(["content-type", "accept", "mcp-session-id", "mcp-protocol-version", "content-length", "host"]);
+const RESERVED = new Set([
+  "content-type",
+  "accept",
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "content-length",
+  "host",
+]);
 
 function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
@@ -57,6 +64,9 @@ export function parseImportOptions(args: {
 
 /** Text from a server, safe for one terminal line: control characters escaped, at most 300 characters. */
 export function printable(text: string): string {
-  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const escaped = text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return escaped.length > 300 ? `${escaped.slice(0, 300)}…` : escaped;
 }

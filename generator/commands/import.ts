@@ -150,10 +150,15 @@ export async function runImport(args: ImportArgs, io: CommandIo): Promise<number
     ? `${JSON.stringify(manifest, null, 2)}\n`
     : `# Imported by mcp-gen from ${source}\n${stringify(manifest, { lineWidth: 0 })}`;
   try {
-    parseManifest(text, { file: args.out, displayPath: () => path.basename(args.out), knownRevisions: knownRevisions() });
+    parseManifest(text, {
+      file: args.out,
+      displayPath: () => path.basename(args.out),
+      knownRevisions: knownRevisions(),
+    });
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    for (const line of error.lines()) io.err(`mcp-gen: the server's definitions cannot be generated from: ${printable(line)}`);
+    for (const line of error.lines())
+      io.err(`mcp-gen: the server's definitions cannot be generated from: ${printable(line)}`);
     return 1;
   }
   await writeFileAtomically(path.resolve(args.out), text);

@@ -112,7 +112,11 @@ export function editPackageJson(text: string, hasCode = false): { text?: string;
 }
 
 function newPackageJson(name: string): string {
-  const pkgName = name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+/, "") || "mcp-server";
+  const pkgName =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^[._-]+/, "") || "mcp-server";
   return `${JSON.stringify({ name: pkgName, version: "0.1.0", private: true, type: "module", scripts: INIT_SCRIPTS }, null, 2)}\n`;
 }
 

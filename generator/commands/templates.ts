@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 
 /** `templates/` beside `generator/` in this repository, and beside the compiled CLI in the package. */
-export const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../templates");
+const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../templates");
 
 /** Renders the named template of the set with an already-rendered view model. */
 export type Templates = (name: string, view: object) => string;

@@ -30,7 +30,14 @@ export function emitFidelityFile(model: IrModel, paths: FidelityPaths): string {
   for (const { name } of covered) {
     f.print("");
     f.print(
-      `export function ${name}(gen: `, Gen, `.${name}, spec: `, Spec, `.${name}, parsed: `, z, ".infer<typeof ", Schemas,
+      `export function ${name}(gen: `,
+      Gen,
+      `.${name}, spec: `,
+      Spec,
+      `.${name}, parsed: `,
+      z,
+      ".infer<typeof ",
+      Schemas,
       `.${name}Schema>): unknown[] {`,
     );
     f.print("  const checks: unknown[] = [];");

@@ -127,8 +127,14 @@ export function createPrinter(options: PrinterOptions): Printer {
         statements.push(`${keyword} * as ${entry.namespace.name} from ${quoted};`);
       }
       if (entry.named.size > 0) {
-        const values = [...entry.named].filter(([, v]) => v).map(([n]) => n).sort(byCodeUnit);
-        const types = [...entry.named].filter(([, v]) => !v).map(([n]) => n).sort(byCodeUnit);
+        const values = [...entry.named]
+          .filter(([, v]) => v)
+          .map(([n]) => n)
+          .sort(byCodeUnit);
+        const types = [...entry.named]
+          .filter(([, v]) => !v)
+          .map(([n]) => n)
+          .sort(byCodeUnit);
         statements.push(
           values.length === 0
             ? `import type { ${types.join(", ")} } from ${quoted};`

@@ -22,7 +22,13 @@ export function emitRevisionsFile(revisions: readonly string[]): string {
   f.print("/** Revision names, oldest first. */");
   f.print("export const revisionNames = Object.keys(revisions) as ProtocolRevision[];");
   f.print("");
-  f.print("/** The revision descriptors (each folder's `revision`), oldest first: what the runtime serves by default. */");
-  f.print("export const revisionDescriptors = [", sorted.map((rev) => [namespace(rev), ".revision"]).map((p, i) => (i ? [", ", p] : p)), "] as const;");
+  f.print(
+    "/** The revision descriptors (each folder's `revision`), oldest first: what the runtime serves by default. */",
+  );
+  f.print(
+    "export const revisionDescriptors = [",
+    sorted.map((rev) => [namespace(rev), ".revision"]).map((p, i) => (i ? [", ", p] : p)),
+    "] as const;",
+  );
   return f.render(tsHeader("the revision directories of generated/protocol", hash));
 }

@@ -80,7 +80,7 @@ function wrap(type: IrType, text: string): string {
   return type.kind === "union" || type.kind === "intersection" ? `(${text})` : text;
 }
 
-export function emitObjectType(type: IrObjectType, options: TypeEmitOptions = {}): string {
+function emitObjectType(type: IrObjectType, options: TypeEmitOptions = {}): string {
   const members = objectMembers(type, options);
   return members.length === 0 ? "{}" : `{\n${members.join("\n")}\n}`;
 }

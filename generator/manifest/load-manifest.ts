@@ -60,7 +60,8 @@ export function parseManifest(text: string, options: ParseOptions): LoadedManife
       const source = { path: displayPath(sound.manifest), sha256 };
       model = lowerManifest(sound.manifest, { ...lowering, source }, sound.origin);
     } catch (error) {
-      const problems = error instanceof SchemaProblems ? error.problems : error instanceof SchemaProblem ? [error] : undefined;
+      const problems =
+        error instanceof SchemaProblems ? error.problems : error instanceof SchemaProblem ? [error] : undefined;
       if (!problems) throw error;
       diagnostics.push(...problems.map((p) => diagnostic(doc, lineCounter, p.path, p.message)));
     }
@@ -113,7 +114,10 @@ function soundParts(raw: unknown): Sound | undefined {
   // Unknown fields are reported already: the parts are read without them (`strip`), so the rest is still checked.
   const server = ManifestParts.Server.strip().safeParse(value["server"]);
   const partial: Record<string, unknown> = { server: server.success ? server.data : { name: "-", version: "-" } };
-  for (const [key, schema] of [["capabilities", ManifestParts.Capabilities], ["generate", ManifestParts.Generate]] as const) {
+  for (const [key, schema] of [
+    ["capabilities", ManifestParts.Capabilities],
+    ["generate", ManifestParts.Generate],
+  ] as const) {
     const part = schema.strip().safeParse(value[key]);
     if (value[key] !== undefined && part.success) partial[key] = part.data;
   }
@@ -163,7 +167,9 @@ function issueDiagnostics(doc: Document, lineCounter: LineCounter, issue: Issue)
     return issue.keys.map((key) => {
       const message = `unknown field ${JSON.stringify(key)}${didYouMean(key, known)}`;
       const at = keyPosition(doc, lineCounter, base, key);
-      return at ? { path: [...base, key], message, position: at } : diagnostic(doc, lineCounter, [...base, key], message);
+      return at
+        ? { path: [...base, key], message, position: at }
+        : diagnostic(doc, lineCounter, [...base, key], message);
     });
   }
   const missing = issue.code === "invalid_type" && !doc.hasIn(base);
@@ -173,7 +179,12 @@ function issueDiagnostics(doc: Document, lineCounter: LineCounter, issue: Issue)
 }
 
 /** The position of the key `key` (not its value) in the mapping at `path`. */
-function keyPosition(doc: Document, lineCounter: LineCounter, path: ManifestPath, key: string): ManifestPosition | undefined {
+function keyPosition(
+  doc: Document,
+  lineCounter: LineCounter,
+  path: ManifestPath,
+  key: string,
+): ManifestPosition | undefined {
   const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
   if (!isMap(map)) return undefined;
   const pair = map.items.find((item) => isScalar(item.key) && item.key.value === key);
@@ -195,7 +206,8 @@ function knownFields(path: ManifestPath): string[] {
     node =
       typeof segment === "number"
         ? schema["items"]
-        : (properties?.[segment] ?? (typeof schema["additionalProperties"] === "object" ? schema["additionalProperties"] : undefined));
+        : (properties?.[segment] ??
+          (typeof schema["additionalProperties"] === "object" ? schema["additionalProperties"] : undefined));
   }
   const properties = (node as Record<string, unknown> | undefined)?.["properties"];
   return typeof properties === "object" && properties !== null ? Object.keys(properties) : [];

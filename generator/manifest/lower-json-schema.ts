@@ -60,7 +60,6 @@ class Lowering {
   /** Draft-04/06/07 semantics where they differ from 2020-12 (the root's `$schema` decides). */
   private readonly draft07: boolean;
 
-
   run(): void {
     this.declByPointer.set("#", this.rootName);
     this.claim(this.rootName, this.rootPath);
@@ -75,7 +74,8 @@ class Lowering {
   }
 
   private declare(name: string, schema: SchemaObject | boolean, path: ManifestPath): IrTypeDecl {
-    const description = isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
+    const description =
+      isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
     const type = this.lower(schema, path);
     return { name, type, extends: [], internal: false, ...(description ? { doc: { text: description } } : {}) };
   }
@@ -200,7 +200,8 @@ class Lowering {
     });
     // Required names without a property schema are still required keys (of any value).
     for (const name of required as string[]) {
-      if (!Object.hasOwn(properties, name)) props.push({ name, type: { kind: "primitive", name: "unknown" }, optional: false });
+      if (!Object.hasOwn(properties, name))
+        props.push({ name, type: { kind: "primitive", name: "unknown" }, optional: false });
     }
     const additional = schema["additionalProperties"];
     const patterns = schema["patternProperties"];

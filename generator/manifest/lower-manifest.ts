@@ -78,7 +78,12 @@ export function lowerManifest(
 ): UserModel {
   const acc: Collected = { types: [], warnings: [], takenNames: new Set(), problems: [] };
   const at = (list: ManifestList) => (i: number) => origin[list]?.[i] ?? i;
-  const lowerEach = <T, R>(list: ManifestList, items: readonly T[], skip: ReadonlySet<number>, lower: (item: T, path: ManifestPath) => R) =>
+  const lowerEach = <T, R>(
+    list: ManifestList,
+    items: readonly T[],
+    skip: ReadonlySet<number>,
+    lower: (item: T, path: ManifestPath) => R,
+  ) =>
     items.flatMap((item, i) => {
       if (skip.has(i)) return [];
       const lowered = attempt(acc, () => lower(item, [list, at(list)(i)]));
@@ -130,7 +135,14 @@ export function lowerManifest(
   const declaredPrompts = manifest.prompts ?? [];
   const badPrompts = report([
     duplicates(declaredPrompts, "prompts", "prompt name", (p) => p.name, "name", at("prompts")),
-    duplicates(declaredPrompts, "prompts", "prompt name (as an identifier)", (p) => pascalName(p.name), "name", at("prompts")),
+    duplicates(
+      declaredPrompts,
+      "prompts",
+      "prompt name (as an identifier)",
+      (p) => pascalName(p.name),
+      "name",
+      at("prompts"),
+    ),
   ]);
   const prompts = lowerEach("prompts", declaredPrompts, badPrompts, (p, path) => lowerPrompt(p, path, acc));
   if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
@@ -178,7 +190,12 @@ function checkRevisions(revisions: readonly string[], known: readonly string[]):
   const unknown = revisions.flatMap((revision, i) =>
     known.includes(revision)
       ? []
-      : [new SchemaProblem(["server", "revisions", i], `unknown protocol revision ${JSON.stringify(revision)} (known: ${known.join(", ")})`)],
+      : [
+          new SchemaProblem(
+            ["server", "revisions", i],
+            `unknown protocol revision ${JSON.stringify(revision)} (known: ${known.join(", ")})`,
+          ),
+        ],
   );
   return [...unknown, ...duplicates(revisions, ["server", "revisions"], "protocol revision", (r) => r, null)];
 }
@@ -328,7 +345,13 @@ function duplicates<T>(
 }
 
 /** Throws the first duplicate (inside one entry, where the entry stops at its first problem). */
-function unique<T>(items: readonly T[], list: ManifestPath, what: string, key: (item: T) => string, field: string | null = "name"): void {
+function unique<T>(
+  items: readonly T[],
+  list: ManifestPath,
+  what: string,
+  key: (item: T) => string,
+  field: string | null = "name",
+): void {
   const [first] = duplicates(items, list, what, key, field);
   if (first) throw first;
 }

@@ -10,7 +10,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= t.length; j++) {
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -39,7 +40,11 @@ export function closest(word: string, candidates: Iterable<string>): string | un
 }
 
 /** ` (did you mean "x"?)`, or "" when nothing is close. */
-export function didYouMean(word: string, candidates: Iterable<string>, quote: (w: string) => string = JSON.stringify): string {
+export function didYouMean(
+  word: string,
+  candidates: Iterable<string>,
+  quote: (w: string) => string = JSON.stringify,
+): string {
   const match = closest(word, candidates);
   return match === undefined ? "" : ` (did you mean ${quote(match)}?)`;
 }

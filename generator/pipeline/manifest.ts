@@ -18,8 +18,8 @@ import { knownRevisions } from "./known-revisions.ts";
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
 
-export { DEFAULT_MANIFEST } from "../manifest/defaults.ts";
-export const DEFAULT_OUT = "generated";
+/** Where output goes without `generate.out` or `--out`: `generated/` next to the manifest. */
+const DEFAULT_OUT = "generated";
 
 export interface ManifestJob {
   readonly manifestPath: string;
@@ -40,7 +40,7 @@ export interface ManifestOutput {
 }
 
 /** The read stage: the manifest's text, or a `ManifestError` saying why it cannot be read. */
-export async function readManifest(file: string): Promise<string> {
+async function readManifest(file: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (error) {

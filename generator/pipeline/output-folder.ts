@@ -87,7 +87,9 @@ async function inspectFolder(outDir: string, files: readonly GeneratedFile[]): P
   if (!stat.isDirectory()) throw refuse("it is not a folder");
   for (const marker of ["package.json", ".git"])
     if (existsSync(path.join(outDir, marker)))
-      throw refuse(`it is a project root (it holds ${marker}); generate into a folder of its own, e.g. --out generated`);
+      throw refuse(
+        `it is a project root (it holds ${marker}); generate into a folder of its own, e.g. --out generated`,
+      );
 
   const next = files.find((f) => f.path === RECORD_FILE);
   const manifest = next ? parseRecord(next.content)?.manifest : undefined;

@@ -104,7 +104,13 @@ describe("emitters on IR features outside the MCP schema", () => {
       if (typeof value === "object" && value !== null) for (const v of Object.values(value)) freeze(v);
       return Object.freeze(value);
     };
-    const union: IrType = freeze({ kind: "union", items: [{ kind: "ref", name: "A" }, { kind: "primitive", name: "null" }] });
+    const union: IrType = freeze({
+      kind: "union",
+      items: [
+        { kind: "ref", name: "A" },
+        { kind: "primitive", name: "null" },
+      ],
+    });
     const array: IrType = freeze({ kind: "array", element: { kind: "ref", name: "A" } });
     const literals: IrType = freeze({
       kind: "union",
@@ -123,7 +129,7 @@ describe("emitters on IR features outside the MCP schema", () => {
     const forward = [emitZodExpression(array, first.ctx), emitZodExpression(literals, first.ctx)];
     const second = context();
     const backward = [emitZodExpression(literals, second.ctx), emitZodExpression(array, second.ctx)].reverse();
-    expect(forward).toEqual(['z.array(schemas.A)', 'z.enum(["a", "b"])']);
+    expect(forward).toEqual(["z.array(schemas.A)", 'z.enum(["a", "b"])']);
     expect(backward).toEqual(forward);
     // Neither needs a runtime helper: the file they go into imports zod and nothing else.
     first.printer.print("body");

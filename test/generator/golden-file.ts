@@ -6,10 +6,10 @@
 import { existsSync } from "node:fs";
 import { expect } from "vitest";
 
-export const UPDATE_COMMAND = "npm run test:update-golden";
+const UPDATE_COMMAND = "npm run test:update-golden";
 
 /** Whether this run was asked to rewrite goldens (`vitest --update`). */
-export function updatingGoldens(): boolean {
+function updatingGoldens(): boolean {
   return expect.getState().snapshotState.snapshotUpdateState === "all";
 }
 

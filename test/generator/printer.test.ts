@@ -9,7 +9,7 @@ import * as zodHelpers from "../../runtime/protocol/zod-helpers.ts";
 import { createPrinter, typeUse, type RuntimeEntry } from "../../generator/emit/printer.ts";
 import { runtime, sibling, zod } from "../../generator/emit/runtime-symbols.ts";
 
-const split = { "core": "rt", "method-type": "rt/method-type", "zod-helpers": "rt/zod-helpers" } as const;
+const split = { core: "rt", "method-type": "rt/method-type", "zod-helpers": "rt/zod-helpers" } as const;
 const printer = (entries: Readonly<Record<RuntimeEntry, string>> = split) =>
   createPrinter({ runtime: (entry) => entries[entry], siblingExtension: ".js" });
 
@@ -47,7 +47,7 @@ describe("printer", () => {
   });
 
   it("merges symbols of entries that resolve to one specifier (a manifest's files import the core entry only)", () => {
-    const f = printer({ "core": "rt", "method-type": "rt", "zod-helpers": "rt" });
+    const f = printer({ core: "rt", "method-type": "rt", "zod-helpers": "rt" });
     f.print(runtime.ownKeys, typeUse(runtime.ObjectSchema), runtime.jsonSchemaCheck, typeUse(runtime.Completer));
     expect(f.render("")).toBe(
       'import { jsonSchemaCheck, ownKeys, type Completer, type ObjectSchema } from "rt";\n\nownKeysObjectSchemajsonSchemaCheckCompleter\n',
@@ -73,7 +73,7 @@ describe("printer", () => {
 
 describe("runtime symbol table", () => {
   const modules: Record<RuntimeEntry, Record<string, unknown>> = {
-    "core": core,
+    core: core,
     "method-type": methodType,
     "zod-helpers": zodHelpers,
   };
@@ -86,16 +86,34 @@ describe("runtime symbol table", () => {
 
   it("every zod helper is also exported by the core entry (a manifest's files import only that)", () => {
     for (const symbol of values.filter((s) => s.from.kind === "runtime" && s.from.entry === "zod-helpers"))
-      expect((core as Record<string, unknown>)[symbol.name], symbol.name).toBe(zodHelpers[symbol.name as keyof typeof zodHelpers]);
+      expect((core as Record<string, unknown>)[symbol.name], symbol.name).toBe(
+        zodHelpers[symbol.name as keyof typeof zodHelpers],
+      );
   });
 });
 
 // Type-only entries are checked by tsc: each must name an exported type of its entry.
 type CoreTypes = [
-  core.Awaitable<1>, core.Completer, core.ContentToolResult, core.GetPromptResult, core.ReadResourceResult,
-  core.RequestContext, core.ServerOptions, core.StructuredToolResult<1>, core.TypedToolValidators, core.JsonObject,
-  core.ToolDefinition, core.ResourceDefinition, core.ResourceTemplateDefinition, core.PromptDefinition,
-  core.CallOptions, core.CallToolResult, core.StructuredToolCall<1>, core.ObjectSchema<1>,
-  methodType.MethodTable, methodType.RevisionDescriptor, zodHelpers.ObjectSchema<1>,
+  core.Awaitable<1>,
+  core.Completer,
+  core.ContentToolResult,
+  core.GetPromptResult,
+  core.ReadResourceResult,
+  core.RequestContext,
+  core.ServerOptions,
+  core.StructuredToolResult<1>,
+  core.TypedToolValidators,
+  core.JsonObject,
+  core.ToolDefinition,
+  core.ResourceDefinition,
+  core.ResourceTemplateDefinition,
+  core.PromptDefinition,
+  core.CallOptions,
+  core.CallToolResult,
+  core.StructuredToolCall<1>,
+  core.ObjectSchema<1>,
+  methodType.MethodTable,
+  methodType.RevisionDescriptor,
+  zodHelpers.ObjectSchema<1>,
 ];
 export type { CoreTypes };

@@ -32,7 +32,12 @@ function toolEntry(tool: UserTool): Entry {
       doc,
       signature: [head, typeUse(runtime.StructuredToolCall), "<", t(output), ">>"],
       code: [
-        `${key}: (input, options) => `, runtime.callStructured, "<", t(output), `>(client, ${name}, input, `, S,
+        `${key}: (input, options) => `,
+        runtime.callStructured,
+        "<",
+        t(output),
+        `>(client, ${name}, input, `,
+        S,
         `.${output}Schema, options)`,
       ],
     };
@@ -60,11 +65,18 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
       entries: model.resourceTemplates.map((r) => ({
         doc: emitDescription(r.descriptor["description"]),
         signature: [
-          propertyKey(r.name), "(variables: ", t(r.variablesTypeName), ", options?: ", Options, "): Promise<",
-          ReadResourceResult, ">",
+          propertyKey(r.name),
+          "(variables: ",
+          t(r.variablesTypeName),
+          ", options?: ",
+          Options,
+          "): Promise<",
+          ReadResourceResult,
+          ">",
         ],
         code: [
-          `${propertyKey(r.name)}: (variables, options) => client.readResource(`, runtime.expandUriTemplate,
+          `${propertyKey(r.name)}: (variables, options) => client.readResource(`,
+          runtime.expandUriTemplate,
           `(${JSON.stringify(r.uriTemplate)}, { ...variables }), options)`,
         ],
       })),
@@ -74,10 +86,20 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
       entries: model.prompts.map((p) => ({
         doc: emitDescription(p.descriptor["description"]),
         signature: [
-          propertyKey(p.name), "(args: ", t(p.argumentsTypeName), ", options?: ", Options, "): Promise<",
-          typeUse(runtime.GetPromptResult), ">",
+          propertyKey(p.name),
+          "(args: ",
+          t(p.argumentsTypeName),
+          ", options?: ",
+          Options,
+          "): Promise<",
+          typeUse(runtime.GetPromptResult),
+          ">",
         ],
-        code: [`${propertyKey(p.name)}: (args, options) => `, runtime.getPrompt, `(client, ${JSON.stringify(p.name)}, args, options)`],
+        code: [
+          `${propertyKey(p.name)}: (args, options) => `,
+          runtime.getPrompt,
+          `(client, ${JSON.stringify(p.name)}, args, options)`,
+        ],
       })),
     },
   ].filter((s) => s.entries.length > 0);
@@ -86,7 +108,9 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
 function printClient(f: Printer, model: UserModel): void {
   const McpClient = typeUse(runtime.McpClient);
   const all = sections(model);
-  f.print("/** The manifest's tools, resources, resource templates and prompts as typed methods over a connected client. */");
+  f.print(
+    "/** The manifest's tools, resources, resource templates and prompts as typed methods over a connected client. */",
+  );
   f.print("export interface TypedClient {");
   for (const section of all) {
     f.print(`  readonly ${section.name}: {`);
@@ -97,7 +121,9 @@ function printClient(f: Printer, model: UserModel): void {
   f.print("  readonly raw: ", McpClient, ";");
   f.print("}");
   f.print("");
-  f.print("/** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */");
+  f.print(
+    "/** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */",
+  );
   f.print("export function createClient(client: ", McpClient, "): TypedClient {");
   f.print("  return {");
   for (const section of all) {

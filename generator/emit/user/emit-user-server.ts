@@ -26,7 +26,18 @@ function toolMember(tool: UserTool): Member {
     : typeUse(runtime.ContentToolResult);
   return {
     doc: emitDescription(tool.description ?? tool.title),
-    signature: [propertyKey(tool.name), "(input: ", t(tool.input.typeName), ", context: ", Context, "): ", Awaitable, "<", result, ">"],
+    signature: [
+      propertyKey(tool.name),
+      "(input: ",
+      t(tool.input.typeName),
+      ", context: ",
+      Context,
+      "): ",
+      Awaitable,
+      "<",
+      result,
+      ">",
+    ],
   };
 }
 
@@ -39,8 +50,12 @@ function completers(path: string, names: readonly string[]): string {
 function templateRegistration(t: UserResourceTemplate, index: number): Printable {
   const completable = t.variables.filter((v) => v.completion).map((v) => v.name);
   return [
-    "server.resourceTemplate(", D, `.resourceTemplateDefinitions[${index}]!, (uri, variables, context) => `,
-    `${memberAccess("handlers.resourceTemplates", t.name)}(`, S, `.${t.variablesTypeName}Schema.parse(variables), uri, context)`,
+    "server.resourceTemplate(",
+    D,
+    `.resourceTemplateDefinitions[${index}]!, (uri, variables, context) => `,
+    `${memberAccess("handlers.resourceTemplates", t.name)}(`,
+    S,
+    `.${t.variablesTypeName}Schema.parse(variables), uri, context)`,
     `${completers(memberAccess("handlers.completions.resourceTemplates", t.name), completable)});`,
   ];
 }
@@ -51,8 +66,14 @@ function promptRegistration(p: UserPrompt, index: number): Printable {
     ? `, complete: { ${completable.map((n) => `${propertyKey(n)}: ${memberAccess(memberAccess("handlers.completions.prompts", p.name), n)}`).join(", ")} }`
     : "";
   return [
-    "server.prompt<", t(p.argumentsTypeName), ">(", D, `.promptDefinitions[${index}]!, (args, context) => `,
-    `${memberAccess("handlers.prompts", p.name)}(args, context), { arguments: `, S, `.${p.argumentsTypeName}Schema${complete} });`,
+    "server.prompt<",
+    t(p.argumentsTypeName),
+    ">(",
+    D,
+    `.promptDefinitions[${index}]!, (args, context) => `,
+    `${memberAccess("handlers.prompts", p.name)}(args, context), { arguments: `,
+    S,
+    `.${p.argumentsTypeName}Schema${complete} });`,
   ];
 }
 
@@ -71,11 +92,19 @@ function completionMembers(model: UserModel): Member[] {
     model.prompts.map((p) => ({ name: p.name, names: p.arguments.filter((a) => a.completion).map((a) => a.name) })),
   );
   const templates = group(
-    model.resourceTemplates.map((t) => ({ name: t.name, names: t.variables.filter((v) => v.completion).map((v) => v.name) })),
+    model.resourceTemplates.map((t) => ({
+      name: t.name,
+      names: t.variables.filter((v) => v.completion).map((v) => v.name),
+    })),
   );
   return [
     ...(prompts.length
-      ? [{ doc: emitDescription("Completers of prompt arguments."), signature: ["readonly prompts: { ", joined(prompts), " }"] }]
+      ? [
+          {
+            doc: emitDescription("Completers of prompt arguments."),
+            signature: ["readonly prompts: { ", joined(prompts), " }"],
+          },
+        ]
       : []),
     ...(templates.length
       ? [
@@ -95,7 +124,16 @@ function sections(model: UserModel): { name: string; members: Member[] }[] {
       name: "resources",
       members: model.resources.map((r) => ({
         doc: emitDescription(r.descriptor["description"]),
-        signature: [JSON.stringify(r.uri), "(uri: string, context: ", Context, "): ", Awaitable, "<", ReadResourceResult, ">"],
+        signature: [
+          JSON.stringify(r.uri),
+          "(uri: string, context: ",
+          Context,
+          "): ",
+          Awaitable,
+          "<",
+          ReadResourceResult,
+          ">",
+        ],
       })),
     },
     {
@@ -103,8 +141,16 @@ function sections(model: UserModel): { name: string; members: Member[] }[] {
       members: model.resourceTemplates.map((t) => ({
         doc: emitDescription(t.descriptor["description"]),
         signature: [
-          propertyKey(t.name), "(variables: ", [typeUse(T), ".", t.variablesTypeName], ", uri: string, context: ", Context,
-          "): ", Awaitable, "<", ReadResourceResult, ">",
+          propertyKey(t.name),
+          "(variables: ",
+          [typeUse(T), ".", t.variablesTypeName],
+          ", uri: string, context: ",
+          Context,
+          "): ",
+          Awaitable,
+          "<",
+          ReadResourceResult,
+          ">",
         ],
       })),
     },
@@ -113,8 +159,16 @@ function sections(model: UserModel): { name: string; members: Member[] }[] {
       members: model.prompts.map((p) => ({
         doc: emitDescription(p.descriptor["description"]),
         signature: [
-          propertyKey(p.name), "(args: ", [typeUse(T), ".", p.argumentsTypeName], ", context: ", Context, "): ", Awaitable,
-          "<", typeUse(runtime.GetPromptResult), ">",
+          propertyKey(p.name),
+          "(args: ",
+          [typeUse(T), ".", p.argumentsTypeName],
+          ", context: ",
+          Context,
+          "): ",
+          Awaitable,
+          "<",
+          typeUse(runtime.GetPromptResult),
+          ">",
         ],
       })),
     },
@@ -127,13 +181,21 @@ function registrations(model: UserModel): Printable[] {
     ...(model.tools.length > 0
       ? [
           [
-            runtime.registerTypedTools, "(server, handlers.tools, { definitions: ", D, ".toolDefinitions, validators: ", S,
-            ".toolValidators, scopes: ", D, ".toolScopes });",
+            runtime.registerTypedTools,
+            "(server, handlers.tools, { definitions: ",
+            D,
+            ".toolDefinitions, validators: ",
+            S,
+            ".toolValidators, scopes: ",
+            D,
+            ".toolScopes });",
           ],
         ]
       : []),
     ...model.resources.map((r, i): Printable => [
-      "server.resource(", D, `.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
+      "server.resource(",
+      D,
+      `.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
     ]),
     ...model.resourceTemplates.map(templateRegistration),
     ...model.prompts.map(promptRegistration),
@@ -141,7 +203,9 @@ function registrations(model: UserModel): Printable[] {
 }
 
 function printHandlers(f: Printer, model: UserModel): void {
-  f.print("/** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */");
+  f.print(
+    "/** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */",
+  );
   f.print("export interface ServerHandlers {");
   for (const section of sections(model)) {
     f.print(`  readonly ${section.name}: {`);
@@ -155,14 +219,24 @@ export function emitUserServerFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
   printHandlers(f, model);
   f.print("");
-  f.print("/** Options of `createServer`; server info, revisions and capabilities come from the manifest unless overridden. */");
+  f.print(
+    "/** Options of `createServer`; server info, revisions and capabilities come from the manifest unless overridden. */",
+  );
   f.print("export type CreateServerOptions = Partial<", typeUse(runtime.ServerOptions), ">;");
   f.print("");
   f.print("/**");
-  f.print(" * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are");
-  f.print(" * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.");
+  f.print(
+    " * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are",
+  );
+  f.print(
+    " * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.",
+  );
   f.print(" */");
-  f.print("export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): ", runtime.McpServer, " {");
+  f.print(
+    "export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): ",
+    runtime.McpServer,
+    " {",
+  );
   f.print("  const server = new ", runtime.McpServer, "({ ...", D, ".serverOptions, ...options });");
   for (const statement of registrations(model)) f.print("  ", statement);
   f.print("  return server;");

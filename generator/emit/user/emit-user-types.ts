@@ -30,7 +30,7 @@ function checkedRoots(model: UserModel): Set<string> {
  * Where a tool schema's original JSON lives in definitions.ts: one `jsonSchemas` object keyed by type name (a
  * lower-case name, so it can never collide with a declaration-derived name such as `<Type>Schema`).
  */
-export function jsonSchemaConst(typeName: string): string {
+function jsonSchemaConst(typeName: string): string {
   return `jsonSchemas.${typeName}`;
 }
 
@@ -65,7 +65,8 @@ export function emitUserSchemasFile(model: UserModel, header: string, options: S
   });
   const { order, recursive } = dependencyOrder(model.types);
   const typeRef = (name: string) => `${f.use(T, true)}.${name}`;
-  for (const decl of order) f.print(emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, annotate }));
+  for (const decl of order)
+    f.print(emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, annotate }));
   for (const s of toolSchemas(model).filter((s) => checked.has(s.typeName))) {
     const keywords = s.enforcedByJsonSchema.map((k) => `\`${k}\``).join(", ");
     f.print(
@@ -73,7 +74,11 @@ export function emitUserSchemasFile(model: UserModel, header: string, options: S
         text: `Validates {@link ${typeRef(s.typeName)}} completely: the zod shape plus the original JSON Schema for ${keywords}.`,
       }),
       `export const ${s.typeName}Schema${annotate ? `: ${f.use(zod, true)}.ZodType<${typeRef(s.typeName)}>` : ""} = `,
-      `${s.typeName}Shape.superRefine(`, runtime.jsonSchemaCheck, "(", D, `.${jsonSchemaConst(s.typeName)}));\n`,
+      `${s.typeName}Shape.superRefine(`,
+      runtime.jsonSchemaCheck,
+      "(",
+      D,
+      `.${jsonSchemaConst(s.typeName)}));\n`,
     );
   }
   printToolValidators(f, model);
@@ -128,29 +133,48 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   f.print("export const serverOptions: ", typeUse(runtime.ServerOptions), ` = { ${serverOptions.join(", ")} };`);
   f.print("");
   f.print("/**");
-  f.print(" * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key");
-  f.print(" * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc");
+  f.print(
+    " * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key",
+  );
+  f.print(
+    " * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc",
+  );
   f.print(" * has no object literal to check.");
   f.print(" */");
-  f.print(`export const jsonSchemas: Readonly<Record<${keys}, `, typeUse(runtime.JsonObject), `>> = JSON.parse(${templateLiteral(jsonText)});`);
+  f.print(
+    `export const jsonSchemas: Readonly<Record<${keys}, `,
+    typeUse(runtime.JsonObject),
+    `>> = JSON.parse(${templateLiteral(jsonText)});`,
+  );
   f.print("");
   f.print("/** `tools/list`, in manifest order. */");
   f.print("export const toolDefinitions: readonly ", typeUse(runtime.ToolDefinition), `[] = [${tools.join(",\n")}];`);
   f.print("");
-  f.print("/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */");
+  f.print(
+    "/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */",
+  );
   f.print(`export const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(scopes)};`);
   f.print("");
   f.print("/** `resources/list`, in manifest order. */");
-  f.print("export const resourceDefinitions: readonly ", typeUse(runtime.ResourceDefinition), `[] = ${json(model.resources.map((r) => r.descriptor))};`);
+  f.print(
+    "export const resourceDefinitions: readonly ",
+    typeUse(runtime.ResourceDefinition),
+    `[] = ${json(model.resources.map((r) => r.descriptor))};`,
+  );
   f.print("");
   f.print("/** `resources/templates/list`, in manifest order. */");
   f.print(
-    "export const resourceTemplateDefinitions: readonly ", typeUse(runtime.ResourceTemplateDefinition),
+    "export const resourceTemplateDefinitions: readonly ",
+    typeUse(runtime.ResourceTemplateDefinition),
     `[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};`,
   );
   f.print("");
   f.print("/** `prompts/list`, in manifest order. */");
-  f.print("export const promptDefinitions: readonly ", typeUse(runtime.PromptDefinition), `[] = ${json(model.prompts.map((p) => p.descriptor))};`);
+  f.print(
+    "export const promptDefinitions: readonly ",
+    typeUse(runtime.PromptDefinition),
+    `[] = ${json(model.prompts.map((p) => p.descriptor))};`,
+  );
   return f.render(header);
 }
 

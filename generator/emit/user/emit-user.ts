@@ -15,7 +15,7 @@ import {
 import { createUserPrinter } from "./user-printer.ts";
 
 /** The header of every file generated from a manifest (the manifest path is relative to the output folder). */
-export function userHeader(model: UserModel): string {
+function userHeader(model: UserModel): string {
   return `${headerLine(model.source.path)}\n// Regenerate with: mcp-gen generate\n\n`;
 }
 
