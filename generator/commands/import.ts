@@ -38,8 +38,9 @@ export function splitCommandLine(line: string): string[] {
 }
 
 /** Copies the listed keys that are present (manifest entries are strict: wire-only fields are left out). */
-function pick(source: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+function pick(source: object, keys: readonly string[]): Record<string, unknown> {
+  const fields = source as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]));
 }
 
 /** Reads everything the server offers into a manifest object. */
