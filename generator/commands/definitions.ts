@@ -44,7 +44,8 @@ export const protocolCommand: CommandModule<object, ProtocolArgs> = {
       .option("out", { type: "string", demandOption: true, describe: "Output directory" })
       .option("extension-id", {
         type: "string",
-        describe: "An extension schema's identifier (e.g. io.modelcontextprotocol/tasks): adds its descriptor, extension.ts",
+        describe:
+          "An extension schema's identifier (e.g. io.modelcontextprotocol/tasks): adds its descriptor, extension.ts",
       }) as Argv<ProtocolArgs>,
   handler: async (args) => {
     const { runProtocol } = await import("./protocol.ts");

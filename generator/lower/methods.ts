@@ -93,16 +93,17 @@ function discoverMessages(
     const props = resolveProps(decl.type, byName);
     const method = props?.find((p) => p.name === "method");
     if (!props?.some((p) => p.name === "jsonrpc") || !method || method.optional) continue;
-    if (method.type.kind !== "literal" || typeof method.type.value !== "string") continue;
+    const name = stringLiteralOf(method.type);
+    if (name === undefined) continue;
     const kind = props.some((p) => p.name === "id") ? "request" : "notification";
-    const existing = sightings.get(method.type.value);
+    const existing = sightings.get(name);
     if (existing) {
       throw new GeneratorError(
-        `method "${method.type.value}" is declared by both ${existing.decl.name} and ${decl.name}`,
+        `method "${name}" is declared by both ${existing.decl.name} and ${decl.name}`,
         decl.location,
       );
     }
-    sightings.set(method.type.value, { decl, senders: new Set(["client", "server"]), kind, delivery: "message" });
+    sightings.set(name, { decl, senders: new Set(["client", "server"]), kind, delivery: "message" });
     found.push(decl);
   }
   if (found.length > 0) {
@@ -113,6 +114,14 @@ function discoverMessages(
       found[0]!.location,
     );
   }
+}
+
+/** The string literal a type is, or narrows to by intersection (`string & "tasks/get"`). */
+function stringLiteralOf(type: IrType): string | undefined {
+  if (type.kind === "literal") return typeof type.value === "string" ? type.value : undefined;
+  if (type.kind !== "intersection") return undefined;
+  const literals = new Set(type.items.map(stringLiteralOf).filter((v) => v !== undefined));
+  return literals.size === 1 ? [...literals][0] : undefined;
 }
 
 /** Properties of an object type, a reference to one, or an intersection of those. */
@@ -155,7 +164,10 @@ function unionMembers(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>)
 }
 
 /** A message declaration's properties: an object type, or an intersection of object types (`JSONRPCRequest & {…}`). */
-function messageProps(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>): readonly IrObjectType["props"][number][] {
+function messageProps(
+  decl: IrTypeDecl,
+  byName: ReadonlyMap<string, IrTypeDecl>,
+): readonly IrObjectType["props"][number][] {
   if (decl.type.kind === "object") return decl.type.props;
   const props = resolveProps(decl.type, byName);
   if (!props) throw new GeneratorError(`message type ${decl.name} is not an object type`, decl.location);

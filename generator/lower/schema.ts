@@ -24,7 +24,10 @@ export interface SchemaInput {
    * Reads a module the schema imports (`./spec.types.js`, relative to the importer's display path): its text and
    * display path. Without it, a schema with imports is an error.
    */
-  readonly readImport?: (specifier: string, importer: string) => { readonly text: string; readonly displayPath: string };
+  readonly readImport?: (
+    specifier: string,
+    importer: string,
+  ) => { readonly text: string; readonly displayPath: string };
 }
 
 export function sha256(text: string): string {
@@ -73,7 +76,9 @@ function lowerModule(
   displayPath: string,
   importers: readonly string[],
 ): LoweredDeclarations & { readonly imported: LoweredDeclarations["types"] } {
-  const source = project.createSourceFile(`/${importers.length}-${encodeURIComponent(displayPath)}`, text, { overwrite: true });
+  const source = project.createSourceFile(`/${importers.length}-${encodeURIComponent(displayPath)}`, text, {
+    overwrite: true,
+  });
   const imports = readImports(source, displayPath).map((imported) => {
     if (!input.readImport) {
       throw new GeneratorError(`cannot follow the import of "${imported.specifier}" here`, imported.location);

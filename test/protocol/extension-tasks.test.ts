@@ -1,0 +1,242 @@
+/**
+ * An extension schema that imports its base revision: the Tasks extension (../shared/spec/extensions/tasks, read in
+ * place). `mcp-gen protocol` follows `import type { Error as JSONRPCErrorObject, … } from "./spec.types.js"` and
+ * writes self-contained bindings: the extension's own declarations, the base declarations they need (aliases under
+ * the importer's names), tokens for the extension's methods only, and the `extension` descriptor.
+ *
+ * Oracles independent of the lowering: the TypeScript compiler API lists the schema's exported declarations, its
+ * imports and its `method` literals; the spec prose (extensions/tasks/tasks.md) says which methods are requests; the
+ * spec's own types (schema.ts and spec.types.ts) are what the fidelity file holds the generated types to, with tsc.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { emitFidelityFile } from "../../generator/emit/fidelity.ts";
+import { posixRelative, REPO_ROOT } from "../../generator/pipeline/paths.ts";
+import { generateProtocol } from "../../generator/pipeline/protocol.ts";
+import { SPEC_ROOT } from "../../generator/scripts/generate-protocol.ts";
+import type { IrModel } from "../../generator/ir/model.ts";
+
+const run = promisify(execFile);
+const schemaPath = path.join(SPEC_ROOT, "extensions/tasks/schema.ts");
+const basePath = path.join(SPEC_ROOT, "extensions/tasks/spec.types.ts");
+// Inside the repository, so the output's imports of zod and the runtime sources resolve.
+const outRoot = path.join(REPO_ROOT, ".tmp", `extension-tasks-${process.pid}`);
+const outDir = path.join(outRoot, "tasks");
+afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+
+function parse(file: string): ts.SourceFile {
+  return ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+}
+
+/** Exported interface and type alias names, by the compiler's parser. */
+function exportedDeclarations(source: ts.SourceFile): string[] {
+  return source.statements.flatMap((s) =>
+    (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) &&
+    s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+      ? [s.name.text]
+      : [],
+  );
+}
+
+/** Local name → name in the imported module, for every named import. */
+function importAliases(source: ts.SourceFile): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (const s of source.statements) {
+    const bindings = ts.isImportDeclaration(s) ? s.importClause?.namedBindings : undefined;
+    if (bindings && ts.isNamedImports(bindings)) {
+      for (const e of bindings.elements) aliases.set(e.name.text, (e.propertyName ?? e.name).text);
+    }
+  }
+  return aliases;
+}
+
+/** Every `method: "<literal>"` property signature in the file. */
+function methodLiterals(source: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isPropertySignature(node) &&
+      node.name.getText(source) === "method" &&
+      node.type &&
+      ts.isLiteralTypeNode(node.type) &&
+      ts.isStringLiteral(node.type.literal)
+    ) {
+      found.push(node.type.literal.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found.sort();
+}
+
+let generated: { model: IrModel; files: { path: string; content: string }[]; warnings: string[] } | undefined;
+async function generate() {
+  generated ??= await generateProtocol({
+    schemaPath,
+    revision: "tasks",
+    outDir,
+    extensionId: "io.modelcontextprotocol/tasks",
+  });
+  return generated;
+}
+
+describe("the Tasks extension schema", () => {
+  it("generates bindings with the extension's methods only, and its descriptor", async () => {
+    const { model, files, warnings } = await generate();
+    expect(files.map((f) => f.path).sort()).toEqual(
+      ["constants.ts", "extension.ts", "index.ts", "ir.json", "methods.ts", "schemas.ts", "types.ts"].sort(),
+    );
+    const source = parse(schemaPath);
+    expect(model.methods.map((m) => m.method)).toEqual(methodLiterals(source));
+    // tasks.md: tasks/get, tasks/update and tasks/cancel are requests; notifications/tasks is a notification.
+    expect(Object.fromEntries(model.methods.map((m) => [m.method, m.kind]))).toEqual({
+      "notifications/tasks": "notification",
+      "tasks/cancel": "request",
+      "tasks/get": "request",
+      "tasks/update": "request",
+    });
+    const get = model.methods.find((m) => m.method === "tasks/get")!;
+    expect(get).toMatchObject({
+      typeName: "GetTaskRequest",
+      result: { kind: "ref", name: "GetTaskResult" },
+      resultSource: "naming",
+      delivery: "message",
+      resultFacts: { resultType: true, cacheable: false, inputRequired: false },
+    });
+    // No direction union in the schema: both directions, and a warning naming every such message.
+    expect(new Set(model.methods.map((m) => m.direction))).toEqual(new Set(["both"]));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /extensions\/tasks\/schema\.ts:\d+: GetTaskRequest, UpdateTaskRequest, CancelTaskRequest, TaskStatusNotification: in no direction union/,
+      ),
+    ]);
+    expect(model.protocol.era).toBeUndefined();
+    const extension = files.find((f) => f.path === "extension.ts")!.content;
+    expect(extension).toMatch(/id: "io\.modelcontextprotocol\/tasks",\s+methods,/);
+  });
+
+  it("holds every declaration of the schema, and each imported one under its local name with what it needs", async () => {
+    const { model } = await generate();
+    const own = exportedDeclarations(parse(schemaPath));
+    const base = new Set(exportedDeclarations(parse(basePath)));
+    const aliases = importAliases(parse(schemaPath));
+    const fromSchema = model.types.filter((t) => t.location?.file.endsWith("extensions/tasks/schema.ts"));
+    expect(fromSchema.map((t) => t.name)).toEqual(own);
+    const pulled = model.types.filter((t) => !own.includes(t.name)).map((t) => t.name);
+    for (const local of aliases.keys()) expect(pulled).toContain(local);
+    for (const name of pulled) expect(base.has(aliases.get(name) ?? name), name).toBe(true);
+    // The alias replaces the base name everywhere, so the global `Error` is never declared.
+    expect(pulled).not.toContain("Error");
+  });
+
+  it("compiles under strict + exactOptionalPropertyTypes (NodeNext) and matches the spec's own types", async () => {
+    const { model, files } = await generate();
+    mkdirSync(outDir, { recursive: true });
+    for (const file of files) writeFileSync(path.join(outDir, file.path), file.content);
+
+    // Fidelity: own declarations against schema.ts, imported ones against the base under their base names.
+    const own = new Set(exportedDeclarations(parse(schemaPath)));
+    const aliases = importAliases(parse(schemaPath));
+    const fidelityDir = path.join(outRoot, "fidelity");
+    mkdirSync(fidelityDir, { recursive: true });
+    const only = (keep: (name: string) => boolean): IrModel => ({
+      ...model,
+      types: model.types.filter((t) => keep(t.name)),
+    });
+    const generatedSpecifier = posixRelative(fidelityDir, outDir);
+    writeFileSync(
+      path.join(fidelityDir, "own.ts"),
+      emitFidelityFile(
+        only((n) => own.has(n)),
+        { generated: generatedSpecifier, spec: posixRelative(fidelityDir, schemaPath) },
+      ),
+    );
+    writeFileSync(
+      path.join(fidelityDir, "base.ts"),
+      emitFidelityFile(
+        only((n) => !own.has(n) && !aliases.has(n)),
+        {
+          generated: generatedSpecifier,
+          spec: posixRelative(fidelityDir, basePath),
+        },
+      ),
+    );
+    const renamed = [...aliases].filter(([local, name]) => local !== name);
+    expect(renamed.length).toBeGreaterThan(0);
+    writeFileSync(
+      path.join(fidelityDir, "aliases.ts"),
+      [
+        `import type * as Gen from "${generatedSpecifier}/types.ts";`,
+        `import type * as Base from "${posixRelative(fidelityDir, basePath)}";`,
+        ...renamed.map(
+          ([local, name]) =>
+            `export function ${local}(gen: Gen.${local}, base: Base.${name}): unknown[] { const a: Base.${name} = gen; const b: Gen.${local} = base; return [a, b]; }`,
+        ),
+      ].join("\n"),
+    );
+    const tsc = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
+    // The output as a user's nodenext project sees it.
+    writeFileSync(
+      path.join(outRoot, "tsconfig.json"),
+      JSON.stringify({ extends: "../../tsconfig.json", include: ["tasks/*.ts"], exclude: [] }),
+    );
+    // The spec folder has no package.json (CommonJS under NodeNext): the fidelity files use `preserve`, as
+    // test/protocol/fidelity does.
+    writeFileSync(
+      path.join(fidelityDir, "tsconfig.json"),
+      JSON.stringify({
+        extends: "../../../tsconfig.json",
+        compilerOptions: { module: "preserve", moduleResolution: "bundler" },
+        include: ["*.ts"],
+        exclude: [],
+      }),
+    );
+    for (const project of [outRoot, fidelityDir]) {
+      const result = await run(process.execPath, [tsc, "--noEmit", "-p", project], { cwd: REPO_ROOT }).then(
+        () => "",
+        (error: { stdout?: string; stderr?: string }) => error.stdout || error.stderr || String(error),
+      );
+      expect(result, project).toBe("");
+    }
+  });
+
+  it("validates the spec's task shapes with the generated schemas", async () => {
+    const { methods } = await import("../../generated/extensions/tasks/index.ts");
+    const get = methods["tasks/get"];
+    const base = {
+      taskId: "t1",
+      createdAt: "2026-01-01T00:00:00Z",
+      lastUpdatedAt: "2026-01-01T00:00:01Z",
+      ttlMs: null,
+    };
+    expect(get.params.safeParse({ taskId: "t1" }).success).toBe(true);
+    expect(get.params.safeParse({}).success).toBe(false);
+    expect(get.result.safeParse({ ...base, resultType: "complete", status: "working" }).success).toBe(true);
+    expect(
+      get.result.safeParse({ ...base, resultType: "complete", status: "completed", result: { content: [] } }).success,
+    ).toBe(true);
+    // A completed task without its result, an unknown status, a wrong resultType are not tasks/get results.
+    expect(get.result.safeParse({ ...base, resultType: "complete", status: "completed" }).success).toBe(false);
+    expect(get.result.safeParse({ ...base, resultType: "complete", status: "paused" }).success).toBe(false);
+    expect(get.result.safeParse({ ...base, resultType: "task", status: "working" }).success).toBe(false);
+    const failed = { ...base, resultType: "complete", status: "failed", error: { code: -32603, message: "boom" } };
+    expect(get.result.safeParse(failed).success).toBe(true);
+    expect(get.result.safeParse({ ...failed, error: { message: "no code" } }).success).toBe(false);
+    const notification = methods["notifications/tasks"];
+    expect(notification.params.safeParse({ ...base, status: "cancelled" }).success).toBe(true);
+  });
+
+  it("the committed generated/extensions/tasks is this output", async () => {
+    const { files } = await generate();
+    const committed = path.join(REPO_ROOT, "generated/extensions/tasks");
+    expect(readdirSync(committed).sort()).toEqual(files.map((f) => f.path).sort());
+    // Same depth below the repository root, so even the relative runtime imports are the same.
+    for (const file of files)
+      expect(readFileSync(path.join(committed, file.path), "utf8"), file.path).toBe(file.content);
+    expect(existsSync(path.join(committed, "revision.ts"))).toBe(false);
+  });
+});
