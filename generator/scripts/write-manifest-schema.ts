@@ -6,9 +6,9 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stableJson } from "../emit/generated-file.ts";
-import { manifestJsonSchema } from "./manifest-schema.ts";
+import { manifestJsonSchema } from "../manifest/manifest-schema.ts";
 
-export const MANIFEST_SCHEMA_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), "mcp-manifest.schema.json");
+export const MANIFEST_SCHEMA_PATH = fileURLToPath(new URL("../manifest/mcp-manifest.schema.json", import.meta.url));
 
 export function manifestSchemaText(): string {
   return stableJson(manifestJsonSchema());
