@@ -3,14 +3,14 @@
  * protocol emitter and the manifest emitter.
  */
 import type { IrConstraints, IrDoc, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+// Reserved words are fine bare as keys and after a `.` (ES5+), so one identifier rule serves both.
+import { IDENTIFIER } from "../ir/validate.ts";
 
 export interface TypeEmitOptions {
   /** How a `ref` is printed (default: the bare name, e.g. to qualify it as `T.Name`). */
   readonly ref?: (name: string) => string;
 }
 
-/** An identifier name: usable bare as a property key or after a `.` (reserved words included, as ES5+ allows). */
-export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
  * A property key as written in an object type or object literal: bare when it is an identifier, quoted otherwise.

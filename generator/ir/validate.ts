@@ -7,7 +7,8 @@ import type { IrModel } from "./model.ts";
 import { GeneratorError } from "./errors.ts";
 import { modelTypes, walkType } from "./walk.ts";
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** An identifier name (ASCII): what a declaration may be called, and what emitters may print bare as a key. */
+export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export function validateModel(model: IrModel): void {
   const names = new Set<string>();
