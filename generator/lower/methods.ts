@@ -42,7 +42,7 @@ export function lowerMethods(
     // An extension's methods are its own: direction unions pulled in from its base do not count.
     if (!union || (discover && !discover.has(unionName))) continue;
     for (const member of unionMembers(union, byName)) {
-      const method = methodLiteral(member);
+      const method = methodLiteral(member, byName);
       const seen = sightings.get(method);
       if (seen && (seen.decl !== member || seen.kind !== role.kind || seen.delivery !== role.delivery)) {
         throw new GeneratorError(
@@ -89,7 +89,10 @@ function discoverMessages(
   const listed = new Set([...sightings.values()].map((s) => s.decl));
   const found: IrTypeDecl[] = [];
   for (const decl of types) {
-    if (!discover.has(decl.name) || listed.has(decl)) continue;
+    // Direction unions and plain aliases of another declaration are not messages of their own.
+    if (!discover.has(decl.name) || listed.has(decl) || decl.name in DIRECTION_UNIONS || decl.type.kind === "ref") {
+      continue;
+    }
     const props = resolveProps(decl.type, byName);
     const method = props?.find((p) => p.name === "method");
     if (!props?.some((p) => p.name === "jsonrpc") || !method || method.optional) continue;
@@ -180,12 +183,13 @@ function objectOf(decl: IrTypeDecl): IrObjectType {
   return decl.type;
 }
 
-function methodLiteral(decl: IrTypeDecl): string {
-  const prop = objectOf(decl).props.find((p) => p.name === "method");
-  if (!prop || prop.optional || prop.type.kind !== "literal" || typeof prop.type.value !== "string") {
+function methodLiteral(decl: IrTypeDecl, byName: ReadonlyMap<string, IrTypeDecl>): string {
+  const prop = messageProps(decl, byName).find((p) => p.name === "method");
+  const method = prop && !prop.optional ? stringLiteralOf(prop.type) : undefined;
+  if (method === undefined) {
     throw new GeneratorError(`message type ${decl.name} needs a required string-literal \`method\``, decl.location);
   }
-  return prop.type.value;
+  return method;
 }
 
 function pairResult(
