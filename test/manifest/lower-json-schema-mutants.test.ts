@@ -14,6 +14,8 @@
  * - `names = … : []` → `["Stryker was here"]` (165): both are rejected with the same message and path.
  * - the `extra` list and its conditions beside `patternProperties` when `additionalProperties` is absent/true
  *   (212–217): `open` then replaces the index with unknown, so `extra` is never read.
+ * - `additional === true` / `restSchema === true` → false, or → `=== false` (223, 238): `true` lowers to unknown
+ *   anyway, and `false` was handled one line earlier.
  * - `forms.length === 1 ? forms[0]` → always a union (266): `union()` in `lowerTyped` unwraps a one-member union.
  * - `segments.length >= 2 &&` → true (292): with fewer segments `segments[length - 2]` is undefined anyway.
  * - the non-schema `$defs` check (304): `declare` → `lower` throws the same message at the same path.
@@ -203,6 +205,7 @@ describe("combinators and unions", () => {
     const valid = "use string, number, integer, boolean, null, object, array or an array of them";
     expect(problem({ type: [] })).toEqual({ path: [...AT, "type"], message: `invalid type []: ${valid}` });
     expect(problem({ type: 5 })).toEqual({ path: [...AT, "type"], message: `invalid type 5: ${valid}` });
+    expect(problem({ type: ["string", "strin"] })).toEqual({ path: [...AT, "type"], message: `invalid type ["string","strin"]: ${valid}` });
     expect(problem(true)).toEqual({ path: [...AT], message: "a JSON Schema must be an object" });
   });
 });
