@@ -20,7 +20,8 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { createMemoryTransportPair, McpClient, McpServer, StdioClientTransport, StdioServerTransport } from "../runtime/index.ts";
+import { createMemoryTransportPair, McpClient, McpServer, StdioServerTransport } from "../runtime/index.ts";
+import { StdioClientTransport } from "../runtime/node.ts";
 import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
 
 const SELF = fileURLToPath(import.meta.url);

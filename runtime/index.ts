@@ -33,7 +33,7 @@
  * Client:
  * ```ts
  * const client = new McpClient({ info: { name: "app", version: "1.0.0" }, handlers: { elicitation: async (p) => ({ action: "decline" }) } });
- * await client.connect(new StdioClientTransport({ command: "node", args: ["server.js"] }));
+ * await client.connect(new StdioClientTransport({ command: "node", args: ["server.js"] })); // from "@mcp-gen/runtime/node"
  * client.revision; // negotiated: server/discover probe first, initialize as the fallback
  * const result = await client.callTool("add", { a: 1, b: 2 }, { timeoutMs: 5000, onProgress: (p) => …, signal });
  * await client.request("tools/list", {}); // any method of the negotiated revision, validated by its table
@@ -56,8 +56,6 @@ export { createMemoryTransportPair } from "./transport/memory.ts";
 export type { MemoryPairOptions } from "./transport/memory.ts";
 export { StdioServerTransport } from "./transport/stdio-server.ts";
 export type { StdioServerTransportOptions } from "./transport/stdio-server.ts";
-export { DEFAULT_INHERITED_ENV, StdioClientTransport } from "./transport/stdio-client.ts";
-export type { StdioClientTransportOptions, StdioExitStatus } from "./transport/stdio-client.ts";
 
 export { LOG_LEVELS, MetaKey } from "./protocol/meta.ts";
 export type { LogLevel } from "./protocol/meta.ts";

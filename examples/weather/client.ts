@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
+import { McpClient } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 import { createClient } from "./generated/index.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

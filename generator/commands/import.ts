@@ -5,7 +5,8 @@
  */
 import path from "node:path";
 import { stringify } from "yaml";
-import { McpClient, StdioClientTransport, type Transport } from "@mcp-gen/runtime";
+import { McpClient, type Transport } from "@mcp-gen/runtime";
+import { StdioClientTransport } from "@mcp-gen/runtime/node";
 import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
 import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";

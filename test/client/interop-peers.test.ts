@@ -8,7 +8,8 @@ import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient, StdioClientTransport, type Transport } from "../../runtime/index.ts";
+import { McpClient, type Transport } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { killPeers, startFixture, startPeer } from "./peers.ts";
 

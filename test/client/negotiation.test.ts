@@ -6,7 +6,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
+import { McpClient } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { killPeers, startFixture } from "./peers.ts";
 

@@ -14,7 +14,8 @@ import { createServer as createWeatherServer } from "../../examples/weather/gene
 import { serve } from "../../runtime/http/index.ts";
 import { runGenerate, type CommandIo } from "../../generator/commands/generate.ts";
 import { runImport } from "../../generator/commands/import.ts";
-import { McpClient, StdioClientTransport, type CallToolResult } from "../../runtime/index.ts";
+import { McpClient, type CallToolResult } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SCRATCH = path.join(REPO, ".tmp", `manifest-import-${process.pid}`);

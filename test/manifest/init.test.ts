@@ -11,7 +11,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { McpClient, StdioClientTransport, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(REPO, "bin/mcp-gen.js");

@@ -17,7 +17,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
-import { McpClient, StdioClientTransport } from "../../runtime/index.ts";
+import { McpClient } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 import { writeOutputFolder } from "../../generator/pipeline/output-folder.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");

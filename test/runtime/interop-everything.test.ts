@@ -2,7 +2,8 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { McpClient, ProtocolUsageError, StdioClientTransport } from "../../runtime/index.ts";
+import { McpClient, ProtocolUsageError } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 
 const require = createRequire(import.meta.url);
 const pkgPath = require.resolve("@modelcontextprotocol/server-everything/package.json");

@@ -3,7 +3,8 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { McpClient, StdioClientTransport, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 import { getProfile } from "../../runtime/protocol/registry.ts";
 
 const OUR_SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", import.meta.url));

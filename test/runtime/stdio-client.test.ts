@@ -10,14 +10,8 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import {
-  ConnectionClosedError,
-  DEFAULT_INHERITED_ENV,
-  JsonRpcEngine,
-  StdioClientTransport,
-  type StdioClientTransportOptions,
-  type TransportSink,
-} from "../../runtime/index.ts";
+import { ConnectionClosedError, JsonRpcEngine, type TransportSink } from "../../runtime/index.ts";
+import { DEFAULT_INHERITED_ENV, StdioClientTransport, type StdioClientTransportOptions } from "../../runtime/node.ts";
 
 const CHILD = fileURLToPath(new URL("./fixtures/stdio-child.ts", import.meta.url));
 const PARENT = fileURLToPath(new URL("./fixtures/stdio-parent.ts", import.meta.url));

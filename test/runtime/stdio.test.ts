@@ -2,14 +2,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  ConnectionClosedError,
-  McpClient,
-  RequestCancelledError,
-  RequestTimeoutError,
-  StdioClientTransport,
-  SUPPORTED_REVISIONS,
-} from "../../runtime/index.ts";
+import { ConnectionClosedError, McpClient, RequestCancelledError, RequestTimeoutError, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { StdioClientTransport } from "../../runtime/node.ts";
 import { LineDecoder } from "../../runtime/jsonrpc/framing.ts";
 import { getProfile } from "../../runtime/protocol/registry.ts";
 
