@@ -5,7 +5,7 @@
  * without `_meta` and the `_meta` schema itself; a `_meta` equal, as JSON, to one of the last few that passed is not
  * parsed again. Validation is a pure function of the value, so the outcome is the same: only work is saved.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { ValidationIssue, Validator } from "./validation.ts";
 
 type Outcome = ReturnType<Validator<unknown>["safeParse"]>;
