@@ -178,6 +178,20 @@ describe("the Tasks extension schema", () => {
         ),
       ].join("\n"),
     );
+    // Interoperability with the base revision's own bindings (the vendored base is the 2026-07-28 wire): every
+    // declaration the extension copied is mutually assignable with the built-in 2026-07-28 one of its base name.
+    const copied = model.types.filter((t) => !own.has(t.name)).map((t) => [t.name, aliases.get(t.name) ?? t.name]);
+    writeFileSync(
+      path.join(fidelityDir, "interop.ts"),
+      [
+        `import type * as Gen from "${generatedSpecifier}/types.ts";`,
+        `import type * as Builtin from "${posixRelative(fidelityDir, path.join(REPO_ROOT, "generated/protocol/2026-07-28/types.ts"))}";`,
+        ...copied.map(
+          ([local, name]) =>
+            `export function ${local}(gen: Gen.${local}, builtin: Builtin.${name}): unknown[] { const a: Builtin.${name} = gen; const b: Gen.${local} = builtin; return [a, b]; }`,
+        ),
+      ].join("\n"),
+    );
     const tsc = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
     // The output as a user's nodenext project sees it.
     writeFileSync(
