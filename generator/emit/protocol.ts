@@ -88,7 +88,8 @@ export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions, he
   const f = protocolPrinter(options);
   const ctx = createZodContext({ printer: f, ref: (name) => `${f.use(S)}.${name}Schema` });
   const typeOptions = { ref: (name: string) => `${f.use(T, true)}.${name}` };
-  f.print(`/** Every JSON-RPC method of revision ${model.revision}, keyed by method string. */`);
+  const of = options.extensionId !== undefined ? `extension ${options.extensionId}` : `revision ${model.revision}`;
+  f.print(`/** Every JSON-RPC method of ${of}, keyed by method string. */`);
   f.print("export const methods = {");
   for (const m of model.methods) f.print(emitMethodEntry(m, ctx, typeOptions));
   f.print("} as const satisfies ", typeUse(runtime.MethodTable), ";");

@@ -10,7 +10,7 @@ import { openObject } from "../../../runtime/protocol/zod-helpers.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
-/** Every JSON-RPC method of revision tasks, keyed by method string. */
+/** Every JSON-RPC method of extension io.modelcontextprotocol/tasks, keyed by method string. */
 export const methods = {
   /** `notifications/tasks` (TaskStatusNotification). */
   "notifications/tasks": new ProtocolNotificationType<
