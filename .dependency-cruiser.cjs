@@ -14,6 +14,15 @@ const layer = (name, allowed) => ({
   },
 });
 
+/** The generator's stages (read → lower → IR → emit → format → write): a stage never imports a later one. */
+const stage = (name, forbidden) => ({
+  name: `generator-${name}-stage`,
+  comment: `generator/${name}/ must not import ${forbidden.join(", ")}`,
+  severity: "error",
+  from: { path: `^generator/${name}/` },
+  to: { path: `^generator/(${forbidden.join("|")})/` },
+});
+
 module.exports = {
   forbidden: [
     {
@@ -38,6 +47,12 @@ module.exports = {
       "runtime/auth",
       "generated/protocol",
     ]),
+    stage("ir", ["lower", "manifest", "emit", "diff", "pipeline", "commands", "scripts"]),
+    stage("lower", ["manifest", "emit", "diff", "pipeline", "commands", "scripts"]),
+    stage("manifest", ["lower", "emit", "diff", "pipeline", "commands", "scripts"]),
+    stage("emit", ["lower", "diff", "pipeline", "commands", "scripts"]),
+    stage("diff", ["lower", "manifest", "pipeline", "commands", "scripts"]),
+    stage("pipeline", ["commands", "scripts"]),
     {
       name: "generated-bindings-import-leaves-only",
       comment: "Generated protocol bindings depend on the runtime's leaf modules only, so the runtime can import them.",
