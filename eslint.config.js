@@ -57,7 +57,16 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
+    // Type tests keep values only to take their types (`typeof forecast.structuredContent`).
+    files: ["test/**/types/**/*.ts"],
+    rules: { "@typescript-eslint/no-unused-vars": "off" },
+  },
+  {
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly" } },
+  },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
 );

@@ -5,63 +5,35 @@
  * the session layer above decides what is valid when.
  */
 import type { IncomingContext, Transport, TransportSink } from "../transport/transport.ts";
-import { ConnectionClosedError, ErrorCode, RequestCancelledError, RequestTimeoutError, RpcError } from "../jsonrpc/errors.ts";
-import { classify, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc/messages.ts";
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  RequestCancelledError,
+  RequestTimeoutError,
+  RpcError,
+} from "../jsonrpc/errors.ts";
+import {
+  classify,
+  type JsonRpcFailure,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from "../jsonrpc/messages.ts";
 import { withMeta } from "../jsonrpc/params-meta.ts";
 
-export const CANCELLED_NOTIFICATION = "notifications/cancelled";
-export const PROGRESS_NOTIFICATION = "notifications/progress";
+import {
+  CANCELLED_NOTIFICATION,
+  PROGRESS_NOTIFICATION,
+  type EngineHandlers,
+  type EngineOptions,
+  type IncomingRequest,
+  type ProgressUpdate,
+  type RequestOptions,
+} from "./engine-contract.ts";
+import { IncomingCall } from "./incoming-call.ts";
 
-export interface IncomingRequest {
-  readonly id: JsonRpcId;
-  readonly method: string;
-  readonly params: unknown;
-  /** Aborted when the peer cancels, the carrier (e.g. an HTTP stream) goes away, or the connection closes. */
-  readonly signal: AbortSignal;
-  readonly context: IncomingContext | undefined;
-}
-
-export interface EngineHandlers {
-  /** Returns the result, or throws (an `RpcError` becomes that error; anything else becomes -32603). */
-  onRequest(request: IncomingRequest): unknown;
-  onNotification(method: string, params: unknown, context: IncomingContext | undefined): void;
-  /** Whether an incoming JSON array (a batch) is acceptable right now. Default: never. */
-  acceptsBatch?(): boolean;
-  /** Turns a non-`RpcError` thrown by `onRequest` into the error sent to the peer (default: -32603). */
-  toRpcError?(error: unknown, request: IncomingRequest): RpcError;
-  /** Diagnostics that are not the peer's fault to hear about (late responses, unreadable error responses). */
-  onDiagnostic?(message: string): void;
-  onClose?(error?: Error): void;
-}
-
-export interface ProgressUpdate {
-  readonly progress: number;
-  readonly total?: number;
-  readonly message?: string;
-}
-
-export interface RequestOptions {
-  /** Aborting cancels the request: the peer gets `notifications/cancelled` and the promise rejects. */
-  readonly signal?: AbortSignal;
-  /** Milliseconds without a response before the request is cancelled (default: the engine's). 0 = none. */
-  readonly timeoutMs?: number;
-  /** Asks for progress (adds `_meta.progressToken`) and receives each `notifications/progress`. */
-  readonly onProgress?: (update: ProgressUpdate) => void;
-  /** Restart the timeout on every progress notification. */
-  readonly resetTimeoutOnProgress?: boolean;
-  /** Hard cap in milliseconds, progress or not. */
-  readonly maxTotalTimeoutMs?: number;
-  /** The incoming request this one is made on behalf of (routing hint for HTTP). */
-  readonly relatedRequestId?: JsonRpcId;
-  /** False for requests that must not be cancelled at the peer (e.g. `initialize`): abort/timeout only stop waiting. */
-  readonly cancellable?: boolean;
-  /** Called with the request's id just before it is sent (to correlate notifications that name it). */
-  readonly onRequestId?: (id: JsonRpcId) => void;
-}
-
-export interface EngineOptions {
-  readonly defaultTimeoutMs?: number;
-}
+export { CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION };
+export type { EngineHandlers, EngineOptions, IncomingRequest, ProgressUpdate, RequestOptions };
 
 interface Pending {
   readonly id: number;
@@ -76,36 +48,6 @@ interface Pending {
 }
 
 /** An incoming request in flight. Its AbortController is created only if someone looks at `signal`. */
-class IncomingCall implements IncomingRequest {
-  private controller: AbortController | undefined;
-  private abortedWith: { reason: unknown } | undefined;
-  /** The peer cancelled it: no response is sent. */
-  cancelled = false;
-  /** Cancels this request when the carrier of the message (e.g. an HTTP stream) goes away. */
-  onCarrierGone: (() => void) | undefined;
-
-  constructor(
-    readonly id: JsonRpcId,
-    readonly method: string,
-    readonly params: unknown,
-    readonly context: IncomingContext | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
-    }
-    return this.controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.abortedWith) return;
-    this.abortedWith = { reason };
-    this.controller?.abort(reason);
-  }
-}
-
 export class JsonRpcEngine {
   private nextId = 1;
   private readonly pending = new Map<JsonRpcId, Pending>();
@@ -157,7 +99,14 @@ export class JsonRpcEngine {
       params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
     return new Promise<unknown>((resolve, reject) => {
       const entry: Pending = {
-        id, method, resolve, reject, options, startedAt: Date.now(), deadline: Infinity, onAbort: undefined,
+        id,
+        method,
+        resolve,
+        reject,
+        options,
+        startedAt: Date.now(),
+        deadline: Infinity,
+        onAbort: undefined,
       };
       this.pending.set(id, entry);
       if (this.pending.size === 1) this.sweepTimer?.ref();
@@ -166,7 +115,8 @@ export class JsonRpcEngine {
         entry.onAbort = () => this.abandon(entry, new RequestCancelledError(method, signal.reason), signal.reason);
         signal.addEventListener("abort", entry.onAbort, { once: true });
       }
-      const sendOptions = options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
+      const sendOptions =
+        options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
       this.transport.send(message, sendOptions).catch((error: unknown) => {
         if (this.pending.get(id) === entry) this.settle(entry, undefined, asError(error));
       });
@@ -252,7 +202,10 @@ export class JsonRpcEngine {
   }
 
   /** Handles one decoded message; returns the reply to send, if the message calls for one. */
-  private processOne(value: unknown, context: IncomingContext | undefined): Promise<JsonRpcMessage | undefined> | undefined {
+  private processOne(
+    value: unknown,
+    context: IncomingContext | undefined,
+  ): Promise<JsonRpcMessage | undefined> | undefined {
     const c = classify(value);
     switch (c.kind) {
       case "request":
@@ -273,10 +226,18 @@ export class JsonRpcEngine {
   }
 
   /** Runs a request's handler; a plain function with one `then` rather than an async one (this is per request). */
-  private runRequest(message: JsonRpcRequest, context: IncomingContext | undefined): Promise<JsonRpcMessage | undefined> {
+  private runRequest(
+    message: JsonRpcRequest,
+    context: IncomingContext | undefined,
+  ): Promise<JsonRpcMessage | undefined> {
     const { id, method } = message;
     if (this.incoming.has(id)) {
-      return Promise.resolve(failure(id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`)));
+      return Promise.resolve(
+        failure(
+          id,
+          new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`),
+        ),
+      );
     }
     const entry = new IncomingCall(id, method, message.params, context);
     const carrier = context?.signal;
@@ -310,11 +271,17 @@ export class JsonRpcEngine {
     return new RpcError(ErrorCode.InternalError, `Internal error: ${asError(error).message}`);
   }
 
-  private onResponse(message: { readonly id: JsonRpcId | null; readonly result?: unknown; readonly error?: RpcErrorLike }): void {
+  private onResponse(message: {
+    readonly id: JsonRpcId | null;
+    readonly result?: unknown;
+    readonly error?: RpcErrorLike;
+  }): void {
     const entry = message.id === null ? undefined : this.pending.get(message.id);
     if (!entry) {
       const what = message.error ? `error ${message.error.code} "${message.error.message}"` : "result";
-      this.handlers.onDiagnostic?.(`dropped a response (${what}) for unknown or finished request id ${JSON.stringify(message.id)}`);
+      this.handlers.onDiagnostic?.(
+        `dropped a response (${what}) for unknown or finished request id ${JSON.stringify(message.id)}`,
+      );
       return;
     }
     if (message.error) this.settle(entry, undefined, RpcError.from(message.error));

@@ -5,9 +5,9 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { methods as m2026 } from "../../generated/protocol/2026-07-28/methods.ts";
+import { type methods as m2026 } from "../../generated/protocol/2026-07-28/methods.ts";
 import type * as T2026 from "../../generated/protocol/2026-07-28/types.ts";
-import { methods as m2025 } from "../../generated/protocol/2025-11-25/methods.ts";
+import { type methods as m2025 } from "../../generated/protocol/2025-11-25/methods.ts";
 import type * as T2025 from "../../generated/protocol/2025-11-25/types.ts";
 import {
   ProtocolNotificationType,

@@ -26,6 +26,8 @@ const assertNot = <T extends false>(value: T): T => value;
 type Plain<T> = T extends readonly unknown[] ? { [K in keyof T]: Plain<T[K]> } : T extends object ? { [K in keyof T]: Plain<T[K]> } : T;
 /** Declared property names, without the index signature. */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+// `{} extends Pick<T, K>` is the standard test for an optional key; `{}` is meant here.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredKeys<T> = { [K in KnownKeys<T>]-?: K extends keyof T ? ({} extends Pick<T, K> ? never : K) : never }[KnownKeys<T>];
 
 // ---- what a client handler receives: everything either revision can send is an ElicitParams ----------------

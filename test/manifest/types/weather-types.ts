@@ -7,7 +7,7 @@ import type { McpClient } from "../../../runtime/index.ts";
 import {
   createClient,
   createServer,
-  GetForecastInputSchema,
+  type GetForecastInputSchema,
   type GetForecastInput,
   type GetForecastOutput,
   type ServerHandlers,
