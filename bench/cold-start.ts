@@ -62,14 +62,25 @@ serveStdio(() => {
 };
 
 const clientInfo = { name: "bench", version: "1" };
-const handshake = (id: number) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo } });
+const handshake = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: LEGACY, capabilities: {}, clientInfo },
+});
 const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
 const toolsList = (id: number, modern: boolean) => ({
   jsonrpc: "2.0",
   id,
   method: "tools/list",
   params: modern
-    ? { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": clientInfo } }
+    ? {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": clientInfo,
+        },
+      }
     : {},
 });
 
@@ -87,7 +98,11 @@ function coldStart(script: string, modern: boolean): Promise<number> {
     child.once("exit", (code) => fail(`exited with ${code} before answering tools/list`));
     child.stdout.on("data", (chunk: Buffer) => {
       for (const line of decoder.push(chunk)) {
-        const message = JSON.parse(line as string) as { id?: number; result?: { tools?: Array<{ name: string }> }; error?: unknown };
+        const message = JSON.parse(line as string) as {
+          id?: number;
+          result?: { tools?: Array<{ name: string }> };
+          error?: unknown;
+        };
         if (message.error) return fail(`error ${JSON.stringify(message.error)}`);
         if (message.id === 1 && !modern) {
           send(INITIALIZED);
@@ -113,7 +128,8 @@ const PLAN: ReadonlyArray<readonly [string, string, boolean]> = [
   [`sdk-v2 ${LEGACY}`, "sdk-v2.mjs", false],
 ];
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   transpileRuntime(DIR);
@@ -124,11 +140,17 @@ async function main(): Promise<void> {
     for (const [name, script, modern] of PLAN) times.get(name)!.push(await coldStart(script, modern));
   }
   const bare = median(times.get("bare node")!);
-  console.log(`# cold start: spawn → first tools/list answer over stdio (median of ${RUNS}, interleaved, node ${process.version})`);
+  console.log(
+    `# cold start: spawn → first tools/list answer over stdio (median of ${RUNS}, interleaved, node ${process.version})`,
+  );
   for (const [name] of PLAN) {
     const values = times.get(name)!;
     const m = median(values);
-    console.log(`${name.padEnd(20)} ${m.toFixed(1).padStart(7)} ms  min ${Math.min(...values).toFixed(1).padStart(7)} ms  ${(m / bare).toFixed(2)}× bare`);
+    console.log(
+      `${name.padEnd(20)} ${m.toFixed(1).padStart(7)} ms  min ${Math.min(...values)
+        .toFixed(1)
+        .padStart(7)} ms  ${(m / bare).toFixed(2)}× bare`,
+    );
   }
 }
 

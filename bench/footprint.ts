@@ -92,10 +92,14 @@ try {
   console.log(`# production install footprint: npm install --omit=dev into an empty project (node ${process.version})`);
   console.log(`${"install".padEnd(56)} packages  MB on disk  MB files`);
   for (const [label, f] of rows) {
-    console.log(`${label.padEnd(56)} ${String(f.packages).padStart(8)}  ${mb(f.diskBytes).padStart(10)}  ${mb(f.contentBytes).padStart(8)}`);
+    console.log(
+      `${label.padEnd(56)} ${String(f.packages).padStart(8)}  ${mb(f.diskBytes).padStart(10)}  ${mb(f.contentBytes).padStart(8)}`,
+    );
   }
   const [ours, sdk] = [rows[0]![1], rows[1]![1]];
-  console.log(`generated server / SDK v1 server: ${(ours.diskBytes / sdk.diskBytes).toFixed(2)}× on disk, ${ours.packages} vs ${sdk.packages} packages`);
+  console.log(
+    `generated server / SDK v1 server: ${(ours.diskBytes / sdk.diskBytes).toFixed(2)}× on disk, ${ours.packages} vs ${sdk.packages} packages`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -59,10 +59,15 @@ async function main(): Promise<void> {
     await measure(`ours ${MODERN} after ${SESSIONS} calls`, "ours", true),
   ];
   console.log(`Memory per idle HTTP session, ${SESSIONS} sessions (Node ${process.version}; heap after GC, RSS)`);
-  for (const r of rows) console.log(`${r.name.padEnd(36)} heap ${r.heapPerSessionKb.toFixed(2).padStart(7)} KB   rss ${r.rssPerSessionKb.toFixed(2).padStart(7)} KB`);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(36)} heap ${r.heapPerSessionKb.toFixed(2).padStart(7)} KB   rss ${r.rssPerSessionKb.toFixed(2).padStart(7)} KB`,
+    );
   const ours = rows[0]!;
   const v1 = rows[1]!;
-  console.log(`\nours / SDK v1 heap per session: ${(ours.heapPerSessionKb / v1.heapPerSessionKb).toFixed(2)} (target ≤ 0.5)`);
+  console.log(
+    `\nours / SDK v1 heap per session: ${(ours.heapPerSessionKb / v1.heapPerSessionKb).toFixed(2)} (target ≤ 0.5)`,
+  );
 }
 
 await main();

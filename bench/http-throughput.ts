@@ -99,11 +99,15 @@ function ratios(rows: readonly Row[]): string {
     const x = find(a);
     const y = find(b);
     if (x && y)
-      out.push(`  ${a} vs ${b}: ${(x.c32.callsPerSec / y.c32.callsPerSec).toFixed(2)}× throughput, ${(y.c32.serverCpuUsPerCall / x.c32.serverCpuUsPerCall).toFixed(2)}× less server CPU per call`);
+      out.push(
+        `  ${a} vs ${b}: ${(x.c32.callsPerSec / y.c32.callsPerSec).toFixed(2)}× throughput, ${(y.c32.serverCpuUsPerCall / x.c32.serverCpuUsPerCall).toFixed(2)}× less server CPU per call`,
+      );
   }
   if (bare)
     for (const r of rows.filter((row) => row !== bare))
-      out.push(`  ${r.name}: server CPU per call ${(r.c32.serverCpuUsPerCall / bare.c32.serverCpuUsPerCall).toFixed(2)}× bare`);
+      out.push(
+        `  ${r.name}: server CPU per call ${(r.c32.serverCpuUsPerCall / bare.c32.serverCpuUsPerCall).toFixed(2)}× bare`,
+      );
   return out.join("\n");
 }
 

@@ -68,7 +68,8 @@ for (let i = 0; i < 5; i++) {
   check.push(
     await timed(async () => {
       const output = await generateFromManifest({ manifestPath });
-      if ((await checkOutputFolder(output.outDir, output.files)).length > 0) throw new Error("output should be up to date");
+      if ((await checkOutputFolder(output.outDir, output.files)).length > 0)
+        throw new Error("output should be up to date");
     }),
   );
 }

@@ -44,11 +44,21 @@ interface Peer {
 // ---- servers -------------------------------------------------------------------------------------------------
 
 const AddArgs = z.object({ a: z.number(), b: z.number() });
-const addResult = (a: number, b: number) => ({ content: [{ type: "text" as const, text: String(a + b) }], structuredContent: { sum: a + b } });
+const addResult = (a: number, b: number) => ({
+  content: [{ type: "text" as const, text: String(a + b) }],
+  structuredContent: { sum: a + b },
+});
 
 function oursServer(): McpServer {
   return new McpServer({ info: { name: "bench", version: "1" } }).tool(
-    { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+    {
+      name: "add",
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+    },
     ({ a, b }) => addResult(a, b),
     { arguments: AddArgs },
   );
@@ -62,7 +72,9 @@ function v1Server(): V1Server {
 
 function v2Server(): V2Server {
   const server = new V2Server({ name: "bench", version: "1" }, { capabilities: { tools: {} } });
-  server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => addResult(a, b));
+  server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) =>
+    addResult(a, b),
+  );
   return server;
 }
 
@@ -87,7 +99,8 @@ async function serve(kind: string): Promise<void> {
 
 // ---- clients -------------------------------------------------------------------------------------------------
 
-const sumOf = (result: object): number => ((result as { structuredContent?: { sum: number } }).structuredContent as { sum: number }).sum;
+const sumOf = (result: object): number =>
+  ((result as { structuredContent?: { sum: number } }).structuredContent as { sum: number }).sum;
 
 async function oursPeer(revision: string, transport: "memory" | "stdio"): Promise<Peer> {
   const client = new McpClient({ info: { name: "bench", version: "1" }, revisions: [revision] });
@@ -97,11 +110,18 @@ async function oursPeer(revision: string, transport: "memory" | "stdio"): Promis
     await oursServer().connect(b);
     await client.connect(a);
   } else {
-    const stdio = new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=ours"] });
+    const stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", SELF, "--serve=ours"],
+    });
     await client.connect(stdio);
     serverPid = stdio.pid;
   }
-  return { call: async (a, b) => sumOf(await client.callTool("add", { a, b })), serverPid, close: () => client.close() };
+  return {
+    call: async (a, b) => sumOf(await client.callTool("add", { a, b })),
+    serverPid,
+    close: () => client.close(),
+  };
 }
 
 async function v1Peer(transport: "memory" | "stdio"): Promise<Peer> {
@@ -116,7 +136,11 @@ async function v1Peer(transport: "memory" | "stdio"): Promise<Peer> {
     await client.connect(stdio);
     serverPid = stdio.pid ?? undefined;
   }
-  return { call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })), serverPid, close: () => client.close() };
+  return {
+    call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })),
+    serverPid,
+    close: () => client.close(),
+  };
 }
 
 async function v2Peer(revision: string, transport: "memory" | "stdio"): Promise<Peer> {
@@ -132,7 +156,11 @@ async function v2Peer(revision: string, transport: "memory" | "stdio"): Promise<
     await client.connect(stdio);
     serverPid = stdio.pid ?? undefined;
   }
-  return { call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })), serverPid, close: () => client.close() };
+  return {
+    call: async (a, b) => sumOf(await client.callTool({ name: "add", arguments: { a, b } })),
+    serverPid,
+    close: () => client.close(),
+  };
 }
 
 /** The `_meta` a 2026-07-28 request and result carry (the spec says SHOULD for client and server info). */
@@ -172,7 +200,9 @@ async function echoPeer(modern: boolean): Promise<Peer> {
       new Promise((resolve) => {
         const id = nextId++;
         pending.set(id, resolve);
-        const params = modern ? { name: "add", arguments: { a, b }, _meta: CLIENT_META } : { name: "add", arguments: { a, b } };
+        const params = modern
+          ? { name: "add", arguments: { a, b }, _meta: CLIENT_META }
+          : { name: "add", arguments: { a, b } };
         child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }) + "\n");
       }),
     close: async () => {
@@ -207,7 +237,8 @@ function processCpuMs(pid: number | undefined): number {
 
 async function measure(peer: Peer, concurrency: number): Promise<Measurement> {
   const call = peer.call;
-  for (let i = 0; i < WARMUP_CALLS; i += concurrency) await Promise.all(Array.from({ length: concurrency }, (_, k) => call(i, k)));
+  for (let i = 0; i < WARMUP_CALLS; i += concurrency)
+    await Promise.all(Array.from({ length: concurrency }, (_, k) => call(i, k)));
   const latencies: number[] = [];
   const cpuBefore = process.cpuUsage();
   const serverBefore = processCpuMs(peer.serverPid);
@@ -256,7 +287,8 @@ async function run(name: string, transport: "memory" | "stdio", open: () => Prom
 }
 
 function format(rows: readonly Row[]): string {
-  const cpu = (m: Measurement) => `cpu ${m.clientCpuUs.toFixed(1)}${m.serverCpuUs === null ? "" : `+${m.serverCpuUs.toFixed(1)}`} µs`;
+  const cpu = (m: Measurement) =>
+    `cpu ${m.clientCpuUs.toFixed(1)}${m.serverCpuUs === null ? "" : `+${m.serverCpuUs.toFixed(1)}`} µs`;
   const fmt = (m: Measurement) =>
     `${Math.round(m.callsPerSecond).toString().padStart(7)}/s p50 ${m.p50Ms.toFixed(3)} p99 ${m.p99Ms.toFixed(3)} ms ${cpu(m).padEnd(18)}`;
   return rows.map((r) => `${`${r.transport} ${r.name}`.padEnd(28)} c1 ${fmt(r.c1)} | c32 ${fmt(r.c32)}`).join("\n");
@@ -273,18 +305,36 @@ function ratios(rows: readonly Row[]): string {
       const total = (m: Measurement) => m.clientCpuUs + (m.serverCpuUs ?? 0);
       return (total(b[k]) / total(a[k])).toFixed(2);
     };
-    lines.push(`${label.padEnd(48)} c1 ${r("c1").padStart(5)}×  c32 ${r("c32").padStart(5)}×   (cpu/call: c1 ${c("c1")}× c32 ${c("c32")}×)`);
+    lines.push(
+      `${label.padEnd(48)} c1 ${r("c1").padStart(5)}×  c32 ${r("c32").padStart(5)}×   (cpu/call: c1 ${c("c1")}× c32 ${c("c32")}×)`,
+    );
   };
   for (const transport of ["memory", "stdio"] as const) {
     ratio(`${transport}: ours ${LEGACY} / SDK v1`, find(transport, `ours ${LEGACY}`), find(transport, "sdk-v1"));
     ratio(`${transport}: ours ${MODERN} / SDK v1`, find(transport, `ours ${MODERN}`), find(transport, "sdk-v1"));
-    ratio(`${transport}: ours ${LEGACY} / SDK v2 ${LEGACY}`, find(transport, `ours ${LEGACY}`), find(transport, `sdk-v2 ${LEGACY}`));
-    ratio(`${transport}: ours ${MODERN} / SDK v2 ${MODERN}`, find(transport, `ours ${MODERN}`), find(transport, `sdk-v2 ${MODERN}`));
-    ratio(`${transport}: ours ${MODERN} / ours ${LEGACY}`, find(transport, `ours ${MODERN}`), find(transport, `ours ${LEGACY}`));
+    ratio(
+      `${transport}: ours ${LEGACY} / SDK v2 ${LEGACY}`,
+      find(transport, `ours ${LEGACY}`),
+      find(transport, `sdk-v2 ${LEGACY}`),
+    );
+    ratio(
+      `${transport}: ours ${MODERN} / SDK v2 ${MODERN}`,
+      find(transport, `ours ${MODERN}`),
+      find(transport, `sdk-v2 ${MODERN}`),
+    );
+    ratio(
+      `${transport}: ours ${MODERN} / ours ${LEGACY}`,
+      find(transport, `ours ${MODERN}`),
+      find(transport, `ours ${LEGACY}`),
+    );
   }
   ratio(`stdio: ours ${LEGACY} / bare echo`, find("stdio", `ours ${LEGACY}`), find("stdio", "bare echo"));
   ratio(`stdio: ours ${MODERN} / bare echo`, find("stdio", `ours ${MODERN}`), find("stdio", "bare echo"));
-  ratio(`stdio: ours ${MODERN} / bare echo ${MODERN}`, find("stdio", `ours ${MODERN}`), find("stdio", `bare echo ${MODERN}`));
+  ratio(
+    `stdio: ours ${MODERN} / bare echo ${MODERN}`,
+    find("stdio", `ours ${MODERN}`),
+    find("stdio", `bare echo ${MODERN}`),
+  );
   ratio(`stdio: SDK v1 / bare echo`, find("stdio", "sdk-v1"), find("stdio", "bare echo"));
   return lines.join("\n");
 }
@@ -336,7 +386,9 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await run(name, transport, open)));
     return;
   }
-  const chosen = PLAN.map((_, i) => i).filter((i) => ONLY === undefined || `${PLAN[i]![1]} ${PLAN[i]![0]}`.includes(ONLY));
+  const chosen = PLAN.map((_, i) => i).filter(
+    (i) => ONLY === undefined || `${PLAN[i]![1]} ${PLAN[i]![0]}`.includes(ONLY),
+  );
   const reps = new Map<number, Row[]>(chosen.map((i) => [i, []]));
   // Round-robin, so a slow spell on the shared machine hits every scenario alike rather than one of them.
   for (let rep = 0; rep < REPS; rep++) {

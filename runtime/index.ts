@@ -51,7 +51,14 @@ export {
 } from "./jsonrpc/errors.ts";
 export type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification } from "./jsonrpc/messages.ts";
 
-export type { AuthInfo, IncomingContext, OutgoingOptions, ReopenableTransport, Transport, TransportSink } from "./transport/transport.ts";
+export type {
+  AuthInfo,
+  IncomingContext,
+  OutgoingOptions,
+  ReopenableTransport,
+  Transport,
+  TransportSink,
+} from "./transport/transport.ts";
 export { createMemoryTransportPair } from "./transport/memory.ts";
 export type { MemoryPairOptions } from "./transport/memory.ts";
 export { StdioServerTransport } from "./transport/stdio-server.ts";
@@ -112,4 +119,11 @@ export type { StructuredToolCall } from "./client/typed-tools.ts";
 
 export type * from "./protocol/types.ts";
 export { ProtocolNotificationType, ProtocolRequestType } from "./protocol/method-type.ts";
-export type { AnyMethodType, CapabilityGate, MethodTable, ParamsOf, ResultOf, RevisionDescriptor } from "./protocol/method-type.ts";
+export type {
+  AnyMethodType,
+  CapabilityGate,
+  MethodTable,
+  ParamsOf,
+  ResultOf,
+  RevisionDescriptor,
+} from "./protocol/method-type.ts";

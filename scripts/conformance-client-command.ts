@@ -15,7 +15,10 @@ interface ToolCall {
 }
 interface ListedTool {
   readonly name: string;
-  readonly inputSchema?: { readonly properties?: Record<string, { type?: unknown; default?: unknown }>; readonly required?: readonly string[] };
+  readonly inputSchema?: {
+    readonly properties?: Record<string, { type?: unknown; default?: unknown }>;
+    readonly required?: readonly string[];
+  };
 }
 
 const url = process.argv.at(-1)!;
@@ -39,13 +42,19 @@ const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as {
  * Credentials the scenario hands over (pre-registration, client credentials) are used as given.
  */
 function oauthProvider(): OAuthClientProvider {
-  if (context.valid_jwt !== undefined) return { jwtBearer: { client_id: context.client_id ?? "workload", assertion: () => context.valid_jwt! } };
+  if (context.valid_jwt !== undefined)
+    return { jwtBearer: { client_id: context.client_id ?? "workload", assertion: () => context.valid_jwt! } };
   if (context.idp_id_token !== undefined)
     return {
       jwtBearer: {
         client_id: context.client_id!,
         ...(context.client_secret ? { client_secret: context.client_secret } : {}),
-        assertion: enterpriseAssertion({ idpTokenEndpoint: context.idp_token_endpoint!, idpIssuer: context.idp_issuer!, idpClientId: context.idp_client_id!, idToken: () => context.idp_id_token! }),
+        assertion: enterpriseAssertion({
+          idpTokenEndpoint: context.idp_token_endpoint!,
+          idpIssuer: context.idp_issuer!,
+          idpClientId: context.idp_client_id!,
+          idToken: () => context.idp_id_token!,
+        }),
       },
     };
   const credentials = context.client_id !== undefined && scenario.includes("client-credentials");
@@ -54,14 +63,21 @@ function oauthProvider(): OAuthClientProvider {
     clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
     redirectUrl: "http://127.0.0.1:4917/callback",
     ...(context.client_id !== undefined && !credentials
-      ? { clientInformation: { client_id: context.client_id, ...(context.client_secret ? { client_secret: context.client_secret } : {}) } }
+      ? {
+          clientInformation: {
+            client_id: context.client_id,
+            ...(context.client_secret ? { client_secret: context.client_secret } : {}),
+          },
+        }
       : {}),
     ...(credentials
       ? {
           clientCredentials: {
             client_id: context.client_id!,
             ...(context.client_secret ? { client_secret: context.client_secret } : {}),
-            ...(context.private_key_pem ? { privateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } } : {}),
+            ...(context.private_key_pem
+              ? { privateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } }
+              : {}),
           },
         }
       : {}),
@@ -105,7 +121,11 @@ async function main(): Promise<void> {
     handlers: {
       // Accept with nothing filled in: the runtime's SEP-1034 defaults complete the form.
       elicitation: (): ElicitResult => ({ action: "accept", content: {} }),
-      sampling: (params) => ({ role: "assistant", content: { type: "text", text: `answer to ${params.messages.length} message(s)` }, model: "conformance" }),
+      sampling: (params) => ({
+        role: "assistant",
+        content: { type: "text", text: `answer to ${params.messages.length} message(s)` },
+        model: "conformance",
+      }),
       roots: () => ({ roots: [{ uri: "file:///conformance", name: "conformance" }] }),
     },
   });
@@ -113,12 +133,15 @@ async function main(): Promise<void> {
   await client.connect(new StreamableHttpClientTransport(url, auth));
   try {
     const tools = client.serverCapabilities["tools"] ? ((await client.listTools()).tools as readonly ListedTool[]) : [];
-    let calls: readonly ToolCall[] = context.toolCalls ?? tools.map((t) => ({ name: t.name, arguments: argumentsFor(t) }));
+    let calls: readonly ToolCall[] =
+      context.toolCalls ?? tools.map((t) => ({ name: t.name, arguments: argumentsFor(t) }));
     if (scenario === "json-schema-2020-12-preservation") {
       // The scenario's contract: pass the inputSchema received for its focal tool back through its echo tool, so the
       // harness sees what survived the client's parsing.
       const focal = tools.find((t) => t.name.includes("2020_12"));
-      calls = calls.map((c) => (c.arguments && "schema" in c.arguments ? { ...c, arguments: { schema: focal?.inputSchema ?? {} } } : c));
+      calls = calls.map((c) =>
+        c.arguments && "schema" in c.arguments ? { ...c, arguments: { schema: focal?.inputSchema ?? {} } } : c,
+      );
     }
     for (const call of calls) await client.callTool(call.name, call.arguments ?? {});
   } finally {

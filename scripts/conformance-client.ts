@@ -13,7 +13,16 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { argValues, CACHE, harness, node22, readResults, ROOT, runMain, type ScenarioResult } from "./conformance-lib.ts";
+import {
+  argValues,
+  CACHE,
+  harness,
+  node22,
+  readResults,
+  ROOT,
+  runMain,
+  type ScenarioResult,
+} from "./conformance-lib.ts";
 
 const SUITES = [
   { id: "0.1.16-all", version: "0.1.16", args: ["--suite", "all"] },
@@ -23,7 +32,11 @@ const SUITES = [
 ] as const;
 
 /** The client scenarios the suite lists for these arguments, split into scored and extension (never scored) ones. */
-function listScenarios(node: string, cli: string, args: readonly string[]): { scored: Set<string>; extensions: Set<string> } {
+function listScenarios(
+  node: string,
+  cli: string,
+  args: readonly string[],
+): { scored: Set<string>; extensions: Set<string> } {
   const listed = spawnSync(node, [cli, "list", "--client", ...args], { encoding: "utf8", cwd: CACHE });
   const scored = new Set<string>();
   const extensions = new Set<string>();
@@ -34,7 +47,8 @@ function listScenarios(node: string, cli: string, args: readonly string[]): { sc
     if (/^Server scenarios/.test(line)) clientList = false;
     if (/^Client scenarios/.test(line)) clientList = true;
     const match = /^\s+- (\S+)(?: \[([^\]]*)\])?/.exec(line);
-    if (!match || (section === "scored" && !clientList) || (section === "unscored" && !line.includes("[client]"))) continue;
+    if (!match || (section === "scored" && !clientList) || (section === "unscored" && !line.includes("[client]")))
+      continue;
     const [, name, tags = ""] = match;
     if (section === "unscored" || tags.includes("extension")) extensions.add(name!.replace(/ \[client\]$/, ""));
     else scored.add(name!);
@@ -43,14 +57,31 @@ function listScenarios(node: string, cli: string, args: readonly string[]): { sc
 }
 
 /** One scenario on its own, at the wire the suite arguments imply; returns its result (or the parallel one if none). */
-function runAlone(node: string, cli: string, command: string, suiteArgs: readonly string[], parallel: ScenarioResult, outDir: string): ScenarioResult {
+function runAlone(
+  node: string,
+  cli: string,
+  command: string,
+  suiteArgs: readonly string[],
+  parallel: ScenarioResult,
+  outDir: string,
+): ScenarioResult {
   const aloneDir = join(outDir, "alone", parallel.scenario.replace(/\//g, "_"));
   const wire = suiteArgs[0] === "--requirements" ? ["--spec-version", suiteArgs[1]!] : [];
-  spawnSync(node, [cli, "client", "--command", command, "--scenario", parallel.scenario, ...wire, "-o", aloneDir], { stdio: "ignore", cwd: CACHE, timeout: 120_000 });
+  spawnSync(node, [cli, "client", "--command", command, "--scenario", parallel.scenario, ...wire, "-o", aloneDir], {
+    stdio: "ignore",
+    cwd: CACHE,
+    timeout: 120_000,
+  });
   const alone = readResults(aloneDir)[0];
   const summary = (r: ScenarioResult) =>
-    r.checks === 0 ? "no checks" : r.failures.length + r.warnings.length === 0 ? "passed" : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ");
-  console.log(`  rerun alone ${parallel.scenario}: in parallel ${summary(parallel)}; alone ${alone ? summary(alone) : "no results"}`);
+    r.checks === 0
+      ? "no checks"
+      : r.failures.length + r.warnings.length === 0
+        ? "passed"
+        : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ");
+  console.log(
+    `  rerun alone ${parallel.scenario}: in parallel ${summary(parallel)}; alone ${alone ? summary(alone) : "no results"}`,
+  );
   return alone ? { ...alone, scenario: parallel.scenario } : parallel;
 }
 
@@ -58,8 +89,15 @@ function bundleClient(): string {
   const out = join(CACHE, "client-command.mjs");
   const esbuild = spawnSync(
     join(ROOT, "node_modules", ".bin", "esbuild"),
-    [join(ROOT, "scripts", "conformance-client-command.ts"), "--bundle", "--platform=node", "--format=esm", `--outfile=${out}`, "--log-level=warning",
-      "--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"],
+    [
+      join(ROOT, "scripts", "conformance-client-command.ts"),
+      "--bundle",
+      "--platform=node",
+      "--format=esm",
+      `--outfile=${out}`,
+      "--log-level=warning",
+      "--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    ],
     { stdio: "inherit" },
   );
   if (esbuild.status !== 0) throw new Error("could not bundle the conformance client");
@@ -79,18 +117,26 @@ async function main(): Promise<number> {
     const outDir = join(CACHE, "results", `client-${suite.id}`);
     rmSync(outDir, { recursive: true, force: true });
     console.log(`\nconformance: ${suite.version} client ${suite.args.join(" ")}`);
-    spawnSync(node, [cli, "client", "--command", command, ...suite.args, "-o", outDir], { stdio: "ignore", cwd: CACHE, timeout: 10 * 60_000 });
+    spawnSync(node, [cli, "client", "--command", command, ...suite.args, "-o", outDir], {
+      stdio: "ignore",
+      cwd: CACHE,
+      timeout: 10 * 60_000,
+    });
     const parallel = readResults(outDir);
     const passes = (r: ScenarioResult) => r.checks > 0 && r.failures.length === 0 && r.warnings.length === 0;
     // The suite runs every scenario at once; timing checks (sse-retry's reconnect window) then measure CPU contention
     // on a 2-core machine as much as the client. A scenario that did not pass runs once more alone, and both
     // outcomes are printed; the one alone counts.
     const isScored = (name: string) => (scored.size > 0 ? scored.has(name) : true) && !extensions.has(name);
-    const results = parallel.map((r) => (passes(r) || !isScored(r.scenario) ? r : runAlone(node, cli, command, suite.args, r, outDir)));
+    const results = parallel.map((r) =>
+      passes(r) || !isScored(r.scenario) ? r : runAlone(node, cli, command, suite.args, r, outDir),
+    );
     const scoredResults = results.filter((r) => isScored(r.scenario));
     const missing = [...scored].filter((name) => !results.some((r) => r.scenario === name));
     for (const r of results.filter((r) => !passes(r)))
-      console.log(`  ${isScored(r.scenario) ? "FAIL" : "fail (not scored)"} ${r.scenario}: ${r.checks === 0 ? "no checks" : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ")}`);
+      console.log(
+        `  ${isScored(r.scenario) ? "FAIL" : "fail (not scored)"} ${r.scenario}: ${r.checks === 0 ? "no checks" : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ")}`,
+      );
     for (const name of missing) console.log(`  FAIL ${name}: no results`);
     const scoredPassing = scoredResults.filter(passes).length;
     const unscored = results.filter((r) => !isScored(r.scenario));

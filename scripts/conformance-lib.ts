@@ -28,10 +28,14 @@ function ensurePackage(dir: string, name: string, version: string): string {
     return join(prefix, "node_modules", name);
   mkdirSync(prefix, { recursive: true });
   console.log(`conformance: installing ${name}@${version} into ${prefix}`);
-  const npm = spawnSync("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${name}@${version}`], {
-    stdio: "inherit",
-    cwd: prefix,
-  });
+  const npm = spawnSync(
+    "npm",
+    ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${name}@${version}`],
+    {
+      stdio: "inherit",
+      cwd: prefix,
+    },
+  );
   if (npm.status !== 0 || !existsSync(manifest)) throw new Error(`could not install ${name}@${version}`);
   return join(prefix, "node_modules", name);
 }
@@ -76,7 +80,9 @@ export function readResults(outDir: string): ScenarioResult[] {
       const list = JSON.parse(readFileSync(file, "utf8")) as Check[];
       const describe = (c: Check) => (c.errorMessage ? `${c.id} (${c.errorMessage.slice(0, 160)})` : c.id);
       results.push({
-        scenario: relative(outDir, path).replace(/^server-/, "").replace(/-\d{4}-\d\d-\d\dT.*$/, ""),
+        scenario: relative(outDir, path)
+          .replace(/^server-/, "")
+          .replace(/-\d{4}-\d\d-\d\dT.*$/, ""),
         checks: list.filter((c) => c.status === "SUCCESS" || c.status === "FAILURE" || c.status === "WARNING").length,
         failures: list.filter((c) => c.status === "FAILURE").map(describe),
         warnings: list.filter((c) => c.status === "WARNING").map(describe),

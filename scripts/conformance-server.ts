@@ -9,7 +9,11 @@ import { handlers } from "../examples/everything/handlers.ts";
 
 const server = createServer(handlers, { onDiagnostic: (m: string) => process.stderr.write(`everything: ${m}\n`) });
 // The suite is one client at one address opening a session per scenario: lift the per-client cap (default 100).
-const running = await serve(server, { port: Number(process.env["PORT"] ?? 0), retryMs: 500, maxSessionsPerClient: 10_000 });
+const running = await serve(server, {
+  port: Number(process.env["PORT"] ?? 0),
+  retryMs: 500,
+  maxSessionsPerClient: 10_000,
+});
 process.stdout.write(`MCP_URL=${running.url}\n`);
 process.once("SIGTERM", () => void running.close().then(() => process.exit(0)));
 process.once("SIGINT", () => void running.close().then(() => process.exit(0)));

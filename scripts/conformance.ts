@@ -25,7 +25,10 @@ const SUITES = [
 
 /** Start the server; resolves with its URL once it printed `MCP_URL=…`. */
 function startServer(module: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", module], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", module], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolveStart, reject) => {
     const timer = setTimeout(() => reject(new Error("the server did not report its URL within 60 s")), 60_000);
     let out = "";
@@ -51,7 +54,13 @@ function stopServer(child: ChildProcess): Promise<void> {
 }
 
 /** Scenario and check counts from the `-o` output. */
-function summarize(outDir: string): { scenarios: number; failed: string[]; checks: number; checkFailures: number; warnings: number } {
+function summarize(outDir: string): {
+  scenarios: number;
+  failed: string[];
+  checks: number;
+  checkFailures: number;
+  warnings: number;
+} {
   const results = readResults(outDir);
   return {
     scenarios: results.length,
@@ -77,7 +86,12 @@ async function main(): Promise<number> {
       rmSync(outDir, { recursive: true, force: true });
       const args = [harness(suite.version), "server", "--url", url, ...suite.args, "-o", outDir];
       console.log(`\nconformance: ${suite.version} server ${suite.args.join(" ")}`);
-      const run = spawnSync(node, args, { stdio: ["ignore", "pipe", "inherit"], cwd: CACHE, timeout: 10 * 60_000, encoding: "utf8" });
+      const run = spawnSync(node, args, {
+        stdio: ["ignore", "pipe", "inherit"],
+        cwd: CACHE,
+        timeout: 10 * 60_000,
+        encoding: "utf8",
+      });
       process.stdout.write(run.stdout ?? "");
       const summary = summarize(outDir);
       // The alpha's --requirements runs also report scenarios that are not scored (extensions, pending).

@@ -25,7 +25,9 @@ for (let i = 0; i < args.length; i++) {
     options.ignoreStatic = true;
     continue;
   } else {
-    console.error(`unknown or incomplete option ${flag}; use --mutate a,b --concurrency N --reporters r1,r2 --ignore-static`);
+    console.error(
+      `unknown or incomplete option ${flag}; use --mutate a,b --concurrency N --reporters r1,r2 --ignore-static`,
+    );
     process.exit(2);
   }
   i++;
@@ -34,5 +36,7 @@ const engine = pathToFileURL(join(root, "node_modules/@stryker-mutator/core/dist
 const { Stryker } = await import(engine);
 const results = await new Stryker(options).runMutationTest();
 const killed = results.filter((r) => r.status === "Killed" || r.status === "Timeout").length;
-const valid = results.filter((r) => r.status !== "CompileError" && r.status !== "RuntimeError" && r.status !== "Ignored").length;
+const valid = results.filter(
+  (r) => r.status !== "CompileError" && r.status !== "RuntimeError" && r.status !== "Ignored",
+).length;
 console.log(`mutation score: ${valid ? ((100 * killed) / valid).toFixed(2) : "n/a"}% (${killed}/${valid})`);

@@ -23,7 +23,9 @@ function stats(res: ServerResponse): void {
   (globalThis as { gc?: () => void }).gc?.();
   const cpu = process.cpuUsage();
   const mem = process.memoryUsage();
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ cpuUs: cpu.user + cpu.system, heap: mem.heapUsed, rss: mem.rss }));
+  res
+    .writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify({ cpuUs: cpu.user + cpu.system, heap: mem.heapUsed, rss: mem.rss }));
 }
 
 /** The limit: a node:http server that parses the JSON-RPC body and answers like an MCP tool call would. */
@@ -32,17 +34,33 @@ function bare(): Listener {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; params?: { arguments?: { a: number; b: number } } };
+      const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        id: number;
+        params?: { arguments?: { a: number; b: number } };
+      };
       const args = message.params?.arguments ?? { a: 0, b: 0 };
       const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: addResult(args.a, args.b) });
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "mcp-session-id": "bare" }).end(body);
+      res
+        .writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "mcp-session-id": "bare",
+        })
+        .end(body);
     });
   };
 }
 
 function ours(): Listener {
   const server = new McpServer({ info: { name: "bench", version: "1" } }).tool(
-    { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+    {
+      name: "add",
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+    },
     ({ a, b }) => addResult(a, b),
     { arguments: AddArgs },
   );
@@ -70,11 +88,16 @@ function v1(): Listener {
 
 /** SDK v2: createMcpHandler (2026-07-28, and stateless serving of 2025 traffic), JSON responses. */
 function v2(): Listener {
-  const handler = createMcpHandler(() => {
-    const server = new V2Server({ name: "bench", version: "1" }, { capabilities: { tools: {} } });
-    server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => addResult(a, b));
-    return server;
-  }, { responseMode: "json" });
+  const handler = createMcpHandler(
+    () => {
+      const server = new V2Server({ name: "bench", version: "1" }, { capabilities: { tools: {} } });
+      server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) =>
+        addResult(a, b),
+      );
+      return server;
+    },
+    { responseMode: "json" },
+  );
   return getRequestListener((request) => handler.fetch(request)) as Listener;
 }
 

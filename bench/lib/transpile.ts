@@ -30,9 +30,15 @@ function tsFiles(dir: string): string[] {
 /** Writes `<outDir>/runtime/**.js` and `<outDir>/generated/protocol/**.js`; returns `outDir`. */
 export function transpileRuntime(outDir: string): string {
   rmSync(outDir, { recursive: true, force: true });
-  for (const source of [...tsFiles(path.join(PROJECT_ROOT, "runtime")), ...tsFiles(path.join(PROJECT_ROOT, "generated/protocol"))]) {
+  for (const source of [
+    ...tsFiles(path.join(PROJECT_ROOT, "runtime")),
+    ...tsFiles(path.join(PROJECT_ROOT, "generated/protocol")),
+  ]) {
     const relative = path.relative(PROJECT_ROOT, source);
-    const { outputText } = ts.transpileModule(readFileSync(source, "utf8"), { compilerOptions: COMPILER_OPTIONS, fileName: relative });
+    const { outputText } = ts.transpileModule(readFileSync(source, "utf8"), {
+      compilerOptions: COMPILER_OPTIONS,
+      fileName: relative,
+    });
     const target = path.join(outDir, relative.replace(/\.ts$/, ".js"));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, outputText);

@@ -12,10 +12,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const image: ContentBlock = { type: "image", data: PNG_BASE64, mimeType: "image/png" };
 
 async function askName(context: RequestContext): Promise<string> {
-  const answer = await context.elicit({
-    message: "What is your name?",
-    requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-  }, { key: "user_name" });
+  const answer = await context.elicit(
+    {
+      message: "What is your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    },
+    { key: "user_name" },
+  );
   return typeof answer.content?.["name"] === "string" ? answer.content["name"] : "stranger";
 }
 
@@ -197,7 +200,8 @@ export const handlers: ServerHandlers = {
     test_input_required_result_tampered_state: async (_input, context) => text(`Hello, ${await askName(context)}!`),
     test_missing_capability: async (_input, context) => text(`The model said: ${await askCapital(context, 50)}`),
     test_streaming_elicitation: async (_input, context) => text(`Hello, ${await askName(context)}!`),
-    test_custom_header_echo: ({ region, query }) => text(`region=${region}${query === undefined ? "" : ` query=${query}`}`),
+    test_custom_header_echo: ({ region, query }) =>
+      text(`region=${region}${query === undefined ? "" : ` query=${query}`}`),
     async test_logging_tool(_input, context) {
       await context.log.info("test_logging_tool ran");
       return text("Logged (if the client asked for logs)");

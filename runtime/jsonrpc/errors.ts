@@ -44,7 +44,10 @@ export class RpcError extends Error {
 /** The connection went away before the response arrived. */
 export class ConnectionClosedError extends Error {
   constructor(reason?: Error) {
-    super(reason ? `connection closed: ${reason.message}` : "connection closed", reason ? { cause: reason } : undefined);
+    super(
+      reason ? `connection closed: ${reason.message}` : "connection closed",
+      reason ? { cause: reason } : undefined,
+    );
     this.name = "ConnectionClosedError";
   }
 }

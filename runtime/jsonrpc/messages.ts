@@ -70,7 +70,12 @@ export function classify(value: unknown): Classified {
       return { kind: "invalid", id, reason: "params must be an object or an array" };
     }
     if (rawId === undefined) return { kind: "notification", message: value as JsonRpcNotification };
-    if (id === null) return { kind: "invalid", id: null, reason: "id must be a string or an integer of magnitude at most 2^53-1 (not null)" };
+    if (id === null)
+      return {
+        kind: "invalid",
+        id: null,
+        reason: "id must be a string or an integer of magnitude at most 2^53-1 (not null)",
+      };
     return { kind: "request", message: value as JsonRpcRequest };
   }
   const hasResult = "result" in m;
@@ -80,10 +85,16 @@ export function classify(value: unknown): Classified {
   }
   if (error !== undefined) {
     const e = error as Record<string, unknown>;
-    if (typeof error !== "object" || error === null || !Number.isInteger(e["code"]) || typeof e["message"] !== "string") {
+    if (
+      typeof error !== "object" ||
+      error === null ||
+      !Number.isInteger(e["code"]) ||
+      typeof e["message"] !== "string"
+    ) {
       return { kind: "invalid", id, reason: "error must be an object with an integer code and a string message" };
     }
-    if (rawId !== null && rawId !== undefined && id === null) return { kind: "invalid", id: null, reason: "bad response id" };
+    if (rawId !== null && rawId !== undefined && id === null)
+      return { kind: "invalid", id: null, reason: "bad response id" };
     return { kind: "response", message: value as JsonRpcFailure };
   }
   if (id === null) return { kind: "invalid", id: null, reason: "a result response needs a string or integer id" };

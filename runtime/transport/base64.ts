@@ -33,6 +33,8 @@ export function bytesFromBase64(text: string): Uint8Array | undefined {
 export function bytesFromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) return undefined;
   const unpadded = text.replace(/=+$/, "");
-  const bytes = bytesFromBase64(unpadded.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (unpadded.length % 4)) % 4));
+  const bytes = bytesFromBase64(
+    unpadded.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (unpadded.length % 4)) % 4),
+  );
   return bytes && new Uint8Array(bytes);
 }

@@ -8,9 +8,22 @@ import { LineWriter, readLines } from "./streams.ts";
 import type { ReopenableTransport, TransportSink } from "./transport.ts";
 
 /** Environment variables passed to the server when `env` is not given (others could leak secrets). */
-export const DEFAULT_INHERITED_ENV: readonly string[] = process.platform === "win32"
-  ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE"]
-  : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+export const DEFAULT_INHERITED_ENV: readonly string[] =
+  process.platform === "win32"
+    ? [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+      ]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
 
 export interface StdioClientTransportOptions {
   readonly command: string;

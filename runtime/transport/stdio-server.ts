@@ -41,7 +41,10 @@ export class StdioServerTransport implements Transport {
       this.input,
       (line) => sink.receive(line),
       (error) => this.finish(error),
-      (bytes) => sink.malformed?.(`message of ${bytes} bytes exceeds the ${this.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES}-byte limit`),
+      (bytes) =>
+        sink.malformed?.(
+          `message of ${bytes} bytes exceeds the ${this.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES}-byte limit`,
+        ),
       this.maxMessageBytes,
     );
     this.input.resume();

@@ -21,7 +21,8 @@ export function readLines(
     if (ended) return;
     ended = true;
     detach();
-    if (!error && decoder.buffered > 0) error = new Error(`stream ended inside a message (${decoder.buffered} bytes unterminated)`);
+    if (!error && decoder.buffered > 0)
+      error = new Error(`stream ended inside a message (${decoder.buffered} bytes unterminated)`);
     onEnd(error);
   };
   const onData = (chunk: Buffer | string) => {

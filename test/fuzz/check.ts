@@ -26,11 +26,18 @@ function outcomeMatches(outcome: Outcome, answer: Obj): boolean {
 }
 
 /** Why `answer` is not an acceptable answer for a single-answer expectation, or undefined when it is. */
-export function mismatchOne(expect: Extract<Expect, { kind: "one" }>, answer: unknown, raw: string, base: number): string | undefined {
+export function mismatchOne(
+  expect: Extract<Expect, { kind: "one" }>,
+  answer: unknown,
+  raw: string,
+  base: number,
+): string | undefined {
   if (!isObject(answer) || answer["jsonrpc"] !== "2.0") return `not a JSON-RPC 2.0 response: ${raw.slice(0, 300)}`;
   // Several outcomes: the i-th outcome goes with the i-th id (e.g. a result for the id sent, or -32600 with null).
   const pairs: Array<[Outcome, IdExpect[]]> =
-    expect.outcomes.length > 1 ? expect.outcomes.map((o, i) => [o, [expect.ids[i] ?? null]]) : [[expect.outcomes[0]!, [...expect.ids]]];
+    expect.outcomes.length > 1
+      ? expect.outcomes.map((o, i) => [o, [expect.ids[i] ?? null]])
+      : [[expect.outcomes[0]!, [...expect.ids]]];
   for (const [outcome, ids] of pairs)
     if (outcomeMatches(outcome, answer) && ids.some((id) => idMatches(id, answer, raw, base))) return undefined;
   return `expected ${describe(expect)}, got ${raw.slice(0, 300)}`;
@@ -63,10 +70,15 @@ export function mismatch(expect: Expect, answers: readonly Answer[], base: numbe
 }
 
 /** Each element answered on its own, in any order; notifications not at all (JSON-RPC 2.0 §6). */
-export function mismatchBatch(expect: Extract<Expect, { kind: "batch" }>, values: readonly unknown[], base: number): string | undefined {
+export function mismatchBatch(
+  expect: Extract<Expect, { kind: "batch" }>,
+  values: readonly unknown[],
+  base: number,
+): string | undefined {
   const remaining = [...values];
   const wanted = expect.elements.filter((e): e is Extract<Expect, { kind: "one" }> => e.kind === "one");
-  if (remaining.length !== wanted.length) return `expected ${wanted.length} batch answers, got ${JSON.stringify(values).slice(0, 300)}`;
+  if (remaining.length !== wanted.length)
+    return `expected ${wanted.length} batch answers, got ${JSON.stringify(values).slice(0, 300)}`;
   for (const element of wanted) {
     const at = remaining.findIndex((v) => mismatchOne(element, v, JSON.stringify(v), base) === undefined);
     if (at === -1) return `no batch answer matches ${describe(element)} in ${JSON.stringify(values).slice(0, 300)}`;

@@ -39,9 +39,15 @@ afterAll(async () => {
 async function stillServing(): Promise<void> {
   expect(server.alive(), server.stderr().slice(-2000)).toBe(true);
   const session = await openSession(server.url);
-  const res = await postFrame(server.url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }), { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+  const res = await postFrame(server.url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }), {
+    "mcp-session-id": session,
+    "mcp-protocol-version": "2025-11-25",
+  });
   expect(res.status).toBe(200);
-  await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } });
+  await fetch(server.url, {
+    method: "DELETE",
+    headers: { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+  });
 }
 
 const closedWithin = (socket: Socket, ms: number): Promise<boolean> =>
@@ -79,10 +85,20 @@ describe("HTTP abuse", () => {
   it("an oversized body gets 413 and the connection is closed, without reading the rest", async () => {
     for (const framing of ["content-length", "chunked"] as const) {
       const socket = await openSocket(port);
-      const headers: Record<string, string> = { ...POST_HEADERS, ...(framing === "chunked" ? { "transfer-encoding": "chunked" } : { "content-length": String(256 * 1024 * 1024) }) };
+      const headers: Record<string, string> = {
+        ...POST_HEADERS,
+        ...(framing === "chunked"
+          ? { "transfer-encoding": "chunked" }
+          : { "content-length": String(256 * 1024 * 1024) }),
+      };
       const answered = readResponse(socket, 10_000, 5_000);
       const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const send = () => socket.write(framing === "chunked" ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk);
+      const send = () =>
+        socket.write(
+          framing === "chunked"
+            ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")])
+            : chunk,
+        );
       // Just past the 64 KiB limit (the declared length alone is over it), then nothing until the 413 is here: bytes
       // arriving after the server's close would make it reset the connection, which can discard the answer unread.
       const seen = new Promise<boolean>((resolve) => {
@@ -99,7 +115,13 @@ describe("HTTP abuse", () => {
       socket.write(head("POST", "/mcp", port, headers));
       let sent = 0;
       if (framing === "chunked") {
-        socket.write(Buffer.concat([Buffer.from(`${(65 * 1024).toString(16)}\r\n`), Buffer.alloc(65 * 1024, 0x20), Buffer.from("\r\n")]));
+        socket.write(
+          Buffer.concat([
+            Buffer.from(`${(65 * 1024).toString(16)}\r\n`),
+            Buffer.alloc(65 * 1024, 0x20),
+            Buffer.from("\r\n"),
+          ]),
+        );
         sent += 65 * 1024;
       }
       expect(await seen, `${framing}: no answer to an oversized body`).toBe(true);
@@ -138,7 +160,9 @@ describe("HTTP abuse", () => {
     const half = await openSocket(port);
     half.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     const sockets = [...idle.filter((s): s is Socket => s !== undefined), half];
-    const closed = await Promise.all(sockets.map((s) => closedWithin(s, LIMITS.idleTimeout + LIMITS.headersTimeout + 4_000)));
+    const closed = await Promise.all(
+      sockets.map((s) => closedWithin(s, LIMITS.idleTimeout + LIMITS.headersTimeout + 4_000)),
+    );
     expect(closed.filter((c) => !c).length, "idle sockets left open").toBe(0);
     await stillServing();
   });
@@ -153,9 +177,23 @@ describe("HTTP abuse", () => {
       await new Promise((r) => get.once("data", r));
       get.destroy();
       // A tool call answered over SSE (it sends progress first), dropped after the first bytes.
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: 1 } } });
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: 1 } },
+      });
       const post = await openSocket(port);
-      post.write(Buffer.concat([head("POST", "/mcp", port, { ...POST_HEADERS, ...headers, "content-length": String(Buffer.byteLength(body)) }), Buffer.from(body)]));
+      post.write(
+        Buffer.concat([
+          head("POST", "/mcp", port, {
+            ...POST_HEADERS,
+            ...headers,
+            "content-length": String(Buffer.byteLength(body)),
+          }),
+          Buffer.from(body),
+        ]),
+      );
       await new Promise((r) => post.once("data", r));
       post.destroy();
       // A legacy HTTP+SSE session, dropped.
@@ -168,9 +206,26 @@ describe("HTTP abuse", () => {
   });
 
   it("one client flooding initialize fills only its own quota; uninitialized sessions are evicted soon", async () => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood", version: "1" } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood", version: "1" } },
+    });
     const initialize = (from?: string) =>
-      rawRequest(port, Buffer.concat([head("POST", "/mcp", port, { ...POST_HEADERS, "content-length": String(Buffer.byteLength(body)), connection: "close" }), Buffer.from(body)]), 10_000, from);
+      rawRequest(
+        port,
+        Buffer.concat([
+          head("POST", "/mcp", port, {
+            ...POST_HEADERS,
+            "content-length": String(Buffer.byteLength(body)),
+            connection: "close",
+          }),
+          Buffer.from(body),
+        ]),
+        10_000,
+        from,
+      );
     const sessionOf = (r: { head: string }) => /\r\nmcp-session-id: /i.test(r.head);
     const flood = [];
     for (let i = 0; i < LIMITS.maxSessionsPerClient + 10; i++) flood.push(await initialize());
@@ -202,7 +257,22 @@ describe("HTTP abuse", () => {
 });
 
 it("a raw request helper sanity check: a correct initialize over a bare socket gets 200", async () => {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-  const response = await rawRequest(port, Buffer.concat([head("POST", "/mcp", port, { ...POST_HEADERS, "content-length": String(Buffer.byteLength(body)), connection: "close" }), Buffer.from(body)]));
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+  const response = await rawRequest(
+    port,
+    Buffer.concat([
+      head("POST", "/mcp", port, {
+        ...POST_HEADERS,
+        "content-length": String(Buffer.byteLength(body)),
+        connection: "close",
+      }),
+      Buffer.from(body),
+    ]),
+  );
   expect(response.status).toBe(200);
 });

@@ -9,14 +9,18 @@ import { failedInitialize, hostAndOrigin, wrongHeaders } from "./properties/abus
 import { startServer } from "./harness/process.ts";
 
 /** An HTTP abuse property on its own server process. */
-const onHttpServer = (run: (server: Awaited<ReturnType<typeof startServer>>, o: RunOptions) => Promise<void>) => async (o: RunOptions) => {
-  const server = await startServer({ mode: "http", httpOptions: { maxSessions: 100_000, maxSessionsPerClient: 100_000 } });
-  try {
-    await run(server, o);
-  } finally {
-    await server.stop();
-  }
-};
+const onHttpServer =
+  (run: (server: Awaited<ReturnType<typeof startServer>>, o: RunOptions) => Promise<void>) => async (o: RunOptions) => {
+    const server = await startServer({
+      mode: "http",
+      httpOptions: { maxSessions: 100_000, maxSessionsPerClient: 100_000 },
+    });
+    try {
+      await run(server, o);
+    } finally {
+      await server.stop();
+    }
+  };
 
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);

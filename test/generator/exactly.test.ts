@@ -19,7 +19,6 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 const decls: IrTypeDecl[] = [
   {
     name: "Thing",
-    internal: false,
     extends: [],
     type: {
       kind: "object",
@@ -42,7 +41,6 @@ const decls: IrTypeDecl[] = [
   },
   {
     name: "Things",
-    internal: false,
     extends: [],
     type: { kind: "array", element: { kind: "ref", name: "Thing" } },
   },
@@ -54,14 +52,18 @@ let schemas: string;
 /** tsc diagnostics of `schemasText` next to the emitted types, under the repository's strict options. */
 async function diagnostics(schemasText: string): Promise<string[]> {
   await writeFile(path.join(dir, "schemas.ts"), schemasText);
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(REPO, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: () => undefined,
-  });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(REPO, "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => undefined,
+    },
+  );
   const program = ts.createProgram([path.join(dir, "schemas.ts")], { ...config!.options, noEmit: true });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
-    const text = d.file ? d.file.text.split("\n")[line] ?? "" : "";
+    const text = d.file ? (d.file.text.split("\n")[line] ?? "") : "";
     return `${text.trim()} :: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`;
   });
 }

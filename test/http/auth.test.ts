@@ -24,7 +24,9 @@ beforeAll(async () => {
   const pair = await generateKeyPair("ES256", { extractable: true });
   privateKey = pair.privateKey;
   const jwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "ES256", use: "sig" };
-  jwksServer = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] })));
+  jwksServer = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] })),
+  );
   await new Promise<void>((resolve) => jwksServer.listen(0, "127.0.0.1", resolve));
   const jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
   // The canonical URL is only known once the port is: start once to learn a free port, then serve on it.
@@ -49,7 +51,10 @@ afterAll(async () => {
   jwksServer.close();
 });
 
-async function token(claims: Record<string, unknown>, options: { audience?: string; issuer?: string; expiresIn?: string } = {}): Promise<string> {
+async function token(
+  claims: Record<string, unknown>,
+  options: { audience?: string; issuer?: string; expiresIn?: string } = {},
+): Promise<string> {
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: "k1" })
     .setIssuer(options.issuer ?? ISSUER)
@@ -71,7 +76,11 @@ describe("bearer auth", () => {
     expect(challenge).toMatchObject({ resource_metadata: metadataUrl, scope: "mcp:read" });
     const metadata = await fetch(metadataUrl);
     expect(metadata.status).toBe(200);
-    expect(await metadata.json()).toMatchObject({ resource, authorization_servers: [ISSUER], scopes_supported: ["mcp:read"] });
+    expect(await metadata.json()).toMatchObject({
+      resource,
+      authorization_servers: [ISSUER],
+      scopes_supported: ["mcp:read"],
+    });
   });
 
   it("rejects tokens for another audience, from another issuer, expired or forged with 401 invalid_token", async () => {
@@ -93,7 +102,10 @@ describe("bearer auth", () => {
   it("answers a token without the required scope with 403 insufficient_scope", async () => {
     const response = await post(mcp.url, initializeMessage(1), bearer(await token({ scope: "other" })));
     expect(response.status).toBe(403);
-    expect(parseBearerChallenge(response.headers.get("www-authenticate"))).toMatchObject({ error: "insufficient_scope", scope: "mcp:read" });
+    expect(parseBearerChallenge(response.headers.get("www-authenticate"))).toMatchObject({
+      error: "insufficient_scope",
+      scope: "mcp:read",
+    });
   });
 
   it("enforces a tool's scopes without sessions too (no routing path skips the check)", async () => {
@@ -107,9 +119,14 @@ describe("bearer auth", () => {
     });
     try {
       const whoami = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } };
-      const denied = await post(stateless.url, whoami, { authorization: "Bearer opaque", "mcp-protocol-version": "2025-11-25" });
+      const denied = await post(stateless.url, whoami, {
+        authorization: "Bearer opaque",
+        "mcp-protocol-version": "2025-11-25",
+      });
       expect(denied.status).toBe(403);
-      expect(parseBearerChallenge(denied.headers.get("www-authenticate"))).toMatchObject({ error: "insufficient_scope" });
+      expect(parseBearerChallenge(denied.headers.get("www-authenticate"))).toMatchObject({
+        error: "insufficient_scope",
+      });
     } finally {
       await stateless.close();
     }
@@ -133,7 +150,10 @@ describe("bearer auth", () => {
     const allowed = await post(mcp.url, whoami, { ...headers, ...bearer(full) });
     expect(allowed.status).toBe(200);
     const body = (await allowed.json()) as { result: { content: Array<{ text: string }> } };
-    const seen = JSON.parse(body.result.content[0]!.text) as { auth: Record<string, unknown>; headers: Record<string, string> };
+    const seen = JSON.parse(body.result.content[0]!.text) as {
+      auth: Record<string, unknown>;
+      headers: Record<string, string>;
+    };
     expect(seen.auth).toMatchObject({ token: full, clientId: "app-1", scopes: ["mcp:read", "profile:read"] });
     expect(seen.auth["claims"]).toMatchObject({ sub: "user-1", tenant: "t-9", iss: ISSUER, aud: resource });
     expect(typeof seen.auth["expiresAt"]).toBe("number");
@@ -168,19 +188,30 @@ describe("bearer auth", () => {
     const who = await request(transport, sink, 2, "tools/call", { name: "whoami", arguments: {} });
     expect(JSON.stringify(who["result"])).toContain("user-1");
     current = undefined;
-    const failure = await transport.send({ jsonrpc: "2.0", id: 3, method: "ping" }).then(() => undefined, (e: unknown) => e);
+    const failure = await transport.send({ jsonrpc: "2.0", id: 3, method: "ping" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(HttpError);
     expect((failure as HttpError).status).toBe(401);
-    expect((failure as HttpError).challenge?.["resource_metadata"]).toBe(`http://127.0.0.1:${mcp.port}/.well-known/oauth-protected-resource/mcp`);
+    expect((failure as HttpError).challenge?.["resource_metadata"]).toBe(
+      `http://127.0.0.1:${mcp.port}/.well-known/oauth-protected-resource/mcp`,
+    );
     await transport.close();
   });
 
   it("reaches the runtime's tool handlers as ctx.authInfo and ctx.headers, in both eras", async () => {
-    const seen: Array<{ revision: string; sub: unknown; scopes: readonly string[]; requestId: string | undefined }> = [];
+    const seen: Array<{ revision: string; sub: unknown; scopes: readonly string[]; requestId: string | undefined }> =
+      [];
     const server = new McpServer({ info: { name: "auth-e2e", version: "1.0.0" } }).tool(
       { name: "whoami", inputSchema: { type: "object" } },
       (_args, ctx: RequestContext) => {
-        seen.push({ revision: ctx.revision, sub: ctx.authInfo?.claims?.["sub"], scopes: ctx.authInfo?.scopes ?? [], requestId: ctx.headers?.["x-request-id"] });
+        seen.push({
+          revision: ctx.revision,
+          sub: ctx.authInfo?.claims?.["sub"],
+          scopes: ctx.authInfo?.scopes ?? [],
+          requestId: ctx.headers?.["x-request-id"],
+        });
         return { content: [{ type: "text", text: "ok" }] };
       },
     );
@@ -202,7 +233,9 @@ describe("bearer auth", () => {
       const signed = await token({ scope: "profile:read" }, { audience: url });
       for (const revision of ["2025-11-25", "2026-07-28"]) {
         const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: [revision] });
-        await client.connect(new StreamableHttpClientTransport(url, { token: signed, headers: { "x-request-id": `r-${revision}` } }));
+        await client.connect(
+          new StreamableHttpClientTransport(url, { token: signed, headers: { "x-request-id": `r-${revision}` } }),
+        );
         await client.callTool("whoami", {});
         await client.close();
       }

@@ -60,10 +60,21 @@ describe("malformed bodies and media types", () => {
 
   it("refuses a streamed oversized body without Content-Length", async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "transfer-encoding": "chunked" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        server.url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "transfer-encoding": "chunked",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       for (let i = 0; i < 20; i++) req.write("x".repeat(8 * 1024));
       req.end();
@@ -74,9 +85,17 @@ describe("malformed bodies and media types", () => {
 
 describe("sessions", () => {
   it("needs a session id (400), and an unknown one is 404", async () => {
-    const missing = await post(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" });
+    const missing = await post(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { "mcp-protocol-version": "2025-11-25" },
+    );
     expect(missing.status).toBe(400);
-    const unknown = await post(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": "no-such-session" });
+    const unknown = await post(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { "mcp-session-id": "no-such-session" },
+    );
     expect(unknown.status).toBe(404);
   });
 
@@ -92,7 +111,11 @@ describe("sessions", () => {
 
   it("refuses an unsupported MCP-Protocol-Version on a session (400)", async () => {
     const id = await openSession(server.url);
-    const response = await post(server.url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": id, "mcp-protocol-version": "1999-01-01" });
+    const response = await post(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+      { "mcp-session-id": id, "mcp-protocol-version": "1999-01-01" },
+    );
     expect(response.status).toBe(400);
   });
 
@@ -124,10 +147,17 @@ describe("DNS rebinding protection", () => {
     const port = new URL(server.url).port;
     const send = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
-        const req = httpRequest(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = httpRequest(
+          server.url,
+          {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         req.end(JSON.stringify(initializeMessage(1)));
       });
@@ -143,13 +173,21 @@ describe("stateless era (2026-07-28) headers", () => {
     expect(good.status).toBe(200);
     const cases: Array<[string, Record<string, string>, object]> = [
       ["no version header", { "mcp-method": "tools/call", "mcp-name": "echo" }, call(2, "echo")],
-      ["version differs from _meta", { ...modernHeaders("tools/call", "echo"), "mcp-protocol-version": "2099-01-01" }, call(3, "echo")],
+      [
+        "version differs from _meta",
+        { ...modernHeaders("tools/call", "echo"), "mcp-protocol-version": "2099-01-01" },
+        call(3, "echo"),
+      ],
       ["Mcp-Method differs", modernHeaders("tools/list", "echo"), call(4, "echo")],
       ["Mcp-Name missing", modernHeaders("tools/call"), call(5, "echo")],
       ["Mcp-Name differs", modernHeaders("tools/call", "other"), call(6, "echo")],
       ["Mcp-Param missing", modernHeaders("tools/call", "regional"), call(7, "regional", { region: "us-west1" })],
-      ["Mcp-Param differs", { ...modernHeaders("tools/call", "regional"), "mcp-param-region": "eu" }, call(8, "regional", { region: "us-west1" })],
-      ["bad base64", { ...modernHeaders("tools/call", "=?base64?***?="), }, call(9, "echo")],
+      [
+        "Mcp-Param differs",
+        { ...modernHeaders("tools/call", "regional"), "mcp-param-region": "eu" },
+        call(8, "regional", { region: "us-west1" }),
+      ],
+      ["bad base64", { ...modernHeaders("tools/call", "=?base64?***?=") }, call(9, "echo")],
     ];
     for (const [label, headers, body] of cases) {
       const response = await post(server.url, body, headers);
@@ -159,7 +197,10 @@ describe("stateless era (2026-07-28) headers", () => {
   });
 
   it("decodes Base64 header values before comparing", async () => {
-    const headers = { ...modernHeaders("tools/call", "regional"), "mcp-param-region": "=?base64?SGVsbG8sIOS4lueVjA==?=" };
+    const headers = {
+      ...modernHeaders("tools/call", "regional"),
+      "mcp-param-region": "=?base64?SGVsbG8sIOS4lueVjA==?=",
+    };
     const response = await post(server.url, call(1, "regional", { region: "Hello, 世界" }), headers);
     expect(response.status).toBe(200);
   });
@@ -174,10 +215,18 @@ describe("stateless era (2026-07-28) headers", () => {
   });
 
   it("requires the _meta fields (-32602) and answers an unknown method with 404 + -32601", async () => {
-    const noCaps = await post(server.url, call(1, "echo", {}, { "io.modelcontextprotocol/protocolVersion": MODERN }), modernHeaders("tools/call", "echo"));
+    const noCaps = await post(
+      server.url,
+      call(1, "echo", {}, { "io.modelcontextprotocol/protocolVersion": MODERN }),
+      modernHeaders("tools/call", "echo"),
+    );
     expect(noCaps.status).toBe(400);
     expect((await errorOf(noCaps)).code).toBe(-32602);
-    const unknown = await post(server.url, { jsonrpc: "2.0", id: 2, method: "no/such", params: { _meta: modernMeta() } }, modernHeaders("no/such"));
+    const unknown = await post(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "no/such", params: { _meta: modernMeta() } },
+      modernHeaders("no/such"),
+    );
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe(-32601);
   });
@@ -190,7 +239,11 @@ describe("clients that go away", () => {
     // "slow" sends nothing until it is done, so the answer is held open with no bytes sent yet.
     const pending = fetch(server.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...modernHeaders("tools/call", "slow") },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...modernHeaders("tools/call", "slow"),
+      },
       body: JSON.stringify(call(1, "slow")),
       signal: controller.signal,
     }).catch((error: unknown) => error);
@@ -227,7 +280,11 @@ describe("clients that go away", () => {
       const controller = new AbortController();
       const call = fetch(shortLived.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": id,
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow" } }),
         signal: controller.signal,
       }).catch((error: unknown) => error);
@@ -236,7 +293,10 @@ describe("clients that go away", () => {
       expect(shortLived.handler.sessionCount).toBe(1);
       controller.abort();
       await call;
-      await waitFor(() => shortLived.handler.sessionCount === 0 && fixture.open === 0 && fixture.cancelled.includes("slow"), 2000);
+      await waitFor(
+        () => shortLived.handler.sessionCount === 0 && fixture.open === 0 && fixture.cancelled.includes("slow"),
+        2000,
+      );
     } finally {
       await shortLived.close();
     }
@@ -267,23 +327,77 @@ describe("stateless era (2026-07-28): batches do not exist", () => {
     expect(await response.json()).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32600, message: `Invalid Request: JSON-RPC batches do not exist in MCP revision ${MODERN}; send one message per POST` },
+      error: {
+        code: -32600,
+        message: `Invalid Request: JSON-RPC batches do not exist in MCP revision ${MODERN}; send one message per POST`,
+      },
     });
   });
 });
 
 describe("every JSON-RPC error answer carries an id (the request's when known, else null)", () => {
   it.each<[string, () => Promise<Response>, number, string | number | null]>([
-    ["wrong path", () => post(server.url.replace(/\/mcp$/, "/elsewhere"), { jsonrpc: "2.0", id: 1, method: "ping" }), 404, null],
-    ["wrong Content-Type", () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { "content-type": "text/plain" }), 415, null],
-    ["Accept without SSE", () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { accept: "application/json" }), 406, null],
-    ["oversized body", () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(100 * 1024) } }), 413, null],
+    [
+      "wrong path",
+      () => post(server.url.replace(/\/mcp$/, "/elsewhere"), { jsonrpc: "2.0", id: 1, method: "ping" }),
+      404,
+      null,
+    ],
+    [
+      "wrong Content-Type",
+      () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { "content-type": "text/plain" }),
+      415,
+      null,
+    ],
+    [
+      "Accept without SSE",
+      () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { accept: "application/json" }),
+      406,
+      null,
+    ],
+    [
+      "oversized body",
+      () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(100 * 1024) } }),
+      413,
+      null,
+    ],
     ["unparseable body", () => post(server.url, "{not json"), 400, null],
-    ["no session id", () => post(server.url, { jsonrpc: "2.0", id: 7, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" }), 400, 7],
-    ["unknown session", () => post(server.url, { jsonrpc: "2.0", id: "s", method: "tools/list" }, { "mcp-session-id": "no-such-session" }), 404, "s"],
-    ["unsupported version header", () => post(server.url, { jsonrpc: "2.0", id: 8, method: "ping" }, { "mcp-protocol-version": "1999-01-01" }), 400, 8],
-    ["stateless era: a POSTed response", () => post(server.url, { jsonrpc: "2.0", id: 9, result: {} }, modernHeaders("ping")), 400, null],
-    ["stateless era: a notification with a bad header", () => post(server.url, { jsonrpc: "2.0", method: "notifications/x", params: { _meta: modernMeta() } }, { "mcp-protocol-version": "2099-01-01" }), 400, null],
+    [
+      "no session id",
+      () => post(server.url, { jsonrpc: "2.0", id: 7, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" }),
+      400,
+      7,
+    ],
+    [
+      "unknown session",
+      () =>
+        post(server.url, { jsonrpc: "2.0", id: "s", method: "tools/list" }, { "mcp-session-id": "no-such-session" }),
+      404,
+      "s",
+    ],
+    [
+      "unsupported version header",
+      () => post(server.url, { jsonrpc: "2.0", id: 8, method: "ping" }, { "mcp-protocol-version": "1999-01-01" }),
+      400,
+      8,
+    ],
+    [
+      "stateless era: a POSTed response",
+      () => post(server.url, { jsonrpc: "2.0", id: 9, result: {} }, modernHeaders("ping")),
+      400,
+      null,
+    ],
+    [
+      "stateless era: a notification with a bad header",
+      () =>
+        post(
+          server.url,
+          { jsonrpc: "2.0", method: "notifications/x", params: { _meta: modernMeta() } },
+          { "mcp-protocol-version": "2099-01-01" },
+        ),
+      400,
+      null,
+    ],
   ])("%s", async (_label, send, status, id) => {
     const response = await send();
     expect(response.status).toBe(status);
@@ -294,11 +408,22 @@ describe("every JSON-RPC error answer carries an id (the request's when known, e
 
   it("a refused Host is answered with id null", async () => {
     const status = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", host: "evil.example.com" } }, (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        res.on("end", () => resolve(`${res.statusCode} ${text}`));
-      });
+      const req = httpRequest(
+        server.url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            host: "evil.example.com",
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          res.on("end", () => resolve(`${res.statusCode} ${text}`));
+        },
+      );
       req.on("error", reject);
       req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
     });
@@ -310,11 +435,19 @@ describe("every JSON-RPC error answer carries an id (the request's when known, e
     const session = await openSession(server.url);
     const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
     const calls = host.contexts.length;
-    const pending = post(server.url, { jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "slow" } }, headers);
+    const pending = post(
+      server.url,
+      { jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "slow" } },
+      headers,
+    );
     await waitFor(() => host.contexts.length === calls + 1);
     expect((await fetch(server.url, { method: "DELETE", headers })).status).toBe(200);
     const response = await pending;
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 42, error: { code: -32000, message: "Session terminated" } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 42,
+      error: { code: -32000, message: "Session terminated" },
+    });
   });
 });

@@ -74,15 +74,26 @@ describe("serve() connection timeouts", () => {
 
   it("leaves a POST's SSE stream and a GET stream open far beyond every timeout, and they still deliver", async () => {
     const session = await openSession(server.url);
-    const headers = (extra: readonly string[]) => [`Mcp-Session-Id: ${session}`, "MCP-Protocol-Version: 2025-11-25", ...extra];
+    const headers = (extra: readonly string[]) => [
+      `Mcp-Session-Id: ${session}`,
+      "MCP-Protocol-Version: 2025-11-25",
+      ...extra,
+    ];
     // GET: the session's stream for unrelated messages.
     const get = await rawConnect(server.port);
     get.socket.write(
-      [`GET /mcp HTTP/1.1`, `Host: 127.0.0.1:${server.port}`, "Accept: text/event-stream", ...headers([]), "", ""].join("\r\n"),
+      [`GET /mcp HTTP/1.1`, `Host: 127.0.0.1:${server.port}`, "Accept: text/event-stream", ...headers([]), "", ""].join(
+        "\r\n",
+      ),
     );
     // POST: a call that runs until cancelled, answered as an SSE stream.
     const call = await rawConnect(server.port);
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow", arguments: {} } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "slow", arguments: {} },
+    });
     call.socket.write(postHead(server.port, headers([`Content-Length: ${body.length}`])) + body);
     await receive(get, "\r\n\r\n");
     await receive(call, "\r\n\r\n");

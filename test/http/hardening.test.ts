@@ -17,7 +17,8 @@ import { initializeMessage, post } from "./helpers.ts";
 import { postHead, rawConnect, receive, statusOf, within } from "./raw.ts";
 
 /** What RFC 6750 §3 allows inside a quoted auth-param value, and a whole challenge built only from it. */
-const CHALLENGE = /^Bearer resource_metadata="[^"\\]*"(, scope="[\x20\x21\x23-\x5b\x5d-\x7e]*")?, error="invalid_token", error_description="[\x20\x21\x23-\x5b\x5d-\x7e]*"$/;
+const CHALLENGE =
+  /^Bearer resource_metadata="[^"\\]*"(, scope="[\x20\x21\x23-\x5b\x5d-\x7e]*")?, error="invalid_token", error_description="[\x20\x21\x23-\x5b\x5d-\x7e]*"$/;
 
 const EVIL: Readonly<Record<string, string>> = {
   crlf: "signature invalid\r\nX-Injected: yes",
@@ -62,7 +63,8 @@ describe("forged tokens and hostile verifier messages", () => {
     await server.close();
   });
 
-  const ping = (token: string) => post(resource, { jsonrpc: "2.0", id: 1, method: "ping" }, { authorization: `Bearer ${token}` });
+  const ping = (token: string) =>
+    post(resource, { jsonrpc: "2.0", id: 1, method: "ping" }, { authorization: `Bearer ${token}` });
 
   it.each(Object.keys(EVIL))("answers a verifier message with %s as a clean 401 and keeps serving", async (name) => {
     const response = await ping(name);
@@ -80,14 +82,16 @@ describe("forged tokens and hostile verifier messages", () => {
     await next.text();
   });
 
-  it("answers a forged JWT whose header has crit [\"a\\nb\"] (no valid signature) with 401, and the next request works", async () => {
+  it('answers a forged JWT whose header has crit ["a\\nb"] (no valid signature) with 401, and the next request works', async () => {
     const forged = `${base64url({ alg: "HS256", crit: ["a\nb"], "a\nb": 1 })}.${base64url({ sub: "x" })}.${"A".repeat(43)}`;
     const noneAlg = `${base64url({ alg: "none", crit: ["–"] })}.${base64url({ sub: "x" })}.`;
     for (const token of [forged, noneAlg]) {
       // Raw bytes, so the Authorization header is exactly what an attacker sends.
       const connection = await rawConnect(server.port);
       const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-      connection.socket.write(postHead(server.port, [`Authorization: Bearer ${token}`, `Content-Length: ${body.length}`]) + body);
+      connection.socket.write(
+        postHead(server.port, [`Authorization: Bearer ${token}`, `Content-Length: ${body.length}`]) + body,
+      );
       const text = await receive(connection, "\r\n\r\n");
       expect(statusOf(text)).toBe(401);
       const challenge = /\r\nwww-authenticate: ([^\r\n]*)\r\n/i.exec(text)?.[1] ?? "";
@@ -220,13 +224,24 @@ describe("Host header parsing (DNS-rebinding guard)", () => {
     const send = async (host: string) => {
       const connection = await rawConnect(server.port);
       const body = JSON.stringify(initializeMessage(1));
-      connection.socket.write(postHead(server.port).replace(/^Host: [^\r]*/m, `Host: ${host}`).replace("\r\n\r\n", `\r\nContent-Length: ${body.length}\r\n\r\n`) + body);
+      connection.socket.write(
+        postHead(server.port)
+          .replace(/^Host: [^\r]*/m, `Host: ${host}`)
+          .replace("\r\n\r\n", `\r\nContent-Length: ${body.length}\r\n\r\n`) + body,
+      );
       const text = await receive(connection, "\r\n\r\n");
       connection.socket.destroy();
       return statusOf(text);
     };
-    for (const evil of [`localhost:${server.port}@evil.com`, "localhost/evil.com", "127.0.0.1:80:81", "[::1]evil", "localhost:x"])
+    for (const evil of [
+      `localhost:${server.port}@evil.com`,
+      "localhost/evil.com",
+      "127.0.0.1:80:81",
+      "[::1]evil",
+      "localhost:x",
+    ])
       expect([400, 403]).toContain(await send(evil));
-    for (const good of [`localhost:${server.port}`, "127.0.0.1", `[::1]:${server.port}`, "LOCALHOST"]) expect(await send(good)).toBe(200);
+    for (const good of [`localhost:${server.port}`, "127.0.0.1", `[::1]:${server.port}`, "LOCALHOST"])
+      expect(await send(good)).toBe(200);
   });
 });

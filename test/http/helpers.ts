@@ -5,7 +5,11 @@ export const JSON_HEADERS = { "content-type": "application/json", accept: "appli
 export const MODERN = "2026-07-28";
 
 export function modernMeta(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, ...extra };
+  return {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    ...extra,
+  };
 }
 
 export function initializeMessage(id: number | string, version = "2025-11-25", capabilities: object = {}): object {
@@ -31,7 +35,11 @@ export async function openSession(url: string, version = "2025-11-25"): Promise<
   await response.text();
   const id = response.headers.get("mcp-session-id");
   if (!id) throw new Error(`no session id (HTTP ${response.status})`);
-  const ack = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": id, "mcp-protocol-version": version });
+  const ack = await post(
+    url,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { "mcp-session-id": id, "mcp-protocol-version": version },
+  );
   if (ack.status !== 202) throw new Error(`initialized got ${ack.status}`);
   return id;
 }
@@ -40,7 +48,10 @@ export async function openSession(url: string, version = "2025-11-25"): Promise<
 export class CollectingSink implements TransportSink {
   readonly messages: Record<string, unknown>[] = [];
   closedWith: Error | undefined | null = null;
-  private waiters: Array<{ test: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }> = [];
+  private waiters: Array<{
+    test: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  }> = [];
 
   receive(frame: string | object): void {
     const message = (typeof frame === "string" ? JSON.parse(frame) : frame) as Record<string, unknown>;

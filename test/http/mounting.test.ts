@@ -26,7 +26,11 @@ describe("mounting", () => {
     handlers.push(handler);
     const app = new Hono();
     app.all("/mcp", (c) => toFetchHandler(handler)(c.req.raw));
-    const response = await app.request("http://localhost/mcp", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(initializeMessage(1)) });
+    const response = await app.request("http://localhost/mcp", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify(initializeMessage(1)),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("mcp-session-id")).toBeTruthy();
     expect(await response.json()).toMatchObject({ id: 1, result: { serverInfo: { name: "fixture" } } });

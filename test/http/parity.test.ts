@@ -9,27 +9,41 @@ import { McpServer } from "../../runtime/index.ts";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
 import { MODERN, modernMeta, openSession, post } from "./helpers.ts";
 
-type Answer = { jsonrpc: string; id: string | number | null; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+type Answer = {
+  jsonrpc: string;
+  id: string | number | null;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+};
 
 let running: RunningServer;
 const tools: string[] = [];
 
 beforeAll(async () => {
-  const server = new McpServer({ info: { name: "parity", version: "1.0.0" } }).tool({ name: "echo", inputSchema: { type: "object" } }, (args) => {
-    tools.push(JSON.stringify(args));
-    return { content: [{ type: "text", text: "ok" }] };
-  });
+  const server = new McpServer({ info: { name: "parity", version: "1.0.0" } }).tool(
+    { name: "echo", inputSchema: { type: "object" } },
+    (args) => {
+      tools.push(JSON.stringify(args));
+      return { content: [{ type: "text", text: "ok" }] };
+    },
+  );
   running = await serve(server);
 });
 afterAll(async () => {
   await running.close();
 });
 
-const call = (id: number | string, text: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text } } });
+const call = (id: number | string, text: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "echo", arguments: { text } },
+});
 
 describe("batches (2025-03-26)", () => {
   let session: string;
-  const send = (body: unknown) => post(running.url, body, { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" });
+  const send = (body: unknown) =>
+    post(running.url, body, { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" });
   beforeAll(async () => {
     session = await openSession(running.url, "2025-03-26");
   });
@@ -69,7 +83,10 @@ describe("batches (2025-03-26)", () => {
   });
 
   it("a notification and an invalid element: the notification is taken, the invalid one answered", async () => {
-    const response = await send([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }, { jsonrpc: "2.0", method: 7 }]);
+    const response = await send([
+      { jsonrpc: "2.0", method: "notifications/roots/list_changed" },
+      { jsonrpc: "2.0", method: 7 },
+    ]);
     expect(response.status).toBe(200);
     const answers = (await response.json()) as Answer[];
     expect(answers).toHaveLength(1);
@@ -97,7 +114,10 @@ describe("single malformed messages", () => {
   it("a message with both result and error is -32600 with its id, on a session and in the stateless era", async () => {
     const session = await openSession(running.url);
     const both = { jsonrpc: "2.0", id: 8, result: {}, error: { code: -1, message: "x" } };
-    const onSession = await post(running.url, both, { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+    const onSession = await post(running.url, both, {
+      "mcp-session-id": session,
+      "mcp-protocol-version": "2025-11-25",
+    });
     expect(onSession.status).toBe(400);
     const answer = (await onSession.json()) as Answer;
     expect(answer.error?.code).toBe(-32600);
@@ -109,7 +129,11 @@ describe("single malformed messages", () => {
 
   it("a request with a non-object params is -32600, as stdio says", async () => {
     const session = await openSession(running.url);
-    const response = await post(running.url, { jsonrpc: "2.0", id: 9, method: "ping", params: "x" }, { "mcp-session-id": session });
+    const response = await post(
+      running.url,
+      { jsonrpc: "2.0", id: 9, method: "ping", params: "x" },
+      { "mcp-session-id": session },
+    );
     expect(response.status).toBe(400);
     const answer = (await response.json()) as Answer;
     expect(answer.error?.code).toBe(-32600);
@@ -120,7 +144,9 @@ describe("single malformed messages", () => {
 describe("MCP-Protocol-Version", () => {
   it("on a session request: a version the server does not serve or of the other era gets 400 naming both, for POST, GET and DELETE", async () => {
     // 2025-11-25 transports: 400 is a MUST for an invalid or unsupported version; sending the negotiated one is a SHOULD.
-    const narrow = await serve(new McpServer({ info: { name: "narrow", version: "1.0.0" }, revisions: ["2025-06-18", "2025-11-25"] }));
+    const narrow = await serve(
+      new McpServer({ info: { name: "narrow", version: "1.0.0" }, revisions: ["2025-06-18", "2025-11-25"] }),
+    );
     try {
       const session = await openSession(narrow.url, "2025-11-25");
       for (const version of ["2025-03-26", "1999-01-01"]) {
@@ -138,12 +164,20 @@ describe("MCP-Protocol-Version", () => {
         expect(del.status).toBe(400);
         await del.text();
       }
-      const modern = await post(narrow.url, { jsonrpc: "2.0", id: 14, method: "ping" }, { "mcp-session-id": session, "mcp-protocol-version": "2026-07-28" });
+      const modern = await post(
+        narrow.url,
+        { jsonrpc: "2.0", id: 14, method: "ping" },
+        { "mcp-session-id": session, "mcp-protocol-version": "2026-07-28" },
+      );
       expect(modern.status).toBe(400);
       await modern.text();
       // The negotiated version, none at all, and another handshake revision this server serves are accepted.
       for (const headers of [{ "mcp-protocol-version": "2025-11-25" }, {}, { "mcp-protocol-version": "2025-06-18" }]) {
-        const ok = await post(narrow.url, { jsonrpc: "2.0", id: 12, method: "ping" }, { "mcp-session-id": session, ...headers });
+        const ok = await post(
+          narrow.url,
+          { jsonrpc: "2.0", id: 12, method: "ping" },
+          { "mcp-session-id": session, ...headers },
+        );
         expect(ok.status).toBe(200);
         expect(((await ok.json()) as Answer).result).toEqual({});
       }
@@ -153,7 +187,11 @@ describe("MCP-Protocol-Version", () => {
   });
 
   it("an unknown version gets 400 + -32022 naming the supported versions, not a _meta complaint", async () => {
-    const response = await post(running.url, { jsonrpc: "2.0", id: 13, method: "tools/list" }, { "mcp-protocol-version": "1999-01-01" });
+    const response = await post(
+      running.url,
+      { jsonrpc: "2.0", id: 13, method: "tools/list" },
+      { "mcp-protocol-version": "1999-01-01" },
+    );
     expect(response.status).toBe(400);
     const answer = (await response.json()) as Answer;
     expect(answer.id).toBe(13);
@@ -170,7 +208,12 @@ describe("Mcp-Name (2026-07-28)", () => {
   const headers = (name: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": name });
 
   it("a numeric tool name mirrored as its text is not a header mismatch: the body is judged instead (-32602)", async () => {
-    const body = { jsonrpc: "2.0", id: 14, method: "tools/call", params: { name: 5, arguments: {}, _meta: modernMeta() } };
+    const body = {
+      jsonrpc: "2.0",
+      id: 14,
+      method: "tools/call",
+      params: { name: 5, arguments: {}, _meta: modernMeta() },
+    };
     const response = await post(running.url, body, headers("5"));
     const answer = (await response.json()) as Answer;
     expect(answer.error?.code).not.toBe(-32020);
@@ -179,7 +222,12 @@ describe("Mcp-Name (2026-07-28)", () => {
   });
 
   it("a different name is still a mismatch, quoted as JSON when it is not a string", async () => {
-    const body = { jsonrpc: "2.0", id: 15, method: "tools/call", params: { name: 5, arguments: {}, _meta: modernMeta() } };
+    const body = {
+      jsonrpc: "2.0",
+      id: 15,
+      method: "tools/call",
+      params: { name: 5, arguments: {}, _meta: modernMeta() },
+    };
     const response = await post(running.url, body, headers("6"));
     expect(response.status).toBe(400);
     const answer = (await response.json()) as Answer;
@@ -238,8 +286,19 @@ describe("legacy HTTP+SSE client", () => {
         headers: { "content-type": "text/event-stream" },
       });
     }) as typeof fetch;
-    const client = new LegacySseClient(new URL("http://127.0.0.1:1/sse"), fakeFetch, async () => ({ authorization: "Bearer secret" }), new AbortController().signal);
-    await expect(client.connect(() => undefined, () => undefined, () => undefined)).rejects.toThrow(/endpoint origin http:\/\/evil\.example differs/);
+    const client = new LegacySseClient(
+      new URL("http://127.0.0.1:1/sse"),
+      fakeFetch,
+      async () => ({ authorization: "Bearer secret" }),
+      new AbortController().signal,
+    );
+    await expect(
+      client.connect(
+        () => undefined,
+        () => undefined,
+        () => undefined,
+      ),
+    ).rejects.toThrow(/endpoint origin http:\/\/evil\.example differs/);
     await expect(client.send({ jsonrpc: "2.0", method: "x" })).rejects.toThrow(/not connected/);
     expect(posted).toEqual([]);
   });

@@ -6,7 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
@@ -22,7 +26,10 @@ let legacyOnly: RunningServer;
 beforeAll(async () => {
   server = await serve(createEverythingServer());
   // An "old" deployment: only the 2024-11-05 HTTP+SSE endpoints answer at /mcp.
-  legacyOnly = await serve(createEverythingServer(), { path: "/streamable", legacySse: { ssePath: "/mcp", messagesPath: "/messages" } });
+  legacyOnly = await serve(createEverythingServer(), {
+    path: "/streamable",
+    legacySse: { ssePath: "/mcp", messagesPath: "/messages" },
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -35,7 +42,9 @@ describe("our client ↔ our server", () => {
       const client = new McpClient({
         info: { name: "e2e", version: "1.0.0" },
         revisions: [revision],
-        handlers: { sampling: async () => ({ role: "assistant", content: { type: "text", text: "Paris" }, model: "m" }) },
+        handlers: {
+          sampling: async () => ({ role: "assistant", content: { type: "text", text: "Paris" }, model: "m" }),
+        },
       });
       await client.connect(new StreamableHttpClientTransport(server.url));
       expect(client.revision).toBe(revision);
@@ -57,10 +66,21 @@ describe("our client ↔ our server", () => {
     await client.connect(new StreamableHttpClientTransport(server.url));
     // Called without listing tools first: the server answers -32020, the transport re-lists the tools and retries.
     const args = { region: "Zürich", query: "rain" };
-    expect((await client.callTool("test_custom_header_echo", args)).content).toEqual([{ type: "text", text: "region=Zürich query=rain" }]);
+    expect((await client.callTool("test_custom_header_echo", args)).content).toEqual([
+      { type: "text", text: "region=Zürich query=rain" },
+    ]);
     await client.close();
-    const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_custom_header_echo", arguments: { region: "eu" }, _meta: modernMeta() } };
-    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_custom_header_echo" };
+    const body = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "test_custom_header_echo", arguments: { region: "eu" }, _meta: modernMeta() },
+    };
+    const headers = {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "test_custom_header_echo",
+    };
     const missing = await post(server.url, body, headers);
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { error: { code: number } }).error.code).toBe(-32020);
@@ -69,7 +89,12 @@ describe("our client ↔ our server", () => {
   });
 
   it("2026-07-28: initialize, which that era lacks, gets 404 + -32601 and mints no session", async () => {
-    const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" }, _meta: modernMeta() };
+    const params = {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+      _meta: modernMeta(),
+    };
     const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "initialize" };
     const response = await post(server.url, { jsonrpc: "2.0", id: 7, method: "initialize", params }, headers);
     expect(response.status).toBe(404);
@@ -89,8 +114,15 @@ describe("our client ↔ our server", () => {
 describe("official SDK clients against our server", () => {
   it("SDK v1: tools, logging on the request stream, sampling and elicitation", async () => {
     const client = new ClientV1({ name: "v1", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m" }));
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { username: "ada", email: "ada@example.com" } }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: "assistant",
+      content: { type: "text", text: "hi" },
+      model: "m",
+    }));
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: "accept",
+      content: { username: "ada", email: "ada@example.com" },
+    }));
     const logs: unknown[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
     const transport = new TransportV1(new URL(server.url));
@@ -199,12 +231,22 @@ describe("long-lived and abandoned streams (2026-07-28)", () => {
     const running = await serve(mcp);
     try {
       const controller = new AbortController();
-      const headers = { ...JSON_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_tool_with_progress" };
+      const headers = {
+        ...JSON_HEADERS,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "test_tool_with_progress",
+      };
       const meta = { ...modernMeta(), progressToken: "p1" };
       const response = await fetch(running.url, {
         method: "POST",
         headers,
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: meta } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "test_tool_with_progress", arguments: {}, _meta: meta },
+        }),
         signal: controller.signal,
       });
       expect(response.headers.get("content-type")).toBe("text/event-stream");

@@ -64,7 +64,11 @@ describe("SDK v1 Streamable HTTP client against our server", () => {
     await waitFor(() => host.open === openBefore - 1);
     const after = await fetch(server.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": id,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
     });
     expect(after.status).toBe(404);

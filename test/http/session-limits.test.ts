@@ -118,10 +118,18 @@ describe("sessions that never send notifications/initialized", () => {
     expect(running.handler.sessionCount).toBe(2);
     await waitFor(() => running!.handler.sessionCount === 1, 3000);
     const headers = { "mcp-protocol-version": "2025-11-25" };
-    const gone = await post(running.url, { jsonrpc: "2.0", id: 2, method: "ping" }, { ...headers, "mcp-session-id": halfId });
+    const gone = await post(
+      running.url,
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+      { ...headers, "mcp-session-id": halfId },
+    );
     expect(gone.status).toBe(404);
     await gone.text();
-    const alive = await post(running.url, { jsonrpc: "2.0", id: 3, method: "ping" }, { ...headers, "mcp-session-id": ready });
+    const alive = await post(
+      running.url,
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+      { ...headers, "mcp-session-id": ready },
+    );
     expect(alive.status).toBe(200);
     expect(((await alive.json()) as { result: unknown }).result).toEqual({});
   });

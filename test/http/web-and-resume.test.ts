@@ -13,7 +13,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { CollectingSink, initializeMessage, JSON_HEADERS, modernMeta, MODERN, openSession, request } from "./helpers.ts";
+import {
+  CollectingSink,
+  initializeMessage,
+  JSON_HEADERS,
+  modernMeta,
+  MODERN,
+  openSession,
+  request,
+} from "./helpers.ts";
 
 const BASE = "http://localhost:8080/mcp";
 
@@ -37,15 +45,25 @@ describe("web-standard handler", () => {
     const host = new FixtureHost();
     const handler = new McpHttpHandler(host);
     const fetchHandler = toFetchHandler(handler);
-    const init = await fetchHandler(new Request(BASE, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(initializeMessage(1)) }));
+    const init = await fetchHandler(
+      new Request(BASE, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(initializeMessage(1)) }),
+    );
     expect(init.status).toBe(200);
     const session = init.headers.get("mcp-session-id")!;
     expect((await init.json()) as object).toMatchObject({ id: 1, result: { serverInfo: { name: "fixture" } } });
 
     const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "progress" } };
-    const streamed = await fetchHandler(new Request(BASE, { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": session }, body: JSON.stringify(call) }));
+    const streamed = await fetchHandler(
+      new Request(BASE, {
+        method: "POST",
+        headers: { ...JSON_HEADERS, "mcp-session-id": session },
+        body: JSON.stringify(call),
+      }),
+    );
     expect(streamed.headers.get("content-type")).toBe("text/event-stream");
-    const messages = (await events(streamed)).filter((e) => e.data !== "").map((e) => JSON.parse(e.data) as { id?: number; method?: string });
+    const messages = (await events(streamed))
+      .filter((e) => e.data !== "")
+      .map((e) => JSON.parse(e.data) as { id?: number; method?: string });
     expect(messages.map((m) => m.method ?? `response ${m.id}`)).toEqual([
       "notifications/message",
       "notifications/message",
@@ -53,13 +71,20 @@ describe("web-standard handler", () => {
       "response 2",
     ]);
 
-    const modern = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "w" }, _meta: modernMeta() } };
+    const modern = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "w" }, _meta: modernMeta() },
+    };
     const headers = { ...JSON_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "echo" };
     const answer = await fetchHandler(new Request(BASE, { method: "POST", headers, body: JSON.stringify(modern) }));
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ id: 3, result: { content: [{ text: "w" }] } });
 
-    const foreign = await fetchHandler(new Request("http://evil.example/mcp", { method: "POST", headers: JSON_HEADERS, body: "{}" }));
+    const foreign = await fetchHandler(
+      new Request("http://evil.example/mcp", { method: "POST", headers: JSON_HEADERS, body: "{}" }),
+    );
     expect(foreign.status).toBe(403);
     await handler.close();
   });
@@ -78,11 +103,24 @@ describe("resumability (handshake era)", () => {
       expect(before[0]).toMatchObject({ data: "" });
       const lastId = before.at(-1)!.id!;
       // Another request's stream in the same session must not leak into the replay.
-      await fetch(server.url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "echo", arguments: { text: "other" } } }) }).then((r) => r.text());
+      await fetch(server.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 8,
+          method: "tools/call",
+          params: { name: "echo", arguments: { text: "other" } },
+        }),
+      }).then((r) => r.text());
       await new Promise((r) => setTimeout(r, 100)); // let the tool finish while nobody listens
-      const resumed = await fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": session, "last-event-id": lastId } });
+      const resumed = await fetch(server.url, {
+        headers: { accept: "text/event-stream", "mcp-session-id": session, "last-event-id": lastId },
+      });
       expect(resumed.status).toBe(200);
-      const after = (await events(resumed)).map((e) => JSON.parse(e.data) as { id?: number; params?: { data: string } });
+      const after = (await events(resumed)).map(
+        (e) => JSON.parse(e.data) as { id?: number; params?: { data: string } },
+      );
       expect(after.map((m) => m.params?.data ?? `response ${m.id}`)).toEqual(["two", "three", "response 7"]);
     } finally {
       await server.close();
@@ -94,11 +132,18 @@ describe("resumability (handshake era)", () => {
     try {
       const session = await openSession(server.url);
       const headers = { ...JSON_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
-      const call = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "burst", arguments: { count: 400 } } };
+      const call = {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "burst", arguments: { count: 400 } },
+      };
       const all = await events(await fetch(server.url, { method: "POST", headers, body: JSON.stringify(call) }));
       expect(all).toHaveLength(402); // priming + 400 notifications + the response
       // The in-memory store keeps the newest 256 events: resuming from the very start replays exactly those.
-      const resumed = await fetch(server.url, { headers: { accept: "text/event-stream", "mcp-session-id": session, "last-event-id": all[0]!.id! } });
+      const resumed = await fetch(server.url, {
+        headers: { accept: "text/event-stream", "mcp-session-id": session, "last-event-id": all[0]!.id! },
+      });
       const replay = await events(resumed);
       expect(replay).toHaveLength(256);
       expect(JSON.parse(replay.at(-1)!.data)).toMatchObject({ id: 9 });
@@ -126,7 +171,9 @@ describe("SSE polling (pollAfterMs)", () => {
       await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       const answer = await request(transport, sink, 2, "tools/call", { name: "drip", arguments: {} });
       expect(answer["result"]).toMatchObject({ content: [{ text: "dripped" }] });
-      const drops = sink.messages.filter((m) => m["method"] === "notifications/message").map((m) => (m["params"] as { data: string }).data);
+      const drops = sink.messages
+        .filter((m) => m["method"] === "notifications/message")
+        .map((m) => (m["params"] as { data: string }).data);
       expect(drops).toEqual(["drop 0", "drop 1", "drop 2", "drop 3", "drop 4"]);
       expect(resumes).toBeGreaterThan(0);
       await transport.terminateSession();
@@ -149,12 +196,15 @@ describe("SSE polling (pollAfterMs)", () => {
 
 describe("SSE polling asked for by the handler (ctx.closeSseStream)", () => {
   function reconnectingServer() {
-    return new McpServer({ info: { name: "polling", version: "1" } }).tool({ name: "reconnect", inputSchema: { type: "object" } }, async (_args, ctx) => {
-      const closed = ctx.closeSseStream();
-      await ctx.log.info("after the cut");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return { content: [{ type: "text", text: `closed=${closed}` }] };
-    });
+    return new McpServer({ info: { name: "polling", version: "1" } }).tool(
+      { name: "reconnect", inputSchema: { type: "object" } },
+      async (_args, ctx) => {
+        const closed = ctx.closeSseStream();
+        await ctx.log.info("after the cut");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return { content: [{ type: "text", text: `closed=${closed}` }] };
+      },
+    );
   }
 
   it("ends the POST's connection mid-call; the client resumes with Last-Event-ID and gets the rest", async () => {
@@ -163,14 +213,16 @@ describe("SSE polling asked for by the handler (ctx.closeSseStream)", () => {
       const resumed: string[] = [];
       const counting: typeof fetch = (input, init) => {
         const headers = new Headers(init?.headers);
-        if ((init?.method ?? "GET") === "GET" && headers.has("last-event-id")) resumed.push(headers.get("last-event-id")!);
+        if ((init?.method ?? "GET") === "GET" && headers.has("last-event-id"))
+          resumed.push(headers.get("last-event-id")!);
         return fetch(input, init);
       };
       const logs: unknown[] = [];
       const client = new McpClient({
         info: { name: "c", version: "1" },
         revisions: ["2025-11-25"],
-        onNotification: (method, params) => void (method === "notifications/message" && logs.push((params as { data: unknown }).data)),
+        onNotification: (method, params) =>
+          void (method === "notifications/message" && logs.push((params as { data: unknown }).data)),
       });
       await client.connect(new StreamableHttpClientTransport(server.url, { openGetStream: false, fetch: counting }));
       await client.request("logging/setLevel", { level: "debug" });

@@ -36,20 +36,35 @@ async function dpopServer(options: { rsNonce?: boolean; asNonce?: boolean } = {}
   let rsNonceSent = false;
   fake = await startFake((f) => ({
     "POST /mcp": (req) => {
-      if (!req.authorization?.startsWith("DPoP ")) return { status: 401, headers: { "www-authenticate": `DPoP resource_metadata="${f.origin}/.well-known/oauth-protected-resource/mcp"` } };
+      if (!req.authorization?.startsWith("DPoP "))
+        return {
+          status: 401,
+          headers: {
+            "www-authenticate": `DPoP resource_metadata="${f.origin}/.well-known/oauth-protected-resource/mcp"`,
+          },
+        };
       if (options.rsNonce && !rsNonceSent) {
         rsNonceSent = true;
-        return { status: 401, headers: { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": "rs-nonce-1" } };
+        return {
+          status: 401,
+          headers: { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": "rs-nonce-1" },
+        };
       }
       return json({ ok: true });
     },
-    "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
-    "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin, { dpop_signing_alg_values_supported: ["ES256"] })),
+    "GET /.well-known/oauth-protected-resource/mcp": () =>
+      json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
+    "GET /.well-known/oauth-authorization-server": () =>
+      json(asMetadata(f.origin, { dpop_signing_alg_values_supported: ["ES256"] })),
     "POST /register": registerRoute,
     "POST /token": () => {
       if (options.asNonce && !asNonceSent) {
         asNonceSent = true;
-        return { status: 400, headers: { "dpop-nonce": "as-nonce-1", "content-type": "application/json" }, body: { error: "use_dpop_nonce" } };
+        return {
+          status: 400,
+          headers: { "dpop-nonce": "as-nonce-1", "content-type": "application/json" },
+          body: { error: "use_dpop_nonce" },
+        };
       }
       return json({ access_token: "bound-token", token_type: "DPoP", expires_in: 300 });
     },
@@ -62,7 +77,11 @@ describe("DPoP", () => {
     const { fake: f } = await dpopServer();
     const seenProofs: Record<string, string | undefined>[] = [];
     const spy = (async (input: string | URL | Request, init?: RequestInit) => {
-      seenProofs.push({ url: String(input), dpop: new Headers(init?.headers).get("dpop") ?? undefined, authorization: new Headers(init?.headers).get("authorization") ?? undefined });
+      seenProofs.push({
+        url: String(input),
+        dpop: new Headers(init?.headers).get("dpop") ?? undefined,
+        authorization: new Headers(init?.headers).get("authorization") ?? undefined,
+      });
       return fetch(input, init);
     }) as typeof fetch;
     const oauthed = oauthFetch(autoProvider(), { fetch: spy });
@@ -87,14 +106,22 @@ describe("DPoP", () => {
     const { fake: f } = await dpopServer({ asNonce: true, rsNonce: true });
     const proofs: { path: string; proof: string | undefined }[] = [];
     const spy = (async (input: string | URL | Request, init?: RequestInit) => {
-      proofs.push({ path: new URL(String(input)).pathname, proof: new Headers(init?.headers).get("dpop") ?? undefined });
+      proofs.push({
+        path: new URL(String(input)).pathname,
+        proof: new Headers(init?.headers).get("dpop") ?? undefined,
+      });
       return fetch(input, init);
     }) as typeof fetch;
-    const response = await oauthFetch(autoProvider(), { fetch: spy })(`${f.origin}/mcp`, { method: "POST", body: "{}" });
+    const response = await oauthFetch(autoProvider(), { fetch: spy })(`${f.origin}/mcp`, {
+      method: "POST",
+      body: "{}",
+    });
     expect(response.status).toBe(200);
     const tokenProofs = await Promise.all(proofs.filter((p) => p.path === "/token").map((p) => verifyProof(p.proof)));
     expect(tokenProofs.map((p) => p.nonce)).toEqual([undefined, "as-nonce-1"]);
-    const mcpProofs = await Promise.all(proofs.filter((p) => p.path === "/mcp" && p.proof).map((p) => verifyProof(p.proof)));
+    const mcpProofs = await Promise.all(
+      proofs.filter((p) => p.path === "/mcp" && p.proof).map((p) => verifyProof(p.proof)),
+    );
     // Nonces are kept per origin and the fake's AS and RS share one, so the first MCP proof already carries the
     // AS's nonce; the RS's challenge then makes exactly one retry with its own.
     expect(mcpProofs.map((p) => p.nonce)).toEqual(["as-nonce-1", "rs-nonce-1"]);
@@ -102,11 +129,17 @@ describe("DPoP", () => {
 
   it("a Bearer-only server gets Bearer tokens even when the AS offers DPoP (dpop: false never uses it)", async () => {
     fake = await startFake((f) => ({
-      "POST /mcp": (req) => (req.authorization === "Bearer plain" ? json({ ok: 1 }) : { status: 401, headers: { "www-authenticate": "Bearer" } }),
-      "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
-      "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin, { dpop_signing_alg_values_supported: ["ES256"] })),
+      "POST /mcp": (req) =>
+        req.authorization === "Bearer plain"
+          ? json({ ok: 1 })
+          : { status: 401, headers: { "www-authenticate": "Bearer" } },
+      "GET /.well-known/oauth-protected-resource/mcp": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
+      "GET /.well-known/oauth-authorization-server": () =>
+        json(asMetadata(f.origin, { dpop_signing_alg_values_supported: ["ES256"] })),
       "POST /register": registerRoute,
-      "POST /token": (req) => json({ access_token: "plain", token_type: req.body.includes("dpop") ? "DPoP" : "Bearer" }),
+      "POST /token": (req) =>
+        json({ access_token: "plain", token_type: req.body.includes("dpop") ? "DPoP" : "Bearer" }),
     }));
     const response = await oauthFetch(autoProvider())(`${fake.origin}/mcp`, { method: "POST", body: "{}" });
     expect(response.status).toBe(200);

@@ -9,7 +9,13 @@ import { jwtVerifier } from "../../runtime/auth/jwt.ts";
 import { serve, type RunningServer } from "../../runtime/http/node.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
 import { McpClient } from "../../runtime/index.ts";
-import { oauthFetch, memoryStore, OAuthClientError, type OAuthClientProvider, type OAuthStore } from "../../runtime/auth/index.ts";
+import {
+  oauthFetch,
+  memoryStore,
+  OAuthClientError,
+  type OAuthClientProvider,
+  type OAuthStore,
+} from "../../runtime/auth/index.ts";
 import { FixtureHost } from "../http/fixtures/fixture-host.ts";
 import { headlessAuthorize, startTestAs, type TestAs } from "./fixtures/oidc-as.ts";
 
@@ -73,7 +79,12 @@ function recorded(store: OAuthStore = memoryStore(), tamper?: (callback: URL) =>
       method: init?.method ?? "GET",
       url: String(input instanceof Request ? input.url : input),
       bearer: auth?.startsWith("Bearer ") ? auth.slice(7) : undefined,
-      body: typeof init?.body === "string" ? init.body : init?.body instanceof URLSearchParams ? init.body.toString() : undefined,
+      body:
+        typeof init?.body === "string"
+          ? init.body
+          : init?.body instanceof URLSearchParams
+            ? init.body.toString()
+            : undefined,
     });
     return fetch(input, init);
   }) as typeof fetch;
@@ -82,7 +93,9 @@ function recorded(store: OAuthStore = memoryStore(), tamper?: (callback: URL) =>
 
 async function connect(r: Recorded, revision = "2025-11-25"): Promise<McpClient> {
   const client = new McpClient({ info: { name: "oauth-e2e", version: "1.0.0" }, revisions: [revision] });
-  await client.connect(new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }));
+  await client.connect(
+    new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }),
+  );
   return client;
 }
 
@@ -129,8 +142,12 @@ describe("OAuth client against oidc-provider", () => {
     for (const revisions of [["2026-07-28"], undefined]) {
       const r = recorded();
       const client = new McpClient({ info: { name: "oauth-e2e", version: "1.0.0" }, ...(revisions && { revisions }) });
-      await client.connect(new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }));
-      const who = JSON.parse(textOf(await client.callTool("whoami", {}))) as { auth: { scopes: string[]; clientId?: string } };
+      await client.connect(
+        new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }),
+      );
+      const who = JSON.parse(textOf(await client.callTool("whoami", {}))) as {
+        auth: { scopes: string[]; clientId?: string };
+      };
       await client.close();
       expect(who.auth.scopes).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
       expect(r.authorizeUrls).toHaveLength(2); // the first 401, then the step-up for whoami
@@ -191,7 +208,9 @@ describe("OAuth client against oidc-provider", () => {
     const who = JSON.parse(textOf(result)) as { auth: { scopes: string[] } };
     expect(who.auth.scopes).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
     expect(r.authorizeUrls).toHaveLength(2);
-    expect(r.authorizeUrls[1]!.searchParams.get("scope")!.split(" ")).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
+    expect(r.authorizeUrls[1]!.searchParams.get("scope")!.split(" ")).toEqual(
+      expect.arrayContaining(["mcp:read", "mcp:write"]),
+    );
   });
 
   it("refuses an authorization response whose iss is not the AS's (RFC 9207): the code is never redeemed", async () => {
@@ -220,7 +239,9 @@ describe("OAuth client against oidc-provider", () => {
     try {
       const r = recorded();
       const client = new McpClient({ info: { name: "x", version: "1" }, revisions: ["2025-11-25"] });
-      const error = await client.connect(new StreamableHttpClientTransport(url, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) })).catch((e: unknown) => e);
+      const error = await client
+        .connect(new StreamableHttpClientTransport(url, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }))
+        .catch((e: unknown) => e);
       const oauthError = findOAuthError(error);
       expect(oauthError?.code).toBe("issuer_mismatch");
       expect(r.authorizeUrls).toHaveLength(0);

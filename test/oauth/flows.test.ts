@@ -7,7 +7,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { generateKeyPair, exportPKCS8, jwtVerify } from "jose";
 import { metadataCandidates, oauthFetch, memoryStore } from "../../runtime/auth/index.ts";
-import { asMetadata, autoProvider, json, mcpEndpoint, registerRoute, startFake, tokenRoute, type Fake, type Route } from "./fixtures/fake-as.ts";
+import {
+  asMetadata,
+  autoProvider,
+  json,
+  mcpEndpoint,
+  registerRoute,
+  startFake,
+  tokenRoute,
+  type Fake,
+  type Route,
+} from "./fixtures/fake-as.ts";
 
 const fakes: Fake[] = [];
 afterEach(async () => {
@@ -44,7 +54,8 @@ describe("discovery order", () => {
   it("without resource_metadata: path-based PRM, then root PRM; AS with a tenant path: all three forms in order", async () => {
     const f = await fake((f) => ({
       "POST /mcp": mcpEndpoint(),
-      "GET /.well-known/oauth-protected-resource": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [`${f.origin}/tenant1`] }),
+      "GET /.well-known/oauth-protected-resource": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [`${f.origin}/tenant1`] }),
       "GET /tenant1/.well-known/openid-configuration": () => json(asMetadata(`${f.origin}/tenant1`)),
       "POST /register": registerRoute,
       "POST /token": tokenRoute,
@@ -65,8 +76,11 @@ describe("discovery order", () => {
 
   it("resource_metadata from the challenge comes first, even at a custom location; scope from the challenge wins", async () => {
     const f = await fake((f) => ({
-      "POST /mcp": mcpEndpoint({ challenge: `Bearer resource_metadata="${f.origin}/custom/prm.json", scope="files:read"` }),
-      "GET /custom/prm.json": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin], scopes_supported: ["a", "b"] }),
+      "POST /mcp": mcpEndpoint({
+        challenge: `Bearer resource_metadata="${f.origin}/custom/prm.json", scope="files:read"`,
+      }),
+      "GET /custom/prm.json": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin], scopes_supported: ["a", "b"] }),
       "GET /.well-known/openid-configuration": () => json(asMetadata(f.origin)),
       "POST /register": registerRoute,
       "POST /token": tokenRoute,
@@ -83,10 +97,18 @@ describe("discovery order", () => {
   });
 
   it("scope: all of scopes_supported without a challenge scope; omitted when neither exists", async () => {
-    for (const [scopes, expected] of [[["x", "y"], "x y"], [undefined, null]] as const) {
+    for (const [scopes, expected] of [
+      [["x", "y"], "x y"],
+      [undefined, null],
+    ] as const) {
       const f = await fake((f) => ({
         "POST /mcp": mcpEndpoint(),
-        "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin], ...(scopes && { scopes_supported: scopes }) }),
+        "GET /.well-known/oauth-protected-resource/mcp": () =>
+          json({
+            resource: `${f.origin}/mcp`,
+            authorization_servers: [f.origin],
+            ...(scopes && { scopes_supported: scopes }),
+          }),
         "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin)),
         "POST /register": registerRoute,
         "POST /token": tokenRoute,
@@ -101,7 +123,8 @@ describe("discovery order", () => {
   it("the resource parameter is the PRM resource exactly as published (no trailing slash added to a pathless one)", async () => {
     const f = await fake((f) => ({
       "POST /mcp": mcpEndpoint(),
-      "GET /.well-known/oauth-protected-resource": () => json({ resource: f.origin, authorization_servers: [f.origin] }),
+      "GET /.well-known/oauth-protected-resource": () =>
+        json({ resource: f.origin, authorization_servers: [f.origin] }),
       "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin)),
       "POST /register": registerRoute,
       "POST /token": tokenRoute,
@@ -116,13 +139,18 @@ describe("discovery order", () => {
     const withMeta = await fake((f) => ({
       "POST /mcp": mcpEndpoint(),
       // The 2025-03-26 layout the conformance suite uses: the issuer has a path the base URL does not.
-      "GET /.well-known/oauth-authorization-server": () => json(asMetadata(`${f.origin}/oauth`, { token_endpoint: `${f.origin}/oauth/token` })),
+      "GET /.well-known/oauth-authorization-server": () =>
+        json(asMetadata(`${f.origin}/oauth`, { token_endpoint: `${f.origin}/oauth/token` })),
       "POST /register": registerRoute,
       "POST /oauth/token": tokenRoute,
     }));
     expect((await call(oauthFetch(autoProvider()), `${withMeta.origin}/mcp`)).status).toBe(200);
     expect(withMeta.paths()).toContain("POST /oauth/token");
-    const bare = await fake(() => ({ "POST /mcp": mcpEndpoint(), "POST /register": registerRoute, "POST /token": tokenRoute }));
+    const bare = await fake(() => ({
+      "POST /mcp": mcpEndpoint(),
+      "POST /register": registerRoute,
+      "POST /token": tokenRoute,
+    }));
     const provider = autoProvider();
     expect((await call(oauthFetch(provider), `${bare.origin}/mcp`)).status).toBe(200);
     expect(provider.urls[0]!.origin + provider.urls[0]!.pathname).toBe(`${bare.origin}/authorize`);
@@ -134,7 +162,8 @@ describe("client identity and token endpoint auth", () => {
   const server = (extra: Record<string, unknown>, token: Route = tokenRoute) =>
     fake((f) => ({
       "POST /mcp": mcpEndpoint(),
-      "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
+      "GET /.well-known/oauth-protected-resource/mcp": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
       "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin, extra)),
       "POST /register": registerRoute,
       "POST /token": token,
@@ -142,12 +171,24 @@ describe("client identity and token endpoint auth", () => {
 
   it("pre-registered credentials come first (no DCR), sent with client_secret_basic", async () => {
     const f = await server({ client_id_metadata_document_supported: true });
-    await call(oauthFetch(autoProvider({ extra: { clientInformation: { client_id: "pre-registered-client", client_secret: "pre-registered-secret" }, clientMetadataUrl: "https://app.example/client.json" } })), `${f.origin}/mcp`);
+    await call(
+      oauthFetch(
+        autoProvider({
+          extra: {
+            clientInformation: { client_id: "pre-registered-client", client_secret: "pre-registered-secret" },
+            clientMetadataUrl: "https://app.example/client.json",
+          },
+        }),
+      ),
+      `${f.origin}/mcp`,
+    );
     expect(f.paths()).not.toContain("POST /register");
     const token = f.seen.find((s) => s.path === "/token")!;
     expect(basicCredentials(token.authorization)).toEqual(["pre-registered-client", "pre-registered-secret"]);
     // Unreserved characters stay as they are: servers that do not form-decode the header read the same id.
-    expect(Buffer.from(token.authorization!.slice(6), "base64").toString()).toBe("pre-registered-client:pre-registered-secret");
+    expect(Buffer.from(token.authorization!.slice(6), "base64").toString()).toBe(
+      "pre-registered-client:pre-registered-secret",
+    );
   });
 
   it("CIMD when the AS supports it: the URL is the client_id, no registration", async () => {
@@ -156,7 +197,9 @@ describe("client identity and token endpoint auth", () => {
     await call(oauthFetch(provider), `${f.origin}/mcp`);
     expect(provider.urls[0]!.searchParams.get("client_id")).toBe("https://app.example/client.json");
     expect(f.paths()).not.toContain("POST /register");
-    expect(form(f.seen.find((s) => s.path === "/token")!.body).get("client_id")).toBe("https://app.example/client.json");
+    expect(form(f.seen.find((s) => s.path === "/token")!.body).get("client_id")).toBe(
+      "https://app.example/client.json",
+    );
   });
 
   it("DCR otherwise, asking for the one auth method the AS offers, and using it at the token endpoint", async () => {
@@ -164,14 +207,25 @@ describe("client identity and token endpoint auth", () => {
       const f = await server({ token_endpoint_auth_methods_supported: [method] });
       await call(oauthFetch(autoProvider()), `${f.origin}/mcp`);
       const registration = JSON.parse(f.seen.find((s) => s.path === "/register")!.body) as Record<string, unknown>;
-      expect(registration).toMatchObject({ token_endpoint_auth_method: method, redirect_uris: ["http://127.0.0.1:9/cb"], application_type: "native" });
+      expect(registration).toMatchObject({
+        token_endpoint_auth_method: method,
+        redirect_uris: ["http://127.0.0.1:9/cb"],
+        application_type: "native",
+      });
       expect(registration["grant_types"]).toContain("refresh_token");
       const token = f.seen.find((s) => s.path === "/token")!;
       const body = form(token.body);
       expect(body.get("code_verifier")).toBeTruthy();
-      if (method === "client_secret_basic") expect(basicCredentials(token.authorization)).toEqual(["dcr-client", "dcr-secret"]);
-      if (method === "client_secret_post") expect([token.authorization, body.get("client_secret")]).toEqual([undefined, "dcr-secret"]);
-      if (method === "none") expect([token.authorization, body.get("client_secret"), body.get("client_id")]).toEqual([undefined, null, "dcr-client"]);
+      if (method === "client_secret_basic")
+        expect(basicCredentials(token.authorization)).toEqual(["dcr-client", "dcr-secret"]);
+      if (method === "client_secret_post")
+        expect([token.authorization, body.get("client_secret")]).toEqual([undefined, "dcr-secret"]);
+      if (method === "none")
+        expect([token.authorization, body.get("client_secret"), body.get("client_id")]).toEqual([
+          undefined,
+          null,
+          "dcr-client",
+        ]);
     }
   });
 
@@ -179,13 +233,18 @@ describe("client identity and token endpoint auth", () => {
     const f = await server({ scopes_supported: ["offline_access", "mcp"] });
     const provider = autoProvider();
     const oauthed = oauthFetch(provider);
-    f.routes["GET /.well-known/oauth-protected-resource/mcp"] = () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin], scopes_supported: ["mcp"] });
+    f.routes["GET /.well-known/oauth-protected-resource/mcp"] = () =>
+      json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin], scopes_supported: ["mcp"] });
     await call(oauthed, `${f.origin}/mcp`);
     expect(provider.urls[0]!.searchParams.get("scope")).toBe("mcp offline_access");
   });
 
   it("client credentials with a secret (basic) and with private_key_jwt; no user involved", async () => {
-    const f = await server({}, (req) => (form(req.body).get("grant_type") === "client_credentials" ? tokenRoute(req, f) : json({ error: "unsupported_grant_type" }, 400)));
+    const f = await server({}, (req) =>
+      form(req.body).get("grant_type") === "client_credentials"
+        ? tokenRoute(req, f)
+        : json({ error: "unsupported_grant_type" }, 400),
+    );
     const secretFetch = oauthFetch({ clientCredentials: { client_id: "svc", client_secret: "s3cret" } });
     expect((await call(secretFetch, `${f.origin}/mcp`)).status).toBe(200);
     const first = f.seen.find((s) => s.path === "/token")!;
@@ -194,7 +253,9 @@ describe("client identity and token endpoint auth", () => {
 
     const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
     const pem = await exportPKCS8(privateKey);
-    const jwtFetch = oauthFetch({ clientCredentials: { client_id: "svc-jwt", privateKey: { key: pem, alg: "ES256" } } });
+    const jwtFetch = oauthFetch({
+      clientCredentials: { client_id: "svc-jwt", privateKey: { key: pem, alg: "ES256" } },
+    });
     expect((await call(jwtFetch, `${f.origin}/mcp`)).status).toBe(200);
     const second = f.seen.filter((s) => s.path === "/token")[1]!;
     const body = form(second.body);
@@ -212,7 +273,8 @@ describe("retries, step-up limit, AS change", () => {
         req.authorization
           ? { status: 403, headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="more${tokens}"` } }
           : { status: 401, headers: { "www-authenticate": "Bearer" } },
-      "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
+      "GET /.well-known/oauth-protected-resource/mcp": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
       "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin)),
       "POST /register": registerRoute,
       "POST /token": () => json({ access_token: `t${++tokens}`, token_type: "bearer" }),
@@ -237,7 +299,8 @@ describe("retries, step-up limit, AS change", () => {
   it("concurrent 401s share one authorization", async () => {
     const f = await fake((f) => ({
       "POST /mcp": mcpEndpoint(),
-      "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
+      "GET /.well-known/oauth-protected-resource/mcp": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
       "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin)),
       "POST /register": registerRoute,
       "POST /token": tokenRoute,
@@ -262,8 +325,12 @@ describe("retries, step-up limit, AS change", () => {
     }));
     let current = asA;
     const rs = await fake((f) => ({
-      "POST /mcp": (req) => (req.authorization === `Bearer token-${current === asA ? "A" : "B"}` ? json({ ok: 1 }) : { status: 401, headers: { "www-authenticate": "Bearer" } }),
-      "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [current.origin] }),
+      "POST /mcp": (req) =>
+        req.authorization === `Bearer token-${current === asA ? "A" : "B"}`
+          ? json({ ok: 1 })
+          : { status: 401, headers: { "www-authenticate": "Bearer" } },
+      "GET /.well-known/oauth-protected-resource/mcp": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [current.origin] }),
     }));
     const store = memoryStore();
     const provider = autoProvider({ extra: { store } });

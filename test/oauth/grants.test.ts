@@ -14,11 +14,15 @@ afterEach(async () => {
 
 const form = (body: string) => new URLSearchParams(body);
 
-async function mcpWithAs(tokenCheck: (body: URLSearchParams, authorization: string | undefined) => boolean): Promise<Fake> {
+async function mcpWithAs(
+  tokenCheck: (body: URLSearchParams, authorization: string | undefined) => boolean,
+): Promise<Fake> {
   const f = await startFake((f) => ({
     "POST /mcp": mcpEndpoint(),
-    "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
-    "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin, { grant_types_supported: ["urn:ietf:params:oauth:grant-type:jwt-bearer"] })),
+    "GET /.well-known/oauth-protected-resource/mcp": () =>
+      json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
+    "GET /.well-known/oauth-authorization-server": () =>
+      json(asMetadata(f.origin, { grant_types_supported: ["urn:ietf:params:oauth:grant-type:jwt-bearer"] })),
     "POST /token": (req) =>
       tokenCheck(form(req.body), req.authorization)
         ? json({ access_token: "good-token", token_type: "Bearer", expires_in: 60 })
@@ -31,7 +35,11 @@ async function mcpWithAs(tokenCheck: (body: URLSearchParams, authorization: stri
 describe("JWT bearer grant", () => {
   it("workload identity: the given assertion, with resource, no user and no registration", async () => {
     const seen: unknown[] = [];
-    const f = await mcpWithAs((body) => body.get("grant_type") === "urn:ietf:params:oauth:grant-type:jwt-bearer" && body.get("assertion") === "workload.jwt");
+    const f = await mcpWithAs(
+      (body) =>
+        body.get("grant_type") === "urn:ietf:params:oauth:grant-type:jwt-bearer" &&
+        body.get("assertion") === "workload.jwt",
+    );
     const oauthed = oauthFetch({
       jwtBearer: {
         client_id: "workload",
@@ -59,14 +67,20 @@ describe("JWT bearer grant", () => {
           b.get("requested_token_type") === "urn:ietf:params:oauth:token-type:id-jag" &&
           b.get("client_id") === "idp-client";
         return ok
-          ? json({ access_token: `id-jag-for ${b.get("audience")} ${b.get("resource")}`, issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" })
+          ? json({
+              access_token: `id-jag-for ${b.get("audience")} ${b.get("resource")}`,
+              issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+              token_type: "N_A",
+            })
           : json({ error: "invalid_request" }, 400);
       },
     }));
     fakes.push(idp);
     let expectedJag = "";
     const f = await mcpWithAs((body, authorization) => {
-      const [id, secret] = Buffer.from((authorization ?? "").slice(6), "base64").toString().split(":");
+      const [id, secret] = Buffer.from((authorization ?? "").slice(6), "base64")
+        .toString()
+        .split(":");
       return body.get("assertion") === expectedJag && id === "mcp-client" && secret === "mcp-secret";
     });
     expectedJag = `id-jag-for ${f.origin} ${f.origin}/mcp`;
@@ -74,7 +88,12 @@ describe("JWT bearer grant", () => {
       jwtBearer: {
         client_id: "mcp-client",
         client_secret: "mcp-secret",
-        assertion: enterpriseAssertion({ idpTokenEndpoint: `${idp.origin}/token`, idpIssuer: idp.origin, idpClientId: "idp-client", idToken: () => "user.id_token" }),
+        assertion: enterpriseAssertion({
+          idpTokenEndpoint: `${idp.origin}/token`,
+          idpIssuer: idp.origin,
+          idpClientId: "idp-client",
+          idToken: () => "user.id_token",
+        }),
       },
     });
     expect((await oauthed(`${f.origin}/mcp`, { method: "POST", body: "{}" })).status).toBe(200);
@@ -83,7 +102,10 @@ describe("JWT bearer grant", () => {
 
   it("a rejected assertion is a clear error, and no other grant is tried", async () => {
     const f = await mcpWithAs(() => false);
-    const error = await oauthFetch({ jwtBearer: { client_id: "w", assertion: () => "bad" } })(`${f.origin}/mcp`, { method: "POST", body: "{}" }).catch((e: unknown) => e);
+    const error = await oauthFetch({ jwtBearer: { client_id: "w", assertion: () => "bad" } })(`${f.origin}/mcp`, {
+      method: "POST",
+      body: "{}",
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "token_request_failed" });
     expect((error as Error).message).toMatch(/invalid_grant/);
     expect(f.paths().filter((p) => p === "POST /token")).toHaveLength(1);

@@ -21,7 +21,8 @@ describe("loopbackAuthorizer", () => {
   it("serves the redirect on 127.0.0.1 and hands the code to the flow (the 'browser' follows the AS's redirect)", async () => {
     fake = await startFake((f) => ({
       "POST /mcp": mcpEndpoint(),
-      "GET /.well-known/oauth-protected-resource/mcp": () => json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
+      "GET /.well-known/oauth-protected-resource/mcp": () =>
+        json({ resource: `${f.origin}/mcp`, authorization_servers: [f.origin] }),
       "GET /.well-known/oauth-authorization-server": () => json(asMetadata(f.origin)),
       "POST /register": registerRoute,
       "POST /token": tokenRoute,
@@ -57,7 +58,9 @@ describe("loopbackAuthorizer", () => {
   it("gives up after its timeout", async () => {
     const loopback = await loopbackAuthorizer({ timeoutMs: 50, open: () => undefined });
     try {
-      await expect(loopback.authorize(new URL("https://as.example/authorize"))).rejects.toThrow(/no authorization response within 50 ms/);
+      await expect(loopback.authorize(new URL("https://as.example/authorize"))).rejects.toThrow(
+        /no authorization response within 50 ms/,
+      );
     } finally {
       await loopback.close();
     }

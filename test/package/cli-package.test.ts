@@ -36,7 +36,13 @@ beforeAll(() => {
   mkdirSync(pkg, { recursive: true });
   cpSync(path.join(REPO_ROOT, "generator/package.json"), path.join(pkg, "package.json"));
   cpSync(path.join(REPO_ROOT, "generator/bin"), path.join(pkg, "bin"), { recursive: true });
-  execFileSync(process.execPath, [TSC, "-p", path.join(REPO_ROOT, "tsconfig.cli.json"), "--outDir", path.join(pkg, "dist")]);
+  execFileSync(process.execPath, [
+    TSC,
+    "-p",
+    path.join(REPO_ROOT, "tsconfig.cli.json"),
+    "--outDir",
+    path.join(pkg, "dist"),
+  ]);
   cpSync(path.join(REPO_ROOT, "templates"), path.join(pkg, "dist/templates"), { recursive: true });
   symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
   bin = path.join(pkg, CLI_PACKAGE.bin["mcp-gen"]!);

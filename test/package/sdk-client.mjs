@@ -26,10 +26,15 @@ try {
   check(JSON.stringify(greet?.outputSchema?.required) === '["greeting"]', "greet's outputSchema requires greeting");
   const good = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
   check(good.isError !== true, "greet({name: Ada}) is not an error");
-  check(good.structuredContent?.greeting === "Hello, Ada!", `structuredContent.greeting (got ${JSON.stringify(good.structuredContent)})`);
+  check(
+    good.structuredContent?.greeting === "Hello, Ada!",
+    `structuredContent.greeting (got ${JSON.stringify(good.structuredContent)})`,
+  );
   const bad = await client.callTool({ name: "greet", arguments: { name: 42 } });
   check(bad.isError === true, `greet({name: 42}) is an isError result (got ${JSON.stringify(bad)})`);
-  console.log(`sdk-client ${mode}: server ${client.getServerVersion()?.name}, protocol ${transport.protocolVersion ?? "negotiated"}, greet → ${good.structuredContent?.greeting}`);
+  console.log(
+    `sdk-client ${mode}: server ${client.getServerVersion()?.name}, protocol ${transport.protocolVersion ?? "negotiated"}, greet → ${good.structuredContent?.greeting}`,
+  );
 } finally {
   await client.close();
 }

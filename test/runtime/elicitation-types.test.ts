@@ -23,12 +23,18 @@ const assertType = <T extends true>(value: T): T => value;
 const assertNot = <T extends false>(value: T): T => value;
 
 /** Generated interfaces have no index signature; their structural copy is what a parsed value is. */
-type Plain<T> = T extends readonly unknown[] ? { [K in keyof T]: Plain<T[K]> } : T extends object ? { [K in keyof T]: Plain<T[K]> } : T;
+type Plain<T> = T extends readonly unknown[]
+  ? { [K in keyof T]: Plain<T[K]> }
+  : T extends object
+    ? { [K in keyof T]: Plain<T[K]> }
+    : T;
 /** Declared property names, without the index signature. */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 // `{} extends Pick<T, K>` is the standard test for an optional key; `{}` is meant here.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-type RequiredKeys<T> = { [K in KnownKeys<T>]-?: K extends keyof T ? ({} extends Pick<T, K> ? never : K) : never }[KnownKeys<T>];
+type RequiredKeys<T> = {
+  [K in KnownKeys<T>]-?: K extends keyof T ? ({} extends Pick<T, K> ? never : K) : never;
+}[KnownKeys<T>];
 
 // ---- what a client handler receives: everything either revision can send is an ElicitParams ----------------
 assertType<Assignable<Plain<Rev2025.ElicitRequestParams>, ElicitParams>>(true);
@@ -48,9 +54,15 @@ assertType<Equal<ElicitFormParams["mode"], Rev2025.ElicitRequestFormParams["mode
 assertType<Equal<ElicitFormParams["mode"], Rev2026.ElicitRequestFormParams["mode"]>>(true);
 assertType<Equal<RequiredKeys<ElicitFormParams>, RequiredKeys<Rev2025.ElicitRequestFormParams>>>(true);
 assertType<Equal<RequiredKeys<ElicitFormParams>, RequiredKeys<Rev2026.ElicitRequestFormParams>>>(true);
-assertType<Equal<KnownKeys<ElicitRequestedSchema>, KnownKeys<Rev2025.ElicitRequestFormParams["requestedSchema"]>>>(true);
-assertType<Equal<KnownKeys<ElicitRequestedSchema>, KnownKeys<Rev2026.ElicitRequestFormParams["requestedSchema"]>>>(true);
-assertType<Equal<RequiredKeys<ElicitRequestedSchema>, RequiredKeys<Rev2026.ElicitRequestFormParams["requestedSchema"]>>>(true);
+assertType<Equal<KnownKeys<ElicitRequestedSchema>, KnownKeys<Rev2025.ElicitRequestFormParams["requestedSchema"]>>>(
+  true,
+);
+assertType<Equal<KnownKeys<ElicitRequestedSchema>, KnownKeys<Rev2026.ElicitRequestFormParams["requestedSchema"]>>>(
+  true,
+);
+assertType<
+  Equal<RequiredKeys<ElicitRequestedSchema>, RequiredKeys<Rev2026.ElicitRequestFormParams["requestedSchema"]>>
+>(true);
 // URL mode: 2026-07-28 requires exactly what the runtime requires; 2025-11-25 also requires elicitationId, the one
 // field the runtime declares optional, and 2026-07-28 no longer has it.
 assertType<Equal<RequiredKeys<ElicitUrlParams>, RequiredKeys<Rev2026.ElicitRequestURLParams>>>(true);
@@ -101,8 +113,16 @@ export async function serverHandler(ctx: RequestContext): Promise<void> {
 
 // ---- the generated validators agree with the documented difference between the revisions --------------------
 describe("ElicitParams against the generated validators", () => {
-  const form = { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } satisfies ElicitParams;
-  const urlWithId = { mode: "url", message: "Connect", url: "https://example.com/connect", elicitationId: "el-1" } satisfies ElicitParams;
+  const form = {
+    message: "Name?",
+    requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  } satisfies ElicitParams;
+  const urlWithId = {
+    mode: "url",
+    message: "Connect",
+    url: "https://example.com/connect",
+    elicitationId: "el-1",
+  } satisfies ElicitParams;
   const { elicitationId: _dropped, ...urlWithoutId } = urlWithId;
 
   it("accepts a form request in both revisions", () => {

@@ -50,7 +50,10 @@ function urlServer() {
     return { content: [{ type: "text", text: `sent: ${sent}` }] };
   });
   server.tool({ name: "form", inputSchema: { type: "object" } }, async (_args, ctx) => {
-    const answer = await ctx.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+    const answer = await ctx.elicit({
+      message: "Name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    });
     return { content: [{ type: "text", text: `form: ${answer.action}` }] };
   });
   server.tool({ name: "needs-url", inputSchema: { type: "object" } }, (_args, ctx) => {
@@ -91,7 +94,10 @@ describe.each([HANDSHAKE, STATELESS])("URL-mode elicitation at %s", (revision) =
 
   it("reaches the typed client handler and returns its answer", async () => {
     const { seen, elicitation } = recorder({ action: "accept" });
-    const { client, completed, completions, runs } = await connect(revision, { handlers: { elicitation }, capabilities: { elicitation: { url: {} } } });
+    const { client, completed, completions, runs } = await connect(revision, {
+      handlers: { elicitation },
+      capabilities: { elicitation: { url: {} } },
+    });
     expect(client.capabilities).toEqual({ elicitation: { form: {}, url: {} } });
 
     const result = await client.callTool("connect", {});
@@ -122,7 +128,10 @@ describe.each([HANDSHAKE, STATELESS])("URL-mode elicitation at %s", (revision) =
   it("passes decline and cancel through", async () => {
     for (const action of ["decline", "cancel"] as const) {
       const { elicitation } = recorder({ action });
-      const { client } = await connect(revision, { handlers: { elicitation }, capabilities: { elicitation: { url: {} } } });
+      const { client } = await connect(revision, {
+        handlers: { elicitation },
+        capabilities: { elicitation: { url: {} } },
+      });
       expect((await client.callTool("connect", {})).content).toEqual([{ type: "text", text: `connect: ${action}` }]);
       await client.close();
     }
@@ -135,14 +144,22 @@ describe.each([HANDSHAKE, STATELESS])("URL-mode elicitation at %s", (revision) =
     if (era === "handshake") {
       // The server refuses to send it; the tool reports the error as its result.
       const result = await client.callTool("connect", {});
-      expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("elicitation mode") }] });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: expect.stringContaining("elicitation mode") }],
+      });
     } else {
-      await expect(client.callTool("connect", {})).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
+      await expect(client.callTool("connect", {})).rejects.toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: { url: {} } } },
+      });
     }
     expect(runs).toHaveLength(1);
     expect(seen).toEqual([]);
     // Nor is a completion notification.
-    expect((await client.callTool("complete", { id: "el-1" })).content).toEqual([{ type: "text", text: "sent: false" }]);
+    expect((await client.callTool("complete", { id: "el-1" })).content).toEqual([
+      { type: "text", text: "sent: false" },
+    ]);
     await settle();
     expect(completed).toEqual([]);
     // Form mode still works for this client.
@@ -151,9 +168,15 @@ describe.each([HANDSHAKE, STATELESS])("URL-mode elicitation at %s", (revision) =
   });
 
   it("rejects a completion whose elicitationId is not a string", async () => {
-    const { client, completed } = await connect(revision, { handlers: recorder({ action: "accept" }), capabilities: { elicitation: { url: {} } } });
+    const { client, completed } = await connect(revision, {
+      handlers: recorder({ action: "accept" }),
+      capabilities: { elicitation: { url: {} } },
+    });
     const result = await client.callTool("complete", { id: 7 });
-    expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("elicitationId must be a string") }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringContaining("elicitationId must be a string") }],
+    });
     await settle();
     expect(completed).toEqual([]);
     await client.close();
@@ -161,13 +184,19 @@ describe.each([HANDSHAKE, STATELESS])("URL-mode elicitation at %s", (revision) =
 
   it("lets a client declare URL mode only (form switched off)", async () => {
     const { seen, elicitation } = recorder({ action: "accept" });
-    const { client } = await connect(revision, { handlers: { elicitation }, capabilities: { elicitation: { form: undefined, url: {} } } });
+    const { client } = await connect(revision, {
+      handlers: { elicitation },
+      capabilities: { elicitation: { form: undefined, url: {} } },
+    });
     expect(client.capabilities).toStrictEqual({ elicitation: { url: {} } });
     expect((await client.callTool("connect", {})).content).toEqual([{ type: "text", text: "connect: accept" }]);
     if (era === "handshake") {
       expect(await client.callTool("form", {})).toMatchObject({ isError: true });
     } else {
-      await expect(client.callTool("form", {})).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+      await expect(client.callTool("form", {})).rejects.toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: { form: {} } } },
+      });
     }
     expect(seen).toHaveLength(1);
     await client.close();
@@ -176,18 +205,27 @@ describe.each([HANDSHAKE, STATELESS])("URL-mode elicitation at %s", (revision) =
 
 describe("URL elicitation required (-32042, 2025-11-25)", () => {
   it("reaches the caller as an RpcError with the elicitations to complete", async () => {
-    const { client } = await connect(HANDSHAKE, { handlers: recorder({ action: "accept" }), capabilities: { elicitation: { url: {} } } });
+    const { client } = await connect(HANDSHAKE, {
+      handlers: recorder({ action: "accept" }),
+      capabilities: { elicitation: { url: {} } },
+    });
     const error = await client.callTool("needs-url", {}).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: -32042, data: { elicitations: [{ mode: "url", elicitationId: "el-2", url: URL }] } });
+    expect(error).toMatchObject({
+      code: -32042,
+      data: { elicitations: [{ mode: "url", elicitationId: "el-2", url: URL }] },
+    });
     await client.close();
   });
 
   it("is completed from the failed request's context once the user is back", async () => {
-    const { client, completed, awaitingUser } = await connect(HANDSHAKE, { handlers: recorder({ action: "accept" }), capabilities: { elicitation: { url: {} } } });
+    const { client, completed, awaitingUser } = await connect(HANDSHAKE, {
+      handlers: recorder({ action: "accept" }),
+      capabilities: { elicitation: { url: {} } },
+    });
     await expect(client.callTool("needs-url", {})).rejects.toMatchObject({ code: -32042 });
     await settle();
     expect(completed).toEqual([]);
@@ -221,7 +259,11 @@ describe("completeElicitation on a session serving both eras", () => {
     const stateless = await raw.request("tools/call", {
       name: "complete",
       arguments: { id: "el-s" },
-      _meta: { [MetaKey.protocolVersion]: STATELESS, [MetaKey.clientCapabilities]: capabilities, [MetaKey.clientInfo]: clientInfo },
+      _meta: {
+        [MetaKey.protocolVersion]: STATELESS,
+        [MetaKey.clientCapabilities]: capabilities,
+        [MetaKey.clientInfo]: clientInfo,
+      },
     });
     expect(stateless).toMatchObject({ content: [{ type: "text", text: "sent: false" }] });
     const handshake = await raw.request("tools/call", { name: "complete", arguments: { id: "el-h" } });
@@ -234,9 +276,14 @@ describe("completeElicitation on a session serving both eras", () => {
 
 describe("completeElicitation in a handshake revision without URL mode (2025-06-18)", () => {
   it("sends nothing: the revision has no completion notification", async () => {
-    const { client, completed } = await connect("2025-06-18", { handlers: recorder({ action: "accept" }), capabilities: { elicitation: { url: {} } } });
+    const { client, completed } = await connect("2025-06-18", {
+      handlers: recorder({ action: "accept" }),
+      capabilities: { elicitation: { url: {} } },
+    });
     expect(client.revision).toBe("2025-06-18");
-    expect((await client.callTool("complete", { id: "el-1" })).content).toEqual([{ type: "text", text: "sent: false" }]);
+    expect((await client.callTool("complete", { id: "el-1" })).content).toEqual([
+      { type: "text", text: "sent: false" },
+    ]);
     await settle();
     expect(completed).toEqual([]);
     await client.close();
@@ -251,7 +298,11 @@ describe("the client refuses a URL-mode request it did not declare", () => {
     const rogue = new JsonRpcEngine(b, {
       onRequest: (request) => {
         if (request.method === "initialize") {
-          return { protocolVersion: HANDSHAKE, capabilities: { tools: {} }, serverInfo: { name: "rogue", version: "1" } };
+          return {
+            protocolVersion: HANDSHAKE,
+            capabilities: { tools: {} },
+            serverInfo: { name: "rogue", version: "1" },
+          };
         }
         throw new RpcError(-32601, "Method not found");
       },
@@ -259,13 +310,20 @@ describe("the client refuses a URL-mode request it did not declare", () => {
     });
     await rogue.start();
     const { seen, elicitation } = recorder({ action: "accept" });
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [HANDSHAKE], handlers: { elicitation } });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: [HANDSHAKE],
+      handlers: { elicitation },
+    });
     await client.connect(a);
     await ready;
     const asked = rogue.request("elicitation/create", { mode: "url", message: "Go", url: URL, elicitationId: "x" });
     await expect(asked).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('"url"') });
     // Form mode is declared, so the same client answers a form request.
-    const form = await rogue.request("elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: {} } });
+    const form = await rogue.request("elicitation/create", {
+      message: "Name?",
+      requestedSchema: { type: "object", properties: {} },
+    });
     expect(form).toEqual({ action: "accept" });
     expect(seen.map((s) => s.params.mode)).toEqual([undefined]);
     await client.close();
@@ -277,7 +335,13 @@ describe("the client refuses a URL-mode request it did not declare", () => {
     const rogue = new JsonRpcEngine(b, {
       onRequest: (request) => {
         if (request.method === "server/discover") {
-          return { resultType: "complete", supportedVersions: [STATELESS], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" };
+          return {
+            resultType: "complete",
+            supportedVersions: [STATELESS],
+            capabilities: { tools: {} },
+            ttlMs: 0,
+            cacheScope: "public",
+          };
         }
         calls.push(request.params);
         return {
@@ -289,7 +353,11 @@ describe("the client refuses a URL-mode request it did not declare", () => {
     });
     await rogue.start();
     const { seen, elicitation } = recorder({ action: "accept" });
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [STATELESS], handlers: { elicitation } });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: [STATELESS],
+      handlers: { elicitation },
+    });
     await client.connect(a);
     await expect(client.callTool("x", {})).rejects.toBeInstanceOf(ProtocolUsageError);
     expect(seen).toEqual([]);

@@ -12,7 +12,8 @@ async function scripted(defaultTimeoutMs: number) {
     { defaultTimeoutMs },
   );
   await engine.start();
-  const sentRequest = (method: string) => t.sent.find((m) => (m as { method?: string }).method === method) as { id: number };
+  const sentRequest = (method: string) =>
+    t.sent.find((m) => (m as { method?: string }).method === method) as { id: number };
   return { t, engine, diagnostics, sentRequest };
 }
 
@@ -21,7 +22,11 @@ describe("request timeouts", () => {
     const { t, engine, sentRequest } = await scripted(30);
     await expect(engine.request("silent", {})).rejects.toBeInstanceOf(RequestTimeoutError);
     const { id } = sentRequest("silent");
-    expect(t.sent).toContainEqual({ jsonrpc: "2.0", method: "notifications/cancelled", params: expect.objectContaining({ requestId: id }) });
+    expect(t.sent).toContainEqual({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: expect.objectContaining({ requestId: id }),
+    });
     expect(engine.pendingCount).toBe(0);
   });
 
@@ -64,8 +69,12 @@ describe("requests in flight both ways", () => {
     const wait = (i: number) => ({ wait: (count - i) % 7 });
     const fromLeft = Array.from({ length: count }, (_, i) => left.request(`l${i}`, wait(i)));
     const fromRight = Array.from({ length: count }, (_, i) => right.request(`r${i}`, wait(i)));
-    expect(await Promise.all(fromLeft)).toEqual(Array.from({ length: count }, (_, i) => ({ side: "right", method: `l${i}` })));
-    expect(await Promise.all(fromRight)).toEqual(Array.from({ length: count }, (_, i) => ({ side: "left", method: `r${i}` })));
+    expect(await Promise.all(fromLeft)).toEqual(
+      Array.from({ length: count }, (_, i) => ({ side: "right", method: `l${i}` })),
+    );
+    expect(await Promise.all(fromRight)).toEqual(
+      Array.from({ length: count }, (_, i) => ({ side: "left", method: `r${i}` })),
+    );
     await left.close();
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { JsonRpcEngine, type IncomingRequest } from "../../runtime/protocol/engine.ts";
-import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, RpcError } from "../../runtime/jsonrpc/errors.ts";
+import {
+  ConnectionClosedError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  RpcError,
+} from "../../runtime/jsonrpc/errors.ts";
 import { LineDecoder } from "../../runtime/jsonrpc/framing.ts";
 import { classify } from "../../runtime/jsonrpc/messages.ts";
 import { createMemoryTransportPair } from "../../runtime/transport/memory.ts";
@@ -78,7 +83,9 @@ describe("JsonRpcEngine: bad input never kills the session", () => {
     expect(nullIds.sort()).toEqual([-32700, -32700, -32600, -32600].sort());
     expect(byId(7)).toEqual([{ jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) }]);
     expect(byId(8)).toEqual([{ jsonrpc: "2.0", id: 8, error: { code: -32603, message: "Internal error: boom" } }]);
-    expect(byId(9)).toEqual([{ jsonrpc: "2.0", id: 9, error: { code: -32001, message: "custom failure", data: { why: "test" } } }]);
+    expect(byId(9)).toEqual([
+      { jsonrpc: "2.0", id: 9, error: { code: -32001, message: "custom failure", data: { why: "test" } } },
+    ]);
     expect(byId(11)).toEqual([{ jsonrpc: "2.0", id: 11, result: { echo: { n: 1 } } }]);
   });
 
@@ -86,7 +93,9 @@ describe("JsonRpcEngine: bad input never kills the session", () => {
     const t = new ScriptedTransport();
     const { engine, notifications } = echoEngine(t, { batch: true });
     await engine.start();
-    t.inject('[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"fail"}]');
+    t.inject(
+      '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"fail"}]',
+    );
     const [batch] = await t.waitForSent(1);
     expect(batch).toEqual([
       { jsonrpc: "2.0", id: 1, result: { echo: null } },
@@ -102,7 +111,9 @@ describe("JsonRpcEngine: the carrier of a request", () => {
     let aborted = false;
     const engine = new JsonRpcEngine(t, {
       onRequest: (req) =>
-        new Promise((_, reject) => req.signal.addEventListener("abort", () => ((aborted = true), reject(new Error("gone"))))),
+        new Promise((_, reject) =>
+          req.signal.addEventListener("abort", () => ((aborted = true), reject(new Error("gone")))),
+        ),
       onNotification: () => undefined,
     });
     await engine.start();
@@ -133,7 +144,8 @@ describe("JsonRpcEngine: requests both ways", () => {
       onRequest: async (req) => {
         if (req.method === "progress") {
           const token = (req.params as { _meta: { progressToken: number } })._meta.progressToken;
-          for (let i = 1; i <= 3; i++) await serverEngine.notify("notifications/progress", { progressToken: token, progress: i });
+          for (let i = 1; i <= 3; i++)
+            await serverEngine.notify("notifications/progress", { progressToken: token, progress: i });
           return { done: true };
         }
         if (req.method === "hang") {
@@ -143,7 +155,8 @@ describe("JsonRpcEngine: requests both ways", () => {
       },
       onNotification: (method, params) => {
         seen.push(method);
-        if (method === "notifications/cancelled") serverEngine.cancelIncoming((params as { requestId: number }).requestId);
+        if (method === "notifications/cancelled")
+          serverEngine.cancelIncoming((params as { requestId: number }).requestId);
       },
     });
     await Promise.all([client.start(), serverEngine.start()]);
@@ -185,7 +198,11 @@ describe("JsonRpcEngine: requests both ways", () => {
   it("caps a progress-extended timeout with maxTotalTimeoutMs", async () => {
     const { client } = await pair();
     // Without the cap this would wait for the 10-minute timeout (and the test would time out).
-    const call = client.request("hang", {}, { timeoutMs: 600_000, maxTotalTimeoutMs: 40, resetTimeoutOnProgress: true, onProgress: () => undefined });
+    const call = client.request(
+      "hang",
+      {},
+      { timeoutMs: 600_000, maxTotalTimeoutMs: 40, resetTimeoutOnProgress: true, onProgress: () => undefined },
+    );
     await expect(call).rejects.toBeInstanceOf(RequestTimeoutError);
   });
 

@@ -2,7 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { expandUriTemplate } from "../../runtime/index.ts";
 
-const vars = { var: "value", hello: "Hello World!", path: "/foo/bar", list: ["red", "green", "blue"], x: "1024", y: "768" };
+const vars = {
+  var: "value",
+  hello: "Hello World!",
+  path: "/foo/bar",
+  list: ["red", "green", "blue"],
+  x: "1024",
+  y: "768",
+};
 
 describe("expandUriTemplate", () => {
   it.each([
@@ -24,7 +31,9 @@ describe("expandUriTemplate", () => {
 
   it("leaves out undefined variables and reuses a parsed template", () => {
     const template = "weather://{city}/current{?units}";
-    expect(expandUriTemplate(template, { city: "São Paulo", units: undefined })).toBe("weather://S%C3%A3o%20Paulo/current");
+    expect(expandUriTemplate(template, { city: "São Paulo", units: undefined })).toBe(
+      "weather://S%C3%A3o%20Paulo/current",
+    );
     expect(expandUriTemplate(template, { city: "Oslo", units: "metric" })).toBe("weather://Oslo/current?units=metric");
   });
 });

@@ -21,11 +21,19 @@ describe("our client ↔ server-everything (stdio)", () => {
       await client.ping();
 
       const tools = await client.listAllTools();
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["echo", "get-sum", "trigger-long-running-operation"]));
-      expect(await client.callTool("echo", { message: "hi" })).toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(["echo", "get-sum", "trigger-long-running-operation"]),
+      );
+      expect(await client.callTool("echo", { message: "hi" })).toMatchObject({
+        content: [{ type: "text", text: "Echo: hi" }],
+      });
       expect(JSON.stringify((await client.callTool("get-sum", { a: 2, b: 40 })).content)).toContain("42");
       const progress: number[] = [];
-      await client.callTool("trigger-long-running-operation", { duration: 0.2, steps: 2 }, { onProgress: (u) => progress.push(u.progress) });
+      await client.callTool(
+        "trigger-long-running-operation",
+        { duration: 0.2, steps: 2 },
+        { onProgress: (u) => progress.push(u.progress) },
+      );
       expect(progress).toEqual([1, 2]);
 
       const resources = await client.listAllResources();
@@ -42,7 +50,10 @@ describe("our client ↔ server-everything (stdio)", () => {
       expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt"]));
       const prompt = await client.getPrompt("args-prompt", { city: "Paris" });
       expect(JSON.stringify(prompt.messages)).toContain("Paris");
-      const completion = await client.complete({ ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "department", value: "E" } });
+      const completion = await client.complete({
+        ref: { type: "ref/prompt", name: "completable-prompt" },
+        argument: { name: "department", value: "E" },
+      });
       expect(completion.completion.values).toEqual(["Engineering"]);
       await client.setLogLevel("error");
       await expect(client.discover()).rejects.toBeInstanceOf(ProtocolUsageError);

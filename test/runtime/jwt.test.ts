@@ -31,10 +31,18 @@ interface Claims {
 /** A token with iss/aud/exp set unless overridden (`null` leaves a claim out). */
 function sign(
   claims: Claims = {},
-  opts: { iss?: string | null; aud?: string | string[] | null; exp?: number | null; nbf?: number; header?: Record<string, unknown> } = {},
+  opts: {
+    iss?: string | null;
+    aud?: string | string[] | null;
+    exp?: number | null;
+    nbf?: number;
+    header?: Record<string, unknown>;
+  } = {},
   key: CryptoKey | KeyObject | Uint8Array = es.privateKey,
 ): Promise<string> {
-  let jwt = new SignJWT({ ...claims }).setProtectedHeader({ alg: "ES256", kid: "k1", ...opts.header } as { alg: string });
+  let jwt = new SignJWT({ ...claims }).setProtectedHeader({ alg: "ES256", kid: "k1", ...opts.header } as {
+    alg: string;
+  });
   if (opts.iss !== null) jwt = jwt.setIssuer(opts.iss ?? ISSUER);
   if (opts.aud !== null) jwt = jwt.setAudience(opts.aud ?? AUDIENCE);
   if (opts.exp !== null) jwt = jwt.setExpirationTime(opts.exp ?? now() + 300);
@@ -88,8 +96,12 @@ describe("jwtVerifier: key sources", () => {
 
   it("accepts HMAC tokens with a shared secret (bytes or a secret KeyObject), and only HMAC ones", async () => {
     const secret = new TextEncoder().encode("a-shared-secret-of-at-least-32-bytes!!");
-    const hs = await new SignJWT({ scope: "s" }).setProtectedHeader({ alg: "HS256" }).setIssuer(ISSUER)
-      .setAudience(AUDIENCE).setExpirationTime("1m").sign(secret);
+    const hs = await new SignJWT({ scope: "s" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime("1m")
+      .sign(secret);
     await expect(verify(hs, { key: secret })).resolves.toMatchObject({ scopes: ["s"] });
     await expect(verify(hs, { key: createSecretKey(secret) })).resolves.toMatchObject({ scopes: ["s"] });
     // A public key's verifier does not default to HMAC algorithms.
@@ -128,7 +140,11 @@ describe("jwtVerifier: key sources", () => {
 
 describe("jwtVerifier: tokens that must never pass", () => {
   it("rejects alg none", async () => {
-    const unsecured = new UnsecuredJWT({ scope: "a" }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime("1m").encode();
+    const unsecured = new UnsecuredJWT({ scope: "a" })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime("1m")
+      .encode();
     await expect(verify(unsecured)).rejects.toThrow();
     await expect(verify(unsecured, { key: undefined, jwks: { keys: [jwk] } })).rejects.toThrow();
   });
@@ -136,12 +152,20 @@ describe("jwtVerifier: tokens that must never pass", () => {
   it("rejects algorithm confusion: HS256 signed with the public key's bytes", async () => {
     const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const pem = rsa.publicKey.export({ type: "spki", format: "pem" }) as string;
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: "HS256", kid: "k1" }).setIssuer(ISSUER)
-      .setAudience(AUDIENCE).setExpirationTime("1m").sign(new TextEncoder().encode(pem));
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", kid: "k1" })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime("1m")
+      .sign(new TextEncoder().encode(pem));
     await expect(verify(forged, { key: rsa.publicKey })).rejects.toThrow(/alg/i);
     const spki = await exportSPKI(es.publicKey);
-    const forgedEs = await new SignJWT({}).setProtectedHeader({ alg: "HS256", kid: "k1" }).setIssuer(ISSUER)
-      .setAudience(AUDIENCE).setExpirationTime("1m").sign(new TextEncoder().encode(spki));
+    const forgedEs = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", kid: "k1" })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime("1m")
+      .sign(new TextEncoder().encode(spki));
     await expect(verify(forgedEs)).rejects.toThrow(/alg/i);
     await expect(verify(forgedEs, { key: undefined, jwks: { keys: [jwk] } })).rejects.toThrow(/alg/i);
     // Even when HS256 is allowed explicitly, a public key cannot verify an HMAC.

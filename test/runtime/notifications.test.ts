@@ -4,13 +4,24 @@
  * end to client listeners, and their capability gates on both sides.
  */
 import { describe, expect, it } from "vitest";
-import { createMemoryTransportPair, McpClient, McpServer, ProtocolUsageError, SUPPORTED_REVISIONS, type ServerOptions } from "../../runtime/index.ts";
+import {
+  createMemoryTransportPair,
+  McpClient,
+  McpServer,
+  ProtocolUsageError,
+  SUPPORTED_REVISIONS,
+  type ServerOptions,
+} from "../../runtime/index.ts";
 import { getProfile } from "../../runtime/protocol/registry.ts";
 import { createDemoServer } from "./fixtures/demo-server.ts";
 import { delay, ScriptedTransport } from "./helpers.ts";
 
 const HANDSHAKE = SUPPORTED_REVISIONS.filter((r) => getProfile(r)!.era === "handshake");
-const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed"];
+const LIST_CHANGED = [
+  "notifications/tools/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/prompts/list_changed",
+];
 
 async function connect(server: McpServer, revision: string) {
   const [a, b] = createMemoryTransportPair();
@@ -18,7 +29,8 @@ async function connect(server: McpServer, revision: string) {
   const received: Array<[string, unknown]> = [];
   const client = new McpClient({ info: { name: "listener", version: "1" }, revisions: [revision] });
   await client.connect(a);
-  for (const method of [...LIST_CHANGED, "notifications/resources/updated"]) client.on(method, (params) => received.push([method, params]));
+  for (const method of [...LIST_CHANGED, "notifications/resources/updated"])
+    client.on(method, (params) => received.push([method, params]));
   return { client, session, received };
 }
 
@@ -51,7 +63,9 @@ describe.each(HANDSHAKE)("notifications at %s", (revision) => {
     server.tool({ name: "late", inputSchema: { type: "object" } }, () => ({ content: [] }));
     server.removeTool("late");
     server.resource({ uri: "demo://late", name: "late" }, (uri) => ({ contents: [{ uri, text: "" }] }));
-    server.resourceTemplate({ uriTemplate: "demo://late/{x}", name: "late-t" }, (uri) => ({ contents: [{ uri, text: "" }] }));
+    server.resourceTemplate({ uriTemplate: "demo://late/{x}", name: "late-t" }, (uri) => ({
+      contents: [{ uri, text: "" }],
+    }));
     server.prompt({ name: "late" }, () => ({ messages: [] }));
     await delay(5);
     expect(received.map(([method]) => method)).toEqual([
@@ -82,7 +96,9 @@ describe.each(HANDSHAKE)("notifications at %s", (revision) => {
     // The client refuses before sending; a raw request is refused by the server (below).
     await expect(client.subscribeResource("demo://readme")).rejects.toBeInstanceOf(ProtocolUsageError);
     await expect(client.unsubscribeResource("demo://readme")).rejects.toBeInstanceOf(ProtocolUsageError);
-    await expect(session.notify("notifications/resources/updated", { uri: "demo://readme" })).rejects.toThrow(/resources\.subscribe/);
+    await expect(session.notify("notifications/resources/updated", { uri: "demo://readme" })).rejects.toThrow(
+      /resources\.subscribe/,
+    );
     for (const method of LIST_CHANGED) await expect(session.notify(method)).rejects.toThrow(/listChanged/);
     await delay(5);
     expect(received).toEqual([]);
@@ -109,7 +125,12 @@ describe("server-side gates on the wire (handshake era)", () => {
   async function initialize(server: McpServer, initialized: boolean) {
     const t = new ScriptedTransport();
     await server.connect(t);
-    t.inject({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    t.inject({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     await t.waitForSent(1);
     if (initialized) t.inject({ jsonrpc: "2.0", method: "notifications/initialized" });
     await delay(1);
@@ -119,13 +140,20 @@ describe("server-side gates on the wire (handshake era)", () => {
     const before = t.sent.length;
     t.inject({ jsonrpc: "2.0", id, method, params });
     await t.waitForSent(before + 1);
-    return t.sent.slice(before).find((m) => (m as { id?: unknown }).id === id) as { result?: unknown; error?: { code: number; message: string } };
+    return t.sent.slice(before).find((m) => (m as { id?: unknown }).id === id) as {
+      result?: unknown;
+      error?: { code: number; message: string };
+    };
   };
 
   it("answers resources/subscribe and unsubscribe with -32601 when the server does not offer subscriptions", async () => {
     const t = await initialize(createDemoServer({ capabilities: { resources: { subscribe: false } } }), true);
-    expect((await request(t, 1, "resources/subscribe", { uri: "demo://readme" })).error).toMatchObject({ code: -32601 });
-    expect((await request(t, 2, "resources/unsubscribe", { uri: "demo://readme" })).error).toMatchObject({ code: -32601 });
+    expect((await request(t, 1, "resources/subscribe", { uri: "demo://readme" })).error).toMatchObject({
+      code: -32601,
+    });
+    expect((await request(t, 2, "resources/unsubscribe", { uri: "demo://readme" })).error).toMatchObject({
+      code: -32601,
+    });
     const served = await initialize(createDemoServer(), true);
     expect((await request(served, 1, "resources/subscribe", { uri: "demo://readme" })).result).toEqual({});
     expect((await request(served, 2, "resources/unsubscribe", { uri: "demo://readme" })).result).toEqual({});
@@ -141,13 +169,16 @@ describe("server-side gates on the wire (handshake era)", () => {
     t.inject({ jsonrpc: "2.0", method: "notifications/initialized" });
     server.tool({ name: "later", inputSchema: { type: "object" } }, () => ({ content: [] }));
     await t.waitForSent(sentBefore + 1);
-    expect(t.sent.slice(sentBefore)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: {} }]);
+    expect(t.sent.slice(sentBefore)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: {} },
+    ]);
   });
 });
 
 describe("stateless era: subscriptions/listen for every list and the agreed filter", () => {
   const STATELESS = SUPPORTED_REVISIONS.find((r) => getProfile(r)!.era === "stateless")!;
-  const subscriptionIdOf = (params: unknown) => (params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"];
+  const subscriptionIdOf = (params: unknown) =>
+    (params as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"];
 
   it("streams resources and prompts list changes, and only what the filter asked for", async () => {
     const server = createDemoServer();
@@ -159,7 +190,10 @@ describe("stateless era: subscriptions/listen for every list and the agreed filt
     server.prompt({ name: "late" }, () => ({ messages: [] }));
     server.notifyResourceUpdated("demo://readme"); // not asked for
     await delay(5);
-    expect(received.map(([method]) => method)).toEqual(["notifications/resources/list_changed", "notifications/prompts/list_changed"]);
+    expect(received.map(([method]) => method)).toEqual([
+      "notifications/resources/list_changed",
+      "notifications/prompts/list_changed",
+    ]);
     expect(received.map(([, params]) => subscriptionIdOf(params))).toEqual([sub.id, sub.id]);
     sub.close();
     await sub.ended;
@@ -167,9 +201,15 @@ describe("stateless era: subscriptions/listen for every list and the agreed filt
   });
 
   it("agrees only to what the server declares", async () => {
-    const server = createDemoServer({ capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: true } } });
+    const server = createDemoServer({
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: true } },
+    });
     const { client, received } = await connect(server, STATELESS);
-    const sub = await client.listen({ toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["demo://readme"] });
+    const sub = await client.listen({
+      toolsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ["demo://readme"],
+    });
     expect(sub.filter).toEqual({ resourcesListChanged: true });
     server.tool({ name: "late", inputSchema: { type: "object" } }, () => ({ content: [] }));
     server.notifyResourceUpdated("demo://readme");

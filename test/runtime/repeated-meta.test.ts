@@ -75,7 +75,11 @@ describe("withRepeatedMeta", () => {
   it("validates results the same way (optional _meta)", () => {
     const result = S26.CallToolResultSchema as Validator<unknown>;
     const split = withRepeatedMeta(result);
-    const ok = { resultType: "complete", content: [{ type: "text", text: "3" }], _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } } };
+    const ok = {
+      resultType: "complete",
+      content: [{ type: "text", text: "3" }],
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } },
+    };
     const cases: unknown[] = [
       ok,
       ok,

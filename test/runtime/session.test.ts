@@ -42,11 +42,20 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
     expect(client.era).toBe(era);
     expect(client.serverInfo?.name).toBe("demo-server");
     const tools = await client.listAllTools();
-    expect(tools.map((t) => t.name)).toEqual(["add", "slow", "ask", "sample-and-roots", "fail", "protocol-fail", "log"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "add",
+      "slow",
+      "ask",
+      "sample-and-roots",
+      "fail",
+      "protocol-fail",
+      "log",
+    ]);
     const firstPage = await client.listTools();
     expect(firstPage.tools).toHaveLength(2);
     expect(typeof firstPage.nextCursor).toBe("string");
-    if (era === "stateless") expect(firstPage).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "public" });
+    if (era === "stateless")
+      expect(firstPage).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "public" });
     expect((await client.listAllResources()).map((r) => r.uri)).toEqual(["demo://readme"]);
     expect((await client.listAllResourceTemplates()).map((r) => r.uriTemplate)).toEqual(["demo://items/{id}"]);
     expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(["greet"]);
@@ -69,7 +78,10 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
     const prompt = await client.getPrompt("greet", { who: "Bo" });
     expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Hello Bo" });
     await expect(client.getPrompt("greet", {})).rejects.toMatchObject({ code: -32602 });
-    const completion = await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "al" } });
+    const completion = await client.complete({
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "who", value: "al" },
+    });
     expect(completion.completion.values).toEqual(["alice", "alan"]);
     await client.close();
   });
@@ -98,7 +110,11 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
   it("reports progress, honours cancellation and keeps serving", async () => {
     const { client } = await connect(revision);
     const updates: number[] = [];
-    const done = await client.callTool("slow", { steps: 3, stepMs: 5 }, { onProgress: (u) => updates.push(u.progress) });
+    const done = await client.callTool(
+      "slow",
+      { steps: 3, stepMs: 5 },
+      { onProgress: (u) => updates.push(u.progress) },
+    );
     expect(done.content[0]).toMatchObject({ text: "done 3" });
     expect(updates).toEqual([1, 2, 3]);
     const controller = new AbortController();
@@ -149,7 +165,10 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
       server.notifyResourceUpdated("demo://readme");
       server.notifyResourceUpdated("demo://other");
       await new Promise((r) => setTimeout(r, 10));
-      expect(notifications.map(([m]) => m)).toEqual(["notifications/tools/list_changed", "notifications/resources/updated"]);
+      expect(notifications.map(([m]) => m)).toEqual([
+        "notifications/tools/list_changed",
+        "notifications/resources/updated",
+      ]);
     } else {
       const sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: ["demo://readme"] });
       expect(sub.filter).toEqual({ toolsListChanged: true, resourceSubscriptions: ["demo://readme"] });
@@ -159,7 +178,10 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
       const streamed = notifications.filter(([m]) => m !== "notifications/subscriptions/acknowledged");
       expect(streamed).toEqual([
         ["notifications/tools/list_changed", { _meta: { "io.modelcontextprotocol/subscriptionId": sub.id } }],
-        ["notifications/resources/updated", { uri: "demo://readme", _meta: { "io.modelcontextprotocol/subscriptionId": sub.id } }],
+        [
+          "notifications/resources/updated",
+          { uri: "demo://readme", _meta: { "io.modelcontextprotocol/subscriptionId": sub.id } },
+        ],
       ]);
       // A second stream, cancelled by the client: it stops receiving, and nothing answers the cancelled request.
       const other = await client.listen({ resourceSubscriptions: ["demo://readme"] });
@@ -169,7 +191,11 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
       notifications.length = 0;
       server.notifyResourceUpdated("demo://readme");
       await new Promise((r) => setTimeout(r, 5));
-      expect(notifications.map(([, p]) => (p as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"])).toEqual([sub.id]);
+      expect(
+        notifications.map(
+          ([, p]) => (p as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"],
+        ),
+      ).toEqual([sub.id]);
       const ended = sub.ended;
       await server.close();
       await expect(ended).resolves.toBeUndefined();
@@ -228,7 +254,9 @@ describe("capability enforcement and server→client traffic (handshake era)", (
     const client = new McpClient({ info: { name: "bare", version: "1" }, revisions: ["2025-11-25"] });
     await client.connect(a);
     // The server declared no resources: the client refuses before sending.
-    await expect(client.subscribeResource("x://y")).rejects.toThrow(/did not declare the server capability resources.subscribe/);
+    await expect(client.subscribeResource("x://y")).rejects.toThrow(
+      /did not declare the server capability resources.subscribe/,
+    );
     // The client declared no elicitation: the server refuses to send it; the tool reports the error.
     const asked = await client.callTool("ask", {});
     expect(asked).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("elicitation") }] });
@@ -253,7 +281,11 @@ describe("capability enforcement and server→client traffic (handshake era)", (
     const server = createDemoServer({ onClientNotification: (method) => seen.push(method) });
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-06-18"], handlers: { roots: () => ({ roots: [] }) } });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: ["2025-06-18"],
+      handlers: { roots: () => ({ roots: [] }) },
+    });
     await client.connect(a);
     await client.notifyRootsListChanged();
     await new Promise((r) => setTimeout(r, 5));
@@ -271,7 +303,11 @@ describe("probing a handshake-era server that stays silent", () => {
         seen.push(request.method);
         if (request.method === "server/discover") return new Promise(() => undefined); // never answers
         if (request.method === "initialize") {
-          return { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "silent", version: "1" } };
+          return {
+            protocolVersion: "2025-06-18",
+            capabilities: { tools: {} },
+            serverInfo: { name: "silent", version: "1" },
+          };
         }
         return {};
       },
@@ -293,10 +329,18 @@ describe("transport context reaches handlers", () => {
     const { McpServer } = await import("../../runtime/index.ts");
     const server = new McpServer({ info: { name: "auth", version: "1" } });
     server.tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
-      content: [{ type: "text", text: `${ctx.authInfo?.clientId}|${ctx.authInfo?.scopes.join(",")}|${ctx.headers?.["x-request-id"]}` }],
+      content: [
+        {
+          type: "text",
+          text: `${ctx.authInfo?.clientId}|${ctx.authInfo?.scopes.join(",")}|${ctx.headers?.["x-request-id"]}`,
+        },
+      ],
     }));
     const [a, b] = createMemoryTransportPair({
-      serverContext: { authInfo: { token: "t", clientId: "client-7", scopes: ["read"] }, headers: { "x-request-id": "req-1" } },
+      serverContext: {
+        authInfo: { token: "t", clientId: "client-7", scopes: ["read"] },
+        headers: { "x-request-id": "req-1" },
+      },
     });
     await server.connect(b);
     const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [revision] });
@@ -316,11 +360,23 @@ describe("a stateless server ending a listen stream with notifications/cancelled
     const fake: InstanceType<typeof JsonRpcEngine> = new JsonRpcEngine(b, {
       onRequest: (request) => {
         if (request.method === "server/discover") {
-          return { resultType: "complete", supportedVersions: [stateless], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: "public" };
+          return {
+            resultType: "complete",
+            supportedVersions: [stateless],
+            capabilities: { tools: { listChanged: true } },
+            ttlMs: 0,
+            cacheScope: "public",
+          };
         }
         const meta = { "io.modelcontextprotocol/subscriptionId": request.id };
-        void fake.notify("notifications/subscriptions/acknowledged", { _meta: meta, notifications: { toolsListChanged: true } });
-        setTimeout(() => void fake.notify("notifications/cancelled", { requestId: request.id, reason: "shutting down" }), 5);
+        void fake.notify("notifications/subscriptions/acknowledged", {
+          _meta: meta,
+          notifications: { toolsListChanged: true },
+        });
+        setTimeout(
+          () => void fake.notify("notifications/cancelled", { requestId: request.id, reason: "shutting down" }),
+          5,
+        );
         return new Promise(() => undefined);
       },
       onNotification: () => undefined,

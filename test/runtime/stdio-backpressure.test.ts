@@ -27,7 +27,9 @@ async function until(what: string, condition: () => boolean, timeoutMs: number):
 }
 
 it("stops reading stdin while stdout is saturated; heap stays bounded; every request is answered", async () => {
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", SERVER], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", SERVER], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const reports: HeapReport[] = [];
   const stderr: string[] = [];
@@ -42,10 +44,19 @@ it("stops reading stdin while stdout is saturated; heap stays bounded; every req
   try {
     await until("the server's first heap report", () => reports.length > 0, 20_000);
     const baseline = reports[0]!.heapUsed;
-    const meta = { "io.modelcontextprotocol/protocolVersion": REVISION, "io.modelcontextprotocol/clientCapabilities": {} };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": REVISION,
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
     let written = 0;
     for (let id = 1; id <= COUNT; id++) {
-      const line = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "blob", arguments: {}, _meta: meta } }) + "\n";
+      const line =
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "blob", arguments: {}, _meta: meta },
+        }) + "\n";
       written += Buffer.byteLength(line);
       child.stdin.write(line);
     }
@@ -55,7 +66,10 @@ it("stops reading stdin while stdout is saturated; heap stays bounded; every req
       () => {
         const recent = reports.slice(-11);
         const last = recent[recent.length - 1]!;
-        return last.bytesRead >= written || (recent.length === 11 && recent[0]!.bytesRead === last.bytesRead && last.bytesRead > 0);
+        return (
+          last.bytesRead >= written ||
+          (recent.length === 11 && recent[0]!.bytesRead === last.bytesRead && last.bytesRead > 0)
+        );
       },
       60_000,
     );

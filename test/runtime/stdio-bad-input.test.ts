@@ -15,7 +15,10 @@ type Reply = { id?: unknown; result?: Record<string, unknown>; error?: { code: n
 
 describe.each(SUPPORTED_REVISIONS)("bad input over stdio at %s", (revision) => {
   const stateless = getProfile(revision)!.era === "stateless";
-  const meta = { "io.modelcontextprotocol/protocolVersion": revision, "io.modelcontextprotocol/clientCapabilities": {} };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": revision,
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   const params = (p: Record<string, unknown>) => (stateless ? { ...p, _meta: meta } : p);
 
   it("answers each bad message with its code and keeps serving", async () => {
@@ -37,7 +40,14 @@ describe.each(SUPPORTED_REVISIONS)("bad input over stdio at %s", (revision) => {
     };
     try {
       if (!stateless) {
-        send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+        send(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 0,
+            method: "initialize",
+            params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+          }),
+        );
         expect((await until(0))?.result).toMatchObject({ protocolVersion: revision });
         send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
       }
@@ -46,9 +56,25 @@ describe.each(SUPPORTED_REVISIONS)("bad input over stdio at %s", (revision) => {
       send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: 42 }));
       send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "no/such/method", params: params({}) }));
       send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: params({ name: 7 }) }));
-      send(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "resources/read", params: params({ uri: "demo://missing" }) }));
-      send(JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: params({ name: "fail", arguments: {} }) }));
-      send(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: params({ name: "add", arguments: { a: 20, b: 22 } }) }));
+      send(
+        JSON.stringify({ jsonrpc: "2.0", id: 5, method: "resources/read", params: params({ uri: "demo://missing" }) }),
+      );
+      send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 6,
+          method: "tools/call",
+          params: params({ name: "fail", arguments: {} }),
+        }),
+      );
+      send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: params({ name: "add", arguments: { a: 20, b: 22 } }),
+        }),
+      );
 
       const last = await until(7);
       expect(last?.result).toMatchObject({ structuredContent: { sum: 42 } });

@@ -74,7 +74,11 @@ describe("what reaches the child", () => {
       extraEnv: { ADDED: "2" },
       cwd: workDir,
     });
-    const report = frames.find((f) => f.method === "report")!.params as { env: Record<string, string>; cwd: string; argv: string[] };
+    const report = frames.find((f) => f.method === "report")!.params as {
+      env: Record<string, string>;
+      cwd: string;
+      argv: string[];
+    };
     expect(report.argv).toEqual(["report", "extra-arg"]);
     expect(report.cwd).toBe(workDir);
     expect(report.env["ONLY_THIS"]).toBe("1");
@@ -104,7 +108,9 @@ describe("what reaches the child", () => {
 
   it("runs in our working directory when no cwd is given", async () => {
     const { frames } = await startChild(["report"]);
-    expect((frames.find((f) => f.method === "report")!.params as { cwd: string }).cwd).toBe(realpathSync(process.cwd()));
+    expect((frames.find((f) => f.method === "report")!.params as { cwd: string }).cwd).toBe(
+      realpathSync(process.cwd()),
+    );
   });
 });
 
@@ -117,10 +123,18 @@ describe("the child's stderr", () => {
   });
 
   it("keeps reading a piped stderr that nobody listens to, so a chatty child does not block", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", TSX, CHILD, "noisy"], stderr: "pipe", shutdownGraceMs: GRACE_MS });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", TSX, CHILD, "noisy"],
+      stderr: "pipe",
+      shutdownGraceMs: GRACE_MS,
+    });
     started.push(transport);
     const ready = new Promise<"ready">((resolve) => {
-      void transport.start({ receive: (frame) => String(frame).includes('"ready"') && resolve("ready"), closed: () => undefined });
+      void transport.start({
+        receive: (frame) => String(frame).includes('"ready"') && resolve("ready"),
+        closed: () => undefined,
+      });
     });
     // The child writes 1 MiB to stderr before it is ready; an unread pipe would block it there for good.
     const stuck = new Promise<"stuck">((resolve) => setTimeout(() => resolve("stuck"), 15_000).unref());
@@ -219,10 +233,18 @@ describe("a child that dies mid-request", () => {
 
 describe("the end of the child process", () => {
   it("delivers what the child wrote right before exiting", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", TSX, CHILD, "answer-and-exit"], stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", TSX, CHILD, "answer-and-exit"],
+      stderr: "pipe",
+    });
     started.push(transport);
     const closes: Array<Error | undefined> = [];
-    const engine = new JsonRpcEngine(transport, { onRequest: () => ({}), onNotification: () => undefined, onClose: (error) => closes.push(error) });
+    const engine = new JsonRpcEngine(transport, {
+      onRequest: () => ({}),
+      onNotification: () => undefined,
+      onClose: (error) => closes.push(error),
+    });
     await engine.start();
     await expect(engine.request("question", {})).resolves.toEqual({ answered: true });
     await expect(engine.request("after", {})).rejects.toBeInstanceOf(ConnectionClosedError);

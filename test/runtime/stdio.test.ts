@@ -2,7 +2,13 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConnectionClosedError, McpClient, RequestCancelledError, RequestTimeoutError, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import {
+  ConnectionClosedError,
+  McpClient,
+  RequestCancelledError,
+  RequestTimeoutError,
+  SUPPORTED_REVISIONS,
+} from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { LineDecoder } from "../../runtime/jsonrpc/framing.ts";
 import { getProfile } from "../../runtime/protocol/registry.ts";
@@ -49,8 +55,14 @@ describe.each(SUPPORTED_REVISIONS)("stdio, revision %s", (revision) => {
     setTimeout(() => controller.abort(), 50);
     await expect(cancelled).rejects.toBeInstanceOf(RequestCancelledError);
 
-    await expect(client.callTool("slow", { steps: 100, stepMs: 10 }, { timeoutMs: 60 })).rejects.toBeInstanceOf(RequestTimeoutError);
-    const reset = await client.callTool("slow", { steps: 4, stepMs: 30 }, { timeoutMs: 80, resetTimeoutOnProgress: true, onProgress: () => undefined });
+    await expect(client.callTool("slow", { steps: 100, stepMs: 10 }, { timeoutMs: 60 })).rejects.toBeInstanceOf(
+      RequestTimeoutError,
+    );
+    const reset = await client.callTool(
+      "slow",
+      { steps: 4, stepMs: 30 },
+      { timeoutMs: 80, resetTimeoutOnProgress: true, onProgress: () => undefined },
+    );
     expect(reset.content[0]).toMatchObject({ text: "done 4" });
 
     // Server→client input: JSON-RPC requests in the handshake era, an MRTR round trip in the stateless era.
@@ -68,26 +80,45 @@ describe("stdio robustness", () => {
     const child = spawn(process.execPath, NODE_ARGS, { stdio: ["pipe", "pipe", "pipe"] });
     const decoder = new LineDecoder();
     const replies: Array<Record<string, unknown>> = [];
-    child.stdout.on("data", (chunk: Buffer) => decoder.push(chunk).forEach((line) => replies.push(JSON.parse(line as string))));
+    child.stdout.on("data", (chunk: Buffer) =>
+      decoder.push(chunk).forEach((line) => replies.push(JSON.parse(line as string))),
+    );
     const waitFor = async (count: number) => {
       for (let i = 0; i < 400 && replies.length < count; i++) await new Promise((r) => setTimeout(r, 25));
-      if (replies.length < count) throw new Error(`expected ${count} replies within 10 s, got ${JSON.stringify(replies)}`);
+      if (replies.length < count)
+        throw new Error(`expected ${count} replies within 10 s, got ${JSON.stringify(replies)}`);
       return replies;
     };
     const send = (text: string) => child.stdin.write(text + "\n");
-    send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    );
     send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     send("this is not json");
     send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}');
     send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } }));
-    send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "add", arguments: { a: 1, b: 2 } },
+      }),
+    );
     // Five replies: initialize, two -32700 (the line that is not JSON, the truncated one), ids 3 and 4.
     const all = await waitFor(5);
     child.stdin.end();
     await new Promise((resolve) => child.once("exit", resolve));
     expect(all).toHaveLength(5);
     expect(all.find((m) => m["id"] === 1)).toMatchObject({ result: { protocolVersion: "2025-11-25" } });
-    expect(all.filter((m) => m["id"] === null).map((m) => (m["error"] as { code: number }).code)).toEqual([-32700, -32700]);
+    expect(all.filter((m) => m["id"] === null).map((m) => (m["error"] as { code: number }).code)).toEqual([
+      -32700, -32700,
+    ]);
     expect(all.find((m) => m["id"] === 3)).toMatchObject({ error: { code: -32602 } });
     expect(all.find((m) => m["id"] === 4)).toMatchObject({ result: { structuredContent: { sum: 3 } } });
   });
@@ -97,7 +128,10 @@ describe("stdio robustness", () => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
     const call = (id: string) =>
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${JSON.stringify({ name: "add", arguments: { a: 1, b: 2 }, _meta: meta })}}`;
     child.stdin.write(call("12345678901234567890") + "\n");
@@ -132,7 +166,9 @@ describe("stdio robustness", () => {
     const diagnostics: string[] = [];
     const client = new McpClient({ info: { name: "e2e", version: "1" }, onDiagnostic: (m) => diagnostics.push(m) });
     clients.push(client);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", strict], stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", strict], stderr: "pipe" }),
+    );
     expect(client.revision).toBe("2025-06-18");
     expect((await client.listAllTools()).map((t) => t.name)).toEqual(["noop"]);
     expect(diagnostics.join("\n")).toMatch(/closed the connection on the server\/discover probe/);
@@ -140,6 +176,8 @@ describe("stdio robustness", () => {
 
   it("reports a command that cannot start", async () => {
     const client = new McpClient({ info: { name: "e2e", version: "1" } });
-    await expect(client.connect(new StdioClientTransport({ command: "/nonexistent/mcp-server" }))).rejects.toThrow(/cannot start MCP server/);
+    await expect(client.connect(new StdioClientTransport({ command: "/nonexistent/mcp-server" }))).rejects.toThrow(
+      /cannot start MCP server/,
+    );
   });
 });

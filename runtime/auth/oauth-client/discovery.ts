@@ -54,7 +54,12 @@ export async function libStep<T>(what: string, code: OAuthClientErrorCode, step:
       detail = `${error.error}${error.error_description ? `: ${error.error_description}` : ""}`;
     }
     const mismatch = error instanceof oauth.OperationProcessingError && error.code === oauth.JSON_ATTRIBUTE_COMPARISON;
-    const finalCode = mismatch && /issuer/.test(detail) ? "issuer_mismatch" : mismatch && /resource/.test(detail) ? "resource_mismatch" : code;
+    const finalCode =
+      mismatch && /issuer/.test(detail)
+        ? "issuer_mismatch"
+        : mismatch && /resource/.test(detail)
+          ? "resource_mismatch"
+          : code;
     throw new OAuthClientError(`${what}: ${printable(detail, 200)}`, finalCode, { cause: error });
   }
 }
@@ -99,7 +104,10 @@ async function fetchPrm(http: OAuthHttp, url: URL, serverUrl: URL): Promise<Reso
   }
   // The document must describe this server: its resource is the server's URL or a prefix of it (same origin).
   if (!isUnder(serverUrl, resource) || resource.hash !== "")
-    throw new OAuthClientError(`${what}: resource ${printable(claimed)} does not match the server ${printable(serverUrl.href)}`, "resource_mismatch");
+    throw new OAuthClientError(
+      `${what}: resource ${printable(claimed)} does not match the server ${printable(serverUrl.href)}`,
+      "resource_mismatch",
+    );
   const prm = await libStep(what, "invalid_metadata", () => oauth.processResourceDiscoveryResponse(resource, response));
   const servers = prm.authorization_servers;
   if (!Array.isArray(servers) || servers.length === 0 || !servers.every((s) => typeof s === "string"))
@@ -118,7 +126,11 @@ async function fetchPrm(http: OAuthHttp, url: URL, serverUrl: URL): Promise<Reso
  * Protected Resource Metadata: `resource_metadata` from the challenge when present, else the path-based
  * well-known URI, then the root one. Undefined when the server publishes none (2025-03-26 servers).
  */
-export async function discoverResource(http: OAuthHttp, serverUrl: URL, resourceMetadata: string | undefined): Promise<ResourceInfo | undefined> {
+export async function discoverResource(
+  http: OAuthHttp,
+  serverUrl: URL,
+  resourceMetadata: string | undefined,
+): Promise<ResourceInfo | undefined> {
   if (resourceMetadata !== undefined) {
     const url = checkUrl(resourceMetadata, "resource_metadata in WWW-Authenticate");
     const found = await fetchPrm(http, url, serverUrl);
@@ -138,7 +150,10 @@ export async function discoverResource(http: OAuthHttp, serverUrl: URL, resource
 export function metadataCandidates(issuer: URL): URL[] {
   const path = issuer.pathname.replace(/\/+$/, "");
   if (path === "") {
-    return [new URL("/.well-known/oauth-authorization-server", issuer.origin), new URL("/.well-known/openid-configuration", issuer.origin)];
+    return [
+      new URL("/.well-known/oauth-authorization-server", issuer.origin),
+      new URL("/.well-known/openid-configuration", issuer.origin),
+    ];
   }
   return [
     new URL(`/.well-known/oauth-authorization-server${path}`, issuer.origin),
@@ -151,14 +166,20 @@ export function metadataCandidates(issuer: URL): URL[] {
  * Authorization server metadata for `issuer`. The first well-known URL that answers 200 must hold a valid
  * document whose `issuer` is this issuer; a wrong document is an error, not a reason to try the next URL.
  */
-export async function discoverAuthorizationServer(http: OAuthHttp, issuer: string): Promise<oauth.AuthorizationServer | undefined> {
+export async function discoverAuthorizationServer(
+  http: OAuthHttp,
+  issuer: string,
+): Promise<oauth.AuthorizationServer | undefined> {
   const issuerUrl = checkUrl(issuer, "authorization server");
   for (const url of metadataCandidates(issuerUrl)) {
     const response = await http(url, { headers: { accept: "application/json" } });
     if (response.status !== 200) continue;
     const what = `authorization server metadata at ${printable(url.href)}`;
     await jsonBody(response.clone(), what);
-    return checkEndpoints(await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuerUrl, response)), what);
+    return checkEndpoints(
+      await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuerUrl, response)),
+      what,
+    );
   }
   return undefined;
 }
@@ -187,8 +208,14 @@ export async function legacyAuthorizationServer(http: OAuthHttp, serverUrl: URL)
     const claimed = (await jsonBody(response.clone(), what))["issuer"];
     const issuer = checkUrl(typeof claimed === "string" ? claimed : origin.href, `${what}: issuer`);
     if (issuer.origin !== origin.origin)
-      throw new OAuthClientError(`${what}: issuer ${printable(issuer.href)} is not on the server's origin`, "issuer_mismatch");
-    return checkEndpoints(await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuer, response)), what);
+      throw new OAuthClientError(
+        `${what}: issuer ${printable(issuer.href)} is not on the server's origin`,
+        "issuer_mismatch",
+      );
+    return checkEndpoints(
+      await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuer, response)),
+      what,
+    );
   }
   return {
     issuer: origin.href,

@@ -50,11 +50,19 @@ export async function dpopResourceRequest(
   const options: oauth.ProtectedResourceRequestOptions = {
     DPoP: dpop.handle,
     [oauth.allowInsecureRequests]: true,
-    [oauth.customFetch]: (href, o) => base(href, { ...(o as RequestInit), ...(init.signal ? { signal: init.signal } : {}) }),
+    [oauth.customFetch]: (href, o) =>
+      base(href, { ...(o as RequestInit), ...(init.signal ? { signal: init.signal } : {}) }),
   };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await oauth.protectedResourceRequest(token, init.method ?? "GET", url, new Headers(headers), body, options);
+      return await oauth.protectedResourceRequest(
+        token,
+        init.method ?? "GET",
+        url,
+        new Headers(headers),
+        body,
+        options,
+      );
     } catch (error) {
       if (!(error instanceof oauth.WWWAuthenticateChallengeError)) throw error;
       if (attempt === 0 && oauth.isDPoPNonceError(error)) {

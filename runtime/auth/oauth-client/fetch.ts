@@ -134,7 +134,11 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
       // RFC 9728 §7.6 leaves the choice to the client: the first listed authorization server.
       const issuer = info.authorizationServers[0]!;
       const found = await discoverAuthorizationServer(ctx.http, issuer);
-      if (!found) throw new OAuthClientError(`no authorization server metadata found for ${printable(issuer)}`, "no_authorization_server");
+      if (!found)
+        throw new OAuthClientError(
+          `no authorization server metadata found for ${printable(issuer)}`,
+          "no_authorization_server",
+        );
       as = found;
     } else {
       as = await legacyAuthorizationServer(ctx.http, serverUrl);
@@ -158,12 +162,13 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     const challenged = challenge?.scope;
     const scope = stepUp
       ? scopeSet(binding.tokens?.scope, challenged)
-      : (challenged ?? (info?.scopesSupported && info.scopesSupported.length > 0 ? info.scopesSupported.join(" ") : undefined));
+      : (challenged ??
+        (info?.scopesSupported && info.scopesSupported.length > 0 ? info.scopesSupported.join(" ") : undefined));
     const tokens = provider.jwtBearer
       ? await jwtBearerFlow(ctx.http, provider.jwtBearer, as, resourceId, scope, binding.dpop)
       : provider.clientCredentials
-      ? await clientCredentialsFlow(ctx, as, resourceId, scope, binding.dpop)
-      : await authorizationCodeFlow(ctx, as, resourceId, scope, binding.dpop);
+        ? await clientCredentialsFlow(ctx, as, resourceId, scope, binding.dpop)
+        : await authorizationCodeFlow(ctx, as, resourceId, scope, binding.dpop);
     await save(binding, tokens);
     return binding;
   }
@@ -199,7 +204,9 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
       } else {
         // A DPoP-bound token without its key (stored by another process) is useless: none is sent.
         if (usable && !isDpop) headers.set("authorization", `Bearer ${usable.access_token}`);
-        response = request ? await base(new Request(request.clone(), { headers })) : await base(url, { ...init, headers });
+        response = request
+          ? await base(new Request(request.clone(), { headers }))
+          : await base(url, { ...init, headers });
       }
       const key = canonicalResource(url).href;
       if (response.status !== 401 && response.status !== 403) {
@@ -209,7 +216,8 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
       const challenge = await parseBearerChallenge(response.headers.get("www-authenticate"));
       const stepUp = response.status === 403;
       if (stepUp && challenge?.error !== "insufficient_scope") return response;
-      if (!canReplay || authorizations >= maxAuthorizations || (fruitless.get(key) ?? 0) >= maxFruitless) return response;
+      if (!canReplay || authorizations >= maxAuthorizations || (fruitless.get(key) ?? 0) >= maxFruitless)
+        return response;
       await response.body?.cancel().catch(() => undefined);
       // A rejected token with a refresh token: try refreshing once before a full authorization.
       if (!stepUp && tokens?.refresh_token && binding && !refreshed) {

@@ -26,7 +26,10 @@ export interface FlowContext {
 }
 
 /** Options for every oauth4webapi request: our guarded fetch (it also enforces https-or-loopback). */
-function libOptions(ctx: FlowContext, dpop?: Dpop): { [oauth.customFetch]: OAuthHttp; [oauth.allowInsecureRequests]: true; DPoP?: oauth.DPoPHandle } {
+function libOptions(
+  ctx: FlowContext,
+  dpop?: Dpop,
+): { [oauth.customFetch]: OAuthHttp; [oauth.allowInsecureRequests]: true; DPoP?: oauth.DPoPHandle } {
   return { [oauth.customFetch]: ctx.http, [oauth.allowInsecureRequests]: true, ...(dpop && { DPoP: dpop.handle }) };
 }
 
@@ -41,7 +44,11 @@ export interface ClientIdentity {
 const SECRET_METHODS: readonly TokenEndpointAuthMethod[] = ["client_secret_basic", "client_secret_post"];
 
 /** The method to use for a client: what it registered with, else what the AS offers and the client can do. */
-function chooseMethod(as: oauth.AuthorizationServer, info: ClientInformation, hasKey: boolean): TokenEndpointAuthMethod {
+function chooseMethod(
+  as: oauth.AuthorizationServer,
+  info: ClientInformation,
+  hasKey: boolean,
+): TokenEndpointAuthMethod {
   if (info.token_endpoint_auth_method) return info.token_endpoint_auth_method;
   const offered = as.token_endpoint_auth_methods_supported;
   if (hasKey && (!offered || offered.includes("private_key_jwt"))) return "private_key_jwt";
@@ -57,7 +64,10 @@ function chooseMethod(as: oauth.AuthorizationServer, info: ClientInformation, ha
  */
 function secretBasic(secret: string): oauth.ClientAuth {
   return (_as, client, _body, headers) => {
-    headers.set("authorization", `Basic ${btoa(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`)}`);
+    headers.set(
+      "authorization",
+      `Basic ${btoa(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`)}`,
+    );
   };
 }
 
@@ -66,7 +76,11 @@ async function cryptoKey(privateKey: ClientPrivateKey): Promise<oauth.PrivateKey
   return { key, ...(privateKey.kid !== undefined && { kid: privateKey.kid }) };
 }
 
-async function identity(as: oauth.AuthorizationServer, info: ClientInformation, privateKey: ClientPrivateKey | undefined): Promise<ClientIdentity> {
+async function identity(
+  as: oauth.AuthorizationServer,
+  info: ClientInformation,
+  privateKey: ClientPrivateKey | undefined,
+): Promise<ClientIdentity> {
   const method = chooseMethod(as, info, privateKey !== undefined);
   const client: oauth.Client = { client_id: info.client_id, token_endpoint_auth_method: method };
   const secret = info.client_secret;
@@ -74,7 +88,8 @@ async function identity(as: oauth.AuthorizationServer, info: ClientInformation, 
     case "none":
       return { client, auth: oauth.None() };
     case "private_key_jwt":
-      if (!privateKey) throw new OAuthClientError("private_key_jwt needs a private key in the provider", "no_client_identity");
+      if (!privateKey)
+        throw new OAuthClientError("private_key_jwt needs a private key in the provider", "no_client_identity");
       return { client, auth: oauth.PrivateKeyJwt(await cryptoKey(privateKey)) };
     case "client_secret_basic":
     case "client_secret_post":
@@ -85,7 +100,10 @@ async function identity(as: oauth.AuthorizationServer, info: ClientInformation, 
 
 function redirectOf(provider: OAuthClientProvider): string {
   if (provider.redirectUrl === undefined || !provider.authorize)
-    throw new OAuthClientError("the server needs user authorization but the provider has no redirectUrl/authorize", "no_interactive_flow");
+    throw new OAuthClientError(
+      "the server needs user authorization but the provider has no redirectUrl/authorize",
+      "no_interactive_flow",
+    );
   return String(provider.redirectUrl);
 }
 
@@ -104,7 +122,10 @@ async function lenientRegistration(response: Response): Promise<Response> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return response;
   const record = body as Record<string, unknown>;
   if (record["client_secret"] === undefined || record["client_secret_expires_at"] !== undefined) return response;
-  return new Response(JSON.stringify({ ...record, client_secret_expires_at: 0 }), { status: response.status, headers: response.headers });
+  return new Response(JSON.stringify({ ...record, client_secret_expires_at: 0 }), {
+    status: response.status,
+    headers: response.headers,
+  });
 }
 
 /** Register at the AS (RFC 7591), persisting the result keyed by its issuer. */
@@ -125,14 +146,19 @@ async function register(ctx: FlowContext, as: oauth.AuthorizationServer): Promis
     // No `scope`: an AS may then limit the client to it, and step-up to more scopes would be refused.
   };
   const what = `client registration at ${printable(String(as.registration_endpoint))}`;
-  const response = await libStep(what, "registration_failed", () => oauth.dynamicClientRegistrationRequest(as, metadata, libOptions(ctx)));
-  const registered = await libStep(what, "registration_failed", async () => oauth.processDynamicClientRegistrationResponse(await lenientRegistration(response)));
+  const response = await libStep(what, "registration_failed", () =>
+    oauth.dynamicClientRegistrationRequest(as, metadata, libOptions(ctx)),
+  );
+  const registered = await libStep(what, "registration_failed", async () =>
+    oauth.processDynamicClientRegistrationResponse(await lenientRegistration(response)),
+  );
   const info: ClientInformation = {
     client_id: registered.client_id,
     ...(typeof registered.client_secret === "string" && { client_secret: registered.client_secret }),
     // The AS's answer wins; without one, a client given no secret can only be a public client.
     token_endpoint_auth_method:
-      (registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined) ?? (typeof registered.client_secret === "string" ? method : "none"),
+      (registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined) ??
+      (typeof registered.client_secret === "string" ? method : "none"),
   };
   await ctx.store.set(clientKey(as.issuer), { ...info });
   return info;
@@ -145,18 +171,38 @@ export async function clientFor(ctx: FlowContext, as: oauth.AuthorizationServer)
   if (pre) {
     // Credentials are bound to the AS that issued them; another AS means an error, not a silent retry.
     if (pre.issuer !== undefined && pre.issuer !== as.issuer)
-      throw new OAuthClientError(`the pre-registered client belongs to ${printable(pre.issuer)}, but the server now uses ${printable(as.issuer)}`, "no_client_identity");
+      throw new OAuthClientError(
+        `the pre-registered client belongs to ${printable(pre.issuer)}, but the server now uses ${printable(as.issuer)}`,
+        "no_client_identity",
+      );
     return identity(as, pre, provider.privateKey);
   }
   if (provider.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported === true)
-    return identity(as, { client_id: provider.clientMetadataUrl, token_endpoint_auth_method: provider.privateKey ? "private_key_jwt" : "none" }, provider.privateKey);
+    return identity(
+      as,
+      {
+        client_id: provider.clientMetadataUrl,
+        token_endpoint_auth_method: provider.privateKey ? "private_key_jwt" : "none",
+      },
+      provider.privateKey,
+    );
   const stored = await ctx.store.get(clientKey(as.issuer));
-  if (stored && typeof stored["client_id"] === "string") return identity(as, stored as unknown as ClientInformation, undefined);
+  if (stored && typeof stored["client_id"] === "string")
+    return identity(as, stored as unknown as ClientInformation, undefined);
   if (as.registration_endpoint !== undefined) return identity(as, await register(ctx, as), undefined);
-  throw new OAuthClientError(`no way to identify this client to ${printable(as.issuer)}: no pre-registration, CIMD or registration endpoint`, "no_client_identity");
+  throw new OAuthClientError(
+    `no way to identify this client to ${printable(as.issuer)}: no pre-registration, CIMD or registration endpoint`,
+    "no_client_identity",
+  );
 }
 
-function toTokens(result: oauth.TokenEndpointResponse, resource: string, issuer: string, requested: string | undefined, previous?: StoredTokens): StoredTokens {
+function toTokens(
+  result: oauth.TokenEndpointResponse,
+  resource: string,
+  issuer: string,
+  requested: string | undefined,
+  previous?: StoredTokens,
+): StoredTokens {
   const scope = result.scope ?? requested;
   const refresh = result.refresh_token ?? previous?.refresh_token;
   return {
@@ -190,9 +236,17 @@ export async function authorizationCodeFlow(
   const methods = as.code_challenge_methods_supported;
   // The spec requires refusing an AS that does not advertise S256 (PKCE cannot be relied on otherwise).
   if (!Array.isArray(methods) || !methods.includes("S256"))
-    throw new OAuthClientError(`${printable(as.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported)`, "authorization_failed");
-  if (as.authorization_endpoint === undefined) throw new OAuthClientError(`${printable(as.issuer)} has no authorization_endpoint`, "invalid_metadata");
-  if (scope !== undefined && as.scopes_supported?.includes("offline_access") && !scope.split(" ").includes("offline_access"))
+    throw new OAuthClientError(
+      `${printable(as.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported)`,
+      "authorization_failed",
+    );
+  if (as.authorization_endpoint === undefined)
+    throw new OAuthClientError(`${printable(as.issuer)} has no authorization_endpoint`, "invalid_metadata");
+  if (
+    scope !== undefined &&
+    as.scopes_supported?.includes("offline_access") &&
+    !scope.split(" ").includes("offline_access")
+  )
     scope = `${scope} offline_access`;
   const { client, auth } = await clientFor(ctx, as);
   const verifier = oauth.generateRandomCodeVerifier();
@@ -208,7 +262,9 @@ export async function authorizationCodeFlow(
   if (scope !== undefined) url.searchParams.set("scope", scope);
   const callback = callbackParams(await ctx.provider.authorize!(url));
   // iss (RFC 9207, compared as plain strings with the recorded issuer), state, then the AS's error if any.
-  const params = await libStep("authorization response", "authorization_failed", () => oauth.validateAuthResponse(as, client, callback, state));
+  const params = await libStep("authorization response", "authorization_failed", () =>
+    oauth.validateAuthResponse(as, client, callback, state),
+  );
   const what = `token request to ${printable(String(as.token_endpoint))}`;
   const result = await libStep(what, "token_request_failed", () =>
     withNonceRetry(async () => {
@@ -221,19 +277,31 @@ export async function authorizationCodeFlow(
 }
 
 /** A new access token from the refresh token; undefined when the AS refuses (then the caller re-authorizes). */
-export async function refreshFlow(ctx: FlowContext, as: oauth.AuthorizationServer, tokens: StoredTokens, dpop?: Dpop): Promise<StoredTokens | undefined> {
+export async function refreshFlow(
+  ctx: FlowContext,
+  as: oauth.AuthorizationServer,
+  tokens: StoredTokens,
+  dpop?: Dpop,
+): Promise<StoredTokens | undefined> {
   // The JWT bearer grant is simply run again (its assertion is the credential), never a registration.
   if (tokens.refresh_token === undefined || ctx.provider.jwtBearer) return undefined;
   const refreshToken = tokens.refresh_token;
   try {
-    const { client, auth } = ctx.provider.clientCredentials ? await credentialsClient(ctx, as) : await clientFor(ctx, as);
+    const { client, auth } = ctx.provider.clientCredentials
+      ? await credentialsClient(ctx, as)
+      : await clientFor(ctx, as);
     const result = await withNonceRetry(async () => {
       const options = { ...libOptions(ctx, dpop), additionalParameters: { resource: tokens.resource } };
-      return oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, options));
+      return oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, options),
+      );
     });
     return toTokens(result, tokens.resource, as.issuer, tokens.scope, tokens);
   } catch (error) {
-    if (error instanceof OAuthClientError && (error.code === "insecure_url" || error.code === "response_too_large")) throw error;
+    if (error instanceof OAuthClientError && (error.code === "insecure_url" || error.code === "response_too_large"))
+      throw error;
     return undefined;
   }
 }
@@ -243,7 +311,9 @@ async function credentialsClient(ctx: FlowContext, as: oauth.AuthorizationServer
   const info: ClientInformation = {
     client_id: creds.client_id,
     ...(creds.client_secret !== undefined && { client_secret: creds.client_secret }),
-    ...(creds.token_endpoint_auth_method !== undefined && { token_endpoint_auth_method: creds.token_endpoint_auth_method }),
+    ...(creds.token_endpoint_auth_method !== undefined && {
+      token_endpoint_auth_method: creds.token_endpoint_auth_method,
+    }),
   };
   return identity(as, info, creds.privateKey);
 }
@@ -261,7 +331,11 @@ export async function clientCredentialsFlow(
   const what = `client credentials token request to ${printable(String(as.token_endpoint))}`;
   const result = await libStep(what, "token_request_failed", () =>
     withNonceRetry(async () =>
-      oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, libOptions(ctx, dpop))),
+      oauth.processClientCredentialsResponse(
+        as,
+        client,
+        await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, libOptions(ctx, dpop)),
+      ),
     ),
   );
   return toTokens(result, resource, as.issuer, scope);

@@ -24,10 +24,16 @@ export interface JwtBearerOptions {
   readonly client_id: string;
   readonly client_secret?: string;
   /** Default: client_secret_basic with a secret, else none. */
-  readonly token_endpoint_auth_method?: Extract<TokenEndpointAuthMethod, "none" | "client_secret_basic" | "client_secret_post">;
+  readonly token_endpoint_auth_method?: Extract<
+    TokenEndpointAuthMethod,
+    "none" | "client_secret_basic" | "client_secret_post"
+  >;
 }
 
-function clientAuth(options: { client_secret?: string; token_endpoint_auth_method?: TokenEndpointAuthMethod }): oauth.ClientAuth {
+function clientAuth(options: {
+  client_secret?: string;
+  token_endpoint_auth_method?: TokenEndpointAuthMethod;
+}): oauth.ClientAuth {
   const secret = options.client_secret;
   const method = options.token_endpoint_auth_method ?? (secret === undefined ? "none" : "client_secret_basic");
   if (method === "none") return oauth.None();
@@ -35,7 +41,10 @@ function clientAuth(options: { client_secret?: string; token_endpoint_auth_metho
   if (method === "client_secret_post") return oauth.ClientSecretPost(secret);
   // Unreserved characters left as they are (see secretBasic in flow.ts).
   return (_as, client, _body, headers) =>
-    void headers.set("authorization", `Basic ${btoa(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`)}`);
+    void headers.set(
+      "authorization",
+      `Basic ${btoa(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`)}`,
+    );
 }
 
 const libOptions = (http: OAuthHttp, dpop?: Dpop) => ({
@@ -61,7 +70,14 @@ export async function jwtBearerFlow(
       oauth.processGenericTokenEndpointResponse(
         as,
         client,
-        await oauth.genericTokenEndpointRequest(as, client, clientAuth(options), JWT_BEARER, parameters, libOptions(http, dpop)),
+        await oauth.genericTokenEndpointRequest(
+          as,
+          client,
+          clientAuth(options),
+          JWT_BEARER,
+          parameters,
+          libOptions(http, dpop),
+        ),
       ),
     ),
   );
@@ -92,9 +108,14 @@ export interface EnterpriseAssertionOptions {
  * An assertion callback that exchanges the user's IdP ID token for an ID-JAG (RFC 8693 token exchange,
  * `requested_token_type=…:id-jag`, audience = the MCP server's authorization server, resource = the MCP server).
  */
-export function enterpriseAssertion(options: EnterpriseAssertionOptions): (context: AssertionContext) => Promise<string> {
+export function enterpriseAssertion(
+  options: EnterpriseAssertionOptions,
+): (context: AssertionContext) => Promise<string> {
   return async (context) => {
-    const idp: oauth.AuthorizationServer = { issuer: options.idpIssuer, token_endpoint: checkUrl(options.idpTokenEndpoint, "IdP token endpoint").href };
+    const idp: oauth.AuthorizationServer = {
+      issuer: options.idpIssuer,
+      token_endpoint: checkUrl(options.idpTokenEndpoint, "IdP token endpoint").href,
+    };
     const client: oauth.Client = { client_id: options.idpClientId };
     const parameters: Record<string, string> = {
       subject_token: await options.idToken(),
@@ -107,12 +128,21 @@ export function enterpriseAssertion(options: EnterpriseAssertionOptions): (conte
     const base = options.fetch ?? fetch;
     const what = `token exchange at ${printable(idp.token_endpoint!)}`;
     const result = await libStep(what, "token_request_failed", async () => {
-      const response = await oauth.genericTokenEndpointRequest(idp, client, clientAuth({ ...(options.idpClientSecret !== undefined && { client_secret: options.idpClientSecret }) }), "urn:ietf:params:oauth:grant-type:token-exchange", parameters, {
-        [oauth.customFetch]: (url, init) => base(url, init as RequestInit),
-        [oauth.allowInsecureRequests]: true,
-      });
+      const response = await oauth.genericTokenEndpointRequest(
+        idp,
+        client,
+        clientAuth({ ...(options.idpClientSecret !== undefined && { client_secret: options.idpClientSecret }) }),
+        "urn:ietf:params:oauth:grant-type:token-exchange",
+        parameters,
+        {
+          [oauth.customFetch]: (url, init) => base(url, init as RequestInit),
+          [oauth.allowInsecureRequests]: true,
+        },
+      );
       // The ID-JAG is not an access token: its token_type is "N_A" (RFC 8693 §2.2.1).
-      return oauth.processGenericTokenEndpointResponse(idp, client, response, { recognizedTokenTypes: { n_a: () => undefined } });
+      return oauth.processGenericTokenEndpointResponse(idp, client, response, {
+        recognizedTokenTypes: { n_a: () => undefined },
+      });
     });
     return result.access_token;
   };

@@ -27,8 +27,12 @@ export function checkUrl(raw: string | URL, what: string): URL {
     throw new OAuthClientError(`${what}: not a valid URL: ${printable(String(raw))}`, "invalid_metadata");
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url)))
-    throw new OAuthClientError(`${what}: refusing ${printable(url.href)} (OAuth needs https; plain http only for loopback hosts)`, "insecure_url");
-  if (url.username !== "" || url.password !== "") throw new OAuthClientError(`${what}: URL must not carry credentials`, "invalid_metadata");
+    throw new OAuthClientError(
+      `${what}: refusing ${printable(url.href)} (OAuth needs https; plain http only for loopback hosts)`,
+      "insecure_url",
+    );
+  if (url.username !== "" || url.password !== "")
+    throw new OAuthClientError(`${what}: URL must not carry credentials`, "invalid_metadata");
   return url;
 }
 
@@ -72,7 +76,10 @@ export async function readBounded(response: Response, max: number, what: string)
  * A fetch for OAuth traffic (also given to oauth4webapi as its `customFetch`): checks the URL, never follows
  * redirects, and returns a response whose body is already read within the bound.
  */
-export function guardedFetch(base: typeof fetch, limits: HttpLimits = {}): (url: string | URL, init?: RequestInit) => Promise<Response> {
+export function guardedFetch(
+  base: typeof fetch,
+  limits: HttpLimits = {},
+): (url: string | URL, init?: RequestInit) => Promise<Response> {
   const max = limits.maxResponseBytes ?? 256 * 1024;
   const timeoutMs = limits.timeoutMs ?? 30_000;
   return async (raw, init = {}) => {
@@ -83,13 +90,25 @@ export function guardedFetch(base: typeof fetch, limits: HttpLimits = {}): (url:
     try {
       response = await base(url.href, { ...init, redirect: "manual", signal });
     } catch (error) {
-      const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
-      throw new OAuthClientError(`${init.method ?? "GET"} ${printable(url.href)} failed: ${reason}`, "authorization_failed", { cause: error });
+      const reason = timeout.aborted
+        ? `timed out after ${timeoutMs} ms`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      throw new OAuthClientError(
+        `${init.method ?? "GET"} ${printable(url.href)} failed: ${reason}`,
+        "authorization_failed",
+        { cause: error },
+      );
     }
     const body = await readBounded(response, max, `${printable(url.href)}`);
     // Rebuild the response around the buffered body (status 1xx/204/304 carry none).
     const nullBody = response.status === 204 || response.status === 304 || response.status < 200;
-    return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(nullBody ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -101,8 +120,12 @@ export async function jsonBody(response: Response, what: string): Promise<Record
   try {
     value = JSON.parse(text);
   } catch {
-    const kind = /html/i.test(type) || /^\s*</.test(text) ? "HTML" : `non-JSON (${printable(type || "no content-type", 40)})`;
-    throw new OAuthClientError(`${what}: expected JSON, got ${kind}: ${JSON.stringify(printable(text, 60))}`, "invalid_metadata");
+    const kind =
+      /html/i.test(type) || /^\s*</.test(text) ? "HTML" : `non-JSON (${printable(type || "no content-type", 40)})`;
+    throw new OAuthClientError(
+      `${what}: expected JSON, got ${kind}: ${JSON.stringify(printable(text, 60))}`,
+      "invalid_metadata",
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new OAuthClientError(`${what}: expected a JSON object`, "invalid_metadata");

@@ -24,7 +24,8 @@ export interface LoopbackAuthorizer {
   close(): Promise<void>;
 }
 
-const PAGE = "<!doctype html><meta charset=utf-8><title>Authorization</title><p>Authorization received. You can close this window.</p>";
+const PAGE =
+  "<!doctype html><meta charset=utf-8><title>Authorization</title><p>Authorization received. You can close this window.</p>";
 
 export async function loopbackAuthorizer(options: LoopbackOptions = {}): Promise<LoopbackAuthorizer> {
   const path = options.path ?? "/callback";
@@ -45,13 +46,17 @@ export async function loopbackAuthorizer(options: LoopbackOptions = {}): Promise
   });
   const port = (server.address() as AddressInfo).port;
   const redirectUrl = `http://127.0.0.1:${port}${path}`;
-  const show = options.open ?? ((url: URL) => void process.stderr.write(`Open this URL to authorize:\n  ${url.href}\n`));
+  const show =
+    options.open ?? ((url: URL) => void process.stderr.write(`Open this URL to authorize:\n  ${url.href}\n`));
   return {
     redirectUrl,
     async authorize(url) {
       const timeoutMs = options.timeoutMs ?? 300_000;
       const received = new Promise<URLSearchParams>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no authorization response within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no authorization response within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiting = {
           resolve: (params) => {
             clearTimeout(timer);

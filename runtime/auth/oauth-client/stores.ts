@@ -24,7 +24,10 @@ export function fileStore(path: string): OAuthStore {
     if (cache) return cache;
     try {
       const parsed: unknown = JSON.parse(await readFile(path, "utf8"));
-      cache = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, StoredValue>) : {};
+      cache =
+        typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+          ? (parsed as Record<string, StoredValue>)
+          : {};
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT" && !(error instanceof SyntaxError)) throw error;
       cache = {}; // missing or unreadable JSON: start empty (the next write replaces it)

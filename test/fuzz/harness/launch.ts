@@ -25,7 +25,9 @@ process.on("SIGUSR2", () => {
 });
 
 const mode = process.argv[2] ?? "stdio";
-const server = createServer(handlers, { onDiagnostic: (message) => process.stderr.write(`everything: ${message.slice(0, 300)}\n`) });
+const server = createServer(handlers, {
+  onDiagnostic: (message) => process.stderr.write(`everything: ${message.slice(0, 300)}\n`),
+});
 
 if (mode === "stdio") {
   await server.connect(new StdioServerTransport());

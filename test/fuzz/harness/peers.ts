@@ -55,7 +55,9 @@ export class StdioPeer extends MessageLog {
   }
 
   write(bytes: Buffer): Promise<void> {
-    return new Promise((resolve, reject) => this.stdin.write(Buffer.concat([bytes, Buffer.from("\n")]), (e) => (e ? reject(e) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.stdin.write(Buffer.concat([bytes, Buffer.from("\n")]), (e) => (e ? reject(e) : resolve())),
+    );
   }
 }
 
@@ -85,13 +87,23 @@ export interface HttpAnswer {
 
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-export async function postFrame(url: string, body: Buffer | string, headers: Record<string, string>, timeoutMs = 15_000): Promise<HttpAnswer> {
+export async function postFrame(
+  url: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  timeoutMs = 15_000,
+): Promise<HttpAnswer> {
   // A server that never answers must fail the property, not hang it.
   const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, { method: "POST", headers: { ...POST_HEADERS, ...headers }, body: typeof body === "string" ? body : new Uint8Array(body), signal });
+    response = await fetch(url, {
+      method: "POST",
+      headers: { ...POST_HEADERS, ...headers },
+      body: typeof body === "string" ? body : new Uint8Array(body),
+      signal,
+    });
     text = await response.text();
   } catch (error) {
     if (signal.aborted) throw new Error(`no complete HTTP answer within ${timeoutMs} ms`, { cause: error });
@@ -100,7 +112,8 @@ export async function postFrame(url: string, body: Buffer | string, headers: Rec
   const contentType = response.headers.get("content-type") ?? "";
   const answers: Answer[] = [];
   const log = new MessageLog();
-  if (contentType.startsWith("text/event-stream")) for (const e of sseEvents(text)) if (e.event === "message") log.push(e.data);
+  if (contentType.startsWith("text/event-stream"))
+    for (const e of sseEvents(text)) if (e.event === "message") log.push(e.data);
   if (contentType.startsWith("application/json") && text !== "") log.push(text);
   answers.push(...log.received);
   return { status: response.status, contentType, headers: response.headers, text, answers };

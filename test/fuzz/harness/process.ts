@@ -36,9 +36,16 @@ export interface StartOptions {
 const MAX_STDERR = 256 * 1024;
 
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
-  const env: Record<string, string | undefined> = { ...process.env, FUZZ_HTTP_OPTIONS: JSON.stringify(options.httpOptions ?? {}) };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    FUZZ_HTTP_OPTIONS: JSON.stringify(options.httpOptions ?? {}),
+  };
   if (options.auth) env["FUZZ_AUTH"] = JSON.stringify(options.auth);
-  const child = spawn(process.execPath, ["--import", pathToFileURL(tsxLoader).href, launch, options.mode], { cwd: root, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", pathToFileURL(tsxLoader).href, launch, options.mode], {
+    cwd: root,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   let exited = false;
   const heapWaiters: Array<(n: number) => void> = [];

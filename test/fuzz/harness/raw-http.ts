@@ -16,14 +16,20 @@ export interface RawResponse {
 /** `localAddress`: connect from another loopback address (127.0.0.2 …), i.e. as another client. */
 export function openSocket(port: number, localAddress?: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: "127.0.0.1", ...(localAddress ? { localAddress } : {}) }, () => resolve(socket));
+    const socket = connect({ port, host: "127.0.0.1", ...(localAddress ? { localAddress } : {}) }, () =>
+      resolve(socket),
+    );
     socket.once("error", reject);
   });
 }
 
 /** A request head: method, path, headers (values written as latin1 bytes, unchecked), and the blank line. */
 export function head(method: string, path: string, port: number, headers: Record<string, string>): Buffer {
-  const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1");
 }
 
@@ -42,7 +48,8 @@ export function readResponse(socket: Socket, timeoutMs = 10_000, lingerMs = 0): 
       done = true;
       clearTimeout(timer);
       if (linger) clearTimeout(linger);
-      if (!complete) return reject(new Error(`no complete response (closed: ${closed}): ${data.toString("latin1").slice(0, 300)}`));
+      if (!complete)
+        return reject(new Error(`no complete response (closed: ${closed}): ${data.toString("latin1").slice(0, 300)}`));
       resolve({ ...complete, closedByServer: closed });
     };
     const timer = setTimeout(() => finish(false), timeoutMs);
@@ -53,9 +60,11 @@ export function readResponse(socket: Socket, timeoutMs = 10_000, lingerMs = 0): 
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(headText)?.[1] ?? 0);
       const length = /\r\ncontent-length:\s*(\d+)/i.exec(headText)?.[1];
       const rest = data.subarray(end + 4);
-      if (length !== undefined && rest.length >= Number(length)) complete = { status, head: headText, body: rest.subarray(0, Number(length)).toString("utf8") };
+      if (length !== undefined && rest.length >= Number(length))
+        complete = { status, head: headText, body: rest.subarray(0, Number(length)).toString("utf8") };
       else if (length === undefined && /\r\ntransfer-encoding:\s*chunked/i.test(headText)) {
-        if (rest.includes("\r\n0\r\n\r\n") || rest.subarray(0, 5).toString() === "0\r\n\r\n") complete = { status, head: headText, body: rest.toString("utf8") };
+        if (rest.includes("\r\n0\r\n\r\n") || rest.subarray(0, 5).toString() === "0\r\n\r\n")
+          complete = { status, head: headText, body: rest.toString("utf8") };
       } else if (length === undefined) complete = { status, head: headText, body: rest.toString("utf8") };
       if (complete && !linger) linger = setTimeout(() => finish(false), lingerMs);
     };
@@ -72,7 +81,12 @@ export function readResponse(socket: Socket, timeoutMs = 10_000, lingerMs = 0): 
 }
 
 /** One request on a fresh connection (`Connection: close`), answered in full. */
-export async function rawRequest(port: number, request: Buffer, timeoutMs = 10_000, localAddress?: string): Promise<RawResponse> {
+export async function rawRequest(
+  port: number,
+  request: Buffer,
+  timeoutMs = 10_000,
+  localAddress?: string,
+): Promise<RawResponse> {
   const socket = await openSocket(port, localAddress);
   const response = readResponse(socket, timeoutMs, timeoutMs);
   socket.write(request);

@@ -21,11 +21,21 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function initialize(id: number, version: string): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "fuzz", version: "1.0.0" } } });
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "fuzz", version: "1.0.0" } },
+  });
 }
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const ping = (id: string, modern: boolean): string =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: modern ? "server/discover" : "ping", ...(modern ? { params: { _meta: META } } : {}) });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: modern ? "server/discover" : "ping",
+    ...(modern ? { params: { _meta: META } } : {}),
+  });
 
 /** A harness-side session: sends one frame (placeholders → ids from `base`) and returns its answers, or throws. */
 interface Target {
@@ -39,34 +49,50 @@ interface Target {
 async function runOn(target: Target, options: RunOptions, name: string): Promise<void> {
   let base = 1000;
   const property = fc.asyncProperty(anyFrame(target.ctx), async (frame) => {
-    if (!target.server.alive()) throw new Error(`server process has exited; stderr: ${target.server.stderr().slice(-2000)}`);
+    if (!target.server.alive())
+      throw new Error(`server process has exited; stderr: ${target.server.stderr().slice(-2000)}`);
     base += 100;
     const problem = await target.exchange(frame, base);
     if (problem) throw new Error(problem);
-    if (!target.server.alive()) throw new Error(`server process exited after the frame; stderr: ${target.server.stderr().slice(-2000)}`);
+    if (!target.server.alive())
+      throw new Error(`server process exited after the frame; stderr: ${target.server.stderr().slice(-2000)}`);
   });
   // Warm up (caches, JIT, pools) before the baseline, so the comparison sees only growth the frames cause.
-  await fc.assert(property, { numRuns: Math.min(50, options.numRuns), seed: options.seed ^ 0x5eed, endOnFailure: true });
+  await fc.assert(property, {
+    numRuns: Math.min(50, options.numRuns),
+    seed: options.seed ^ 0x5eed,
+    endOnFailure: true,
+  });
   const before = await target.server.heapAfterGc();
   const started = Date.now();
   await fc.assert(property, { numRuns: options.numRuns, seed: options.seed, endOnFailure: true });
   const after = await target.server.heapAfterGc();
-  options.log?.(`${name}: ${options.numRuns} frames in ${Date.now() - started} ms, heap after GC ${mb(before)} → ${mb(after)} MB`);
-  if (after - before > HEAP_SLACK_BYTES) throw new Error(`${name}: heap after GC grew ${mb(before)} → ${mb(after)} MB over ${options.numRuns} frames`);
+  options.log?.(
+    `${name}: ${options.numRuns} frames in ${Date.now() - started} ms, heap after GC ${mb(before)} → ${mb(after)} MB`,
+  );
+  if (after - before > HEAP_SLACK_BYTES)
+    throw new Error(`${name}: heap after GC grew ${mb(before)} → ${mb(after)} MB over ${options.numRuns} frames`);
   if (!target.server.alive()) throw new Error(`${name}: server process exited`);
 }
 
 const mb = (n: number): string => (n / 1048576).toFixed(1);
 
 /** stdio, in a handshake revision (initialize first) or the stateless one (`_meta` on every request). */
-export async function stdioFrames(revision: "2025-03-26" | "2025-11-25" | "2026-07-28", options: RunOptions): Promise<void> {
+export async function stdioFrames(
+  revision: "2025-03-26" | "2025-11-25" | "2026-07-28",
+  options: RunOptions,
+): Promise<void> {
   const modern = revision === MODERN;
   const server = await startServer({ mode: "stdio" });
   const peer = new StdioPeer(server.child.stdin!, server.child.stdout!);
   try {
     // The first answer waits for the process to start (slow on a loaded machine), so it has its own long deadline.
     await peer.write(Buffer.from(modern ? ping("1", true).replace('"id":"1"', '"id":1') : initialize(1, revision)));
-    await peer.until(() => peer.received.some((a) => isObject(a.value) && a.value["id"] === 1), "the first answer", 60_000);
+    await peer.until(
+      () => peer.received.some((a) => isObject(a.value) && a.value["id"] === 1),
+      "the first answer",
+      60_000,
+    );
     if (!modern) await peer.write(Buffer.from(INITIALIZED));
     let previous = "(first frame)";
     const target: Target = {
@@ -80,11 +106,17 @@ export async function stdioFrames(revision: "2025-03-26" | "2025-11-25" | "2026-
         const isSentinel = (a: Answer) => isObject(a.value) && a.value["id"] === sentinel;
         const mine = () => peer.received.slice(from).filter((a) => !isSentinel(a) && !isServerInitiated(a.value));
         const want = answerCount(frame.expect);
-        const what = `the answers to ${frame.label} (after ${previous}; received so far: ${peer.received.slice(from).map((a) => a.raw.slice(0, 120)).join(" | ") || "nothing"}; stderr: ${server.stderr().slice(-500)})`;
+        const what = `the answers to ${frame.label} (after ${previous}; received so far: ${
+          peer.received
+            .slice(from)
+            .map((a) => a.raw.slice(0, 120))
+            .join(" | ") || "nothing"
+        }; stderr: ${server.stderr().slice(-500)})`;
         previous = frame.label;
         await peer.until(() => peer.received.slice(from).some(isSentinel) && mine().length >= want, what);
         const answer = peer.received.slice(from).find(isSentinel)!;
-        if (!isObject(answer.value) || !("result" in answer.value)) return `the ping after ${frame.label} failed: ${answer.raw.slice(0, 300)}`;
+        if (!isObject(answer.value) || !("result" in answer.value))
+          return `the ping after ${frame.label} failed: ${answer.raw.slice(0, 300)}`;
         return mismatch(frame.expect, mine(), base);
       },
       close: () => server.stop(),
@@ -108,9 +140,15 @@ export function mirroredHeaders(bytes: Buffer): Record<string, string> {
   const method = message["method"];
   if (/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(method)) headers["mcp-method"] = method;
   const params = isObject(message["params"]) ? message["params"] : {};
-  const name = method === "resources/read" ? params["uri"] : method === "tools/call" || method === "prompts/get" ? params["name"] : undefined;
+  const name =
+    method === "resources/read"
+      ? params["uri"]
+      : method === "tools/call" || method === "prompts/get"
+        ? params["name"]
+        : undefined;
   if (typeof name === "string") {
-    const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(name) && !(name.startsWith("=?base64?") && name.endsWith("?="));
+    const plain =
+      /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(name) && !(name.startsWith("=?base64?") && name.endsWith("?="));
     headers["mcp-name"] = plain ? name : `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
   }
   return headers;
@@ -126,9 +164,18 @@ function httpMismatch(expect: Expect, res: HttpAnswer, base: number, modern: boo
     const codes = expect.outcomes.filter((o): o is number => typeof o === "number");
     // Parse errors and invalid messages are not requests: an HTTP error status (the JSON-RPC body is optional).
     if (expect.outcomes.length === 1 && codes[0] === -32700 && res.status !== 400) return `expected 400, got ${where}`;
-    if (modern && expect.outcomes.length === 1 && codes[0] === -32601 && res.status !== 404) return `expected 404, got ${where}`;
-    if (modern && expect.outcomes.length === 1 && codes[0] === -32600 && res.status !== 400) return `expected 400, got ${where}`;
-    if (res.answers.length === 0 && codes.length === expect.outcomes.length && res.status >= 400 && res.status < 500 && codes.includes(-32600)) return undefined;
+    if (modern && expect.outcomes.length === 1 && codes[0] === -32601 && res.status !== 404)
+      return `expected 404, got ${where}`;
+    if (modern && expect.outcomes.length === 1 && codes[0] === -32600 && res.status !== 400)
+      return `expected 400, got ${where}`;
+    if (
+      res.answers.length === 0 &&
+      codes.length === expect.outcomes.length &&
+      res.status >= 400 &&
+      res.status < 500 &&
+      codes.includes(-32600)
+    )
+      return undefined;
   }
   if (res.status !== 200 && res.status !== 400 && res.status !== 404) return `unexpected status: ${where}`;
   if (!/^(application\/json|text\/event-stream)/.test(res.contentType)) return `unexpected content type: ${where}`;
@@ -153,7 +200,9 @@ export async function httpSessionFrames(revision: "2025-03-26" | "2025-11-25", o
         const problem = httpMismatch(frame.expect, res, base, false);
         if (problem) return `${frame.label}: ${problem}`;
         const next = await postFrame(server.url, ping(`sentinel-${base}`, false), headers);
-        return next.status === 200 && isObject(next.answers[0]?.value) && "result" in next.answers[0].value ? undefined : `the ping after ${frame.label} failed: HTTP ${next.status} ${next.text.slice(0, 300)}`;
+        return next.status === 200 && isObject(next.answers[0]?.value) && "result" in next.answers[0].value
+          ? undefined
+          : `the ping after ${frame.label} failed: HTTP ${next.status} ${next.text.slice(0, 300)}`;
       },
       close: () => server.stop(),
     };
@@ -177,7 +226,9 @@ export async function statelessFrames(options: RunOptions): Promise<void> {
         if (problem) return `${frame.label}: ${problem}`;
         const sentinel = Buffer.from(ping(`sentinel-${base}`, true));
         const next = await postFrame(server.url, sentinel, mirroredHeaders(sentinel));
-        return next.status === 200 && isObject(next.answers[0]?.value) && "result" in next.answers[0].value ? undefined : `the ping after ${frame.label} failed: HTTP ${next.status} ${next.text.slice(0, 300)}`;
+        return next.status === 200 && isObject(next.answers[0]?.value) && "result" in next.answers[0].value
+          ? undefined
+          : `the ping after ${frame.label} failed: HTTP ${next.status} ${next.text.slice(0, 300)}`;
       },
       close: () => server.stop(),
     };
@@ -194,7 +245,10 @@ export async function legacyFrames(options: RunOptions): Promise<void> {
   try {
     const init = await postFrame(stream.endpoint, initialize(1, "2024-11-05"), {});
     if (init.status !== 202) throw new Error(`legacy initialize: HTTP ${init.status}`);
-    await stream.until(() => stream.received.some((a) => isObject(a.value) && a.value["id"] === 1), "the legacy initialize answer");
+    await stream.until(
+      () => stream.received.some((a) => isObject(a.value) && a.value["id"] === 1),
+      "the legacy initialize answer",
+    );
     await postFrame(stream.endpoint, INITIALIZED, {});
     const target: Target = {
       ctx: { modern: false, batches: false },
@@ -202,7 +256,8 @@ export async function legacyFrames(options: RunOptions): Promise<void> {
       async exchange(frame, base) {
         const from = stream.received.length;
         const res = await postFrame(stream.endpoint, withIds(frame.bytes, base), {});
-        if (res.status !== 202 && (res.status < 400 || res.status >= 500 || res.status === 413)) return `${frame.label}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
+        if (res.status !== 202 && (res.status < 400 || res.status >= 500 || res.status === 413))
+          return `${frame.label}: HTTP ${res.status} ${res.text.slice(0, 300)}`;
         const sentinel = `sentinel-${base}`;
         const next = await postFrame(stream.endpoint, ping(sentinel, false), {});
         if (next.status !== 202) return `the ping after ${frame.label}: HTTP ${next.status}`;
@@ -210,11 +265,21 @@ export async function legacyFrames(options: RunOptions): Promise<void> {
         const onStream = () => stream.received.slice(from).filter((a) => !isSentinel(a) && !isServerInitiated(a.value));
         const mine = () => [...(res.status === 202 ? [] : res.answers), ...onStream()];
         const want = answerCount(frame.expect);
-        await stream.until(() => stream.received.slice(from).some(isSentinel) && mine().length >= want, `the answers to ${frame.label}`);
+        await stream.until(
+          () => stream.received.slice(from).some(isSentinel) && mine().length >= want,
+          `the answers to ${frame.label}`,
+        );
         const answer = stream.received.slice(from).find(isSentinel)!;
-        if (!isObject(answer.value) || !("result" in answer.value)) return `the ping after ${frame.label} failed: ${answer.raw.slice(0, 300)}`;
+        if (!isObject(answer.value) || !("result" in answer.value))
+          return `the ping after ${frame.label} failed: ${answer.raw.slice(0, 300)}`;
         // A message refused at the HTTP level may come without a JSON-RPC body (what 2024-11-05 allows).
-        if (res.status !== 202 && res.answers.length === 0 && onStream().length === 0 && frame.expect.kind === "one" && frame.expect.outcomes.every((o) => o === -32700 || o === -32600))
+        if (
+          res.status !== 202 &&
+          res.answers.length === 0 &&
+          onStream().length === 0 &&
+          frame.expect.kind === "one" &&
+          frame.expect.outcomes.every((o) => o === -32700 || o === -32600)
+        )
           return undefined;
         return mismatch(frame.expect, mine(), base);
       },

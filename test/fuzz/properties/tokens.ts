@@ -35,7 +35,13 @@ function assemble(headerB64: string, payloadB64: string, sign: (input: string) =
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const goodClaims = (): Record<string, unknown> => ({ iss: ISSUER, aud: AUDIENCE, sub: "fuzz-user", iat: now(), exp: now() + 600 });
+const goodClaims = (): Record<string, unknown> => ({
+  iss: ISSUER,
+  aud: AUDIENCE,
+  sub: "fuzz-user",
+  iat: now(),
+  exp: now() + 600,
+});
 
 /** A forged token (and what makes it one), built from its random ingredients at send time (times are relative). */
 interface Forgery {
@@ -52,39 +58,92 @@ function forgeries(): fc.Arbitrary<Forgery> {
   const oddText = fc.string({ unit: "binary", maxLength: 20 });
   return fc.oneof(
     // Malformed: not three base64url parts, or parts that are not JSON.
-    fc.string({ unit: fc.constantFrom(..."abcXYZ019-_.=+/ "), maxLength: 200 }).map((t) => ({ label: `malformed ${JSON.stringify(t)}`, token: () => t })),
-    fc.tuple(oddText, oddText, oddText).map(([a, b, c]) => ({ label: "parts not JSON", token: () => `${b64(a)}.${b64(b)}.${b64(c)}` })),
-    fc.constant<Forgery>({ label: "header is an array", token: (k) => assemble(b64("[1]"), json(goodClaims()), (i) => rs256(i, k.privateKey)) }),
-    fc.integer({ min: 1000, max: 7000 }).map((n) => ({ label: `huge token (${n} chars)`, token: () => `${"a".repeat(n)}.${"b".repeat(n)}.c` })),
+    fc
+      .string({ unit: fc.constantFrom(..."abcXYZ019-_.=+/ "), maxLength: 200 })
+      .map((t) => ({ label: `malformed ${JSON.stringify(t)}`, token: () => t })),
+    fc
+      .tuple(oddText, oddText, oddText)
+      .map(([a, b, c]) => ({ label: "parts not JSON", token: () => `${b64(a)}.${b64(b)}.${b64(c)}` })),
+    fc.constant<Forgery>({
+      label: "header is an array",
+      token: (k) => assemble(b64("[1]"), json(goodClaims()), (i) => rs256(i, k.privateKey)),
+    }),
+    fc
+      .integer({ min: 1000, max: 7000 })
+      .map((n) => ({ label: `huge token (${n} chars)`, token: () => `${"a".repeat(n)}.${"b".repeat(n)}.c` })),
     // Unsigned and algorithm confusion: HMAC keyed with the public key (PEM, JWK JSON, modulus).
-    fc.constantFrom("none", "None", "NONE", "nOnE").map((alg) => ({ label: `alg ${alg}`, token: () => `${json({ alg, kid: KID })}.${json(goodClaims())}.` })),
+    fc
+      .constantFrom("none", "None", "NONE", "nOnE")
+      .map((alg) => ({ label: `alg ${alg}`, token: () => `${json({ alg, kid: KID })}.${json(goodClaims())}.` })),
     fc.constantFrom("pem", "jwk", "n").chain((form) =>
       fc.constantFrom("HS256", "HS384", "HS512").map<Forgery>((alg) => ({
         label: `${alg} keyed with the public key (${form})`,
         token: (k) => {
-          const secret = form === "pem" ? k.publicPem : form === "jwk" ? JSON.stringify(k.publicJwk) : Buffer.from(String(k.publicJwk["n"]), "base64url");
+          const secret =
+            form === "pem"
+              ? k.publicPem
+              : form === "jwk"
+                ? JSON.stringify(k.publicJwk)
+                : Buffer.from(String(k.publicJwk["n"]), "base64url");
           const hash = `sha${alg.slice(2)}`;
-          return assemble(json({ alg, kid: KID }), json(goodClaims()), (i) => createHmac(hash, secret).update(i).digest("base64url"));
+          return assemble(json({ alg, kid: KID }), json(goodClaims()), (i) =>
+            createHmac(hash, secret).update(i).digest("base64url"),
+          );
         },
       })),
     ),
-    fc.constant<Forgery>({ label: "signed by another key with our kid", token: (k) => assemble(json(header), json(goodClaims()), (i) => rs256(i, k.stranger)) }),
-    fc.constant<Forgery>({ label: "valid signature, payload altered", token: (k) => {
-      const [h, , s] = assemble(json(header), json(goodClaims()), (i) => rs256(i, k.privateKey)).split(".");
-      return `${h}.${json({ ...goodClaims(), sub: "admin" })}.${s}`;
-    } }),
+    fc.constant<Forgery>({
+      label: "signed by another key with our kid",
+      token: (k) => assemble(json(header), json(goodClaims()), (i) => rs256(i, k.stranger)),
+    }),
+    fc.constant<Forgery>({
+      label: "valid signature, payload altered",
+      token: (k) => {
+        const [h, , s] = assemble(json(header), json(goodClaims()), (i) => rs256(i, k.privateKey)).split(".");
+        return `${h}.${json({ ...goodClaims(), sub: "admin" })}.${s}`;
+      },
+    }),
     // Claims: audience, issuer, time.
-    fc.oneof(fc.constant("https://other.example/mcp"), oddText, fc.constant(["https://other.example/mcp"])).map((aud) => signed(`aud ${JSON.stringify(aud)}`, header, () => ({ ...goodClaims(), aud }))),
-    fc.oneof(fc.constant("https://evil.example"), oddText).map((iss) => signed(`iss ${JSON.stringify(iss)}`, header, () => ({ ...goodClaims(), iss }))),
-    fc.integer({ min: 60, max: 10 ** 9 }).map((ago) => signed(`expired ${ago} s ago`, header, () => ({ ...goodClaims(), exp: now() - ago }))),
-    fc.integer({ min: 60, max: 10 ** 9 }).map((ahead) => signed(`not valid for ${ahead} s`, header, () => ({ ...goodClaims(), nbf: now() + ahead }))),
+    fc
+      .oneof(fc.constant("https://other.example/mcp"), oddText, fc.constant(["https://other.example/mcp"]))
+      .map((aud) => signed(`aud ${JSON.stringify(aud)}`, header, () => ({ ...goodClaims(), aud }))),
+    fc
+      .oneof(fc.constant("https://evil.example"), oddText)
+      .map((iss) => signed(`iss ${JSON.stringify(iss)}`, header, () => ({ ...goodClaims(), iss }))),
+    fc
+      .integer({ min: 60, max: 10 ** 9 })
+      .map((ago) => signed(`expired ${ago} s ago`, header, () => ({ ...goodClaims(), exp: now() - ago }))),
+    fc
+      .integer({ min: 60, max: 10 ** 9 })
+      .map((ahead) => signed(`not valid for ${ahead} s`, header, () => ({ ...goodClaims(), nbf: now() + ahead }))),
     fc.constant(signed("no exp", header, () => ({ iss: ISSUER, aud: AUDIENCE, sub: "fuzz-user", iat: now() }))),
-    fc.oneof(oddText, fc.constant(null), fc.boolean(), fc.constant({})).map((exp) => signed(`exp ${JSON.stringify(exp)}`, header, () => ({ ...goodClaims(), exp }))),
+    fc
+      .oneof(oddText, fc.constant(null), fc.boolean(), fc.constant({}))
+      .map((exp) => signed(`exp ${JSON.stringify(exp)}`, header, () => ({ ...goodClaims(), exp }))),
     // Odd header contents: `crit` (the crash of issue 9), huge or control-character kids, unknown algorithms.
-    fc.array(fc.oneof(oddText, fc.constantFrom("a\nb", "a\r\nSet-Cookie: x=1", "–", "\u0000", "é")), { minLength: 1, maxLength: 3 }).map((crit) => signed(`crit ${JSON.stringify(crit)}`, { ...header, crit }, goodClaims)),
-    fc.oneof(oddText, fc.integer({ min: 1000, max: 8000 }).map((n) => "k".repeat(n)), fc.constantFrom("\n", "../../etc/passwd", "__proto__")).map((kid) => signed(`kid ${JSON.stringify(kid).slice(0, 60)}`, { ...header, kid }, goodClaims)),
+    fc
+      .array(fc.oneof(oddText, fc.constantFrom("a\nb", "a\r\nSet-Cookie: x=1", "–", "\u0000", "é")), {
+        minLength: 1,
+        maxLength: 3,
+      })
+      .map((crit) => signed(`crit ${JSON.stringify(crit)}`, { ...header, crit }, goodClaims)),
+    fc
+      .oneof(
+        oddText,
+        fc.integer({ min: 1000, max: 8000 }).map((n) => "k".repeat(n)),
+        fc.constantFrom("\n", "../../etc/passwd", "__proto__"),
+      )
+      .map((kid) => signed(`kid ${JSON.stringify(kid).slice(0, 60)}`, { ...header, kid }, goodClaims)),
     oddText.map((alg) => signed(`alg ${JSON.stringify(alg)}`, { ...header, alg }, goodClaims)),
-    fc.constantFrom("jku", "x5u", "jwk").map((field) => signed(`header ${field} pointing elsewhere`, { ...header, [field]: field === "jwk" ? { kty: "oct", k: "AAAA" } : "http://127.0.0.1:1/keys" }, () => ({ ...goodClaims(), exp: now() - 3600 }))),
+    fc
+      .constantFrom("jku", "x5u", "jwk")
+      .map((field) =>
+        signed(
+          `header ${field} pointing elsewhere`,
+          { ...header, [field]: field === "jwk" ? { kty: "oct", k: "AAAA" } : "http://127.0.0.1:1/keys" },
+          () => ({ ...goodClaims(), exp: now() - 3600 }),
+        ),
+      ),
   );
 }
 
@@ -93,7 +152,10 @@ function forgeries(): fc.Arbitrary<Forgery> {
  * per-principal session cap never interferes) carrying `Authorization: <scheme> <token>`, as raw bytes.
  */
 function requestWith(port: number, authorization: string): Buffer {
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } });
   const h = head("POST", "/mcp", port, {
     authorization,
@@ -108,29 +170,50 @@ function requestWith(port: number, authorization: string): Buffer {
 }
 
 /** Latin-1 text a header can carry (no CR, LF or NUL), so odd characters reach the server as raw bytes. */
-const asHeaderBytes = (token: string): string => Buffer.from(token, "utf8").toString("latin1").replace(/[\r\n\0]/g, "?");
+const asHeaderBytes = (token: string): string =>
+  Buffer.from(token, "utf8")
+    .toString("latin1")
+    .replace(/[\r\n\0]/g, "?");
 
 export async function forgedTokens(options: RunOptions): Promise<void> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const stranger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
-  const publicJwk = { ...(publicKey.export({ format: "jwk" }) as Record<string, unknown>), kid: KID, alg: "RS256", use: "sig" };
-  const keys: Keys = { privateKey, publicPem: publicKey.export({ format: "pem", type: "spki" }).toString(), publicJwk, stranger };
-  const server = await startServer({ mode: "http", auth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [publicJwk] } } });
+  const publicJwk = {
+    ...(publicKey.export({ format: "jwk" }) as Record<string, unknown>),
+    kid: KID,
+    alg: "RS256",
+    use: "sig",
+  };
+  const keys: Keys = {
+    privateKey,
+    publicPem: publicKey.export({ format: "pem", type: "spki" }).toString(),
+    publicJwk,
+    stranger,
+  };
+  const server = await startServer({
+    mode: "http",
+    auth: { issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [publicJwk] } },
+  });
   const port = Number(new URL(server.url).port);
-  const genuine = () => assemble(json({ alg: "RS256", kid: KID, typ: "JWT" }), json(goodClaims()), (i) => rs256(i, privateKey));
+  const genuine = () =>
+    assemble(json({ alg: "RS256", kid: KID, typ: "JWT" }), json(goodClaims()), (i) => rs256(i, privateKey));
   try {
     const control = await rawRequest(port, requestWith(port, `Bearer ${genuine()}`));
-    if (control.status !== 200) throw new Error(`a genuine token got HTTP ${control.status}: ${control.body.slice(0, 300)}`);
+    if (control.status !== 200)
+      throw new Error(`a genuine token got HTTP ${control.status}: ${control.body.slice(0, 300)}`);
     const before = await server.heapAfterGc();
     const scheme = fc.constantFrom("Bearer ", "bearer ", "Bearer  ", "Basic ", "", "Bearer\t");
     await fc.assert(
       fc.asyncProperty(forgeries(), scheme, async (forgery, prefix) => {
         if (!server.alive()) throw new Error(`server exited: ${server.stderr().slice(-2000)}`);
         const response = await rawRequest(port, requestWith(port, `${prefix}${asHeaderBytes(forgery.token(keys))}`));
-        if (response.status !== 401) throw new Error(`${forgery.label}: HTTP ${response.status}, not 401: ${response.body.slice(0, 300)}`);
+        if (response.status !== 401)
+          throw new Error(`${forgery.label}: HTTP ${response.status}, not 401: ${response.body.slice(0, 300)}`);
         const challenge = /\r\nwww-authenticate: ([^\r]*)/i.exec(response.head)?.[1];
-        if (challenge === undefined || !/^Bearer /i.test(challenge)) throw new Error(`${forgery.label}: 401 without a Bearer challenge`);
-        if (!HEADER_SAFE.test(challenge)) throw new Error(`${forgery.label}: unsafe characters in WWW-Authenticate: ${JSON.stringify(challenge)}`);
+        if (challenge === undefined || !/^Bearer /i.test(challenge))
+          throw new Error(`${forgery.label}: 401 without a Bearer challenge`);
+        if (!HEADER_SAFE.test(challenge))
+          throw new Error(`${forgery.label}: unsafe characters in WWW-Authenticate: ${JSON.stringify(challenge)}`);
         if (!server.alive()) throw new Error(`${forgery.label}: server exited: ${server.stderr().slice(-2000)}`);
         const next = await rawRequest(port, requestWith(port, `Bearer ${genuine()}`));
         if (next.status !== 200) throw new Error(`after ${forgery.label}: a genuine token got HTTP ${next.status}`);
@@ -138,8 +221,11 @@ export async function forgedTokens(options: RunOptions): Promise<void> {
       { numRuns: options.numRuns, seed: options.seed, endOnFailure: true },
     );
     const after = await server.heapAfterGc();
-    options.log?.(`forged tokens: ${options.numRuns} tokens, heap after GC ${(before / 1048576).toFixed(1)} → ${(after / 1048576).toFixed(1)} MB`);
-    if (after - before > HEAP_SLACK_BYTES) throw new Error(`forged tokens: heap after GC grew ${before} → ${after} bytes`);
+    options.log?.(
+      `forged tokens: ${options.numRuns} tokens, heap after GC ${(before / 1048576).toFixed(1)} → ${(after / 1048576).toFixed(1)} MB`,
+    );
+    if (after - before > HEAP_SLACK_BYTES)
+      throw new Error(`forged tokens: heap after GC grew ${before} → ${after} bytes`);
   } finally {
     await server.stop();
   }
