@@ -2,11 +2,27 @@
  * Engine behaviour of outgoing requests the older tests did not pin down (each found as a surviving mutant): the shared
  * timeout sweep with several deadlines, progress-extended timeouts, progress routing, non-cancellable requests and
  * cancellation notices. Incoming requests, responses and batches: engine-incoming-mutants.test.ts.
+ *
+ * Equivalent (or, in-process, unobservable) mutants of runtime/protocol/engine.ts left alive:
+ * - the sweep timer's ref()/unref() and their conditions, and clearTimeout of a superseded or closed sweep timer:
+ *   only whether the process may exit changes (a spawned process would show it; Stryker leaves spawning tests out),
+ *   and a stray early sweep just re-arms;
+ * - `deadline < sweepAt` → `<=`, `deadline < next` → `<=` / always: the same deadlines fire at the same times;
+ * - `{ once: true }` on abort listeners: an AbortSignal fires once;
+ * - guards a settled request passes anyway (`pending.get(id) === entry` before settling after a failed send, the
+ *   `abandon` guard, removing the abort listener on settle): settling twice is a no-op;
+ * - `typeof token` checks in deliverProgress: ids are numbers, a string token finds nothing either way;
+ * - `reason ?? "cancelled"` and `typeof reason === "string"`: an aborted signal always has a reason, and String()
+ *   of a string is itself;
+ * - `message.id === null ? undefined : …`, `if (reply) replies.push`, `replies.length === 0`: the map lookup, the
+ *   filter and Promise.all([]) give the same result;
+ * - the `pending.size > 0 || incoming.size > 0` shortcut and `incoming.clear()` on close: performance only.
  */
 import { describe, expect, it, vi } from "vitest";
-import { RequestCancelledError, RequestTimeoutError } from "../../runtime/jsonrpc/errors.ts";
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from "../../runtime/jsonrpc/errors.ts";
+import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION } from "../../runtime/protocol/engine.ts";
 import { engineWith, settleTime } from "./engine-mutants-harness.ts";
-import { delay } from "./helpers.ts";
+import { delay, ScriptedTransport } from "./helpers.ts";
 
 describe("timeouts with several requests pending", () => {
   it("times out a short request on time although a longer one was sent after it", async () => {
@@ -195,5 +211,76 @@ describe("defaults and routing of cancellation notices", () => {
     await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
     await delay(5);
     expect(diagnostics).toEqual(["pipe closed"]);
+  });
+});
+
+describe("what the peer and the handlers observe", () => {
+  it("names the real elapsed time in a timeout, to the caller and in the cancellation notice", async () => {
+    const { engine, cancels } = await engineWith({}, 60_000);
+    const error = (await engine.request("slow", {}, { timeoutMs: 20 }).catch((e: unknown) => e)) as RequestTimeoutError;
+    const elapsed = Number(/after (\d+) ms$/.exec(error.message)?.[1]);
+    expect(elapsed).toBeGreaterThanOrEqual(20);
+    expect(elapsed).toBeLessThan(5000);
+    expect(cancels()[0]!.params!["reason"]).toBe(`timed out after ${elapsed} ms`);
+  });
+
+  it("sends no params member at all when a request or notification has none (in-memory peers see the object)", async () => {
+    const { engine, sent } = await engineWith();
+    engine.request("bare", undefined, { timeoutMs: 0 }).catch(() => undefined);
+    await engine.notify("note");
+    expect(sent().map((m) => "params" in m)).toEqual([false, false]);
+    await engine.close();
+  });
+
+  it("gives a handler the same signal however often it reads it, and aborts that one", async () => {
+    const signals: AbortSignal[] = [];
+    const { engine, t } = await engineWith({ onRequest: (req) => (signals.push(req.signal, req.signal), new Promise(() => undefined)) });
+    t.inject({ jsonrpc: "2.0", id: 1, method: "m" });
+    engine.cancelIncoming(1);
+    expect(signals[0]).toBe(signals[1]);
+    expect(signals[0]!.aborted).toBe(true);
+  });
+
+  it("closes itself even when the transport does not report its own close", async () => {
+    const closes: unknown[] = [];
+    const { engine, t } = await engineWith({ onClose: () => closes.push("closed") });
+    t.close = () => Promise.resolve();
+    const pending = engine.request("m", {});
+    await engine.close();
+    expect(engine.closed).toBe(true);
+    await expect(pending).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(closes).toEqual(["closed"]);
+  });
+
+  it("reports a reply the transport could not send", async () => {
+    const { t, diagnostics } = await engineWith();
+    t.send = () => Promise.reject(new Error("stdout closed"));
+    t.inject({ jsonrpc: "2.0", id: 1, method: "m" });
+    await delay(10);
+    expect(diagnostics).toEqual(["stdout closed"]);
+  });
+
+  it("works without an onDiagnostic handler: throwing listeners, late responses and failed sends are dropped quietly", async () => {
+    const t = new ScriptedTransport();
+    const engine = new JsonRpcEngine(t, { onRequest: () => ({ ok: true }), onNotification: () => { throw new Error("listener"); } });
+    await engine.start();
+    t.inject({ jsonrpc: "2.0", method: "n" });
+    t.inject({ jsonrpc: "2.0", id: 99, result: {} });
+    const call = engine.request("m", {}, { onProgress: () => { throw new Error("progress"); } });
+    expect(engine.deliverProgress(1, { progress: 1 })).toBe(true);
+    const send = t.send.bind(t);
+    t.send = () => Promise.reject(new Error("gone"));
+    t.inject({ jsonrpc: "2.0", id: 1, method: "m" });
+    await delay(10);
+    t.send = send;
+    t.inject({ jsonrpc: "2.0", id: 1, result: "done" });
+    await expect(call).resolves.toBe("done");
+    t.inject({ jsonrpc: "2.0", id: 2, method: "m" });
+    await t.waitForSent(2);
+    expect(t.sent.at(-1)).toEqual({ jsonrpc: "2.0", id: 2, result: { ok: true } });
+  });
+
+  it("exports the spec's method names for cancellation and progress", () => {
+    expect([CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION]).toEqual(["notifications/cancelled", "notifications/progress"]);
   });
 });
