@@ -185,7 +185,7 @@ describe("defaults and routing of cancellation notices", () => {
 
   it("routes notifications/cancelled with the request's relatedRequestId (HTTP puts it on that stream)", async () => {
     const { engine, t } = await engineWith();
-    const routed: { method?: string; options: unknown }[] = [];
+    const routed: { method: string | undefined; options: unknown }[] = [];
     const send = t.send.bind(t);
     t.send = (message: object, options?: unknown) => (routed.push({ method: (message as { method?: string }).method, options }), send(message));
     const nested = new AbortController();
