@@ -173,8 +173,6 @@ export interface IrTypeDecl {
   /** Declared heritage, kept so the TypeScript emitter can print faithful `extends` clauses. */
   readonly extends: readonly string[];
   readonly doc?: IrDoc;
-  readonly category?: string;
-  readonly internal: boolean;
   readonly location?: IrLocation;
   /** Validation facts for the whole declaration (e.g. a JSON Schema `{"type":"string","minLength":1}` definition). */
   readonly constraints?: IrConstraints;

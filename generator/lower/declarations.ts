@@ -69,12 +69,10 @@ export function lowerDeclarations(
     if (!statement.isExported()) throw new GeneratorError("declaration is not exported", location);
     if (statement.getTypeParameters().length > 0)
       throw new GeneratorError("type parameters are not supported", location);
-    const { doc, category, internal } = lowerJsDoc(statement, location);
+    const { doc } = lowerJsDoc(statement, location);
     const common = {
       name: statement.getName(),
       ...(doc ? { doc } : {}),
-      ...(category !== undefined ? { category } : {}),
-      internal,
       location,
     };
     if (Node.isInterfaceDeclaration(statement)) {
@@ -87,8 +85,6 @@ export function lowerDeclarations(
       types.push({
         ...common,
         ...(merged?.doc ? { doc: merged.doc } : {}),
-        ...(merged?.category !== undefined ? { category: merged.category } : {}),
-        ...(merged ? { internal: merged.internal } : {}),
         form: "interface",
         type: flattener.flatten(statement.getName()),
         extends: [...new Set(heritage.map((h) => h.getExpression().getText()))],

@@ -10,8 +10,6 @@ import { GeneratorError } from "../ir/errors.ts";
 export interface LoweredDoc {
   readonly doc?: IrDoc;
   readonly constraints?: IrConstraints;
-  readonly category?: string;
-  readonly internal: boolean;
   /** `@TJS-type`: the JSON type the spec's JSON Schema generator is told to use for this property. */
   readonly tjsType?: string;
 }
@@ -21,16 +19,14 @@ const COUNT_TAGS = ["minLength", "maxLength", "minItems", "maxItems"] as const;
 
 /** Reads the JSDoc closest to `node` (TypeScript attaches the last block before a declaration). */
 export function lowerJsDoc(node: Node, location: IrLocation): LoweredDoc {
-  if (!Node.isJSDocable(node)) return { internal: false };
+  if (!Node.isJSDocable(node)) return {};
   const block = node.getJsDocs().at(-1);
-  if (!block) return { internal: false };
+  if (!block) return {};
   const text = normalize(block.getDescription());
   const tags: IrDocTag[] = [];
   const constraints: Record<string, unknown> = {};
   let deprecated: string | undefined;
-  let category: string | undefined;
   let tjsType: string | undefined;
-  let internal = false;
   for (const tag of block.getTags()) {
     const name = tag.getTagName();
     const body = normalize(tag.getCommentText() ?? "");
@@ -39,9 +35,7 @@ export function lowerJsDoc(node: Node, location: IrLocation): LoweredDoc {
       continue;
     }
     tags.push({ name, text: body });
-    if (name === "internal") internal = true;
-    else if (name === "category") category = body;
-    else if (name === "TJS-type") tjsType = body;
+    if (name === "TJS-type") tjsType = body;
     else if (name === "format") constraints["format"] = body;
     else if (name === "nullable") constraints["nullable"] = true;
     else if (name === "pattern") constraints["pattern"] = body;
@@ -62,9 +56,7 @@ export function lowerJsDoc(node: Node, location: IrLocation): LoweredDoc {
   return {
     ...(hasDoc ? { doc } : {}),
     ...(Object.keys(constraints).length > 0 ? { constraints: constraints as IrConstraints } : {}),
-    ...(category !== undefined ? { category } : {}),
     ...(tjsType !== undefined ? { tjsType } : {}),
-    internal,
   };
 }
 

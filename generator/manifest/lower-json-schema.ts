@@ -77,7 +77,7 @@ class Lowering {
     const description =
       isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
     const type = this.lower(schema, path);
-    return { name, type, extends: [], internal: false, ...(description ? { doc: { text: description } } : {}) };
+    return { name, type, extends: [], ...(description ? { doc: { text: description } } : {}) };
   }
 
   /** `asProp`: the schema is a property's, so the zod printer applies `IrProp.constraints` to it. */

@@ -19,6 +19,8 @@ import type {
   UserSchema,
   UserTemplateVariable,
   UserTool,
+  UserRevision,
+  UserServerInfo,
   UserWarning,
 } from "./user-model.ts";
 
@@ -56,12 +58,20 @@ function attempt<T>(acc: Collected, step: () => T): T | undefined {
   }
 }
 
+/** A bindings folder as the read stage found it. */
+export type BindingsLookup = { readonly module: string } | { readonly problem: string };
+
 /** What lowering needs besides the manifest; the caller reads it (lowering reads no disk). */
 export interface LowerOptions {
   /** Display path of the manifest (relative to the output folder, `/`-separated) and the sha256 of its bytes. */
   readonly source: IrSource;
-  /** Every protocol revision the runtime knows: `server.revisions` may name only these. */
+  /** Every built-in protocol revision the runtime knows: `server.revisions` may name only these (or a folder). */
   readonly knownRevisions: readonly string[];
+  /**
+   * The read stage's answer for a `{ bindings: <folder> }` revision of this manifest: its `revision` module relative
+   * to the output folder, or why the folder holds no bindings. Without it, folders are refused.
+   */
+  readonly bindings?: (folder: string, manifest: Manifest) => BindingsLookup;
   /** Overrides the manifest's `generate.importExtension` (the CLI's `--import-extension`). */
   readonly importExtension?: ImportExtension;
 }
@@ -100,7 +110,7 @@ export function lowerManifest(
     return indices;
   };
 
-  acc.problems.push(...checkRevisions(manifest.server.revisions ?? [], options.knownRevisions));
+  const revisions = lowerRevisions(manifest, options, acc);
   const declaredTools = manifest.tools ?? [];
   const badTools = report([
     duplicates(declaredTools, "tools", "tool name", (t) => t.name, "name", at("tools")),
@@ -167,7 +177,7 @@ export function lowerManifest(
   };
   return {
     source: options.source,
-    server: manifest.server,
+    server: serverInfo(manifest.server, revisions),
     capabilities,
     types: acc.types,
     tools,
@@ -181,23 +191,48 @@ export function lowerManifest(
 }
 
 /**
- * `server.revisions` must name revisions the runtime speaks: the generated server hands them to the runtime, which
- * would refuse an unknown one only when the server starts. The list comes from the generated bindings, so a newly
- * generated revision is accepted without a code change.
+ * `server.revisions` must name revisions the runtime speaks or folders holding generated bindings: the generated
+ * server hands them to the runtime, which would refuse an unknown one only when the server starts. Built-in names
+ * come from the runtime's bindings, so a newly generated built-in revision is accepted without a code change.
  */
-function checkRevisions(revisions: readonly string[], known: readonly string[]): SchemaProblem[] {
-  if (revisions.length === 0) return [];
-  const unknown = revisions.flatMap((revision, i) =>
-    known.includes(revision)
-      ? []
-      : [
+function lowerRevisions(manifest: Manifest, options: LowerOptions, acc: Collected): UserRevision[] | undefined {
+  const declared = manifest.server.revisions;
+  if (!declared) return undefined;
+  const known = options.knownRevisions;
+  const lowered: UserRevision[] = [];
+  declared.forEach((entry, i) => {
+    if (typeof entry === "string") {
+      if (known.includes(entry)) lowered.push({ kind: "builtin", name: entry });
+      else
+        acc.problems.push(
           new SchemaProblem(
             ["server", "revisions", i],
-            `unknown protocol revision ${JSON.stringify(revision)} (known: ${known.join(", ")})`,
+            `unknown protocol revision ${JSON.stringify(entry)} (known: ${known.join(", ")})`,
           ),
-        ],
-  );
-  return [...unknown, ...duplicates(revisions, ["server", "revisions"], "protocol revision", (r) => r, null)];
+        );
+      return;
+    }
+    const found = options.bindings
+      ? options.bindings(entry.bindings, manifest)
+      : { problem: "bindings folders are not available here" };
+    if ("problem" in found) acc.problems.push(new SchemaProblem(["server", "revisions", i, "bindings"], found.problem));
+    else lowered.push({ kind: "bindings", folder: entry.bindings, module: found.module });
+  });
+  const key = (entry: string | { bindings: string }) =>
+    typeof entry === "string" ? entry : `{ bindings: ${normalizeFolder(entry.bindings)} }`;
+  acc.problems.push(...duplicates(declared, ["server", "revisions"], "protocol revision", key, null));
+  return lowered;
+}
+
+function serverInfo(server: Manifest["server"], revisions: readonly UserRevision[] | undefined): UserServerInfo {
+  const { revisions: _declared, ...info } = server;
+  return revisions ? { ...info, revisions } : info;
+}
+
+/** `./protocol/draft/` and `protocol/draft` name the same folder. */
+function normalizeFolder(folder: string): string {
+  const parts = folder.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+  return (folder.startsWith("/") ? "/" : "") + parts.join("/");
 }
 
 function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): UserTool {
@@ -307,7 +342,7 @@ function declare(acc: Collected, name: string, type: IrType, path: ManifestPath)
   if (acc.takenNames.has(name))
     throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
   acc.takenNames.add(name);
-  acc.types.push({ name, type, extends: [], internal: false });
+  acc.types.push({ name, type, extends: [] });
 }
 
 /** A duplicate among a list's entries: the problem, and the entry's position in the list being lowered. */

@@ -17,7 +17,6 @@ import { expectGoldenFile } from "./golden-file.ts";
 const decls: IrTypeDecl[] = [
   {
     name: "Point",
-    internal: false,
     extends: [],
     type: {
       kind: "tuple",
@@ -29,7 +28,6 @@ const decls: IrTypeDecl[] = [
   },
   {
     name: "Command",
-    internal: false,
     extends: [],
     type: {
       kind: "tuple",
@@ -39,14 +37,12 @@ const decls: IrTypeDecl[] = [
   },
   {
     name: "Slug",
-    internal: false,
     extends: [],
     type: { kind: "primitive", name: "string" },
     constraints: { pattern: "^[a-z][a-z0-9-]*$", minLength: 2, maxLength: 16 },
   },
   {
     name: "Order",
-    internal: false,
     extends: [],
     doc: { text: "A closed object: unknown keys are rejected." },
     type: {

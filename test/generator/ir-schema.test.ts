@@ -42,7 +42,7 @@ describe("ir.schema.json", () => {
     const broken = [
       { ...good, protocol: { ...(good["protocol"] as object), era: "sometime" } },
       { ...good, methods: [{ ...methods[0], direction: "sideways" }, ...methods.slice(1)] },
-      { ...good, types: [{ name: "X", extends: [], internal: false, type: { kind: "tuple" } }] },
+      { ...good, types: [{ name: "X", extends: [], type: { kind: "tuple" } }] },
       { ...good, surprise: true },
       Object.fromEntries(Object.entries(good).filter(([key]) => key !== "protocol")),
     ];

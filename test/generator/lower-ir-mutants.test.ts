@@ -14,12 +14,15 @@ import { lowerSchema } from "../../generator/lower/schema.ts";
 
 const literal = (value: string): IrType => ({ kind: "literal", value });
 const prop = (name: string, type: IrType, optional = false): IrProp => ({ name, type, optional });
-const object = (name: string, ...props: IrProp[]): IrTypeDecl => ({ name, type: { kind: "object", props } satisfies IrObjectType, extends: [], internal: false });
+const object = (name: string, ...props: IrProp[]): IrTypeDecl => ({
+  name,
+  type: { kind: "object", props } satisfies IrObjectType,
+  extends: [],
+});
 const unionOf = (name: string, ...members: string[]): IrTypeDecl => ({
   name,
   type: { kind: "union", items: members.map((m): IrType => ({ kind: "ref", name: m })) },
   extends: [],
-  internal: false,
 });
 const discriminatorOf = (decls: IrTypeDecl[], name = "U"): string | undefined => {
   const type = markDiscriminators(decls).find((d) => d.name === name)!.type;
@@ -51,12 +54,33 @@ describe("discriminated unions", () => {
   });
 
   it("marks nothing for a member that is not a named object, a single member, or an open literal union", () => {
-    const alias: IrTypeDecl = { name: "Str", type: { kind: "primitive", name: "string" }, extends: [], internal: false };
+    const alias: IrTypeDecl = { name: "Str", type: { kind: "primitive", name: "string" }, extends: [] };
     expect(discriminatorOf([text, alias, unionOf("U", "Text", "Str")])).toBeUndefined();
-    const inline: IrTypeDecl = { name: "U", type: { kind: "union", items: [{ kind: "ref", name: "Text" }, { kind: "object", props: [prop("type", literal("x"))] }] }, extends: [], internal: false };
+    const inline: IrTypeDecl = {
+      name: "U",
+      type: {
+        kind: "union",
+        items: [
+          { kind: "ref", name: "Text" },
+          { kind: "object", props: [prop("type", literal("x"))] },
+        ],
+      },
+      extends: [],
+    };
     expect(discriminatorOf([text, inline])).toBeUndefined();
     expect(discriminatorOf([text, unionOf("U", "Text")])).toBeUndefined();
-    const open: IrTypeDecl = { name: "U", type: { kind: "union", items: [{ kind: "ref", name: "Text" }, { kind: "ref", name: "Image" }], openLiterals: ["a"] }, extends: [], internal: false };
+    const open: IrTypeDecl = {
+      name: "U",
+      type: {
+        kind: "union",
+        items: [
+          { kind: "ref", name: "Text" },
+          { kind: "ref", name: "Image" },
+        ],
+        openLiterals: ["a"],
+      },
+      extends: [],
+    };
     expect(markDiscriminators([text, image, open])[2]).toBe(open);
   });
 
@@ -74,7 +98,9 @@ describe("JSDoc", () => {
   const thing = (model: IrModel): IrTypeDecl => model.types.find((t) => t.name === "Thing")!;
 
   it("normalises line endings and trailing blanks, and keeps every tag (constraints too) in the docs in order", () => {
-    const model = lower("/**\r\n * First line.   \r\n * Second line.\r\n *\r\n * @see [Docs](/docs#x) for more.  \r\n * @format uri\r\n */\r\nexport interface Thing { a: string }\r\n");
+    const model = lower(
+      "/**\r\n * First line.   \r\n * Second line.\r\n *\r\n * @see [Docs](/docs#x) for more.  \r\n * @format uri\r\n */\r\nexport interface Thing { a: string }\r\n",
+    );
     expect(thing(model).doc).toEqual({
       text: "First line.\nSecond line.",
       tags: [
@@ -85,11 +111,12 @@ describe("JSDoc", () => {
   });
 
   it("documents a declaration that has only @deprecated (an empty reason), and none without JSDoc", () => {
-    const model = lower("/** @deprecated */\nexport interface Thing { a: string }\nexport interface Plain { b: string }\n");
+    const model = lower(
+      "/** @deprecated */\nexport interface Thing { a: string }\nexport interface Plain { b: string }\n",
+    );
     expect(thing(model).doc).toEqual({ text: "", deprecated: "" });
     const plain = model.types.find((t) => t.name === "Plain")!;
     expect(plain).not.toHaveProperty("doc");
-    expect(plain.internal).toBe(false);
   });
 
   it("reads the JSDoc block closest to the declaration", () => {
@@ -115,8 +142,14 @@ describe("JSDoc", () => {
   });
 
   it("rejects a numeric tag without a number, at the declaration's line", () => {
-    expect(() => lower("export interface Thing {\n  /** @minimum abc */\n  n: number;\n}\n")).toThrow(/inline\/schema\.ts:\d+.*@minimum needs a number, got "abc"/);
-    expect(() => lower("export interface Thing {\n  /** @maxItems */\n  l: string[];\n}\n")).toThrow('@maxItems needs a number, got ""');
-    expect(() => lower("export interface Thing {\n  /** @maximum Infinity */\n  n: number;\n}\n")).toThrow('@maximum needs a number, got "Infinity"');
+    expect(() => lower("export interface Thing {\n  /** @minimum abc */\n  n: number;\n}\n")).toThrow(
+      /inline\/schema\.ts:\d+.*@minimum needs a number, got "abc"/,
+    );
+    expect(() => lower("export interface Thing {\n  /** @maxItems */\n  l: string[];\n}\n")).toThrow(
+      '@maxItems needs a number, got ""',
+    );
+    expect(() => lower("export interface Thing {\n  /** @maximum Infinity */\n  n: number;\n}\n")).toThrow(
+      '@maximum needs a number, got "Infinity"',
+    );
   });
 });

@@ -60,7 +60,7 @@ describe("declarations", () => {
     ]);
   });
 
-  it("carries JSDoc text, @deprecated, @category, @internal and validation tags", () => {
+  it("carries JSDoc text, @deprecated and validation tags; @category and @internal stay doc tags", () => {
     const model = lower(`
       /**
        * A thing.
@@ -93,8 +93,10 @@ describe("declarations", () => {
     `);
     const decl = model.types[0]!;
     expect(decl.doc?.text).toBe("A thing.");
-    expect(decl.category).toBe("`things/get`");
-    expect(decl.internal).toBe(true);
+    expect(decl.doc?.tags).toEqual([
+      { name: "category", text: "`things/get`" },
+      { name: "internal", text: "" },
+    ]);
     const props = objectOf(model, "Thing").props;
     expect(props[0]!.doc?.deprecated).toBe("Use `uri`.");
     expect(props.map((p) => p.constraints)).toEqual([

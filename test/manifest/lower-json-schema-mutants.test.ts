@@ -47,30 +47,47 @@ function problem(schema: unknown): { path: unknown; message: string } {
 describe("widening: the warning text and the path of the keyword", () => {
   it("names the keyword that cannot be typed, at its own path", () => {
     const out = lower({ type: "object", not: { required: ["a"] } });
-    expect(out.warnings).toEqual([{ path: [...AT, "not"], message: "`not` cannot be typed; the type is wider, validation is kept" }]);
+    expect(out.warnings).toEqual([
+      { path: [...AT, "not"], message: "`not` cannot be typed; the type is wider, validation is kept" },
+    ]);
     expect(out.enforcedByJsonSchema).toEqual(["not"]);
   });
 
   it("warns about `required` alone (no type, no properties) at the `required` path", () => {
     const out = lower({ anyOf: [{ required: ["a"] }] });
-    expect(out.warnings).toEqual([{ path: [...AT, "anyOf", 0, "required"], message: "`required` without `type`/`properties` is not typed; validation is kept" }]);
+    expect(out.warnings).toEqual([
+      {
+        path: [...AT, "anyOf", 0, "required"],
+        message: "`required` without `type`/`properties` is not typed; validation is kept",
+      },
+    ]);
     expect(rootType({ anyOf: [{ required: ["a"] }] })).toEqual(U);
   });
 
   it("warns about an object or array constant at the `const` path and types it unknown", () => {
     const out = lower({ type: "object", properties: { p: { const: { a: 1 } } } });
-    expect(out.warnings).toEqual([{ path: [...AT, "properties", "p", "const"], message: "an object or array constant is typed unknown" }]);
+    expect(out.warnings).toEqual([
+      { path: [...AT, "properties", "p", "const"], message: "an object or array constant is typed unknown" },
+    ]);
     expect(out.enforcedByJsonSchema).toEqual(["const"]);
     expect(lower({ enum: ["a", [1]] }).warnings.map((w) => w.path)).toEqual([[...AT, "enum", 1]]);
   });
 
   it("warns about a tuple typed as an array at the array's path", () => {
     const out = lower({ type: "array", prefixItems: [{ type: "string" }], minItems: 2 });
-    expect(out.warnings).toEqual([{ path: [...AT], message: "this tuple is typed as an array of its item types; validation is kept" }]);
+    expect(out.warnings).toEqual([
+      { path: [...AT], message: "this tuple is typed as an array of its item types; validation is kept" },
+    ]);
   });
 
   it("ignores x- extension keys and annotations silently, and lists enforced keywords sorted and once", () => {
-    const out = lower({ type: "object", "x-vendor": 1, title: "T", properties: { a: { type: "string", format: "email", maxLength: 3 }, b: { type: "string", format: "uri" } }, not: {} });
+    const out = lower({
+      type: "object",
+      "x-vendor": 1,
+      title: "T",
+      properties: { a: { type: "string", format: "email", maxLength: 3 }, b: { type: "string", format: "uri" } },
+      not: {},
+    });
     expect(out.warnings.map((w) => w.path)).toEqual([[...AT, "not"]]);
     expect(out.enforcedByJsonSchema).toEqual(["format", "maxLength", "not"]);
   });
@@ -80,12 +97,22 @@ describe("patternProperties beside additionalProperties", () => {
   const patterns = { "^s_": { type: "string" }, "^n_": { type: "number" } };
   it("is an open index (unknown) when additionalProperties is absent or true", () => {
     expect(rootType({ type: "object", patternProperties: patterns })).toEqual({ kind: "object", props: [], index: U });
-    expect(rootType({ type: "object", patternProperties: patterns, additionalProperties: true })).toEqual({ kind: "object", props: [], index: U });
+    expect(rootType({ type: "object", patternProperties: patterns, additionalProperties: true })).toEqual({
+      kind: "object",
+      props: [],
+      index: U,
+    });
   });
 
   it("is the union of the pattern types when additionalProperties is false, plus its schema's type otherwise", () => {
-    expect(rootType({ type: "object", patternProperties: patterns, additionalProperties: false })).toEqual({ kind: "object", props: [], index: { kind: "union", items: [S, N] } });
-    expect(rootType({ type: "object", patternProperties: patterns, additionalProperties: { type: "boolean" } })).toEqual({
+    expect(rootType({ type: "object", patternProperties: patterns, additionalProperties: false })).toEqual({
+      kind: "object",
+      props: [],
+      index: { kind: "union", items: [S, N] },
+    });
+    expect(
+      rootType({ type: "object", patternProperties: patterns, additionalProperties: { type: "boolean" } }),
+    ).toEqual({
       kind: "object",
       props: [],
       index: { kind: "union", items: [S, N, B] },
@@ -93,7 +120,10 @@ describe("patternProperties beside additionalProperties", () => {
   });
 
   it("rejects patternProperties that is not an object of schemas", () => {
-    expect(problem({ type: "object", patternProperties: [{ type: "string" }] })).toEqual({ path: [...AT, "patternProperties"], message: "must be an object of schemas" });
+    expect(problem({ type: "object", patternProperties: [{ type: "string" }] })).toEqual({
+      path: [...AT, "patternProperties"],
+      message: "must be an object of schemas",
+    });
   });
 });
 
@@ -114,11 +144,22 @@ describe("objects", () => {
     expect(rootType({ additionalProperties: false })).toEqual({ kind: "object", props: [], closed: true });
     expect(rootType({ patternProperties: { x: {} } })).toMatchObject({ kind: "object" });
     expect(rootType({ items: { type: "string" } })).toEqual({ kind: "array", element: S });
-    expect(rootType({ prefixItems: [{ type: "string" }], items: false })).toEqual({ kind: "union", items: [{ kind: "tuple", elements: [] }, { kind: "tuple", elements: [S] }] });
+    expect(rootType({ prefixItems: [{ type: "string" }], items: false })).toEqual({
+      kind: "union",
+      items: [
+        { kind: "tuple", elements: [] },
+        { kind: "tuple", elements: [S] },
+      ],
+    });
   });
 
   it("documents the root, $defs and properties with their descriptions", () => {
-    const out = lower({ description: "Root doc", type: "object", properties: { a: { $ref: "#/$defs/d", description: "A doc" } }, $defs: { d: { type: "string", description: "D doc" } } });
+    const out = lower({
+      description: "Root doc",
+      type: "object",
+      properties: { a: { $ref: "#/$defs/d", description: "A doc" } },
+      $defs: { d: { type: "string", description: "D doc" } },
+    });
     expect(out.decls.map((d) => [d.name, d.doc])).toEqual([
       ["Root", { text: "Root doc" }],
       ["RootD", { text: "D doc" }],
@@ -129,7 +170,10 @@ describe("objects", () => {
   });
 
   it("rejects properties that is not an object and required entries that are not names", () => {
-    expect(problem({ type: "object", properties: [] as unknown[] })).toEqual({ path: [...AT, "properties"], message: "`properties` must be an object" });
+    expect(problem({ type: "object", properties: [] as unknown[] })).toEqual({
+      path: [...AT, "properties"],
+      message: "`properties` must be an object",
+    });
     expect(problem({ type: "object", required: ["a", 1] }).path).toEqual([...AT, "required"]);
   });
 });
@@ -151,7 +195,10 @@ describe("arrays and tuples", () => {
         { kind: "tuple", elements: [S, N, B] },
       ],
     });
-    expect(rootType({ type: "array", prefixItems: three, items: false, minItems: 3 })).toEqual({ kind: "tuple", elements: [S, N, B] });
+    expect(rootType({ type: "array", prefixItems: three, items: false, minItems: 3 })).toEqual({
+      kind: "tuple",
+      elements: [S, N, B],
+    });
   });
 
   it("types an open tuple with maxItems as an array of the item types (rest included)", () => {
@@ -170,8 +217,14 @@ describe("arrays and tuples", () => {
   });
 
   it("draft-07 tuples: items as a list with additionalItems as the rest; array constraints are kept", () => {
-    expect(rootType({ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" }, minItems: 1 })).toEqual({ kind: "tuple", elements: [S], rest: N });
-    expect(rootType({ type: "array", minItems: 1, maxItems: 3 })).toEqual({ kind: "array", element: U, constraints: { minItems: 1, maxItems: 3 } });
+    expect(
+      rootType({ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" }, minItems: 1 }),
+    ).toEqual({ kind: "tuple", elements: [S], rest: N });
+    expect(rootType({ type: "array", minItems: 1, maxItems: 3 })).toEqual({
+      kind: "array",
+      element: U,
+      constraints: { minItems: 1, maxItems: 3 },
+    });
   });
 });
 
@@ -190,22 +243,34 @@ describe("combinators and unions", () => {
   });
 
   it("flattens nested unions, keeps each member once, and widens to unknown when any member is unknown", () => {
-    expect(rootType({ anyOf: [{ type: "string" }, { anyOf: [{ type: "number" }, { type: "string" }] }] })).toEqual({ kind: "union", items: [S, N] });
+    expect(rootType({ anyOf: [{ type: "string" }, { anyOf: [{ type: "number" }, { type: "string" }] }] })).toEqual({
+      kind: "union",
+      items: [S, N],
+    });
     expect(rootType({ anyOf: [{ type: "string" }, { type: "string" }] })).toEqual(S);
-    expect(rootType({ type: ["string", "null"], anyOf: [{}, { type: "string" }] })).toEqual({ kind: "union", items: [S, { kind: "primitive", name: "null" }] });
+    expect(rootType({ type: ["string", "null"], anyOf: [{}, { type: "string" }] })).toEqual({
+      kind: "union",
+      items: [S, { kind: "primitive", name: "null" }],
+    });
   });
 
   it("rejects an empty or non-list anyOf/oneOf/allOf at its path, and a subschema that is not a schema", () => {
     expect(problem({ anyOf: [] })).toEqual({ path: [...AT, "anyOf"], message: "must be a non-empty array of schemas" });
     expect(problem({ allOf: {} })).toEqual({ path: [...AT, "allOf"], message: "must be a non-empty array of schemas" });
-    expect(problem({ oneOf: [5] })).toEqual({ path: [...AT, "oneOf", 0], message: "a JSON Schema must be an object or a boolean" });
+    expect(problem({ oneOf: [5] })).toEqual({
+      path: [...AT, "oneOf", 0],
+      message: "a JSON Schema must be an object or a boolean",
+    });
   });
 
   it("rejects a type that is empty or not a type name, listing the valid ones", () => {
     const valid = "use string, number, integer, boolean, null, object, array or an array of them";
     expect(problem({ type: [] })).toEqual({ path: [...AT, "type"], message: `invalid type []: ${valid}` });
     expect(problem({ type: 5 })).toEqual({ path: [...AT, "type"], message: `invalid type 5: ${valid}` });
-    expect(problem({ type: ["string", "strin"] })).toEqual({ path: [...AT, "type"], message: `invalid type ["string","strin"]: ${valid}` });
+    expect(problem({ type: ["string", "strin"] })).toEqual({
+      path: [...AT, "type"],
+      message: `invalid type ["string","strin"]: ${valid}`,
+    });
     expect(problem(true)).toEqual({ path: [...AT], message: "a JSON Schema must be an object" });
   });
 });
@@ -220,9 +285,16 @@ describe("draft detection", () => {
   it("applies draft-07 $ref rules for draft-04, -06 and -07 only; annotations beside $ref are not reported", () => {
     for (const draft of ["04", "06", "07"]) {
       const out = lower(withRef(`http://json-schema.org/draft-${draft}/schema#`));
-      expect(out.warnings.map((w) => w.message), draft).toEqual(["draft-07 ignores maxLength beside $ref"]);
+      expect(
+        out.warnings.map((w) => w.message),
+        draft,
+      ).toEqual(["draft-07 ignores maxLength beside $ref"]);
     }
-    for (const other of ["https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema", undefined]) {
+    for (const other of [
+      "https://json-schema.org/draft/2020-12/schema",
+      "https://json-schema.org/draft/2019-09/schema",
+      undefined,
+    ]) {
       expect(lower(withRef(other)).enforcedByJsonSchema, other).toEqual(["maxLength"]);
     }
   });
@@ -231,8 +303,12 @@ describe("draft detection", () => {
 describe("paths of problems inside nested subschemas", () => {
   const typoPaths = (schema: unknown) => lower(schema).warnings.map((w) => w.path);
   it("reports a keyword inside additionalProperties, items, tuple rests and patternProperties at its own path", () => {
-    expect(typoPaths({ type: "object", additionalProperties: { typo: 1 } })).toEqual([[...AT, "additionalProperties", "typo"]]);
-    expect(typoPaths({ type: "object", patternProperties: { "^x": { typo: 1 } }, additionalProperties: { typo: 1 } })).toEqual([
+    expect(typoPaths({ type: "object", additionalProperties: { typo: 1 } })).toEqual([
+      [...AT, "additionalProperties", "typo"],
+    ]);
+    expect(
+      typoPaths({ type: "object", patternProperties: { "^x": { typo: 1 } }, additionalProperties: { typo: 1 } }),
+    ).toEqual([
       [...AT, "patternProperties"],
       [...AT, "patternProperties", "^x", "typo"],
       [...AT, "additionalProperties", "typo"],
@@ -249,14 +325,23 @@ describe("paths of problems inside nested subschemas", () => {
   });
 
   it("reports a bad draft-07 $ref at the $ref's path", () => {
-    expect(problem({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { $ref: "#/definitions/none" } } })).toEqual({
+    expect(
+      problem({
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { a: { $ref: "#/definitions/none" } },
+      }),
+    ).toEqual({
       path: [...AT, "properties", "a", "$ref"],
       message: 'unresolvable $ref "#/definitions/none"',
     });
   });
 
   it("inlines the same non-$defs target twice (only a cycle is an error)", () => {
-    const out = lower({ type: "object", properties: { a: { $ref: "#/properties/c" }, b: { $ref: "#/properties/c" }, c: { type: "string" } } });
+    const out = lower({
+      type: "object",
+      properties: { a: { $ref: "#/properties/c" }, b: { $ref: "#/properties/c" }, c: { type: "string" } },
+    });
     const root = out.decls[0]!.type;
     expect(root.kind === "object" && root.props.map((p) => p.type)).toEqual([S, S, S]);
   });
@@ -264,11 +349,15 @@ describe("paths of problems inside nested subschemas", () => {
 
 describe("declarations", () => {
   it("declares user schemas as exported plain declarations (no bases, not internal)", () => {
-    expect(lower({ type: "string" }).decls).toEqual([{ name: "Root", type: S, extends: [], internal: false }]);
+    expect(lower({ type: "string" }).decls).toEqual([{ name: "Root", type: S, extends: [] }]);
   });
 
   it("names nested $defs by every segment and ignores a description that is not a string", () => {
-    const out = lower({ type: "object", properties: { a: { $ref: "#/$defs/outer/$defs/inner_x" } }, $defs: { outer: { $defs: { inner_x: { type: "number", description: 5 } } } } });
+    const out = lower({
+      type: "object",
+      properties: { a: { $ref: "#/$defs/outer/$defs/inner_x" } },
+      $defs: { outer: { $defs: { inner_x: { type: "number", description: 5 } } } },
+    });
     expect(out.decls.map((d) => d.name)).toEqual(["Root", "RootOuterInnerX"]);
     expect(out.decls[1]).not.toHaveProperty("doc");
   });
@@ -279,19 +368,34 @@ describe("declarations", () => {
   });
 
   it("implies an array from prefixItems alone", () => {
-    expect(rootType({ prefixItems: [{ type: "string" }], minItems: 1 })).toEqual({ kind: "tuple", elements: [S], rest: U });
+    expect(rootType({ prefixItems: [{ type: "string" }], minItems: 1 })).toEqual({
+      kind: "tuple",
+      elements: [S],
+      rest: U,
+    });
   });
 
   it("checks patterns and bounds in zod only on properties; elsewhere the JSON Schema check enforces them", () => {
-    expect(lower({ type: "array", items: { type: "string", pattern: "^a" } }).enforcedByJsonSchema).toEqual(["pattern"]);
+    expect(lower({ type: "array", items: { type: "string", pattern: "^a" } }).enforcedByJsonSchema).toEqual([
+      "pattern",
+    ]);
     expect(lower({ type: "integer", minimum: 1 }).enforcedByJsonSchema).toEqual(["minimum"]);
-    expect(lower({ type: "object", properties: { n: { type: "integer", minimum: 1 } } }).enforcedByJsonSchema).toEqual([]);
+    expect(lower({ type: "object", properties: { n: { type: "integer", minimum: 1 } } }).enforcedByJsonSchema).toEqual(
+      [],
+    );
   });
 
   it("draft-07: only annotations beside $ref warn about nothing; every ignored keyword is named", () => {
     const draft07 = (beside: Record<string, unknown>) =>
-      lower({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { $ref: "#/definitions/s", ...beside } }, definitions: { s: { type: "string" } } }).warnings;
+      lower({
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { a: { $ref: "#/definitions/s", ...beside } },
+        definitions: { s: { type: "string" } },
+      }).warnings;
     expect(draft07({ description: "d", title: "t" })).toEqual([]);
-    expect(draft07({ minLength: 1, maxLength: 3 })).toEqual([{ path: [...AT, "properties", "a"], message: "draft-07 ignores minLength, maxLength beside $ref" }]);
+    expect(draft07({ minLength: 1, maxLength: 3 })).toEqual([
+      { path: [...AT, "properties", "a"], message: "draft-07 ignores minLength, maxLength beside $ref" },
+    ]);
   });
 });
