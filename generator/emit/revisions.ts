@@ -32,3 +32,17 @@ export function emitRevisionsFile(revisions: readonly string[]): string {
   );
   return f.render(tsHeader("the revision directories of generated/protocol", hash));
 }
+
+/**
+ * generated/protocol/release-order.ts: the built-in revisions' wire versions, oldest first, with no imports, so that
+ * the runtime's registry can rank built-ins (and name them in errors) without bundling their bindings. A built-in
+ * revision's wire version is its folder name (the generator writes both from the same string).
+ */
+export function emitReleaseOrderFile(revisions: readonly string[]): string {
+  const sorted = [...revisions].sort();
+  const hash = createHash("sha256").update(sorted.join("\n")).digest("hex");
+  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+  f.print("/** The wire versions of the built-in revisions, oldest first (release order); no bindings are imported. */");
+  f.print(`export const builtinReleaseOrder = ${JSON.stringify(sorted)} as const;`);
+  return f.render(tsHeader("the revision directories of generated/protocol", hash));
+}

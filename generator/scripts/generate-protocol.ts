@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { emitFidelityFile } from "../emit/fidelity.ts";
 import type { GeneratedFile } from "../emit/generated-file.ts";
 import { formatTypeScript } from "../pipeline/format.ts";
-import { emitRevisionsFile } from "../emit/revisions.ts";
+import { emitReleaseOrderFile, emitRevisionsFile } from "../emit/revisions.ts";
 import { posixRelative, REPO_ROOT } from "../pipeline/paths.ts";
 import { generateProtocol } from "../pipeline/protocol.ts";
 import { compareFiles, writeFiles } from "../pipeline/write.ts";
@@ -61,6 +61,10 @@ export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]
   all.push({
     path: posixRelative(REPO_ROOT, path.join(PROTOCOL_OUT, "revisions.ts")),
     content: await formatTypeScript(emitRevisionsFile(revisions)),
+  });
+  all.push({
+    path: posixRelative(REPO_ROOT, path.join(PROTOCOL_OUT, "release-order.ts")),
+    content: await formatTypeScript(emitReleaseOrderFile(revisions)),
   });
   return all;
 }

@@ -23,7 +23,8 @@ import {
 import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
 import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
-import { selectProfiles, type RevisionInput } from "../protocol/registry.ts";
+import { selectProfiles } from "../protocol/builtin-revisions.ts";
+import type { RevisionInput } from "../protocol/registry.ts";
 import { parseParams } from "../protocol/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";

@@ -6,26 +6,32 @@
  *
  * Preference order (which revision `initialize` picks, which stateless revision a client probes first) never
  * depends on what a name or version looks like. The rule:
- * - built-in revisions rank in release order, which is the order of the generated list (`revisionDescriptors`);
+ * - built-in revisions rank in release order, which is the order of the generated table (`builtinReleaseOrder`);
  * - a descriptor whose wire `version` is a built-in's takes that built-in's rank (a regenerated copy of it);
  * - any other descriptor ranks above every built-in one, and among those, later in the list ranks higher;
- * - a list ordered newest first (`selectProfiles`) is that rank, highest first.
+ * - a list ordered newest first (`rankProfiles`) is that rank, highest first.
  *
  * Lookups by string (`getProfile`, `eraOf`) take the on-the-wire version, the only name a peer ever sends; they know
- * the built-in revisions and every descriptor a server or client was given in this process.
+ * every revision a server or client of this process was configured with (the HTTP paths only ever ask about those).
+ *
+ * Bundle size: this module imports no bindings (the release order is a table of strings). The default list and the
+ * built-in names live in `builtin-revisions.ts`, which `McpServer` and `McpClient` use and which bundles every
+ * built-in revision; `McpServerCore` / `McpClientCore` given descriptors bundle only those descriptors' revisions.
  */
-import { revisionDescriptors } from "../../generated/protocol/revisions.ts";
+import { builtinReleaseOrder } from "../../generated/protocol/release-order.ts";
 import type { RevisionDescriptor } from "./method-type.ts";
 import { profileOf, type Era, type RevisionProfile } from "./profiles.ts";
 
 /** A revision in a `revisions` list: a descriptor, or the name of a built-in revision. */
 export type RevisionInput = RevisionDescriptor | string;
 
-/** The package's revisions, oldest first (release order). */
-export const BUILTIN_REVISIONS: readonly RevisionDescriptor[] = revisionDescriptors;
+/** Wire versions of the built-in revisions, newest first. */
+export const SUPPORTED_REVISIONS: readonly string[] = [...builtinReleaseOrder].reverse();
+
+const builtinRank = new Map<string, number>(builtinReleaseOrder.map((version, i) => [version, i]));
 
 const profilesByDescriptor = new WeakMap<RevisionDescriptor, RevisionProfile>();
-/** Every revision seen in this process, by wire version (built-ins first; a later descriptor replaces its entry). */
+/** Every revision a server or client of this process was configured with, by wire version (the latest wins). */
 const known = new Map<string, RevisionProfile>();
 
 function profile(descriptor: RevisionDescriptor): RevisionProfile {
@@ -37,53 +43,51 @@ function profile(descriptor: RevisionDescriptor): RevisionProfile {
   return p;
 }
 
-const builtinRank = new Map<string, number>();
-const builtinByName = new Map<string, RevisionDescriptor>();
-BUILTIN_REVISIONS.forEach((d, i) => {
-  builtinRank.set(d.version, i);
-  builtinByName.set(d.name, d);
-  builtinByName.set(d.version, d);
-});
-
-/** Wire versions of the built-in revisions, newest first. */
-export const SUPPORTED_REVISIONS: readonly string[] = BUILTIN_REVISIONS.map((d) => d.version).reverse();
-
-function resolveOne(input: RevisionInput): RevisionDescriptor {
-  if (typeof input !== "string") return input;
-  const builtin = builtinByName.get(input);
-  if (!builtin) {
-    throw new Error(
-      `unsupported MCP revision "${input}": not a built-in revision (${SUPPORTED_REVISIONS.join(", ")}); pass a generated revision descriptor instead`,
-    );
-  }
-  return builtin;
-}
-
 /**
- * Profiles for `revisions` (default: the built-in ones), in preference order, newest first (see the rule above).
- * Unknown names, and two entries with the same wire version, are errors.
+ * Profiles for `revisions` (descriptors; `selectProfiles` in `builtin-revisions.ts` also takes names), in preference
+ * order, newest first (see the rule above). Two entries with the same wire version, and an empty list, are errors.
  */
-export function selectProfiles(revisions: readonly RevisionInput[] = BUILTIN_REVISIONS): RevisionProfile[] {
+export function rankProfiles(revisions: readonly RevisionDescriptor[]): RevisionProfile[] {
+  if (revisions.length === 0) throw new Error("no MCP revisions configured");
   const ranked: { readonly profile: RevisionProfile; readonly rank: number }[] = [];
   const seen = new Set<string>();
-  revisions.forEach((input, position) => {
-    const p = profile(resolveOne(input));
+  revisions.forEach((descriptor, position) => {
+    if (typeof descriptor !== "object" || descriptor === null) {
+      throw new Error(`MCP revision ${JSON.stringify(descriptor)} is not a revision descriptor`);
+    }
+    const p = profile(descriptor);
     if (seen.has(p.version)) throw new Error(`MCP revision version "${p.version}" is listed twice`);
     seen.add(p.version);
     known.set(p.version, p);
-    ranked.push({ profile: p, rank: builtinRank.get(p.version) ?? BUILTIN_REVISIONS.length + position });
+    ranked.push({ profile: p, rank: builtinRank.get(p.version) ?? builtinReleaseOrder.length + position });
   });
   return ranked.sort((a, b) => b.rank - a.rank).map((r) => r.profile);
 }
 
-for (const d of BUILTIN_REVISIONS) known.set(d.version, profile(d));
+/**
+ * `revisions` of a `McpServerCore` / `McpClientCore`, which take descriptors only: neither the default list nor a
+ * built-in name (both need every built-in revision's bindings, see `builtin-revisions.ts`).
+ */
+export function descriptorsOnly(revisions: readonly RevisionInput[] | undefined): readonly RevisionDescriptor[] {
+  if (revisions === undefined) {
+    throw new Error("no MCP revisions configured: pass revision descriptors (McpServer and McpClient default to every built-in one)");
+  }
+  for (const input of revisions) {
+    if (typeof input === "string") {
+      throw new Error(
+        `MCP revision "${input}" given by name: pass its descriptor (import { revision } from "@mcp-gen/runtime/protocol/${input}"), or use McpServer / McpClient, which resolve built-in names`,
+      );
+    }
+  }
+  return revisions as readonly RevisionDescriptor[];
+}
 
-/** The profile of a wire version this process knows (built-in, or given to a server or client), else undefined. */
+/** The profile of a wire version a server or client of this process was configured with, else undefined. */
 export function getProfile(version: string): RevisionProfile | undefined {
   return known.get(version);
 }
 
-/** The era of a wire version this process knows, else undefined. */
+/** The era of a wire version a server or client of this process was configured with, else undefined. */
 export function eraOf(version: string): Era | undefined {
   return known.get(version)?.era;
 }

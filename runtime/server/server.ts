@@ -26,14 +26,15 @@ import type {
   ParamsOf,
 } from "../protocol/method-type.ts";
 import { requestProfileOf, type RequestProfile, type RevisionProfile } from "../protocol/profiles.ts";
-import { selectProfiles, type RevisionInput } from "../protocol/registry.ts";
+import { withBuiltinRevisions } from "../protocol/builtin-revisions.ts";
+import { descriptorsOnly, rankProfiles, type RevisionInput } from "../protocol/registry.ts";
 import type { Validator } from "../protocol/validation.ts";
 import type { Transport } from "../transport/transport.ts";
 import type { RequestContext } from "./context.ts";
 import { SERVER_METHODS, type MethodImpl } from "./methods.ts";
 import { RequestStateSealer } from "./request-state.ts";
 import { ServerSession } from "./session.ts";
-import { matchUriTemplate } from "./uri-template.ts";
+import { matchUriTemplate } from "../protocol/uri-template.ts";
 
 export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
 export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;
@@ -156,7 +157,12 @@ export interface RegisteredPrompt {
   readonly complete: Readonly<Record<string, Completer>>;
 }
 
-export class McpServer {
+/**
+ * The server, given its revisions as descriptors only (`revisions` is required, built-in names are refused): code
+ * built on it bundles the bindings of those revisions and no others. `McpServer` is the same server with the
+ * built-in revisions as the default and their names accepted.
+ */
+export class McpServerCore {
   readonly tools = new Map<string, RegisteredTool>();
   readonly resources = new Map<string, RegisteredResource>();
   readonly templates = new Map<string, RegisteredTemplate>();
@@ -182,7 +188,7 @@ export class McpServer {
   private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
-    const profiles = selectProfiles(options.revisions);
+    const profiles = rankProfiles(descriptorsOnly(options.revisions));
     this.revisions = profiles.map((p) => p.version);
     this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
     this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.version, p]));
@@ -366,6 +372,13 @@ export class McpServer {
   private changed(kind: "tools" | "resources" | "prompts"): void {
     this.cachedCapabilities = undefined;
     for (const session of this.live) session.listChanged(kind);
+  }
+}
+
+/** The server; `revisions` defaults to every built-in revision and may name built-ins (this bundles all of them). */
+export class McpServer extends McpServerCore {
+  constructor(options: ServerOptions) {
+    super({ ...options, revisions: withBuiltinRevisions(options.revisions) });
   }
 }
 

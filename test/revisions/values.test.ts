@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { revision as r2025_11_25 } from "../../generated/protocol/2025-11-25/index.ts";
 import type { RevisionDescriptor } from "../../runtime/protocol/method-type.ts";
-import { eraOf, getProfile, selectProfiles } from "../../runtime/protocol/registry.ts";
+import { selectProfiles } from "../../runtime/protocol/builtin-revisions.ts";
+import { eraOf, getProfile } from "../../runtime/protocol/registry.ts";
 import { McpServer, type ServerOptions } from "../../runtime/server/server.ts";
 import { ScriptedTransport } from "../runtime/helpers.ts";
 import { addNote, handshakeDraft, noteSeen, notesChanged, statelessDraft } from "./drafts.ts";

@@ -9,14 +9,15 @@ import {
   RequestStateSealer,
   type RequestBinding,
 } from "../../runtime/server/request-state.ts";
-import { matchUriTemplate } from "../../runtime/server/uri-template.ts";
+import { matchUriTemplate } from "../../runtime/protocol/uri-template.ts";
 import {
   capabilityFor,
   elicitationModeAllowed,
   hasCapability,
   mergeCapabilities,
 } from "../../runtime/protocol/capabilities.ts";
-import { eraOf, getProfile, selectProfiles, SUPPORTED_REVISIONS } from "../../runtime/protocol/registry.ts";
+import { selectProfiles } from "../../runtime/protocol/builtin-revisions.ts";
+import { eraOf, getProfile, SUPPORTED_REVISIONS } from "../../runtime/protocol/registry.ts";
 import { createMemoryTransportPair } from "../../runtime/transport/memory.ts";
 
 describe("RequestStateSealer", () => {
