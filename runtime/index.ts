@@ -69,7 +69,8 @@ export type { LogLevel } from "./protocol/meta.ts";
 export type { Era } from "./protocol/profiles.ts";
 export { ERA_RULES } from "./protocol/era.ts";
 export type { EraRules } from "./protocol/era.ts";
-export { BUILTIN_REVISIONS, eraOf, SUPPORTED_REVISIONS } from "./protocol/registry.ts";
+export { eraOf, SUPPORTED_REVISIONS } from "./protocol/registry.ts";
+export { BUILTIN_REVISIONS } from "./protocol/builtin-revisions.ts";
 export type { RevisionInput } from "./protocol/registry.ts";
 export { InvalidMessageError } from "./protocol/validation.ts";
 export type { ValidationIssue, Validator } from "./protocol/validation.ts";
@@ -77,7 +78,7 @@ export { jsonSchemaCheck } from "./protocol/json-schema-check.ts";
 export { exactly, objectValue, openObject, optionalKey, ownKeys } from "./protocol/zod-helpers.ts";
 export type { ObjectSchema } from "./protocol/zod-helpers.ts";
 
-export { McpServer } from "./server/server.ts";
+export { McpServer, McpServerCore } from "./server/server.ts";
 export type {
   Completer,
   HandlerResult,

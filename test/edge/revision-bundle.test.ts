@@ -1,0 +1,56 @@
+/**
+ * A server configured with two revision descriptors bundles those two revisions' bindings and no other: esbuild's
+ * metafile says how many bytes of each source file the bundle holds, and no file of another generated revision may be among them.
+ * The server with the default list (every built-in revision) is bundled too, so the check is known to see them.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { bundle } from "./bundle.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const ALL = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+const CHOSEN = ["2025-11-25", "2026-07-28"];
+
+mkdirSync(join(ROOT, "test/edge/.build"), { recursive: true });
+const work = mkdtempSync(join(ROOT, "test/edge/.build/revisions-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A worker serving `revisions` (a source expression), built at module scope like examples/workers. */
+function worker(imports: string, serverClass: string, revisions: string): string {
+  return `
+${imports}
+import { ${serverClass} } from "./runtime/index.ts";
+import { McpHttpHandler, toFetchHandler } from "./runtime/http/web-entry.ts";
+const server = new ${serverClass}({ info: { name: "two", version: "1.0.0" }${revisions} });
+export default { fetch: toFetchHandler(new McpHttpHandler(server, { sessions: false })) };
+`;
+}
+
+/** The generated revisions whose files are in a bundle, from its metafile. */
+async function bundledRevisions(name: string, contents: string): Promise<string[]> {
+  const { metafile } = await bundle({ contents, resolveDir: ROOT }, "workerd", join(work, `${name}.js`), {
+    minify: false,
+  });
+  const found = new Set<string>();
+  // `inputs` lists every file esbuild read, tree-shaken ones too; an output's inputs are those it holds bytes of.
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const match = /generated\/protocol\/([^/]+)\//.exec(input);
+      if (match?.[1] && bytesInOutput > 0) found.add(match[1]);
+    }
+  }
+  return [...found].sort();
+}
+
+describe("revisions in a bundle", () => {
+  it("holds only the descriptors a McpServerCore is given", async () => {
+    const imports = CHOSEN.map((r, i) => `import { revision as r${i} } from "./generated/protocol/${r}/index.ts";`);
+    const source = worker(imports.join("\n"), "McpServerCore", `, revisions: [r0, r1]`);
+    expect(await bundledRevisions("two", source)).toEqual(CHOSEN);
+  }, 60_000);
+
+  it("holds every built-in revision for McpServer's default list", async () => {
+    expect(await bundledRevisions("all", worker("", "McpServer", ""))).toEqual(ALL);
+  }, 60_000);
+});
