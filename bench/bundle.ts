@@ -1,7 +1,8 @@
 /**
  * Bundle sizes at the edge: the weather example bundled per platform (examples/{workers,deno,bun}) with esbuild as
  * test/edge deploys it (minified ESM, everything inlined), once as generated (every revision the runtime knows) and
- * once generated for two revisions (2025-11-25 and 2026-07-28), next to the same server written with the official
+ * once generated for two revisions (2025-11-25 and 2026-07-28) and served by `McpServerCore` given those two revisions'
+ * descriptors (so that only their bindings are bundled), next to the same server written with the official
  * SDK v2 and served by its `createMcpHandler` (@modelcontextprotocol/server). Prints minified and gzipped sizes.
  */
 import { execFileSync } from "node:child_process";
@@ -54,11 +55,43 @@ const handler = createMcpHandler(() => {
 export default { fetch: (request: Request) => handler.fetch(request) };
 `;
 
+const TWO_REVISIONS = ["2025-11-25", "2026-07-28"];
+
+/**
+ * The runtime as the two-revision generated code sees it: the core entry, with `McpServer` standing for
+ * `McpServerCore` given the two revisions' descriptors (a name in the manifest's list becomes its descriptor). This
+ * is what generated code costs once it passes descriptors to `McpServerCore`; `McpServer`'s default list and its
+ * built-in names would bundle every revision.
+ */
+function twoRevisionRuntime(folder: string): string {
+  const file = join(folder, "runtime.ts");
+  const imports = TWO_REVISIONS.map(
+    (name, i) =>
+      `import { revision as r${i} } from ${JSON.stringify(join(ROOT, `generated/protocol/${name}/index.ts`))};`,
+  );
+  const core = JSON.stringify(join(ROOT, "runtime/index.ts"));
+  writeFileSync(
+    file,
+    `${imports.join("\n")}
+import { McpServerCore, type RevisionInput, type ServerOptions } from ${core};
+export * from ${core};
+const descriptors: Record<string, RevisionInput> = { ${TWO_REVISIONS.map((name, i) => `${JSON.stringify(name)}: r${i}`).join(", ")} };
+export class McpServer extends McpServerCore {
+  constructor(options: ServerOptions) {
+    const named = options.revisions ?? Object.keys(descriptors);
+    super({ ...options, revisions: named.map((r) => (typeof r === "string" ? (descriptors[r] ?? r) : r)) });
+  }
+}
+`,
+  );
+  return file;
+}
+
 /** The weather manifest generated for two revisions into `folder`; returns its `index.ts`. */
 function generateTwoRevisionWeather(folder: string): string {
   const manifest = readFileSync(join(ROOT, "examples/weather/mcp.yaml"), "utf8")
-    .replace(/^server:\n/m, "server:\n  revisions: [2025-11-25, 2026-07-28]\n")
-    .replace(/runtimeImport: .*/, `runtimeImport: ${JSON.stringify(join(ROOT, "runtime/index.ts"))}`);
+    .replace(/^server:\n/m, `server:\n  revisions: [${TWO_REVISIONS.join(", ")}]\n`)
+    .replace(/runtimeImport: .*/, `runtimeImport: ${JSON.stringify(twoRevisionRuntime(folder))}`);
   writeFileSync(join(folder, "mcp.yaml"), manifest);
   try {
     execFileSync(process.execPath, [join(ROOT, "bin/mcp-gen.js"), "generate", "-m", join(folder, "mcp.yaml")], {
@@ -105,10 +138,29 @@ try {
     const all = await bundle(entry, platform, join(work, "out", `${platform}-all.js`));
     rows.push([`mcp-gen weather, all revisions`, platform, all.bytes, all.gzipBytes]);
     const two = await bundle(entry, platform, join(work, "out", `${platform}-two.js`), {
-      redirect: { "weather/generated/index.ts": twoRevisions },
+      redirect: {
+        "weather/generated/index.ts": twoRevisions,
+        // Generated code imports a built-in descriptor from `<runtimeImport>/protocol/<name>`.
+        ...Object.fromEntries(
+          TWO_REVISIONS.map((name) => [
+            `runtime.ts/protocol/${name}`,
+            join(ROOT, `generated/protocol/${name}/index.ts`),
+          ]),
+        ),
+      },
     });
     if (!Object.keys(two.metafile.inputs).some((input) => input.includes("/bench-"))) {
       throw new Error("the two-revision bundle did not use the two-revision generated code");
+    }
+    const bundled = new Set<string>();
+    for (const output of Object.values(two.metafile.outputs)) {
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const revision = /generated\/protocol\/([^/]+)\//.exec(input)?.[1];
+        if (revision && bytesInOutput > 0) bundled.add(revision);
+      }
+    }
+    if ([...bundled].sort().join() !== TWO_REVISIONS.join()) {
+      throw new Error(`the two-revision bundle holds revisions ${[...bundled].sort().join(", ")}`);
     }
     rows.push([`mcp-gen weather, 2 revisions`, platform, two.bytes, two.gzipBytes]);
     if (platform === "workerd") heaviest = two.metafile;

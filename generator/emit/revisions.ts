@@ -42,7 +42,9 @@ export function emitReleaseOrderFile(revisions: readonly string[]): string {
   const sorted = [...revisions].sort();
   const hash = createHash("sha256").update(sorted.join("\n")).digest("hex");
   const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
-  f.print("/** The wire versions of the built-in revisions, oldest first (release order); no bindings are imported. */");
+  f.print(
+    "/** The wire versions of the built-in revisions, oldest first (release order); no bindings are imported. */",
+  );
   f.print(`export const builtinReleaseOrder = ${JSON.stringify(sorted)} as const;`);
   return f.render(tsHeader("the revision directories of generated/protocol", hash));
 }

@@ -70,7 +70,9 @@ export function rankProfiles(revisions: readonly RevisionDescriptor[]): Revision
  */
 export function descriptorsOnly(revisions: readonly RevisionInput[] | undefined): readonly RevisionDescriptor[] {
   if (revisions === undefined) {
-    throw new Error("no MCP revisions configured: pass revision descriptors (McpServer and McpClient default to every built-in one)");
+    throw new Error(
+      "no MCP revisions configured: pass revision descriptors (McpServer and McpClient default to every built-in one)",
+    );
   }
   for (const input of revisions) {
     if (typeof input === "string") {
