@@ -106,15 +106,15 @@ export type {
   TypedToolValidators,
 } from "./server/typed-tools.ts";
 
-export { McpClient } from "./client/client.ts";
+export { McpClient, McpClientCore } from "./client/client.ts";
 export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";
 export type { ClientHandlers, ClientRequestContext, RequestHandler } from "./client/handlers.ts";
 export type { ClientExtension } from "./client/extensions.ts";
 export type { CallerParamsOf } from "./client/tokens.ts";
 export type { BuiltinMethod, BuiltinParams, BuiltinResult, BuiltinToken } from "./protocol/builtin-types.ts";
 export { NegotiationError } from "./client/negotiate.ts";
-export { expandUriTemplate } from "./client/expand-uri-template.ts";
-export type { UriTemplateValue } from "./client/expand-uri-template.ts";
+export { expandUriTemplate } from "./protocol/uri-template.ts";
+export type { UriTemplateValue } from "./protocol/uri-template.ts";
 export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typed-tools.ts";
 export type { StructuredToolCall } from "./client/typed-tools.ts";
 

@@ -1,9 +1,9 @@
 /**
  * Validated manifest → `UserModel`. Derives every generated name, lowers every JSON Schema into the shared IR,
- * parses RFC 6570 templates (with the `uri-template` package) into typed variables, and rejects what cannot be
+ * parses RFC 6570 templates (with the runtime's runtime/protocol/uri-template.ts) into typed variables, and rejects what cannot be
  * generated: duplicate names, names that collide once turned into identifiers, bad templates, bad schemas.
  */
-import uriTemplate from "uri-template";
+import { uriTemplateVariables } from "../../runtime/protocol/uri-template.ts";
 import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
 import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
@@ -269,28 +269,23 @@ function lowerSchema(json: Record<string, unknown>, name: string, path: Manifest
 }
 
 function lowerTemplate(t: ManifestResourceTemplate, path: ManifestPath, acc: Collected): UserResourceTemplate {
-  let parts;
+  let found;
   try {
-    parts = uriTemplate.parse(t.uriTemplate).ast.parts;
+    found = uriTemplateVariables(t.uriTemplate);
   } catch (error) {
     throw new SchemaProblem([...path, "uriTemplate"], `invalid RFC 6570 URI template: ${firstLine(error)}`);
   }
-  const variables: UserTemplateVariable[] = [];
-  for (const part of parts) {
-    if (part.type !== "expression") continue;
-    for (const v of part.variables) {
-      if (variables.some((seen) => seen.name === v.name)) continue;
-      const declared = t.variables?.[v.name];
-      variables.push({
-        name: v.name,
-        explode: v.modifier?.type === "explode",
-        // Query forms (`{?a}`, `{&a}`) may be left out of a URI; every other expression is part of its shape.
-        optional: part.operator === "?" || part.operator === "&",
-        ...(declared?.description !== undefined ? { description: declared.description } : {}),
-        completion: declared?.completion ?? false,
-      });
-    }
-  }
+  const variables = found.map((v): UserTemplateVariable => {
+    const declared = t.variables?.[v.name];
+    return {
+      name: v.name,
+      explode: v.explode,
+      // Query forms (`{?a}`, `{&a}`) may be left out of a URI; every other expression is part of its shape.
+      optional: v.operator === "?" || v.operator === "&",
+      ...(declared?.description !== undefined ? { description: declared.description } : {}),
+      completion: declared?.completion ?? false,
+    };
+  });
   for (const declared of Object.keys(t.variables ?? {})) {
     if (!variables.some((v) => v.name === declared)) {
       throw new SchemaProblem(
