@@ -17,7 +17,9 @@ export type ModuleRef =
   /** Another generated file of the same output folder, by name without extension (`types`). */
   | { readonly kind: "sibling"; readonly name: string }
   /** Any other relative module, spelled as given (e.g. a spec's schema.ts from a fidelity file). */
-  | { readonly kind: "relative"; readonly specifier: string };
+  | { readonly kind: "relative"; readonly specifier: string }
+  /** A module of the runtime outside the entry points above, spelled as given (a built-in revision's bindings). */
+  | { readonly kind: "runtime-module"; readonly specifier: string };
 
 export interface ImportSymbol {
   /** The exported name, or for a namespace import the local name (`z`, `T`). */
@@ -68,7 +70,7 @@ interface Collected {
   namespace?: { name: string; value: boolean };
 }
 
-const GROUP: Record<ModuleRef["kind"], number> = { zod: 0, runtime: 1, sibling: 2, relative: 2 };
+const GROUP: Record<ModuleRef["kind"], number> = { zod: 0, runtime: 1, "runtime-module": 1, sibling: 2, relative: 2 };
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -86,6 +88,7 @@ export function createPrinter(options: PrinterOptions): Printer {
       case "sibling":
         return `./${ref.name}${options.siblingExtension}`;
       case "relative":
+      case "runtime-module":
         return ref.specifier;
     }
   };

@@ -31,6 +31,15 @@ export function relativeModule(local: string, specifier: string): ImportSymbol {
   return { name: local, from: { kind: "relative", specifier }, namespace: true };
 }
 
+/**
+ * A built-in revision's bindings as a namespace whose `revision` export is its descriptor, from the runtime's
+ * `protocol/<name>` entry as the caller spells it (`import * as revision_2025_11_25 from
+ * "@mcp-gen/runtime/protocol/2025-11-25"`), so code that names it pulls in that revision only.
+ */
+export function builtinRevision(local: string, specifier: string): ImportSymbol {
+  return { name: local, from: { kind: "runtime-module", specifier }, namespace: true };
+}
+
 export const runtime = {
   // Server side (`@mcp-gen/runtime`).
   McpServer: runtimeValue("McpServer", "core"),

@@ -99,6 +99,14 @@ const Prompt = z.strictObject({
   icons: z.array(Icon).exactOptional(),
 });
 
+/** A revision the user generated (`mcp-gen protocol --out <folder>`), by its folder relative to the manifest. */
+const RevisionBindings = z.strictObject({
+  bindings: z
+    .string()
+    .min(1)
+    .describe("Folder of `mcp-gen protocol` output (holding revision.ts and ir.json), relative to the manifest."),
+});
+
 const Server = z.strictObject({
   name: z.string().min(1),
   version: z.string().min(1),
@@ -108,10 +116,12 @@ const Server = z.strictObject({
   instructions: z.string().exactOptional(),
   icons: z.array(Icon).exactOptional(),
   revisions: z
-    .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a protocol revision looks like 2025-11-25"))
+    .array(z.union([z.string().min(1), RevisionBindings]))
     .min(1)
     .exactOptional()
-    .describe("Protocol revisions the server speaks. Default: every revision the runtime knows."),
+    .describe(
+      "Protocol revisions the server speaks: a built-in revision's name (2025-11-25), or { bindings: <folder> } for one generated with `mcp-gen protocol`. Default: every built-in revision.",
+    ),
 });
 
 const Capabilities = z.strictObject({

@@ -42,8 +42,22 @@ export interface UserServerInfo {
   readonly instructions?: string;
   readonly icons?: readonly ManifestIcon[];
   /** Undefined: every revision the runtime knows. */
-  readonly revisions?: readonly string[];
+  readonly revisions?: readonly UserRevision[];
 }
+
+/**
+ * A revision the generated server speaks: a built-in one (imported from the runtime's `protocol/<name>` entry), or a
+ * folder of `mcp-gen protocol` output (imported by a relative path), so generated code references only these.
+ */
+export type UserRevision =
+  | { readonly kind: "builtin"; readonly name: string }
+  | {
+      readonly kind: "bindings";
+      /** The folder as the manifest spells it. */
+      readonly folder: string;
+      /** Its `revision` module, relative to the output folder, `/`-separated, without extension (`../protocol/draft/revision`). */
+      readonly module: string;
+    };
 
 /** Resolved capability switches (defaults applied). Only kinds the manifest declares appear. */
 export interface UserCapabilities {

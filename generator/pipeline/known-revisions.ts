@@ -1,40 +1,65 @@
 /**
- * The protocol revisions generated code can ask the runtime for: the revision folders of the runtime's protocol
- * bindings. The runtime's registry is built from the same folders (through generated/protocol/revisions.ts, kept in
- * sync by `npm run generate:check`); they are listed from disk rather than imported so that checking a manifest does
- * not load every revision's schemas.
+ * The read stage's view of protocol revisions: the built-in ones generated code can ask the runtime for, and the
+ * folders of `mcp-gen protocol` output a manifest names (`server.revisions: [{ bindings: ./protocol/draft }]`).
  *
- * Run from this repository's sources, the folders are generated/protocol/ (so a newly generated revision counts
- * before any build); run as the installed CLI, they are the @mcp-gen/runtime package's built bindings, found through
- * its `./protocol` export.
+ * A built-in revision is a folder of the runtime's bindings holding a descriptor (`revision.ts`, or `revision.js`
+ * once built), whatever its name looks like. The runtime's registry is built from the same folders (through
+ * generated/protocol/revisions.ts, kept in sync by `npm run generate:check`); they are listed from disk rather than
+ * imported so that checking a manifest does not load every revision's schemas. Run from this repository's sources,
+ * the folders are generated/protocol/ (so a newly generated revision counts before any build); run as the installed
+ * CLI, they are the @mcp-gen/runtime package's built bindings, found through its `./protocol` export.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-
-const REVISION_NAME = /^\d{4}-\d{2}-\d{2}$/;
+import type { BindingsLookup } from "../manifest/lower-manifest.ts";
+import { posixRelative } from "./paths.ts";
 
 let known: readonly string[] | undefined;
 
-/** Every revision with generated bindings, oldest first. */
+/** Every revision with generated bindings, by folder name, sorted. */
 export function knownRevisions(): readonly string[] {
   known ??= listRevisions(...protocolDir());
   return known;
 }
 
-/** The bindings folder and the file each revision folder must hold. */
-function protocolDir(): [dir: string, index: string] {
+/** The bindings folder and the descriptor file each revision folder holds. */
+function protocolDir(): [dir: string, descriptor: string] {
   const source = fileURLToPath(new URL("../../generated/protocol/", import.meta.url));
-  if (existsSync(path.join(source, "revisions.ts"))) return [source, "index.ts"];
+  if (existsSync(path.join(source, "revisions.ts"))) return [source, "revision.ts"];
   const revisions = createRequire(import.meta.url).resolve("@mcp-gen/runtime/protocol");
-  return [path.dirname(revisions), "index.js"];
+  return [path.dirname(revisions), "revision.js"];
 }
 
-function listRevisions(dir: string, index: string): readonly string[] {
+function listRevisions(dir: string, descriptor: string): readonly string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && REVISION_NAME.test(e.name))
-    .filter((e) => existsSync(path.join(dir, e.name, index)))
+    .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, descriptor)))
     .map((e) => e.name)
     .sort();
+}
+
+/**
+ * A manifest's `{ bindings: <folder> }` revision: the folder (relative to `manifestDir`) must hold `mcp-gen protocol`
+ * output, a `revision.ts` descriptor and an `ir.json` with a `protocol` block. Answers the descriptor module as the
+ * generated code in `outDir` imports it, or why the folder does not qualify.
+ */
+export function lookUpBindings(folder: string, manifestDir: string, outDir: string): BindingsLookup {
+  const dir = path.resolve(manifestDir, folder);
+  const hint = `generate it with \`mcp-gen protocol --schema <schema.ts> --out ${folder}\``;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return { problem: `no folder ${folder} (${hint})` };
+  if (!existsSync(path.join(dir, "revision.ts")))
+    return { problem: `${folder} holds no revision.ts, so it is not protocol bindings (${hint})` };
+  const ir = path.join(dir, "ir.json");
+  if (!existsSync(ir)) return { problem: `${folder} holds no ir.json, so it is not protocol bindings (${hint})` };
+  let protocol: unknown;
+  try {
+    protocol = (JSON.parse(readFileSync(ir, "utf8")) as { protocol?: unknown }).protocol;
+  } catch {
+    return { problem: `${folder}/ir.json is not JSON (${hint})` };
+  }
+  if (typeof protocol !== "object" || protocol === null)
+    return { problem: `${folder}/ir.json has no protocol block: bindings of a base revision only (${hint})` };
+  const module = posixRelative(outDir, path.join(dir, "revision"));
+  return { module: module.startsWith(".") ? module : `./${module}` };
 }

@@ -1,6 +1,6 @@
 /**
  * The manifest pipeline, the same stages as the protocol one (`protocol.ts`): read (the manifest's bytes, the
- * revisions the runtime knows) → parse and lower (`manifest/`, pure: `UserModel`, whose types are the shared IR) →
+ * revisions the runtime knows, the bindings folders the manifest names) → parse and lower (`manifest/`, pure: `UserModel`, whose types are the shared IR) →
  * emit (`emit/user/`, pure) → format → the outputs record. Returns files; writing is the write stage's
  * (`output-folder.ts`).
  */
@@ -14,7 +14,7 @@ import { parseManifest } from "../manifest/load-manifest.ts";
 import type { Manifest } from "../manifest/manifest-schema.ts";
 import type { UserModel } from "../manifest/user-model.ts";
 import { formatFiles } from "./format.ts";
-import { knownRevisions } from "./known-revisions.ts";
+import { knownRevisions, lookUpBindings } from "./known-revisions.ts";
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
 
@@ -63,6 +63,7 @@ export async function generateFromManifest(job: ManifestJob): Promise<ManifestOu
     // The display path depends on the manifest and output locations only, never on the working directory.
     displayPath: (parsed) => posixRelative(outDirOf(parsed), manifestPath),
     knownRevisions: knownRevisions(),
+    bindings: (folder, parsed) => lookUpBindings(folder, path.dirname(manifestPath), outDirOf(parsed)),
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
   const files = await formatFiles(emitUserFiles(model));

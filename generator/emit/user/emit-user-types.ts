@@ -4,13 +4,14 @@
  * protocol bindings. A tool schema whose keywords zod cannot express gets a JSON Schema check of the original
  * schema (the runtime's `jsonSchemaCheck`) refined onto its root validator.
  */
+import { posix } from "node:path";
 import { dependencyOrder } from "../../ir/walk.ts";
-import type { UserModel, UserSchema } from "../../manifest/user-model.ts";
+import type { UserModel, UserRevision, UserSchema } from "../../manifest/user-model.ts";
 import { typeUse, type Printer } from "../printer.ts";
-import { runtime, zod } from "../runtime-symbols.ts";
+import { builtinRevision, relativeModule, runtime, zod } from "../runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
 import { createZodContext, emitZodDeclaration } from "../zod.ts";
-import { createUserPrinter, D, T } from "./user-printer.ts";
+import { builtinRevisionSpecifier, createUserPrinter, D, T } from "./user-printer.ts";
 
 /** Every tool schema of the model, with the tool it belongs to. */
 export function toolSchemas(model: UserModel): UserSchema[] {
@@ -102,6 +103,27 @@ function printToolValidators(f: Printer, model: UserModel): void {
   f.print("};");
 }
 
+/**
+ * `revisions: [revision_2025_11_25.revision, revision_draft.revision]`: descriptor values, each imported from its own
+ * module (a built-in one from the runtime's `protocol/<name>` entry, a user's folder by relative path), so a bundle
+ * of the server holds only the manifest's revisions.
+ */
+function revisionValues(f: Printer, model: UserModel, revisions: readonly UserRevision[]): string {
+  const taken = new Set<string>();
+  const values = revisions.map((r) => {
+    const base = `revision_${(r.kind === "builtin" ? r.name : posix.basename(r.folder)).replace(/[^A-Za-z0-9_$]/g, "_")}`;
+    let local = base;
+    for (let n = 2; taken.has(local); n++) local = `${base}_${n}`;
+    taken.add(local);
+    const symbol =
+      r.kind === "builtin"
+        ? builtinRevision(local, builtinRevisionSpecifier(model, r.name))
+        : relativeModule(local, `${r.module}${model.importExtension}`);
+    return `${f.use(symbol)}.revision`;
+  });
+  return `revisions: [${values.join(", ")}]`;
+}
+
 /** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
 export function emitUserDefinitionsFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
@@ -124,7 +146,7 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   const serverOptions = [
     `info: ${json(info)}`,
     ...(instructions !== undefined ? [`instructions: ${json(instructions)}`] : []),
-    ...(revisions ? [`revisions: ${json(revisions)}`] : []),
+    ...(revisions ? [revisionValues(f, model, revisions)] : []),
     `capabilities: ${wireCapabilities(model)}`,
   ];
   const scopes = Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes]));

@@ -1,4 +1,5 @@
 /** The printer of a manifest's output files: the runtime from `runtimeImport`, siblings with `importExtension`. */
+import { posix } from "node:path";
 import type { UserModel } from "../../manifest/user-model.ts";
 import { createPrinter, type Printer } from "../printer.ts";
 import { sibling } from "../runtime-symbols.ts";
@@ -12,3 +13,16 @@ export function createUserPrinter(model: UserModel): Printer {
 export const T = sibling("T", "types");
 export const S = sibling("S", "schemas");
 export const D = sibling("D", "definitions");
+
+/**
+ * The runtime's entry of a built-in revision: `@mcp-gen/runtime/protocol/<name>` for a package `runtimeImport`. A
+ * relative one points at the runtime's sources (`…/runtime/index.ts`, as in this repository's examples), whose
+ * built-in bindings are `generated/protocol/<name>/` beside `runtime/`.
+ */
+export function builtinRevisionSpecifier(model: UserModel, name: string): string {
+  const runtimeImport = model.runtimeImport;
+  if (!runtimeImport.startsWith(".")) return `${runtimeImport}/protocol/${name}`;
+  const runtimeDir = posix.dirname(runtimeImport);
+  const file = posix.join(posix.dirname(runtimeDir), "generated", "protocol", name, "index");
+  return `${file.startsWith(".") ? file : `./${file}`}${posix.extname(runtimeImport)}`;
+}
