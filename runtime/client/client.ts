@@ -24,7 +24,8 @@ import type {
 } from "../protocol/types.ts";
 import type { BuiltinResult, BuiltinToken, SubscriptionFilter } from "../protocol/builtin-types.ts";
 
-import { ClientConnection } from "./connection.ts";
+import { withBuiltinRevisions } from "../protocol/builtin-revisions.ts";
+import { ClientConnection, type ClientOptions } from "./connection.ts";
 import { collectPages } from "./pagination.ts";
 import type { CallerParamsOf, CallOptions } from "./tokens.ts";
 
@@ -65,7 +66,11 @@ interface ConvenienceResults {
   readonly "subscriptions/listen": unknown;
 }
 
-export class McpClient extends ClientConnection {
+/**
+ * The client, given its revisions as descriptors only (`revisions` is required, built-in names are refused): code
+ * built on it bundles the bindings of those revisions and no others. `McpClient` adds the built-in default.
+ */
+export class McpClientCore extends ClientConnection {
   /**
    * A core method by name, params checked against every built-in revision's. The negotiated revision's table has
    * validated the result when it resolves; its open shape (`ConvenienceResults`) is the one narrowing of this class.
@@ -190,5 +195,12 @@ export class McpClient extends ClientConnection {
       );
       ended.catch(() => undefined);
     });
+  }
+}
+
+/** The client; `revisions` defaults to every built-in revision and may name built-ins (this bundles all of them). */
+export class McpClient extends McpClientCore {
+  constructor(options: ClientOptions) {
+    super({ ...options, revisions: withBuiltinRevisions(options.revisions) });
   }
 }

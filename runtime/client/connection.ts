@@ -23,8 +23,7 @@ import {
 import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
 import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
-import { selectProfiles } from "../protocol/builtin-revisions.ts";
-import type { RevisionInput } from "../protocol/registry.ts";
+import { descriptorsOnly, rankProfiles, type RevisionInput } from "../protocol/registry.ts";
 import { parseParams } from "../protocol/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
@@ -78,7 +77,8 @@ export class ClientConnection {
   private declared: Record<string, unknown>;
 
   constructor(readonly options: ClientOptions) {
-    this.acceptable = selectProfiles(options.revisions);
+    // Descriptors only: `McpClient` (client.ts) turns the default list and built-in names into them.
+    this.acceptable = rankProfiles(descriptorsOnly(options.revisions));
     this.handlers = HandlerRegistry.from(options.handlers ?? {});
     this.extensions = new ExtensionMethods(options.extensions ?? []);
     this.declared = this.declare();

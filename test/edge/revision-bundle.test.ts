@@ -50,6 +50,17 @@ describe("revisions in a bundle", () => {
     expect(await bundledRevisions("two", source)).toEqual(CHOSEN);
   }, 60_000);
 
+  it("holds only the descriptors a McpClientCore is given", async () => {
+    const imports = CHOSEN.map((r, i) => `import { revision as r${i} } from "./generated/protocol/${r}/index.ts";`);
+    const source = `${imports.join("\n")}
+import { McpClientCore } from "./runtime/index.ts";
+import { StreamableHttpClientTransport } from "./runtime/http/index.ts";
+export const client = new McpClientCore({ info: { name: "c", version: "1.0.0" }, revisions: [r0, r1] });
+export const connect = (url: string) => client.connect(new StreamableHttpClientTransport(new URL(url)));
+`;
+    expect(await bundledRevisions("client", source)).toEqual(CHOSEN);
+  }, 60_000);
+
   it("holds every built-in revision for McpServer's default list", async () => {
     expect(await bundledRevisions("all", worker("", "McpServer", ""))).toEqual(ALL);
   }, 60_000);
