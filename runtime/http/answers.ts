@@ -3,7 +3,7 @@ import { classify, type Classified } from "../jsonrpc/messages.ts";
 import { MetaKey } from "../protocol/meta.ts";
 import { base64urlFromBytes } from "../transport/base64.ts";
 import { principalOf } from "../transport/principal.ts";
-import type { AuthInfo } from "../transport/transport.ts";
+import type { AuthInfo, ClassifiedMessage } from "../transport/transport.ts";
 import type { RequestId } from "./exchange.ts";
 import { isJsonContentType } from "./guards.ts";
 import { BodyTooLargeError, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
@@ -33,6 +33,8 @@ export function mintSessionId(): string {
  * later step of the HTTP path (era choice, header rules, scopes, serving) reads these fields, never the raw value.
  */
 export interface Posted {
+  /** The classification itself, handed to the engine as is (`TransportSink.receiveClassified`). */
+  readonly classified: ClassifiedMessage;
   readonly message: Message;
   readonly kind: "request" | "notification" | "response";
   /** The method of a request or notification. */
@@ -64,6 +66,7 @@ export function sortMessage(value: unknown): Sorted {
   return {
     ok: true,
     posted: {
+      classified: c,
       message,
       kind: c.kind,
       method: c.kind === "response" ? undefined : c.message.method,

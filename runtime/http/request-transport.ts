@@ -5,7 +5,13 @@
  * nothing more is sent for the request. A transport whose request finished normally can serve the next POST
  * (`onIdle`), so a server session is not built and torn down for every request.
  */
-import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
+import {
+  deliverClassified,
+  type IncomingContext,
+  type OutgoingOptions,
+  type Transport,
+  type TransportSink,
+} from "../transport/transport.ts";
 import type { Posted } from "./answers.ts";
 import { Exchange, type ResponseMode, type RequestId } from "./exchange.ts";
 import type { GoneSource, HttpResponseOut } from "./types.ts";
@@ -62,12 +68,17 @@ export class RequestTransport implements Transport {
         capabilities: {},
         clientInfo: { name: "stateless-http-client", version: "0" },
       };
-      sink.receive({ jsonrpc: "2.0", id: PREAMBLE_ID, method: "initialize", params }, context);
-      sink.receive({ jsonrpc: "2.0", method: "notifications/initialized" }, context);
+      const initialize = { jsonrpc: "2.0", id: PREAMBLE_ID, method: "initialize", params } as const;
+      deliverClassified(sink, { kind: "request", message: initialize }, context);
+      deliverClassified(
+        sink,
+        { kind: "notification", message: { jsonrpc: "2.0", method: "notifications/initialized" } },
+        context,
+      );
     }
-    const { message, id: requestId } = posted;
+    const { classified, id: requestId } = posted;
     if (requestId === undefined) {
-      sink.receive(message, context);
+      deliverClassified(sink, classified, context);
       this.idle();
       return Promise.resolve({ status: 202, headers: {} });
     }
@@ -87,7 +98,7 @@ export class RequestTransport implements Transport {
     exchange.outstanding.add(requestId);
     exchange.onFinished = this.onExchangeFinished;
     client?.onGone(gone);
-    sink.receive(message, cancel ? { ...context, signal: cancel.signal } : context);
+    deliverClassified(sink, classified, cancel ? { ...context, signal: cancel.signal } : context);
     return exchange.done;
   }
 

@@ -3,7 +3,13 @@
  * for the server session. Each POST is an `Exchange`; messages the server sends go to the POST of the request
  * they answer or relate to, else to the session's GET stream, and never to two streams.
  */
-import type { IncomingContext, OutgoingOptions, Transport, TransportSink } from "../transport/transport.ts";
+import {
+  deliverClassified,
+  type IncomingContext,
+  type OutgoingOptions,
+  type Transport,
+  type TransportSink,
+} from "../transport/transport.ts";
 import type { Posted, PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
 import { Exchange, type RequestId } from "./exchange.ts";
@@ -123,14 +129,14 @@ export class SessionTransport implements Transport {
     if (exchange) {
       const ex = exchange;
       const withClose: IncomingContext = { ...context, closeStream: streamCloser(ex) };
-      for (const request of requests) this.sink?.receive(request.message, withClose);
+      for (const request of requests) if (this.sink) deliverClassified(this.sink, request.classified, withClose);
     }
     return exchange?.done;
   }
 
   private receiveOther(posted: Posted, context: IncomingContext): void {
     if (posted.method === "notifications/initialized") this.initialized = true;
-    this.sink?.receive(posted.message, context);
+    if (this.sink) deliverClassified(this.sink, posted.classified, context);
   }
 
   /** GET: the stream for messages unrelated to any request, or a resumption with Last-Event-ID. */

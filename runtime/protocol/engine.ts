@@ -4,7 +4,7 @@
  * by progress), `notifications/cancelled` in both directions and progress tokens. It knows nothing about revisions;
  * the session layer above decides what is valid when.
  */
-import type { IncomingContext, Transport, TransportSink } from "../transport/transport.ts";
+import type { ClassifiedMessage, IncomingContext, Transport, TransportSink } from "../transport/transport.ts";
 import {
   ConnectionClosedError,
   ErrorCode,
@@ -73,6 +73,8 @@ export class JsonRpcEngine {
   start(): Promise<void> {
     const sink: TransportSink = {
       receive: (frame, context) => this.receive(frame, context),
+      receiveClassified: (message, context) =>
+        void this.dispatch(message, context)?.then(this.sendIfAny, this.diagnose),
       closed: (error) => this.onTransportClosed(error),
       malformed: (reason) => this.sendError(null, new RpcError(ErrorCode.ParseError, `Parse error: ${reason}`)),
     };
@@ -207,6 +209,16 @@ export class JsonRpcEngine {
     context: IncomingContext | undefined,
   ): Promise<JsonRpcMessage | undefined> | undefined {
     const c = classify(value);
+    if (c.kind === "invalid") {
+      return Promise.resolve(failure(c.id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${c.reason}`)));
+    }
+    return this.dispatch(c, context);
+  }
+
+  private dispatch(
+    c: ClassifiedMessage,
+    context: IncomingContext | undefined,
+  ): Promise<JsonRpcMessage | undefined> | undefined {
     switch (c.kind) {
       case "request":
         return this.runRequest(c.message, context);
@@ -220,8 +232,6 @@ export class JsonRpcEngine {
       case "response":
         this.onResponse(c.message);
         return undefined;
-      case "invalid":
-        return Promise.resolve(failure(c.id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${c.reason}`)));
     }
   }
 

@@ -1,8 +1,13 @@
 /**
  * The contract between the JSON-RPC layer and a transport (stdio, in-memory, Streamable HTTP, legacy HTTP+SSE).
  * Transports move frames; they never interpret JSON-RPC beyond what routing needs. Parsing (and the -32700
- * answer to unparseable input) happens once, in the jsonrpc layer.
+ * answer to unparseable input) happens once, in the jsonrpc layer — or, where a transport must read the messages
+ * to route them (HTTP), once there, handing the engine the result (`receiveClassified`).
  */
+import type { Classified } from "../jsonrpc/messages.ts";
+
+/** A message the jsonrpc layer's `classify` found valid: a request, a notification or a response. */
+export type ClassifiedMessage = Exclude<Classified, { readonly kind: "invalid" }>;
 
 /** A verified bearer-token identity, filled in by HTTP transports and visible to every handler. */
 export interface AuthInfo {
@@ -43,6 +48,11 @@ export interface OutgoingOptions {
 export interface TransportSink {
   /** A frame: raw text (stdio, HTTP bodies) or an already-parsed value (in-memory). */
   receive(frame: string | object, context?: IncomingContext): void;
+  /**
+   * Optional: one message the transport already classified (HTTP reads each POSTed message to route it), taken
+   * without classifying it again. Transports hand such messages over with `deliverClassified`.
+   */
+  receiveClassified?(message: ClassifiedMessage, context?: IncomingContext): void;
   /** The transport is gone; `error` says why when it did not close cleanly. */
   closed(error?: Error): void;
   /** Optional: the transport dropped unreadable input (e.g. a line over its size cap); answered with -32700. */
@@ -64,4 +74,10 @@ export interface Transport {
 /** Optional: a client transport that can start over on a fresh connection (stdio: spawn the server again). */
 export interface ReopenableTransport extends Transport {
   reopen(): Transport;
+}
+
+/** Hands a classified message to `sink`: as is where the sink takes classified messages, else as a parsed frame. */
+export function deliverClassified(sink: TransportSink, message: ClassifiedMessage, context?: IncomingContext): void {
+  if (sink.receiveClassified) sink.receiveClassified(message, context);
+  else sink.receive(message.message, context);
 }
