@@ -2,3 +2,14 @@
 
 /** The wire versions of the built-in revisions, oldest first (release order); no bindings are imported. */
 export const builtinReleaseOrder = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+
+/** Each built-in wire version's era and batch support (from its IR), for lookups that load no bindings. */
+export const builtinTransportFacts: Readonly<
+  Record<string, { readonly era: "handshake" | "stateless"; readonly batches: boolean }>
+> = {
+  "2024-11-05": { era: "handshake", batches: false },
+  "2025-03-26": { era: "handshake", batches: true },
+  "2025-06-18": { era: "handshake", batches: false },
+  "2025-11-25": { era: "handshake", batches: false },
+  "2026-07-28": { era: "stateless", batches: false },
+};

@@ -33,18 +33,38 @@ export function emitRevisionsFile(revisions: readonly string[]): string {
   return f.render(tsHeader("the revision directories of generated/protocol", hash));
 }
 
+/** A built-in revision as the release-order table states it: its folder, wire version and transport facts. */
+export interface BuiltinRevisionFacts {
+  readonly name: string;
+  readonly version: string;
+  readonly era: "handshake" | "stateless";
+  readonly batches: boolean;
+}
+
 /**
- * generated/protocol/release-order.ts: the built-in revisions' wire versions, oldest first, with no imports, so that
- * the runtime's registry can rank built-ins (and name them in errors) without bundling their bindings. A built-in
- * revision's wire version is its folder name (the generator writes both from the same string).
+ * generated/protocol/release-order.ts: the built-in revisions' wire versions, oldest first (by folder name), with the
+ * era and batch facts their IR states, and no imports: the runtime's registry ranks built-ins and the HTTP layer
+ * answers a built-in version's transport rules without bundling any revision's bindings.
  */
-export function emitReleaseOrderFile(revisions: readonly string[]): string {
-  const sorted = [...revisions].sort();
-  const hash = createHash("sha256").update(sorted.join("\n")).digest("hex");
+export function emitReleaseOrderFile(revisions: readonly BuiltinRevisionFacts[]): string {
+  const sorted = [...revisions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const hash = createHash("sha256")
+    .update(sorted.map((r) => r.name).join("\n"))
+    .digest("hex");
   const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
   f.print(
     "/** The wire versions of the built-in revisions, oldest first (release order); no bindings are imported. */",
   );
-  f.print(`export const builtinReleaseOrder = ${JSON.stringify(sorted)} as const;`);
+  f.print(`export const builtinReleaseOrder = ${JSON.stringify(sorted.map((r) => r.version))} as const;`);
+  f.print("");
+  f.print(
+    "/** Each built-in wire version's era and batch support (from its IR), for lookups that load no bindings. */",
+  );
+  f.print("export const builtinTransportFacts: Readonly<");
+  f.print('  Record<string, { readonly era: "handshake" | "stateless"; readonly batches: boolean }>');
+  f.print("> = {");
+  for (const r of sorted)
+    f.print(`  ${JSON.stringify(r.version)}: { era: ${JSON.stringify(r.era)}, batches: ${r.batches} },`);
+  f.print("};");
   return f.render(tsHeader("the revision directories of generated/protocol", hash));
 }

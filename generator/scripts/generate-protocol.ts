@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { emitFidelityFile } from "../emit/fidelity.ts";
 import type { GeneratedFile } from "../emit/generated-file.ts";
 import { formatTypeScript } from "../pipeline/format.ts";
-import { emitReleaseOrderFile, emitRevisionsFile } from "../emit/revisions.ts";
+import { emitReleaseOrderFile, emitRevisionsFile, type BuiltinRevisionFacts } from "../emit/revisions.ts";
 import { posixRelative, REPO_ROOT } from "../pipeline/paths.ts";
 import { generateProtocol } from "../pipeline/protocol.ts";
 import { compareFiles, writeFiles } from "../pipeline/write.ts";
@@ -41,10 +41,15 @@ export async function specRevisions(specRoot = SPEC_ROOT): Promise<string[]> {
 export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]> {
   const revisions = await specRevisions(specRoot);
   const all: GeneratedFile[] = [];
+  const builtins: BuiltinRevisionFacts[] = [];
   const jobs = revisions.map(async (revision) => {
     const outDir = path.join(PROTOCOL_OUT, revision);
     const schemaPath = path.join(specRoot, revision, "schema.ts");
     const { model, files } = await generateProtocol({ schemaPath, revision, outDir });
+    const { era, version, batches } = model.protocol;
+    if (era === undefined)
+      throw new Error(`built-in revision ${revision}: its schema has neither initialize nor server/discover`);
+    builtins.push({ name: revision, version, era, batches });
     const fidelity = emitFidelityFile(model, {
       generated: posixRelative(FIDELITY_OUT, outDir),
       spec: posixRelative(FIDELITY_OUT, schemaPath),
@@ -64,7 +69,7 @@ export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]
   });
   all.push({
     path: posixRelative(REPO_ROOT, path.join(PROTOCOL_OUT, "release-order.ts")),
-    content: await formatTypeScript(emitReleaseOrderFile(revisions)),
+    content: await formatTypeScript(emitReleaseOrderFile(builtins)),
   });
   return all;
 }

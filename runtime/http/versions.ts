@@ -3,7 +3,7 @@
  * does not speak (-32022, naming ours), and a session asked at a revision it cannot use.
  */
 import type { Era } from "../protocol/profiles.ts";
-import { eraOf, getProfile } from "../protocol/registry.ts";
+import { batchesOf, eraOf } from "../protocol/registry.ts";
 import type { RequestId } from "./exchange.ts";
 import type { HeaderSource } from "./mcp-headers.ts";
 import { rpcError } from "./answers.ts";
@@ -18,7 +18,7 @@ export function revisionEra(revision: string): Era | undefined {
 
 /** Whether a revision has JSON-RPC batches (a fact of its bindings). */
 export function revisionHasBatches(revision: string | undefined): boolean {
-  return revision !== undefined && (getProfile(revision)?.batches ?? false);
+  return revision !== undefined && batchesOf(revision);
 }
 
 /** 400 + -32022 naming the versions this server speaks (2026-07-28 `UnsupportedProtocolVersionError`). */

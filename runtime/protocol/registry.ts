@@ -18,7 +18,7 @@
  * built-in names live in `builtin-revisions.ts`, which `McpServer` and `McpClient` use and which bundles every
  * built-in revision; `McpServerCore` / `McpClientCore` given descriptors bundle only those descriptors' revisions.
  */
-import { builtinReleaseOrder } from "../../generated/protocol/release-order.ts";
+import { builtinReleaseOrder, builtinTransportFacts } from "../../generated/protocol/release-order.ts";
 import type { RevisionDescriptor } from "./method-type.ts";
 import { profileOf, type Era, type RevisionProfile } from "./profiles.ts";
 
@@ -89,7 +89,19 @@ export function getProfile(version: string): RevisionProfile | undefined {
   return known.get(version);
 }
 
-/** The era of a wire version a server or client of this process was configured with, else undefined. */
+/**
+ * The era of a wire version a server or client of this process was configured with, or of a built-in revision (from
+ * the release-order table, which loads no bindings), else undefined.
+ */
 export function eraOf(version: string): Era | undefined {
-  return known.get(version)?.era;
+  return known.get(version)?.era ?? transportFactsOf(version)?.era;
+}
+
+/** Whether a wire version (configured, or built-in) has JSON-RPC batches; false for an unknown version. */
+export function batchesOf(version: string): boolean {
+  return known.get(version)?.batches ?? transportFactsOf(version)?.batches ?? false;
+}
+
+function transportFactsOf(version: string): { readonly era: Era; readonly batches: boolean } | undefined {
+  return Object.hasOwn(builtinTransportFacts, version) ? builtinTransportFacts[version] : undefined;
 }
