@@ -2,7 +2,7 @@
  * Error codes and error classes. `RpcError` is what travels on the wire (a JSON-RPC error object);
  * the other classes are local failures of a request this side sent.
  */
-import type { JsonRpcErrorObject } from "./messages.ts";
+import type { JsonRpcErrorObject, JsonRpcFailure, JsonRpcId } from "./messages.ts";
 
 /** JSON-RPC 2.0 codes plus the MCP-defined ones (basic/index.mdx#error-codes). */
 export const ErrorCode = {
@@ -80,4 +80,14 @@ export class ProtocolUsageError extends Error {
     super(message);
     this.name = "ProtocolUsageError";
   }
+}
+
+/** The error response to request `id` (null when the id could not be read). */
+export function failure(id: JsonRpcId | null, error: RpcError): JsonRpcFailure {
+  return { jsonrpc: "2.0", id, error: error.toJSON() };
+}
+
+/** Anything thrown, as an Error (a thrown string or object keeps its text). */
+export function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }

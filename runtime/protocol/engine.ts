@@ -6,21 +6,22 @@
  */
 import type { ClassifiedMessage, IncomingContext, Transport, TransportSink } from "../transport/transport.ts";
 import {
+  asError,
   ConnectionClosedError,
   ErrorCode,
+  failure,
   RequestCancelledError,
   RequestTimeoutError,
   RpcError,
 } from "../jsonrpc/errors.ts";
 import {
   classify,
-  type JsonRpcFailure,
+  type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../jsonrpc/messages.ts";
 import { withMeta } from "../jsonrpc/params-meta.ts";
-
 import {
   CANCELLED_NOTIFICATION,
   PROGRESS_NOTIFICATION,
@@ -32,7 +33,7 @@ import {
 } from "./engine-contract.ts";
 import { IncomingCall } from "./incoming-call.ts";
 
-export { CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION };
+export { asError, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION };
 export type { EngineHandlers, EngineOptions, IncomingRequest, ProgressUpdate, RequestOptions };
 
 interface Pending {
@@ -157,7 +158,7 @@ export class JsonRpcEngine {
     try {
       onProgress(update);
     } catch (error) {
-      this.handlers.onDiagnostic?.(`progress callback threw: ${asError(error).message}`);
+      this.report(`progress callback threw: ${asError(error).message}`);
     }
     return true;
   }
@@ -226,7 +227,7 @@ export class JsonRpcEngine {
         try {
           this.handlers.onNotification(c.message.method, c.message.params, context);
         } catch (error) {
-          this.handlers.onDiagnostic?.(`notification ${c.message.method} handler threw: ${asError(error).message}`);
+          this.report(`notification ${c.message.method} handler threw: ${asError(error).message}`);
         }
         return undefined;
       case "response":
@@ -277,21 +278,34 @@ export class JsonRpcEngine {
 
   private toRpcError(error: unknown, request: IncomingRequest): RpcError {
     if (error instanceof RpcError) return error;
-    if (this.handlers.toRpcError) return this.handlers.toRpcError(error, request);
+    if (this.handlers.toRpcError) {
+      try {
+        return this.handlers.toRpcError(error, request);
+      } catch (mapperError) {
+        this.report(`toRpcError threw: ${asError(mapperError).message}`);
+      }
+    }
     return new RpcError(ErrorCode.InternalError, `Internal error: ${asError(error).message}`);
+  }
+
+  /** Diagnostics go to the user's callback; one that throws must not leave a request unanswered or the engine broken. */
+  private report(message: string): void {
+    try {
+      this.handlers.onDiagnostic?.(message);
+    } catch {
+      // Nowhere left to report to.
+    }
   }
 
   private onResponse(message: {
     readonly id: JsonRpcId | null;
     readonly result?: unknown;
-    readonly error?: RpcErrorLike;
+    readonly error?: JsonRpcErrorObject;
   }): void {
     const entry = message.id === null ? undefined : this.pending.get(message.id);
     if (!entry) {
       const what = message.error ? `error ${message.error.code} "${message.error.message}"` : "result";
-      this.handlers.onDiagnostic?.(
-        `dropped a response (${what}) for unknown or finished request id ${JSON.stringify(message.id)}`,
-      );
+      this.report(`dropped a response (${what}) for unknown or finished request id ${JSON.stringify(message.id)}`);
       return;
     }
     if (message.error) this.settle(entry, undefined, RpcError.from(message.error));
@@ -377,24 +391,10 @@ export class JsonRpcEngine {
   }
 
   private readonly diagnose = (error: unknown): void => {
-    this.handlers.onDiagnostic?.(asError(error).message);
+    this.report(asError(error).message);
   };
 
   private readonly sendIfAny = (message: JsonRpcMessage | undefined): void => {
     if (message) this.sendReply(message);
   };
-}
-
-interface RpcErrorLike {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-function failure(id: JsonRpcId | null, error: RpcError): JsonRpcFailure {
-  return { jsonrpc: "2.0", id, error: error.toJSON() };
-}
-
-export function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }
