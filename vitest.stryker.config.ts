@@ -24,7 +24,13 @@ if (basename(dirname(sandbox)) === ".stryker-tmp" && !existsSync(neighbour)) {
 /** Text that marks a test file (or a helper it names) as starting processes. */
 const SPAWNS = /child_process|StdioClientTransport|\bspawn\(|execFile|\bfork\(|harness\/process/;
 /** Known to start processes through helpers, or too slow for a mutation run. */
-const ALWAYS_OUT = ["test/fuzz/", "test/protocol/fidelity", "test/manifest/compile", "test/manifest/package", "test/generator/regenerate"];
+const ALWAYS_OUT = [
+  "test/fuzz/",
+  "test/protocol/fidelity",
+  "test/manifest/compile",
+  "test/manifest/package",
+  "test/generator/regenerate",
+];
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

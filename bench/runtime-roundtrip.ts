@@ -24,14 +24,14 @@ import { createMemoryTransportPair, McpClient, McpServer, StdioServerTransport }
 import { StdioClientTransport } from "../runtime/node.ts";
 import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
 
+import { format, LEGACY, medianRow, MODERN, ratios, type Measurement, type Row } from "./lib/roundtrip-rows.ts";
+
 const SELF = fileURLToPath(import.meta.url);
 const QUICK = process.argv.includes("--quick");
 const MEASURE_MS = QUICK ? 400 : 1500;
 const WARMUP_CALLS = QUICK ? 300 : 3000;
 const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK ? 1 : 3));
 const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
-const MODERN = "2026-07-28";
-const LEGACY = "2025-11-25";
 
 type Call = (a: number, b: number) => Promise<number>;
 interface Peer {
@@ -214,16 +214,6 @@ async function echoPeer(modern: boolean): Promise<Peer> {
 
 // ---- measurement ---------------------------------------------------------------------------------------------
 
-interface Measurement {
-  readonly callsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  /** CPU time (user + system) per call of the client process, in µs. */
-  readonly clientCpuUs: number;
-  /** CPU time per call of the server process (stdio), in µs; null in memory or where /proc is unreadable. */
-  readonly serverCpuUs: number | null;
-}
-
 /** CPU milliseconds a process has used, from /proc (Linux); NaN elsewhere. */
 function processCpuMs(pid: number | undefined): number {
   if (pid === undefined) return NaN;
@@ -268,13 +258,6 @@ async function measure(peer: Peer, concurrency: number): Promise<Measurement> {
   };
 }
 
-interface Row {
-  readonly name: string;
-  readonly transport: "memory" | "stdio";
-  readonly c1: Measurement;
-  readonly c32: Measurement;
-}
-
 async function run(name: string, transport: "memory" | "stdio", open: () => Promise<Peer>): Promise<Row> {
   const peer = await open();
   try {
@@ -284,59 +267,6 @@ async function run(name: string, transport: "memory" | "stdio", open: () => Prom
   } finally {
     await peer.close();
   }
-}
-
-function format(rows: readonly Row[]): string {
-  const cpu = (m: Measurement) =>
-    `cpu ${m.clientCpuUs.toFixed(1)}${m.serverCpuUs === null ? "" : `+${m.serverCpuUs.toFixed(1)}`} µs`;
-  const fmt = (m: Measurement) =>
-    `${Math.round(m.callsPerSecond).toString().padStart(7)}/s p50 ${m.p50Ms.toFixed(3)} p99 ${m.p99Ms.toFixed(3)} ms ${cpu(m).padEnd(18)}`;
-  return rows.map((r) => `${`${r.transport} ${r.name}`.padEnd(28)} c1 ${fmt(r.c1)} | c32 ${fmt(r.c32)}`).join("\n");
-}
-
-function ratios(rows: readonly Row[]): string {
-  const find = (transport: string, name: string) => rows.find((r) => r.transport === transport && r.name === name);
-  const lines: string[] = [];
-  const ratio = (label: string, a: Row | undefined, b: Row | undefined) => {
-    if (!a || !b) return;
-    const r = (k: "c1" | "c32") => (a[k].callsPerSecond / b[k].callsPerSecond).toFixed(2);
-    // CPU per call of both processes together, the other way round (higher = less CPU than the reference).
-    const c = (k: "c1" | "c32") => {
-      const total = (m: Measurement) => m.clientCpuUs + (m.serverCpuUs ?? 0);
-      return (total(b[k]) / total(a[k])).toFixed(2);
-    };
-    lines.push(
-      `${label.padEnd(48)} c1 ${r("c1").padStart(5)}×  c32 ${r("c32").padStart(5)}×   (cpu/call: c1 ${c("c1")}× c32 ${c("c32")}×)`,
-    );
-  };
-  for (const transport of ["memory", "stdio"] as const) {
-    ratio(`${transport}: ours ${LEGACY} / SDK v1`, find(transport, `ours ${LEGACY}`), find(transport, "sdk-v1"));
-    ratio(`${transport}: ours ${MODERN} / SDK v1`, find(transport, `ours ${MODERN}`), find(transport, "sdk-v1"));
-    ratio(
-      `${transport}: ours ${LEGACY} / SDK v2 ${LEGACY}`,
-      find(transport, `ours ${LEGACY}`),
-      find(transport, `sdk-v2 ${LEGACY}`),
-    );
-    ratio(
-      `${transport}: ours ${MODERN} / SDK v2 ${MODERN}`,
-      find(transport, `ours ${MODERN}`),
-      find(transport, `sdk-v2 ${MODERN}`),
-    );
-    ratio(
-      `${transport}: ours ${MODERN} / ours ${LEGACY}`,
-      find(transport, `ours ${MODERN}`),
-      find(transport, `ours ${LEGACY}`),
-    );
-  }
-  ratio(`stdio: ours ${LEGACY} / bare echo`, find("stdio", `ours ${LEGACY}`), find("stdio", "bare echo"));
-  ratio(`stdio: ours ${MODERN} / bare echo`, find("stdio", `ours ${MODERN}`), find("stdio", "bare echo"));
-  ratio(
-    `stdio: ours ${MODERN} / bare echo ${MODERN}`,
-    find("stdio", `ours ${MODERN}`),
-    find("stdio", `bare echo ${MODERN}`),
-  );
-  ratio(`stdio: SDK v1 / bare echo`, find("stdio", "sdk-v1"), find("stdio", "bare echo"));
-  return lines.join("\n");
 }
 
 const PLAN: ReadonlyArray<readonly [string, "memory" | "stdio", () => Promise<Peer>]> = [
@@ -366,15 +296,6 @@ function runIsolated(index: number): Promise<Row> {
       else reject(new Error(`scenario ${index} exited with ${code}: ${out.trim().slice(-300)}`));
     });
   });
-}
-
-/** Per concurrency, the measurement of median throughput among the repetitions. */
-function medianRow(reps: readonly Row[]): Row {
-  const pick = (k: "c1" | "c32") => {
-    const sorted = reps.map((r) => r[k]).sort((x, y) => x.callsPerSecond - y.callsPerSecond);
-    return sorted[Math.floor((sorted.length - 1) / 2)]!;
-  };
-  return { ...reps[0]!, c1: pick("c1"), c32: pick("c32") };
 }
 
 async function main(): Promise<void> {

@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { LEGACY as SESSION_ERA, messageOf, MODERN, send } from "./lib/http-client.ts";
 
-const arg = (name: string, fallback: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const arg = (name: string, fallback: number): number =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const CLIENTS = arg("clients", 1000);
 const CALLS = arg("calls", 100);
 const CYCLES = arg("cycles", 1);
@@ -40,12 +41,23 @@ async function serveChild(kind: string): Promise<void> {
     const { toNodeListener } = await import("../runtime/http/node.ts");
     const AddArgs = z.object({ a: z.number(), b: z.number() });
     const server = new McpServer({ info: { name: "soak", version: "1" } }).tool(
-      { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+      {
+        name: "add",
+        inputSchema: {
+          type: "object",
+          properties: { a: { type: "number" }, b: { type: "number" } },
+          required: ["a", "b"],
+        },
+      },
       ({ a, b }) => addResult(a, b),
       { arguments: AddArgs },
     );
     // One address opens all the sessions here, so the per-client cap is lifted (and the total cap above the count).
-    const handler = new McpHttpHandler(server, { eventStore: false, maxSessions: CLIENTS * 2, maxSessionsPerClient: CLIENTS * 2 } as ConstructorParameters<typeof McpHttpHandler>[1]);
+    const handler = new McpHttpHandler(server, {
+      eventStore: false,
+      maxSessions: CLIENTS * 2,
+      maxSessionsPerClient: CLIENTS * 2,
+    } as ConstructorParameters<typeof McpHttpHandler>[1]);
     listener = toNodeListener(handler);
     sessions = () => handler.sessionCount;
   } else {
@@ -58,7 +70,9 @@ async function serveChild(kind: string): Promise<void> {
       const existing = typeof sid === "string" ? transports.get(sid) : undefined;
       if (existing) return void existing.handleRequest(req, res);
       const server = new V1Server({ name: "soak", version: "1" });
-      server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => addResult(a, b));
+      server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) =>
+        addResult(a, b),
+      );
       const transport: V1Transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
@@ -89,33 +103,67 @@ async function serveChild(kind: string): Promise<void> {
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-const stats = async (port: number): Promise<Stats> => JSON.parse((await send(port, "GET", "/__stats", {}, undefined, agent)).body) as Stats;
+const stats = async (port: number): Promise<Stats> =>
+  JSON.parse((await send(port, "GET", "/__stats", {}, undefined, agent)).body) as Stats;
 
 /** One client: (session era) initialize, `CALLS` checked calls, DELETE; (stateless) `CALLS` checked calls. */
-async function client(port: number, modern: boolean, n: number, opened: () => void, hold: Promise<void>): Promise<void> {
-  let headers: Record<string, string> = modern ? { ...JSON_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "add" } : JSON_HEADERS;
+async function client(
+  port: number,
+  modern: boolean,
+  n: number,
+  opened: () => void,
+  hold: Promise<void>,
+): Promise<void> {
+  let headers: Record<string, string> = modern
+    ? { ...JSON_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "add" }
+    : JSON_HEADERS;
   if (!modern) {
-    const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: SESSION_ERA, capabilities: {}, clientInfo: { name: "soak", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: SESSION_ERA, capabilities: {}, clientInfo: { name: "soak", version: "1" } },
+    };
     const reply = await send(port, "POST", "/mcp", headers, JSON.stringify(init), agent);
     const sid = reply.headers["mcp-session-id"];
-    if (reply.status !== 200 || typeof sid !== "string") throw new Error(`initialize: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
+    if (reply.status !== 200 || typeof sid !== "string")
+      throw new Error(`initialize: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
     headers = { ...JSON_HEADERS, "mcp-session-id": sid, "mcp-protocol-version": SESSION_ERA };
-    await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), agent);
+    await send(
+      port,
+      "POST",
+      "/mcp",
+      headers,
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      agent,
+    );
   }
   opened();
   await hold; // every client is open before any calls: the peak is 1,000 live sessions
   const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
   for (let i = 1; i <= CALLS; i++) {
     const params = { name: "add", arguments: { a: n, b: i }, ...(modern ? { _meta: meta } : {}) };
-    const reply = await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params }), agent);
-    if (messageOf(reply).result?.content?.[0]?.text !== String(n + i)) throw new Error(`bad answer (HTTP ${reply.status}): ${reply.body.slice(0, 200)}`);
+    const reply = await send(
+      port,
+      "POST",
+      "/mcp",
+      headers,
+      JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params }),
+      agent,
+    );
+    if (messageOf(reply).result?.content?.[0]?.text !== String(n + i))
+      throw new Error(`bad answer (HTTP ${reply.status}): ${reply.body.slice(0, 200)}`);
   }
   if (!modern) await send(port, "DELETE", "/mcp", headers, undefined, agent);
 }
 
 function startChild(kind: string): Promise<{ port: number; child: ChildProcess }> {
   const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", self, `--serve=${kind}`, `--clients=${CLIENTS}`], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", self, `--serve=${kind}`, `--clients=${CLIENTS}`],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (c: Buffer) => {
@@ -133,7 +181,9 @@ async function soak(kind: string, modern: boolean): Promise<void> {
   const { port, child } = await startChild(kind);
   try {
     // Warm-up (code paths, lazy imports, pools) before the baseline.
-    await Promise.all(Array.from({ length: 20 }, (_, n) => client(port, modern, n, () => undefined, Promise.resolve())));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, n) => client(port, modern, n, () => undefined, Promise.resolve())),
+    );
     const before = await stats(port);
     let peak = before;
     /** Heap after GC at the end of each cycle: a leak shows as a climb from cycle to cycle. */
@@ -145,7 +195,9 @@ async function soak(kind: string, modern: boolean): Promise<void> {
       const hold = new Promise<void>((r) => (release = r));
       let allOpen!: () => void;
       const ready = new Promise<void>((r) => (allOpen = r));
-      const runs = Array.from({ length: CLIENTS }, (_, n) => client(port, modern, n, () => ++open === CLIENTS && allOpen(), hold));
+      const runs = Array.from({ length: CLIENTS }, (_, n) =>
+        client(port, modern, n, () => ++open === CLIENTS && allOpen(), hold),
+      );
       await Promise.race([ready, Promise.all(runs)]);
       const atPeak = await stats(port);
       if (atPeak.heap > peak.heap) peak = atPeak;
@@ -175,7 +227,9 @@ async function soak(kind: string, modern: boolean): Promise<void> {
 const serveKind = process.argv.find((a) => a.startsWith("--serve="))?.slice(8);
 if (serveKind) await serveChild(serveKind);
 else {
-  console.log(`Soak: ${CLIENTS} concurrent clients × ${CALLS} calls × ${CYCLES} cycle(s) over HTTP (Node ${process.version}; heap after GC)`);
+  console.log(
+    `Soak: ${CLIENTS} concurrent clients × ${CALLS} calls × ${CYCLES} cycle(s) over HTTP (Node ${process.version}; heap after GC)`,
+  );
   await soak("ours", false);
   await soak("sdk-v1", false);
   await soak("ours", true);

@@ -18,12 +18,21 @@ export interface Reply {
 }
 
 /** One HTTP exchange with a server child on 127.0.0.1; `via` is the connection pool (default: 64 keep-alive sockets). */
-export function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string, via: Agent = agent): Promise<Reply> {
+export function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+  via: Agent = agent,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, path, method, agent: via, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+      );
       res.on("error", reject);
     });
     req.on("error", reject);
@@ -32,7 +41,11 @@ export function send(port: number, method: string, path: string, headers: Record
 }
 
 /** The JSON-RPC message of a reply: a JSON body, or the last `data:` line of an SSE body. */
-export function messageOf(reply: Reply): { id?: unknown; result?: { content?: Array<{ text?: string }> }; error?: unknown } {
+export function messageOf(reply: Reply): {
+  id?: unknown;
+  result?: { content?: Array<{ text?: string }> };
+  error?: unknown;
+} {
   if (String(reply.headers["content-type"]).includes("text/event-stream")) {
     const data = reply.body.split("\n").filter((l) => l.startsWith("data: ") && l.length > 6);
     return JSON.parse(data.at(-1)!.slice(6)) as ReturnType<typeof messageOf>;
@@ -49,24 +62,41 @@ export interface Caller {
 
 let nextId = 1;
 export async function initialize(port: number): Promise<Record<string, string>> {
-  const init = { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "initialize",
+    params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  };
   const reply = await send(port, "POST", "/mcp", BASE_HEADERS, JSON.stringify(init));
   if (reply.status !== 200) throw new Error(`initialize: HTTP ${reply.status} ${reply.body}`);
   const sid = reply.headers["mcp-session-id"];
-  const headers: Record<string, string> = { ...BASE_HEADERS, "mcp-protocol-version": LEGACY, ...(typeof sid === "string" ? { "mcp-session-id": sid } : {}) };
+  const headers: Record<string, string> = {
+    ...BASE_HEADERS,
+    "mcp-protocol-version": LEGACY,
+    ...(typeof sid === "string" ? { "mcp-session-id": sid } : {}),
+  };
   await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   return headers;
 }
 
 export async function caller(port: number, revision: string): Promise<Caller> {
   const modern = revision === MODERN;
-  const headers = modern ? { ...BASE_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "add" } : await initialize(port);
+  const headers = modern
+    ? { ...BASE_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "add" }
+    : await initialize(port);
   const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
   return {
     async call(a, b) {
       const id = nextId++;
       const params = modern ? { name: "add", arguments: { a, b }, _meta: meta } : { name: "add", arguments: { a, b } };
-      const reply = await send(port, "POST", "/mcp", headers, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }));
+      const reply = await send(
+        port,
+        "POST",
+        "/mcp",
+        headers,
+        JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }),
+      );
       const message = messageOf(reply);
       if (message.id !== id || message.result?.content?.[0]?.text !== String(a + b))
         throw new Error(`bad answer (HTTP ${reply.status}): ${reply.body.slice(0, 300)}`);
@@ -91,7 +121,9 @@ export interface Child {
 }
 
 export function startServer(kind: string, nodeFlags: readonly string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", SERVERS, kind], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", SERVERS, kind], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (c: Buffer) => {

@@ -11,7 +11,6 @@ export interface TypeEmitOptions {
   readonly ref?: (name: string) => string;
 }
 
-
 /**
  * A property key as written in an object type or object literal: bare when it is an identifier, quoted otherwise.
  * `__proto__` is computed (`["__proto__"]`): in an object literal, bare or quoted, it would set the prototype.

@@ -8,7 +8,9 @@ export interface ValidationIssue {
 
 /** Anything with zod's `safeParse` contract; generated validators and hand-written ones both fit. */
 export interface Validator<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly ValidationIssue[] } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: readonly ValidationIssue[] } };
 }
 
 export function formatIssues(issues: readonly ValidationIssue[], root: string): string {
@@ -28,7 +30,10 @@ export function formatIssues(issues: readonly ValidationIssue[], root: string): 
 export function parseParams<T>(validator: Validator<T>, value: unknown, what: string): T {
   const parsed = validator.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${what}: ${formatIssues(parsed.error.issues, "params")}`);
+  throw new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params for ${what}: ${formatIssues(parsed.error.issues, "params")}`,
+  );
 }
 
 /** A result or embedded value that failed its schema (the peer broke the protocol). */

@@ -8,345 +8,40 @@
  * every answer can be matched to its frame.
  */
 import fc from "fast-check";
+import {
+  type Expect,
+  type Frame,
+  type FrameContext,
+  placeholder,
+  SELF,
+  RAW,
+  ping,
+  one,
+  err,
+  OK,
+  NONE,
+  withMeta,
+  request,
+  frame,
+  withRaw,
+  PROTO_NAMES,
+  unknownMethod,
+  headerSafeMethod,
+  unknownName,
+  notString,
+  validRequest,
+} from "./frame-kit.ts";
+import {
+  randomBytes,
+  truncated,
+  rawControl,
+  invalidUtf8,
+  deepNesting,
+  hugeStrings,
+  wrongTypes,
+} from "./frames-malformed.ts";
 
-export type Outcome = "result" | number;
-/** An acceptable `id` of the answer: the k-th placeholder, null, an exact value, or exact digits in the raw text. */
-export type IdExpect =
-  { readonly self: number } | null | { readonly value: string | number } | { readonly raw: string };
-export type Expect =
-  | { readonly kind: "none" }
-  | { readonly kind: "one"; readonly outcomes: readonly Outcome[]; readonly ids: readonly IdExpect[] }
-  | { readonly kind: "batch"; readonly elements: readonly Expect[] };
-
-export interface Frame {
-  readonly label: string;
-  readonly bytes: Buffer;
-  readonly expect: Expect;
-}
-
-export interface FrameContext {
-  /** Stateless era (2026-07-28): every request carries `_meta` and must be mirrorable into headers. */
-  readonly modern: boolean;
-  /** The revision has JSON-RPC batches (2025-03-26). */
-  readonly batches: boolean;
-  /** Responses from the client are refused (stateless Streamable HTTP: "the client MUST NOT send responses"). */
-  readonly refusesResponses?: boolean;
-}
-
-export const placeholder = (k = 0): string => `"@@ID${k}@@"`;
-const SELF = { self: 0 };
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-/** Marks where raw (non-JSON-encodable) bytes go: `"@@RAW@@"` in the stringified text. */
-const RAW = "@@RAW@@";
-
-/** The cheapest request with a known result: `ping`, which 2026-07-28 dropped for `server/discover`. */
-const ping = (ctx: FrameContext): string => (ctx.modern ? "server/discover" : "ping");
-const one = (outcomes: Outcome[], ids: IdExpect[] = [SELF]): Expect => ({ kind: "one", outcomes, ids });
-const err = (code: number, ids: IdExpect[] = [SELF]): Expect => one([code], ids);
-const OK = one(["result"]);
-const NONE: Expect = { kind: "none" };
-
-function withMeta(ctx: FrameContext, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!ctx.modern) return params;
-  const meta = params?.["_meta"];
-  return { ...params, _meta: { ...(typeof meta === "object" && meta !== null ? meta : {}), ...META } };
-}
-
-/** A request as text; `id` is inserted raw (a placeholder, or digits). */
-function request(ctx: FrameContext, method: unknown, params?: Record<string, unknown>, id = placeholder()): string {
-  const p = withMeta(ctx, params);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: "@@IDSLOT@@", method, ...(p === undefined ? {} : { params: p }) });
-  return body.replace(`"@@IDSLOT@@"`, id);
-}
-
-function frame(label: string, text: string | Buffer, expect: Expect): Frame {
-  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-  // How fast-check prints a counterexample: the class, the expectation and the first bytes (frames can be 800 kB).
-  const preview = bytes.subarray(0, 300).toString("latin1");
-  return Object.assign(
-    { label, bytes, expect },
-    {
-      [fc.toStringMethod]: () =>
-        `${label} (${bytes.length} bytes, expect ${JSON.stringify(expect)}): ${JSON.stringify(preview)}`,
-    },
-  );
-}
-
-/** `text` with `"@@RAW@@"` replaced by raw bytes. */
-function withRaw(text: string, raw: Buffer): Buffer {
-  const at = text.indexOf(`"${RAW}"`);
-  return Buffer.concat([Buffer.from(text.slice(0, at)), raw, Buffer.from(text.slice(at + RAW.length + 2))]);
-}
-
-const PROTO_NAMES = [
-  "__proto__",
-  "constructor",
-  "prototype",
-  "toString",
-  "valueOf",
-  "hasOwnProperty",
-  "__defineGetter__",
-  "isPrototypeOf",
-];
-/** Methods a server does not serve: a prefix no revision uses, prototype names, client-side methods. */
-const unknownMethod = fc.oneof(
-  fc.string({ unit: "binary-ascii", maxLength: 30 }).map((s) => `fuzz/${s}`),
-  fc.constantFrom(
-    ...PROTO_NAMES,
-    "sampling/createMessage",
-    "roots/list",
-    "elicitation/create",
-    "",
-    "PING",
-    "ping ",
-    "tools/",
-  ),
-);
-const headerSafeMethod = unknownMethod.filter((m) => /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(m));
-const unknownName = fc.oneof(
-  fc.string({ unit: "binary", maxLength: 30 }).map((s) => `fuzz_${s}`),
-  fc.constantFrom(...PROTO_NAMES),
-);
-const junk = fc.jsonValue({ maxDepth: 3 });
-const nonStructured = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean(), fc.constant(null));
-const notString = fc.oneof(
-  fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(junk, { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), junk, { maxKeys: 3 }),
-);
-
-/** Requests with a known successful answer, in both eras. */
-function validRequest(
-  ctx: FrameContext,
-): fc.Arbitrary<{ method: string; params: Record<string, unknown> | undefined }> {
-  return fc.constantFrom(
-    { method: ping(ctx), params: undefined },
-    { method: "tools/list", params: undefined },
-    { method: "prompts/list", params: undefined },
-    { method: "resources/list", params: {} },
-    { method: "tools/call", params: { name: "test_simple_text", arguments: {} } },
-    { method: "prompts/get", params: { name: "test_simple_prompt" } },
-    ...(ctx.modern ? [] : [{ method: "resources/templates/list", params: {} }]),
-  );
-}
-
-function randomBytes(): fc.Arbitrary<Frame> {
-  return fc
-    .uint8Array({ minLength: 1, maxLength: 2000 })
-    .map((bytes) => Buffer.from(bytes.map((b) => (b === 0x0a ? 0x20 : b))))
-    .filter((buf) => {
-      const text = buf.toString("utf8");
-      if (text.trim() === "") return false;
-      try {
-        JSON.parse(text);
-        return false; // valid JSON by chance: not this class
-      } catch {
-        return true;
-      }
-    })
-    .map((buf) => frame("random bytes", buf, err(-32700, [null])));
-}
-
-function truncated(ctx: FrameContext): fc.Arbitrary<Frame> {
-  return fc.tuple(validRequest(ctx), fc.double({ min: 0, max: 1, noNaN: true })).map(([r, at]) => {
-    const text = request(ctx, r.method, r.params, "7");
-    const cut = 1 + Math.floor(at * (text.length - 2));
-    return frame(`truncated at ${cut}`, text.slice(0, cut), err(-32700, [null]));
-  });
-}
-
-/** Control characters raw inside a string or between tokens: not JSON (RFC 8259 §7 requires them escaped). */
-function rawControl(ctx: FrameContext): fc.Arbitrary<Frame> {
-  const control = fc.integer({ min: 0, max: 0x1f }).filter((c) => c !== 0x0a);
-  return fc.tuple(control, fc.boolean()).map(([c, inString]) => {
-    const text = inString ? request(ctx, ping(ctx), { s: RAW }) : request(ctx, ping(ctx));
-    const bytes = inString
-      ? withRaw(text, Buffer.from([0x22, 0x61, c, 0x62, 0x22]))
-      : Buffer.concat([
-          Buffer.from("{"),
-          Buffer.from([c === 0x09 || c === 0x0d ? 0x01 : c]),
-          Buffer.from(text.slice(1)),
-        ]);
-    return frame(
-      `raw control 0x${c.toString(16)} ${inString ? "in a string" : "between tokens"}`,
-      bytes,
-      err(-32700, [null]),
-    );
-  });
-}
-
-/** Invalid UTF-8 inside a string: RFC 8259 leaves the handling open, so a parse error or a normal answer. */
-function invalidUtf8(ctx: FrameContext): fc.Arbitrary<Frame> {
-  const bad = fc.constantFrom(0x80, 0x9f, 0xbf, 0xc0, 0xc1, 0xf5, 0xfe, 0xff);
-  return fc.array(bad, { minLength: 1, maxLength: 8 }).map((bytes) => {
-    const raw = Buffer.concat([Buffer.from('"x'), Buffer.from(bytes), Buffer.from('"')]);
-    return frame(
-      "invalid UTF-8 in a string",
-      withRaw(request(ctx, ping(ctx), { s: RAW }), raw),
-      one(["result", -32700], [SELF, null]),
-    );
-  });
-}
-
-function deepNesting(ctx: FrameContext): fc.Arbitrary<Frame> {
-  return fc
-    .tuple(fc.integer({ min: 1, max: 20_000 }), fc.boolean(), fc.constantFrom("params", "arguments", "id", "whole"))
-    .map(([depth, arrays, where]) => {
-      const nested = arrays ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
-      const label = `nesting ${depth} deep (${arrays ? "arrays" : "objects"}) as ${where}`;
-      switch (where) {
-        case "params":
-          return frame(label, withRaw(request(ctx, ping(ctx), { deep: RAW }), Buffer.from(nested)), OK);
-        case "arguments":
-          return frame(
-            label,
-            withRaw(
-              request(ctx, "tools/call", { name: "test_simple_text", arguments: { deep: RAW } }),
-              Buffer.from(nested),
-            ),
-            OK,
-          );
-        case "id":
-          return frame(label, request(ctx, ping(ctx), undefined, nested), err(-32600, [null]));
-        default: {
-          const whole = "[".repeat(depth) + "]".repeat(depth);
-          // An array is a batch: where batches exist each element is answered (an array is not a request).
-          if (ctx.batches && depth > 1) return frame(label, whole, { kind: "batch", elements: [err(-32600, [null])] });
-          return frame(label, whole, err(-32600, [null]));
-        }
-      }
-    });
-}
-
-function hugeStrings(ctx: FrameContext): fc.Arbitrary<Frame> {
-  const where = ctx.modern
-    ? fc.constantFrom("param", "id", "jsonrpc")
-    : fc.constantFrom("param", "id", "jsonrpc", "method", "tool");
-  return fc
-    .tuple(fc.integer({ min: 50_000, max: 800_000 }), fc.string({ unit: "binary", minLength: 1, maxLength: 3 }), where)
-    .map(([size, unit, at]) => {
-      const big = unit.repeat(Math.ceil(size / unit.length));
-      const label = `huge string (${big.length} units) as ${at}`;
-      switch (at) {
-        case "param":
-          return frame(label, request(ctx, ping(ctx), { big }), OK);
-        case "id":
-          return frame(
-            label,
-            request(ctx, ping(ctx), undefined, JSON.stringify(big)),
-            one(["result"], [{ value: big }]),
-          );
-        case "jsonrpc":
-          return frame(
-            label,
-            request(ctx, ping(ctx)).replace('"jsonrpc":"2.0"', `"jsonrpc":${JSON.stringify(big)}`),
-            err(-32600, [SELF, null]),
-          );
-        case "method":
-          return frame(label, request(ctx, `fuzz/${big}`), err(-32601));
-        default:
-          return frame(label, request(ctx, "tools/call", { name: `fuzz_${big}`, arguments: {} }), err(-32602));
-      }
-    });
-}
-
-function wrongTypes(ctx: FrameContext): fc.Arbitrary<Frame> {
-  const badVersion = fc.oneof(
-    fc.constantFrom("1.0", "2", "2.0 ", "", " 2.0"),
-    fc.integer(),
-    fc.constant(null),
-    fc.boolean(),
-    fc.constant({}),
-  );
-  const oddId = fc.oneof(
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(fc.integer(), { maxLength: 2 }),
-    fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
-  );
-  const cases: fc.Arbitrary<Frame>[] = [
-    badVersion.map((v) =>
-      frame(
-        `jsonrpc ${JSON.stringify(v)}`,
-        request(ctx, ping(ctx)).replace('"jsonrpc":"2.0"', `"jsonrpc":${JSON.stringify(v)}`),
-        err(-32600, [SELF, null]),
-      ),
-    ),
-    notString.map((m) => frame(`method ${JSON.stringify(m)}`, request(ctx, m), err(-32600, [SELF, null]))),
-    oddId.map((id) =>
-      frame(`id ${JSON.stringify(id)}`, request(ctx, ping(ctx), undefined, JSON.stringify(id)), err(-32600, [null])),
-    ),
-    // MCP's RequestId is `string | number`, JSON-RPC says ids SHOULD NOT be fractional: answered as sent, or refused.
-    fc
-      .double({ min: -1e6, max: 1e6, noNaN: true })
-      .filter((d) => !Number.isInteger(d))
-      .map((d) =>
-        frame(
-          `fractional id ${d}`,
-          request(ctx, ping(ctx), undefined, JSON.stringify(d)),
-          one(["result", -32600], [{ value: d }, null]),
-        ),
-      ),
-    notString
-      .filter((v) => typeof v !== "object" || v === null)
-      .map((v) =>
-        frame(
-          `tools/call arguments ${JSON.stringify(v)}`,
-          request(ctx, "tools/call", { name: "test_simple_text", arguments: v }),
-          err(-32602),
-        ),
-      ),
-    fc
-      .array(junk, { minLength: 1, maxLength: 3 })
-      .map((v) =>
-        frame(
-          `tools/call arguments array`,
-          request(ctx, "tools/call", { name: "test_simple_text", arguments: v }),
-          err(-32602),
-        ),
-      ),
-    notString.map((v) =>
-      frame(`tools/list cursor ${JSON.stringify(v)}`, request(ctx, "tools/list", { cursor: v }), err(-32602)),
-    ),
-    notString.map((v) =>
-      frame(
-        `prompts/get argument ${JSON.stringify(v)}`,
-        request(ctx, "prompts/get", { name: "test_prompt_with_arguments", arguments: { arg1: v, arg2: "b" } }),
-        err(-32602),
-      ),
-    ),
-  ];
-  if (!ctx.modern)
-    cases.push(
-      // JSON-RPC 2.0 §4.2: params MUST be structured; MCP: params MUST be an object.
-      nonStructured.map((v) =>
-        frame(
-          `params ${JSON.stringify(v)}`,
-          request(ctx, ping(ctx)).replace(/}$/, `,"params":${JSON.stringify(v)}}`),
-          err(-32600, [SELF, null]),
-        ),
-      ),
-      fc
-        .array(junk, { maxLength: 3 })
-        .map((v) =>
-          frame(`params array`, request(ctx, ping(ctx)).replace(/}$/, `,"params":${JSON.stringify(v)}}`), err(-32602)),
-        ),
-      notString.map((v) =>
-        frame(
-          `tools/call name ${JSON.stringify(v)}`,
-          request(ctx, "tools/call", { name: v, arguments: {} }),
-          err(-32602),
-        ),
-      ),
-    );
-  return fc.oneof(...cases);
-}
+export type { Expect, Frame, FrameContext, IdExpect, Outcome } from "./frame-kit.ts";
 
 function prototypeKeys(ctx: FrameContext): fc.Arbitrary<Frame> {
   const name = fc.constantFrom(...PROTO_NAMES);

@@ -27,7 +27,9 @@ export interface HeyRequest extends Request { method: "hey" }
 export interface HeyResult extends Result {}
 export type ClientRequest = HeyRequest;
 export type ServerNotification = HeyRequest;`;
-    expect(() => lower(text)).toThrow(/method "hey" is declared by both HeyRequest and HeyRequest \(or with conflicting roles\)/);
+    expect(() => lower(text)).toThrow(
+      /method "hey" is declared by both HeyRequest and HeyRequest \(or with conflicting roles\)/,
+    );
   });
 
   it("rejects one declaration delivered as a message and embedded (InputRequest)", () => {
@@ -36,7 +38,9 @@ export interface AskRequest extends Request { method: "ask" }
 export interface AskResult extends Result {}
 export type ServerRequest = AskRequest;
 export type InputRequest = AskRequest;`;
-    expect(() => lower(text)).toThrow(/method "ask" is declared by both AskRequest and AskRequest \(or with conflicting roles\)/);
+    expect(() => lower(text)).toThrow(
+      /method "ask" is declared by both AskRequest and AskRequest \(or with conflicting roles\)/,
+    );
   });
 
   it("accepts one declaration in both senders' unions of the same role (direction both)", () => {
@@ -44,7 +48,13 @@ export type InputRequest = AskRequest;`;
 export type ClientRequest = PingRequest;
 export type ServerRequest = PingRequest;`;
     const [ping] = lower(text).methods;
-    expect(ping).toMatchObject({ method: "ping", kind: "request", direction: "both", delivery: "message", typeName: "PingRequest" });
+    expect(ping).toMatchObject({
+      method: "ping",
+      kind: "request",
+      direction: "both",
+      delivery: "message",
+      typeName: "PingRequest",
+    });
   });
 
   it("follows nested union aliases and reports a member that is not a named type", () => {
@@ -52,8 +62,14 @@ export type ServerRequest = PingRequest;`;
 export interface PongRequest extends Request { method: "pong" }
 export type Pings = PingRequest | PongRequest;
 export type ClientRequest = Pings;`;
-    const text = nested.replace("export type EmptyResult = Result;", "export type EmptyResult = Result;\nexport interface PongResult extends Result {}");
-    expect(lower(text).methods.map((m) => [m.method, m.direction])).toEqual([["ping", "clientToServer"], ["pong", "clientToServer"]]);
+    const text = nested.replace(
+      "export type EmptyResult = Result;",
+      "export type EmptyResult = Result;\nexport interface PongResult extends Result {}",
+    );
+    expect(lower(text).methods.map((m) => [m.method, m.direction])).toEqual([
+      ["ping", "clientToServer"],
+      ["pong", "clientToServer"],
+    ]);
     const inline = `${BASE}\nexport type ClientRequest = PingRequest | { method: "x" };`;
     expect(() => lower(inline)).toThrow(/ClientRequest must be a union of named message types/);
   });
@@ -87,7 +103,10 @@ describe("JSON Schema: boolean subschemas", () => {
       index: U,
     });
     expect(out.warnings).toEqual([
-      { path: ["tools", 0, "inputSchema", "properties", "no"], message: "the `false` schema (no value is valid) is typed unknown" },
+      {
+        path: ["tools", 0, "inputSchema", "properties", "no"],
+        message: "the `false` schema (no value is valid) is typed unknown",
+      },
     ]);
     expect(out.enforcedByJsonSchema).toEqual(["false"]);
     expect(lowerJs({ type: "object", properties: { yes: true } }).enforcedByJsonSchema).toEqual([]);
@@ -106,15 +125,32 @@ describe("JSON Schema: boolean subschemas", () => {
   });
 
   it("lowers a boolean $defs entry as itself: false stays enforced (it used to become {}, dropping the check)", () => {
-    const out = lowerJs({ type: "object", properties: { a: { $ref: "#/$defs/never" }, b: { $ref: "#/$defs/any" } }, $defs: { never: false, any: true } });
+    const out = lowerJs({
+      type: "object",
+      properties: { a: { $ref: "#/$defs/never" }, b: { $ref: "#/$defs/any" } },
+      $defs: { never: false, any: true },
+    });
     expect(out.decls.map((d) => [d.name, d.type])).toEqual([
-      ["Root", { kind: "object", props: [{ name: "a", type: { kind: "ref", name: "RootNever" }, optional: true }, { name: "b", type: { kind: "ref", name: "RootAny" }, optional: true }], index: U }],
+      [
+        "Root",
+        {
+          kind: "object",
+          props: [
+            { name: "a", type: { kind: "ref", name: "RootNever" }, optional: true },
+            { name: "b", type: { kind: "ref", name: "RootAny" }, optional: true },
+          ],
+          index: U,
+        },
+      ],
       ["RootNever", U],
       ["RootAny", U],
     ]);
     expect(out.enforcedByJsonSchema).toEqual(["false"]);
     expect(out.warnings).toEqual([
-      { path: ["tools", 0, "inputSchema", "$defs", "never"], message: "the `false` schema (no value is valid) is typed unknown" },
+      {
+        path: ["tools", 0, "inputSchema", "$defs", "never"],
+        message: "the `false` schema (no value is valid) is typed unknown",
+      },
     ]);
   });
 
@@ -128,7 +164,10 @@ describe("JSON Schema: boolean subschemas", () => {
 
 describe("JSON Schema: inline $ref paths", () => {
   it("inlines a $ref outside $defs, with the target's keywords enforced", () => {
-    const out = lowerJs({ type: "object", properties: { a: { $ref: "#/properties/b" }, b: { type: "string", format: "email", description: "B" } } });
+    const out = lowerJs({
+      type: "object",
+      properties: { a: { $ref: "#/properties/b" }, b: { type: "string", format: "email", description: "B" } },
+    });
     expect(out.decls).toHaveLength(1);
     expect(out.decls[0]!.type).toEqual({
       kind: "object",
@@ -142,9 +181,9 @@ describe("JSON Schema: inline $ref paths", () => {
   });
 
   it("reports problems inside an inlined target at the target's path", () => {
-    expect(problem({ type: "object", properties: { a: { $ref: "#/properties/b" }, b: { type: "strin" } } }).path).toEqual([
-      "tools", 0, "inputSchema", "properties", "b", "type",
-    ]);
+    expect(
+      problem({ type: "object", properties: { a: { $ref: "#/properties/b" }, b: { type: "strin" } } }).path,
+    ).toEqual(["tools", 0, "inputSchema", "properties", "b", "type"]);
     const out = lowerJs({ type: "object", properties: { a: { $ref: "#/properties/b" }, b: { typo: 1 } } });
     expect(out.warnings.map((w) => w.path)).toEqual([
       ["tools", 0, "inputSchema", "properties", "b", "typo"],
@@ -155,7 +194,12 @@ describe("JSON Schema: inline $ref paths", () => {
   it("inlines through array indexes and escaped pointer segments", () => {
     const out = lowerJs({
       type: "object",
-      properties: { a: { $ref: "#/properties/t/items/1" }, "x/y~z": { type: "boolean" }, c: { $ref: "#/properties/x~1y~0z" }, t: { items: [{ type: "null" }, { type: "integer" }] } },
+      properties: {
+        a: { $ref: "#/properties/t/items/1" },
+        "x/y~z": { type: "boolean" },
+        c: { $ref: "#/properties/x~1y~0z" },
+        t: { items: [{ type: "null" }, { type: "integer" }] },
+      },
     });
     const root = out.decls[0]!.type;
     expect(root.kind === "object" && root.props.map((p) => [p.name, p.type])).toEqual([
@@ -167,7 +211,11 @@ describe("JSON Schema: inline $ref paths", () => {
   });
 
   it("names $defs by their path, escaped segments included; #-refs to the root are refs", () => {
-    const out = lowerJs({ type: "object", properties: { a: { $ref: "#/$defs/a~1b" }, self: { $ref: "#" } }, $defs: { "a/b": { type: "integer" } } });
+    const out = lowerJs({
+      type: "object",
+      properties: { a: { $ref: "#/$defs/a~1b" }, self: { $ref: "#" } },
+      $defs: { "a/b": { type: "integer" } },
+    });
     expect(out.decls.map((d) => d.name)).toEqual(["Root", "RootAB"]);
     const root = out.decls[0]!.type;
     expect(root.kind === "object" && root.props[1]!.type).toEqual({ kind: "ref", name: "Root" });
@@ -182,11 +230,17 @@ describe("JSON Schema: inline $ref paths", () => {
       path: ["tools", 0, "inputSchema", "properties", "a", "$ref"],
       message: "`$ref` must be a string",
     });
-    expect(problem({ type: "object", properties: { a: { $ref: "#/properties/zz" } } }).message).toBe('unresolvable $ref "#/properties/zz"');
+    expect(problem({ type: "object", properties: { a: { $ref: "#/properties/zz" } } }).message).toBe(
+      'unresolvable $ref "#/properties/zz"',
+    );
   });
 
   it("reuses one declaration for repeated refs to the same $defs entry", () => {
-    const out = lowerJs({ type: "object", properties: { a: { $ref: "#/$defs/d" }, b: { $ref: "#/$defs/d" } }, $defs: { d: { type: "string" } } });
+    const out = lowerJs({
+      type: "object",
+      properties: { a: { $ref: "#/$defs/d" }, b: { $ref: "#/$defs/d" } },
+      $defs: { d: { type: "string" } },
+    });
     expect(out.decls.map((d) => d.name)).toEqual(["Root", "RootD"]);
   });
 });

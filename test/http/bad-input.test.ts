@@ -1,67 +1,43 @@
 /** Bad input and guard rails: every bad request gets a clear HTTP/JSON-RPC error and the server keeps serving. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
-import { FixtureHost, FIXTURE_TOOLS } from "./fixtures/fixture-host.ts";
-import { headerParamsFromTools } from "../../runtime/http/stateless-checks.ts";
+import { serve } from "../../runtime/http/node.ts";
+import { badInputServer, call, errorOf, modernHeaders } from "./bad-input-setup.ts";
+import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { initializeMessage, modernMeta, MODERN, openSession, post, waitFor } from "./helpers.ts";
 
-let server: RunningServer;
-const host = new FixtureHost();
-
-beforeAll(async () => {
-  server = await serve(host, { maxBodyBytes: 64 * 1024, headerParams: headerParamsFromTools(FIXTURE_TOOLS) });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-async function errorOf(response: Response): Promise<{ code: number; message: string }> {
-  const body = (await response.json()) as { error: { code: number; message: string } };
-  return body.error;
-}
-
-const modernHeaders = (method: string, name?: string): Record<string, string> => ({
-  "mcp-protocol-version": MODERN,
-  "mcp-method": method,
-  ...(name === undefined ? {} : { "mcp-name": name }),
-});
-const call = (id: number, name: string, args: object = {}, meta = modernMeta()) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "tools/call",
-  params: { name, arguments: args, _meta: meta },
-});
+const fx = badInputServer();
+const host = fx.host;
 
 describe("malformed bodies and media types", () => {
   it("answers garbage with -32700 and a non-JSON-RPC object with -32600", async () => {
-    const garbage = await post(server.url, "{not json");
+    const garbage = await post(fx.server.url, "{not json");
     expect(garbage.status).toBe(400);
     expect((await errorOf(garbage)).code).toBe(-32700);
-    const shapeless = await post(server.url, { hello: "world" });
+    const shapeless = await post(fx.server.url, { hello: "world" });
     expect(shapeless.status).toBe(400);
     expect((await errorOf(shapeless)).code).toBe(-32600);
-    const empty = await post(server.url, []);
+    const empty = await post(fx.server.url, []);
     expect(empty.status).toBe(400);
   });
 
   it("refuses a wrong Content-Type (415) and an Accept without both types (406)", async () => {
-    const form = await post(server.url, initializeMessage(1), { "content-type": "text/plain" });
+    const form = await post(fx.server.url, initializeMessage(1), { "content-type": "text/plain" });
     expect(form.status).toBe(415);
-    const jsonOnly = await post(server.url, initializeMessage(1), { accept: "application/json" });
+    const jsonOnly = await post(fx.server.url, initializeMessage(1), { accept: "application/json" });
     expect(jsonOnly.status).toBe(406);
   });
 
   it("refuses an oversized body with 413", async () => {
     const big = { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(100 * 1024) } };
-    const response = await post(server.url, big);
+    const response = await post(fx.server.url, big);
     expect(response.status).toBe(413);
   });
 
   it("refuses a streamed oversized body without Content-Length", async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
-        server.url,
+        fx.server.url,
         {
           method: "POST",
           headers: {
@@ -86,13 +62,13 @@ describe("malformed bodies and media types", () => {
 describe("sessions", () => {
   it("needs a session id (400), and an unknown one is 404", async () => {
     const missing = await post(
-      server.url,
+      fx.server.url,
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
       { "mcp-protocol-version": "2025-11-25" },
     );
     expect(missing.status).toBe(400);
     const unknown = await post(
-      server.url,
+      fx.server.url,
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
       { "mcp-session-id": "no-such-session" },
     );
@@ -100,19 +76,19 @@ describe("sessions", () => {
   });
 
   it("an initialize notification opens no session: it needs one like any notification (400), and nothing is left open", async () => {
-    const before = server.handler.sessionCount;
+    const before = fx.server.handler.sessionCount;
     const { id: _id, ...notification } = initializeMessage(1) as { id: number };
-    const response = await post(server.url, notification);
+    const response = await post(fx.server.url, notification);
     expect(response.status).toBe(400);
     expect(response.headers.get("mcp-session-id")).toBeNull();
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain("Mcp-Session-Id");
-    expect(server.handler.sessionCount).toBe(before);
+    expect(fx.server.handler.sessionCount).toBe(before);
   });
 
   it("refuses an unsupported MCP-Protocol-Version on a session (400)", async () => {
-    const id = await openSession(server.url);
+    const id = await openSession(fx.server.url);
     const response = await post(
-      server.url,
+      fx.server.url,
       { jsonrpc: "2.0", id: 2, method: "ping" },
       { "mcp-session-id": id, "mcp-protocol-version": "1999-01-01" },
     );
@@ -120,35 +96,35 @@ describe("sessions", () => {
   });
 
   it("accepts a batch only in 2025-03-26, and never with initialize", async () => {
-    const old = await openSession(server.url, "2025-03-26");
+    const old = await openSession(fx.server.url, "2025-03-26");
     const batch = [
       { jsonrpc: "2.0", id: 10, method: "ping" },
       { jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "echo", arguments: { text: "b" } } },
     ];
-    const ok = await post(server.url, batch, { "mcp-session-id": old, "mcp-protocol-version": "2025-03-26" });
+    const ok = await post(fx.server.url, batch, { "mcp-session-id": old, "mcp-protocol-version": "2025-03-26" });
     expect(ok.status).toBe(200);
     const answers = (await ok.json()) as Array<{ id: number }>;
     expect(answers.map((a) => a.id).sort()).toEqual([10, 11]);
-    const withInit = await post(server.url, [initializeMessage(12, "2025-03-26")], { "mcp-session-id": old });
+    const withInit = await post(fx.server.url, [initializeMessage(12, "2025-03-26")], { "mcp-session-id": old });
     expect(withInit.status).toBe(400);
-    const newer = await openSession(server.url, "2025-06-18");
-    const refused = await post(server.url, batch, { "mcp-session-id": newer, "mcp-protocol-version": "2025-06-18" });
+    const newer = await openSession(fx.server.url, "2025-06-18");
+    const refused = await post(fx.server.url, batch, { "mcp-session-id": newer, "mcp-protocol-version": "2025-06-18" });
     expect(refused.status).toBe(400);
   });
 
   it("GET and DELETE without a session are 405", async () => {
-    expect((await fetch(server.url, { headers: { accept: "text/event-stream" } })).status).toBe(405);
-    expect((await fetch(server.url, { method: "DELETE" })).status).toBe(405);
+    expect((await fetch(fx.server.url, { headers: { accept: "text/event-stream" } })).status).toBe(405);
+    expect((await fetch(fx.server.url, { method: "DELETE" })).status).toBe(405);
   });
 });
 
 describe("DNS rebinding protection", () => {
   it("refuses a foreign Host or Origin with 403 and accepts its own", async () => {
-    const port = new URL(server.url).port;
+    const port = new URL(fx.server.url).port;
     const send = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
         const req = httpRequest(
-          server.url,
+          fx.server.url,
           {
             method: "POST",
             headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
@@ -169,7 +145,7 @@ describe("DNS rebinding protection", () => {
 
 describe("stateless era (2026-07-28) headers", () => {
   it("serves a correct request and rejects every header mismatch with 400 and -32020", async () => {
-    const good = await post(server.url, call(1, "echo", { text: "ok" }), modernHeaders("tools/call", "echo"));
+    const good = await post(fx.server.url, call(1, "echo", { text: "ok" }), modernHeaders("tools/call", "echo"));
     expect(good.status).toBe(200);
     const cases: Array<[string, Record<string, string>, object]> = [
       ["no version header", { "mcp-method": "tools/call", "mcp-name": "echo" }, call(2, "echo")],
@@ -190,7 +166,7 @@ describe("stateless era (2026-07-28) headers", () => {
       ["bad base64", { ...modernHeaders("tools/call", "=?base64?***?=") }, call(9, "echo")],
     ];
     for (const [label, headers, body] of cases) {
-      const response = await post(server.url, body, headers);
+      const response = await post(fx.server.url, body, headers);
       expect(response.status, label).toBe(400);
       expect((await errorOf(response)).code, label).toBe(-32020);
     }
@@ -201,29 +177,29 @@ describe("stateless era (2026-07-28) headers", () => {
       ...modernHeaders("tools/call", "regional"),
       "mcp-param-region": "=?base64?SGVsbG8sIOS4lueVjA==?=",
     };
-    const response = await post(server.url, call(1, "regional", { region: "Hello, 世界" }), headers);
+    const response = await post(fx.server.url, call(1, "regional", { region: "Hello, 世界" }), headers);
     expect(response.status).toBe(200);
   });
 
   it("compares integer header values as numbers", async () => {
     const headers = { ...modernHeaders("tools/call", "regional"), "mcp-param-region": "eu" };
     const body = call(1, "regional", { region: "eu", count: 42 });
-    expect((await post(server.url, body, { ...headers, "mcp-param-count": "42.0" })).status).toBe(200);
-    const differs = await post(server.url, body, { ...headers, "mcp-param-count": "43" });
+    expect((await post(fx.server.url, body, { ...headers, "mcp-param-count": "42.0" })).status).toBe(200);
+    const differs = await post(fx.server.url, body, { ...headers, "mcp-param-count": "43" });
     expect(differs.status).toBe(400);
     expect((await errorOf(differs)).code).toBe(-32020);
   });
 
   it("requires the _meta fields (-32602) and answers an unknown method with 404 + -32601", async () => {
     const noCaps = await post(
-      server.url,
+      fx.server.url,
       call(1, "echo", {}, { "io.modelcontextprotocol/protocolVersion": MODERN }),
       modernHeaders("tools/call", "echo"),
     );
     expect(noCaps.status).toBe(400);
     expect((await errorOf(noCaps)).code).toBe(-32602);
     const unknown = await post(
-      server.url,
+      fx.server.url,
       { jsonrpc: "2.0", id: 2, method: "no/such", params: { _meta: modernMeta() } },
       modernHeaders("no/such"),
     );
@@ -237,7 +213,7 @@ describe("clients that go away", () => {
     const calls = host.contexts.length;
     const controller = new AbortController();
     // "slow" sends nothing until it is done, so the answer is held open with no bytes sent yet.
-    const pending = fetch(server.url, {
+    const pending = fetch(fx.server.url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -256,10 +232,10 @@ describe("clients that go away", () => {
   });
 
   it("handshake era: a client that vanishes mid-stream does not stop the server serving others", async () => {
-    const id = await openSession(server.url);
+    const id = await openSession(fx.server.url);
     const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
     const controller = new AbortController();
-    const stream = await fetch(server.url, {
+    const stream = await fetch(fx.server.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
       body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "progress" } }),
@@ -267,8 +243,8 @@ describe("clients that go away", () => {
     });
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     controller.abort();
-    const other = await openSession(server.url);
-    const ok = await post(server.url, { jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-session-id": other });
+    const other = await openSession(fx.server.url);
+    const ok = await post(fx.server.url, { jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-session-id": other });
     expect(ok.status).toBe(200);
   });
 
@@ -314,140 +290,5 @@ describe("clients that go away", () => {
     } finally {
       await shortLived.close();
     }
-  });
-});
-
-describe("stateless era (2026-07-28): batches do not exist", () => {
-  it.each<[string, Record<string, string>]>([
-    ["with the version header", modernHeaders("tools/call", "echo")],
-    ["named by _meta only", {}],
-  ])("a batch %s is an Invalid Request (-32600) saying so, with id null", async (_label, headers) => {
-    const response = await post(server.url, [call(1, "echo", { text: "a" }), call(2, "echo", { text: "b" })], headers);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({
-      jsonrpc: "2.0",
-      id: null,
-      error: {
-        code: -32600,
-        message: `Invalid Request: JSON-RPC batches do not exist in MCP revision ${MODERN}; send one message per POST`,
-      },
-    });
-  });
-});
-
-describe("every JSON-RPC error answer carries an id (the request's when known, else null)", () => {
-  it.each<[string, () => Promise<Response>, number, string | number | null]>([
-    [
-      "wrong path",
-      () => post(server.url.replace(/\/mcp$/, "/elsewhere"), { jsonrpc: "2.0", id: 1, method: "ping" }),
-      404,
-      null,
-    ],
-    [
-      "wrong Content-Type",
-      () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { "content-type": "text/plain" }),
-      415,
-      null,
-    ],
-    [
-      "Accept without SSE",
-      () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { accept: "application/json" }),
-      406,
-      null,
-    ],
-    [
-      "oversized body",
-      () => post(server.url, { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(100 * 1024) } }),
-      413,
-      null,
-    ],
-    ["unparseable body", () => post(server.url, "{not json"), 400, null],
-    [
-      "no session id",
-      () => post(server.url, { jsonrpc: "2.0", id: 7, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" }),
-      400,
-      7,
-    ],
-    [
-      "unknown session",
-      () =>
-        post(server.url, { jsonrpc: "2.0", id: "s", method: "tools/list" }, { "mcp-session-id": "no-such-session" }),
-      404,
-      "s",
-    ],
-    [
-      "unsupported version header",
-      () => post(server.url, { jsonrpc: "2.0", id: 8, method: "ping" }, { "mcp-protocol-version": "1999-01-01" }),
-      400,
-      8,
-    ],
-    [
-      "stateless era: a POSTed response",
-      () => post(server.url, { jsonrpc: "2.0", id: 9, result: {} }, modernHeaders("ping")),
-      400,
-      null,
-    ],
-    [
-      "stateless era: a notification with a bad header",
-      () =>
-        post(
-          server.url,
-          { jsonrpc: "2.0", method: "notifications/x", params: { _meta: modernMeta() } },
-          { "mcp-protocol-version": "2099-01-01" },
-        ),
-      400,
-      null,
-    ],
-  ])("%s", async (_label, send, status, id) => {
-    const response = await send();
-    expect(response.status).toBe(status);
-    const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toHaveProperty("id", id);
-    expect(body).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number), message: expect.any(String) } });
-  });
-
-  it("a refused Host is answered with id null", async () => {
-    const status = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(
-        server.url,
-        {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            host: "evil.example.com",
-          },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-          res.on("end", () => resolve(`${res.statusCode} ${text}`));
-        },
-      );
-      req.on("error", reject);
-      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
-    });
-    expect(status).toMatch(/^403 /);
-    expect(JSON.parse(status.slice(4))).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
-  });
-
-  it("a call still unanswered when its session is deleted gets 404 with its id", async () => {
-    const session = await openSession(server.url);
-    const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
-    const calls = host.contexts.length;
-    const pending = post(
-      server.url,
-      { jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "slow" } },
-      headers,
-    );
-    await waitFor(() => host.contexts.length === calls + 1);
-    expect((await fetch(server.url, { method: "DELETE", headers })).status).toBe(200);
-    const response = await pending;
-    expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({
-      jsonrpc: "2.0",
-      id: 42,
-      error: { code: -32000, message: "Session terminated" },
-    });
   });
 });

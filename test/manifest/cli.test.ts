@@ -43,7 +43,11 @@ describe("mcp-gen CLI", () => {
   it("usage errors are one line and exit 1", () => {
     expect(cli()).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Name a command (see --help).\n" });
     expect(cli("nope")).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Unknown argument: nope\n" });
-    expect(cli("generate", "--bogus")).toMatchObject({ code: 1, stdout: "", stderr: "mcp-gen: Unknown argument: --bogus\n" });
+    expect(cli("generate", "--bogus")).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "mcp-gen: Unknown argument: --bogus\n",
+    });
   });
 
   it("unknown commands and options get the closest known one", () => {
@@ -56,7 +60,9 @@ describe("mcp-gen CLI", () => {
       stderr: "mcp-gen: Unknown arguments: --chek (did you mean --check?), --manfest (did you mean --manifest?)\n",
     });
     // Options are those of the command given: --header belongs to import, not to generate.
-    expect(cli("import", "--hedaer", "A: b").stderr).toBe("mcp-gen: Unknown argument: --hedaer (did you mean --header?)\n");
+    expect(cli("import", "--hedaer", "A: b").stderr).toBe(
+      "mcp-gen: Unknown argument: --hedaer (did you mean --header?)\n",
+    );
     expect(cli("generate", "--hedaer", "A: b").stderr).toBe("mcp-gen: Unknown argument: --hedaer\n");
   });
 
@@ -156,7 +162,6 @@ describe("mcp-gen CLI", () => {
       child.kill();
     }
   }, 60_000);
-
 });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -43,7 +43,9 @@ describe("manifest goldens", () => {
   it("headers name the manifest relative to the output folder; its sha256 is only in the outputs record", async () => {
     const manifestPath = path.join(REPO, "examples/weather/mcp.yaml");
     const output = await generateFromManifest({ manifestPath });
-    const sha256 = createHash("sha256").update(await readFile(manifestPath)).digest("hex");
+    const sha256 = createHash("sha256")
+      .update(await readFile(manifestPath))
+      .digest("hex");
     const record = output.files.find((f) => f.path === ".mcp-gen.json");
     expect(JSON.parse(record?.content ?? "null")).toEqual({
       generator: "mcp-gen",

@@ -92,7 +92,9 @@ describe("mcp-gen import options", () => {
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("mcp-gen: note: read as a client declaring sampling, elicitation at revision 2025-06-18\n");
+    expect(result.stdout).toContain(
+      "mcp-gen: note: read as a client declaring sampling, elicitation at revision 2025-06-18\n",
+    );
   }, 60_000);
 
   it("a server without a tools/resources/prompts capability: the import says what was not read, and how to see more", async () => {
@@ -113,20 +115,30 @@ describe("mcp-gen import options", () => {
     [["--header", "Mcp-Session-Id: 1"], "mcp-gen: --header Mcp-Session-Id: set by mcp-gen itself; cannot be replaced"],
     [["--capabilities", "{nope"], 'mcp-gen: --capabilities is not JSON: "{nope"'],
     [["--capabilities", "[1]"], /^mcp-gen: --capabilities must be a JSON object/],
-    [["--revision", "2099-01-01"], /^mcp-gen: --revision: unknown protocol revision "2099-01-01" \(known: 2024-11-05, /],
-  ])("%j is one line, exit 1, nothing written", async (extra, message) => {
-    const out = path.join(dir, "bad.yaml");
-    const result = await cli("import", "--url", "http://127.0.0.1:9/mcp", ...extra, "--out", out);
-    expect(result.code).toBe(1);
-    const lines = result.stderr.trimEnd().split("\n");
-    expect(lines).toHaveLength(1);
-    if (typeof message === "string") expect(lines[0]).toBe(message);
-    else expect(lines[0]).toMatch(message);
-    expect(existsSync(out)).toBe(false);
-  }, 60_000);
+    [
+      ["--revision", "2099-01-01"],
+      /^mcp-gen: --revision: unknown protocol revision "2099-01-01" \(known: 2024-11-05, /,
+    ],
+  ])(
+    "%j is one line, exit 1, nothing written",
+    async (extra, message) => {
+      const out = path.join(dir, "bad.yaml");
+      const result = await cli("import", "--url", "http://127.0.0.1:9/mcp", ...extra, "--out", out);
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      if (typeof message === "string") expect(lines[0]).toBe(message);
+      else expect(lines[0]).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    },
+    60_000,
+  );
 
   it("--header with --command is refused (a stdio server has no headers)", async () => {
     const result = await cli("import", "--command", "node x.js", "--header", "A: b", "--out", path.join(dir, "x.yaml"));
-    expect(result).toMatchObject({ code: 1, stderr: "mcp-gen: --header applies to --url only (a stdio server has no headers)\n" });
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: "mcp-gen: --header applies to --url only (a stdio server has no headers)\n",
+    });
   }, 60_000);
 });

@@ -46,16 +46,24 @@ describe("mcp-gen init", () => {
     expect(first.code).toBe(0);
     for (const file of ["mcp.yaml", "package.json", "tsconfig.json", "src/handlers.ts", "src/server.ts", "src/http.ts"])
       expect(existsSync(path.join(dir, file))).toBe(true);
-    for (const file of ["server.ts", "client.ts", ".mcp-gen.json"]) expect(existsSync(path.join(dir, "src/generated", file))).toBe(true);
+    for (const file of ["server.ts", "client.ts", ".mcp-gen.json"])
+      expect(existsSync(path.join(dir, "src/generated", file))).toBe(true);
     // No package.json there: a new one, an ES module with the scripts.
     expect(JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"))).toMatchObject({
       name: "hello",
       type: "module",
-      scripts: { generate: "mcp-gen generate", build: "tsc", start: "node dist/server.js", "start:http": "node dist/http.js" },
+      scripts: {
+        generate: "mcp-gen generate",
+        build: "tsc",
+        start: "node dist/server.js",
+        "start:http": "node dist/http.js",
+      },
     });
     // The entries sit one level above the generated folder: the relative runtime import loses one "../".
     expect(await readFile(path.join(dir, "src/server.ts"), "utf8")).toContain('from "../../../../runtime/index.ts";');
-    expect(await readFile(path.join(dir, "src/http.ts"), "utf8")).toContain('from "../../../../runtime/http/index.ts";');
+    expect(await readFile(path.join(dir, "src/http.ts"), "utf8")).toContain(
+      'from "../../../../runtime/http/index.ts";',
+    );
 
     const raw = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
     await raw.connect(
@@ -89,18 +97,23 @@ describe("mcp-gen init", () => {
     const before = await snapshotTree(dir);
     const again = cli("init", "--dir", dir);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/skipped .*mcp\.yaml, .*src\/handlers\.ts, .*src\/server\.ts, .*src\/http\.ts, .*tsconfig\.json \(already there; not overwritten\)/);
+    expect(again.stdout).toMatch(
+      /skipped .*mcp\.yaml, .*src\/handlers\.ts, .*src\/server\.ts, .*src\/http\.ts, .*tsconfig\.json \(already there; not overwritten\)/,
+    );
     expect(await snapshotTree(dir)).toEqual(before);
 
     // server.revisions limits what the generated server speaks; without it, it speaks every revision.
     expect(await negotiatedRevision(dir)).toBe([...SUPPORTED_REVISIONS].sort().at(-1));
     const manifest = path.join(dir, "mcp.yaml");
-    await writeFile(manifest, (await readFile(manifest, "utf8")).replace(/^server:\n/m, "server:\n  revisions: [2025-06-18]\n"));
+    await writeFile(
+      manifest,
+      (await readFile(manifest, "utf8")).replace(/^server:\n/m, "server:\n  revisions: [2025-06-18]\n"),
+    );
     expect(cli("generate", "-m", manifest).code).toBe(0);
     expect(await negotiatedRevision(dir)).toBe("2025-06-18");
   }, 300_000);
 
-  it("init adds \"type\": \"module\" and the missing scripts to an existing package.json, keeping the user's", async () => {
+  it('init adds "type": "module" and the missing scripts to an existing package.json, keeping the user\'s', async () => {
     const dir = path.join(SCRATCH, "init-existing");
     await mkdir(dir, { recursive: true });
     const pkg = { name: "mine", version: "1.0.0", scripts: { test: "echo no tests", build: "my-build" } };
@@ -134,18 +147,26 @@ describe("mcp-gen init", () => {
     expect(await readdir(broken)).toEqual(["package.json"]);
   }, 60_000);
 
-  it("over npm init's \"type\": \"commonjs\": switched to module when the project has no code yet, else left and said", async () => {
+  it('over npm init\'s "type": "commonjs": switched to module when the project has no code yet, else left and said', async () => {
     const fresh = path.join(SCRATCH, "init-npm-init");
     await mkdir(fresh, { recursive: true });
-    await writeFile(path.join(fresh, "package.json"), JSON.stringify({ name: "fresh", version: "1.0.0", type: "commonjs" }));
+    await writeFile(
+      path.join(fresh, "package.json"),
+      JSON.stringify({ name: "fresh", version: "1.0.0", type: "commonjs" }),
+    );
     const switched = cli("init", "--dir", fresh, "--runtime-import", "../../../../../runtime/index.ts");
     expect(switched.code).toBe(0);
-    expect(switched.stdout).toContain('package.json: "type": "commonjs" → "module" (the project has no code yet; the scaffold is ESM)\n');
+    expect(switched.stdout).toContain(
+      'package.json: "type": "commonjs" → "module" (the project has no code yet; the scaffold is ESM)\n',
+    );
     expect(JSON.parse(await readFile(path.join(fresh, "package.json"), "utf8"))).toMatchObject({ type: "module" });
 
     const withCode = path.join(SCRATCH, "init-cjs-code");
     await mkdir(withCode, { recursive: true });
-    await writeFile(path.join(withCode, "package.json"), JSON.stringify({ name: "cjs", version: "1.0.0", type: "commonjs" }));
+    await writeFile(
+      path.join(withCode, "package.json"),
+      JSON.stringify({ name: "cjs", version: "1.0.0", type: "commonjs" }),
+    );
     await writeFile(path.join(withCode, "index.js"), "module.exports = 1;\n");
     const left = cli("init", "--dir", withCode, "--runtime-import", "../../../../../runtime/index.ts");
     expect(left.code).toBe(0);
@@ -159,7 +180,12 @@ describe("mcp-gen init", () => {
 async function negotiatedRevision(dir: string): Promise<string | undefined> {
   const client = new McpClient({ info: { name: "revisions-test", version: "1.0.0" } });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(dir, "src/server.ts")], cwd: REPO, stderr: "ignore" }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", path.join(dir, "src/server.ts")],
+      cwd: REPO,
+      stderr: "ignore",
+    }),
   );
   try {
     return client.revision;
@@ -167,4 +193,3 @@ async function negotiatedRevision(dir: string): Promise<string | undefined> {
     await client.close();
   }
 }
-

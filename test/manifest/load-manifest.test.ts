@@ -126,9 +126,10 @@ describe("server.revisions", () => {
 
   it("accepts every revision the runtime speaks", () => {
     const text = `server: { name: s, version: 1.0.0, revisions: [${SUPPORTED_REVISIONS.join(", ")}] }\n`;
-    expect(parseManifest(text, { file: "mcp.yaml", displayPath: () => "mcp.yaml", knownRevisions: knownRevisions() }).model.server.revisions).toEqual(
-      SUPPORTED_REVISIONS.map((name) => ({ kind: "builtin", name })),
-    );
+    expect(
+      parseManifest(text, { file: "mcp.yaml", displayPath: () => "mcp.yaml", knownRevisions: knownRevisions() }).model
+        .server.revisions,
+    ).toEqual(SUPPORTED_REVISIONS.map((name) => ({ kind: "builtin", name })));
   });
 });
 

@@ -2,8 +2,7 @@
  * JSON Schema lowering cases the older tests left open (found as surviving mutants): the exact widening warnings and
  * their paths, `patternProperties` beside each form of `additionalProperties`, tuple forms under `maxItems` and the
  * tuple size limit, `allOf` intersections, documentation, implied types, draft detection, union flattening, and the
- * errors for malformed keyword values. Oracle: JSON Schema 2020-12/draft-07 semantics as the module's header states
- * them (a type never narrower than the schema; what the type cannot say is enforced and, when it widens, warned about).
+ * errors for malformed keyword values. Oracle: JSON Schema 2020-12/draft-07 semantics as the module's header states.
  *
  * Equivalent mutants left alive (no input tells them apart), by line of lower-json-schema.ts at the time of writing:
  * - `typeof root.$schema === "string"` → true (57): the draft regex then tests `String(value)`; only a malformed
@@ -17,8 +16,8 @@
  * - `additional === true` / `restSchema === true` → false, or → `=== false` (223, 238): `true` lowers to unknown
  *   anyway, and `false` was handled one line earlier.
  * - `forms.length === 1 ? forms[0]` → always a union (266): `union()` in `lowerTyped` unwraps a one-member union.
- * - `segments.length >= 2 &&` → true (292): with fewer segments `segments[length - 2]` is undefined anyway.
- * - the non-schema `$defs` check (304): `declare` → `lower` throws the same message at the same path.
+ * - `segments.length >= 2 &&` → true (292): with fewer segments `segments[length - 2]` is undefined anyway; and the
+ *   non-schema `$defs` check (304): `declare` → `lower` throws the same message at the same path.
  */
 import { describe, expect, it } from "vitest";
 import type { IrType } from "../../generator/ir/model.ts";

@@ -91,7 +91,13 @@ beforeAll(async () => {
     unknown
   >;
   await writeFile(path.join(pkg, "package.json"), JSON.stringify({ name, type, exports }));
-  execFileSync(process.execPath, [TSC, "-p", path.join(REPO, "tsconfig.runtime.json"), "--outDir", path.join(pkg, "dist")]);
+  execFileSync(process.execPath, [
+    TSC,
+    "-p",
+    path.join(REPO, "tsconfig.runtime.json"),
+    "--outDir",
+    path.join(pkg, "dist"),
+  ]);
   await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "user-project", type: "module" }));
   await writeFile(path.join(project, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(project, "mcp.yaml") });
@@ -110,9 +116,14 @@ it("generated code imports the runtime from @mcp-gen/runtime by default", async 
 
 it("a user project type-checks against the package's .d.ts (strict, skipLibCheck), not the runtime sources", async () => {
   const config = path.join(project, "tsconfig.json");
-  const tsconfig = { extends: path.relative(project, path.join(REPO, "tsconfig.json")), include: ["app.ts", "generated/*.ts"] };
+  const tsconfig = {
+    extends: path.relative(project, path.join(REPO, "tsconfig.json")),
+    include: ["app.ts", "generated/*.ts"],
+  };
   await writeFile(config, JSON.stringify(tsconfig));
-  const files = execFileSync(process.execPath, [TSC, "--noEmit", "--listFilesOnly", "-p", config], { encoding: "utf8" });
+  const files = execFileSync(process.execPath, [TSC, "--noEmit", "--listFilesOnly", "-p", config], {
+    encoding: "utf8",
+  });
   const fromRepo = files.split("\n").filter((f) => f.startsWith(`${REPO}/`) && !f.startsWith(`${project}/`));
   // Outside the project, only installed packages: nothing from runtime/ or generated/protocol/ sources.
   expect(fromRepo.filter((f) => !f.startsWith(`${REPO}/node_modules/`))).toEqual([]);
@@ -127,12 +138,21 @@ it("the built JavaScript runs: a generated client calls a generated server, in m
     cwd: project,
     encoding: "utf8",
   });
-  expect(JSON.parse(out.trim())).toEqual({ sum: 5, httpSum: 9, revision: "2026-07-28", content: 0, token: "tools/call" });
+  expect(JSON.parse(out.trim())).toEqual({
+    sum: 5,
+    httpSum: 9,
+    revision: "2026-07-28",
+    content: 0,
+    token: "tools/call",
+  });
 }, 60_000);
 
 it("mcp-gen init with the default runtime import: the scaffold builds with its own tsconfig and its built server answers", async () => {
   const dir = path.join(project, "init-app");
-  const init = spawnSync(process.execPath, [BIN, "init", "--dir", dir, "--name", "hello"], { cwd: project, encoding: "utf8" });
+  const init = spawnSync(process.execPath, [BIN, "init", "--dir", dir, "--name", "hello"], {
+    cwd: project,
+    encoding: "utf8",
+  });
   expect(init.stderr).toBe("");
   expect(init.status).toBe(0);
   expect(await readFile(path.join(dir, "src/server.ts"), "utf8")).toContain('from "@mcp-gen/runtime";');

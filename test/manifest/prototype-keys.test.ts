@@ -57,12 +57,17 @@ describe("optional member names (members.input)", () => {
     expect(Object.getOwnPropertyDescriptor(data, key)?.value).toBe("v");
     expect(Object.keys(data)).toEqual([key]);
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
-    expect(issues(schema, `{${json(key)}: 5}`)).toEqual([expect.stringMatching(new RegExp(`^${key}: .*expected string`))]);
+    expect(issues(schema, `{${json(key)}: 5}`)).toEqual([
+      expect.stringMatching(new RegExp(`^${key}: .*expected string`)),
+    ]);
     expect(issues(schema, `{${json(key)}: "v", "extra": 1}`)).toEqual([expect.stringMatching(/Unrecognized key/)]);
   });
 
   it("all present at once", () => {
-    const data = parse(schema, allMembers((k) => k));
+    const data = parse(
+      schema,
+      allMembers((k) => k),
+    );
     for (const key of MEMBERS) expect(Object.getOwnPropertyDescriptor(data, key)?.value).toBe(key);
   });
 
@@ -146,13 +151,17 @@ describe("member names with keywords only the JSON Schema check enforces (checke
     expect(issues(schema, '{"__proto__": "x"}')).toEqual([
       expect.stringMatching(/^: must have property toString when property __proto__ is present/),
     ]);
-    expect(issues(schema, '{"__proto__": 1, "toString": "y"}')).toEqual([expect.stringMatching(/^__proto__: .*string/)]);
+    expect(issues(schema, '{"__proto__": 1, "toString": "y"}')).toEqual([
+      expect.stringMatching(/^__proto__: .*string/),
+    ]);
   });
 
   it("constructor: absent, valid, rejected by `not`, wrong type", () => {
     expect(issues(schema, '{"constructor": 12}')).toEqual([]);
     expect(issues(schema, '{"constructor": 13}')).toEqual([expect.stringMatching(/^constructor: must NOT be valid/)]);
-    expect(issues(schema, '{"constructor": "12"}')).toEqual([expect.stringMatching(/^constructor: .*expected number, received string/)]);
+    expect(issues(schema, '{"constructor": "12"}')).toEqual([
+      expect.stringMatching(/^constructor: .*expected number, received string/),
+    ]);
   });
 });
 

@@ -31,8 +31,8 @@ type Plain<T> = T extends readonly unknown[]
 /** Declared property names, without the index signature. */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 // `{} extends Pick<T, K>` is the standard test for an optional key; `{}` is meant here.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredKeys<T> = {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   [K in KnownKeys<T>]-?: K extends keyof T ? ({} extends Pick<T, K> ? never : K) : never;
 }[KnownKeys<T>];
 

@@ -13,7 +13,10 @@ describe("incoming requests", () => {
   it("aborts in-flight handlers with ConnectionClosedError when the connection closes, and answers nothing", async () => {
     const reasons: unknown[] = [];
     const { engine, t } = await engineWith({
-      onRequest: (req) => new Promise((_, reject) => req.signal.addEventListener("abort", () => (reasons.push(req.signal.reason), reject(new Error("x"))))),
+      onRequest: (req) =>
+        new Promise((_, reject) =>
+          req.signal.addEventListener("abort", () => (reasons.push(req.signal.reason), reject(new Error("x")))),
+        ),
     });
     t.inject({ jsonrpc: "2.0", id: 1, method: "a" });
     t.inject({ jsonrpc: "2.0", id: 2, method: "b" });
@@ -52,12 +55,17 @@ describe("incoming requests", () => {
   it("rejects a second request with an id still in flight, and accepts the id again once answered", async () => {
     let release: () => void = () => undefined;
     const { t } = await engineWith({
-      onRequest: (req) => (req.method === "wait" ? new Promise((resolve) => (release = () => resolve({ first: true }))) : { again: true }),
+      onRequest: (req) =>
+        req.method === "wait" ? new Promise((resolve) => (release = () => resolve({ first: true }))) : { again: true },
     });
     t.inject({ jsonrpc: "2.0", id: 5, method: "wait" });
     t.inject({ jsonrpc: "2.0", id: 5, method: "other" });
     const [dup] = await t.waitForSent(1);
-    expect(dup).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32600, message: "Invalid request: id 5 is already in flight" } });
+    expect(dup).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: { code: -32600, message: "Invalid request: id 5 is already in flight" },
+    });
     release();
     await t.waitForSent(2);
     expect(t.sent[1]).toEqual({ jsonrpc: "2.0", id: 5, result: { first: true } });
@@ -159,7 +167,11 @@ describe("responses", () => {
 describe("batches and close", () => {
   it("answers a batch of only notifications with nothing, and one with an invalid element with that error inside", async () => {
     const notes: string[] = [];
-    const { t } = await engineWith({ acceptsBatch: () => true, onNotification: (m) => notes.push(m), onRequest: () => ({ ok: 1 }) });
+    const { t } = await engineWith({
+      acceptsBatch: () => true,
+      onNotification: (m) => notes.push(m),
+      onRequest: () => ({ ok: 1 }),
+    });
     t.inject('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]');
     await delay(5);
     expect(t.sent).toEqual([]);
@@ -168,7 +180,11 @@ describe("batches and close", () => {
     await t.waitForSent(1);
     expect(t.sent[0]).toEqual([
       { jsonrpc: "2.0", id: 1, result: { ok: 1 } },
-      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: a JSON-RPC message must be a JSON object" } },
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid request: a JSON-RPC message must be a JSON object" },
+      },
     ]);
   });
 
@@ -181,8 +197,16 @@ describe("batches and close", () => {
     const [parse, oversized, empty] = t.sent as Sent[];
     expect(parse!.error!.code).toBe(-32700);
     expect(parse!.error!.message).toMatch(/^Parse error: \S/);
-    expect(oversized).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: message of 9 bytes exceeds the 4-byte limit" } });
-    expect(empty).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: an empty batch is invalid" } });
+    expect(oversized).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error: message of 9 bytes exceeds the 4-byte limit" },
+    });
+    expect(empty).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid request: an empty batch is invalid" },
+    });
   });
 
   it("numbers outgoing requests 1, 2, 3, …", async () => {
@@ -205,7 +229,9 @@ describe("batches and close", () => {
 
   it("sends nothing once closed, not even parse errors, and finishes handlers silently", async () => {
     let release: () => void = () => undefined;
-    const { engine, t } = await engineWith({ onRequest: () => new Promise((resolve) => (release = () => resolve({ late: 1 }))) });
+    const { engine, t } = await engineWith({
+      onRequest: () => new Promise((resolve) => (release = () => resolve({ late: 1 }))),
+    });
     t.inject({ jsonrpc: "2.0", id: 1, method: "m" });
     await engine.close();
     t.inject("not json");
@@ -244,7 +270,14 @@ describe("routing hints to the transport", () => {
     engine.request("plain", {}, { timeoutMs: 0 }).catch(() => undefined);
     await engine.notify("n1", { a: 1 }, 7);
     await engine.notify("n2");
-    expect(options).toEqual([{ relatedRequestId: "r1" }, undefined, { relatedRequestId: "r1" }, undefined, { relatedRequestId: 7 }, undefined]);
+    expect(options).toEqual([
+      { relatedRequestId: "r1" },
+      undefined,
+      { relatedRequestId: "r1" },
+      undefined,
+      { relatedRequestId: 7 },
+      undefined,
+    ]);
     expect(t.sent.slice(4)).toEqual([
       { jsonrpc: "2.0", method: "n1", params: { a: 1 } },
       { jsonrpc: "2.0", method: "n2" },
@@ -260,7 +293,10 @@ describe("routing hints to the transport", () => {
 describe("incoming requests across close, cancellation and carriers", () => {
   it("aborts in-flight handlers on close even when this side has no request of its own pending", async () => {
     const reasons: unknown[] = [];
-    const { t } = await engineWith({ onRequest: (req) => new Promise(() => req.signal.addEventListener("abort", () => reasons.push(req.signal.reason))) });
+    const { t } = await engineWith({
+      onRequest: (req) =>
+        new Promise(() => req.signal.addEventListener("abort", () => reasons.push(req.signal.reason))),
+    });
     t.inject({ jsonrpc: "2.0", id: 1, method: "a" });
     t.sink!.closed();
     await delay(5);
@@ -297,7 +333,10 @@ describe("incoming requests across close, cancellation and carriers", () => {
   it("forgets a finished request's carrier: aborting it later does not cancel a new request that reuses the id", async () => {
     let release: () => void = () => undefined;
     const { t } = await engineWith({
-      onRequest: (req) => (req.method === "second" ? new Promise((resolve) => (release = () => resolve({ second: true }))) : { first: true }),
+      onRequest: (req) =>
+        req.method === "second"
+          ? new Promise((resolve) => (release = () => resolve({ second: true })))
+          : { first: true },
     });
     const firstCarrier = new AbortController();
     t.inject({ jsonrpc: "2.0", id: 1, method: "first" }, { signal: firstCarrier.signal });
@@ -314,7 +353,12 @@ describe("incoming requests across close, cancellation and carriers", () => {
 
   it("cancels a request when its carrier goes away mid-flight, and answers nothing", async () => {
     let seen: unknown;
-    const { t } = await engineWith({ onRequest: (req) => new Promise((_, reject) => req.signal.addEventListener("abort", () => ((seen = req.signal.reason), reject(new Error("stopped"))))) });
+    const { t } = await engineWith({
+      onRequest: (req) =>
+        new Promise((_, reject) =>
+          req.signal.addEventListener("abort", () => ((seen = req.signal.reason), reject(new Error("stopped")))),
+        ),
+    });
     const carrier = new AbortController();
     t.inject({ jsonrpc: "2.0", id: "c", method: "m" }, { signal: carrier.signal });
     carrier.abort();

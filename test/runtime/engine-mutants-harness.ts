@@ -2,7 +2,13 @@
 import { JsonRpcEngine, type EngineHandlers } from "../../runtime/protocol/engine.ts";
 import { ScriptedTransport } from "./helpers.ts";
 
-export type Sent = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } };
+export type Sent = {
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: { code: number; message: string };
+};
 
 export async function engineWith(handlers: Partial<EngineHandlers> = {}, defaultTimeoutMs?: number) {
   const t = new ScriptedTransport();

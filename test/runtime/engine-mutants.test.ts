@@ -58,7 +58,11 @@ describe("timeouts with several requests pending", () => {
   it("extends the deadline on progress only when asked, and honours maxTotalTimeoutMs", async () => {
     const { engine, idOf } = await engineWith({}, 60_000);
     const updates: number[] = [];
-    const extended = engine.request("extended", {}, { timeoutMs: 400, resetTimeoutOnProgress: true, onProgress: (u) => updates.push(u.progress) });
+    const extended = engine.request(
+      "extended",
+      {},
+      { timeoutMs: 400, resetTimeoutOnProgress: true, onProgress: (u) => updates.push(u.progress) },
+    );
     const plain = engine.request("plain", {}, { timeoutMs: 400, onProgress: () => undefined });
     const plainOutcome = plain.catch((e: unknown) => e);
     const extendedOutcome = extended.catch((e: unknown) => e);
@@ -73,7 +77,11 @@ describe("timeouts with several requests pending", () => {
     expect(updates).toEqual([1, 2, 3, 4, 5]);
     expect(await extendedOutcome).toBeInstanceOf(RequestTimeoutError);
 
-    const capped = engine.request("capped", {}, { timeoutMs: 400, maxTotalTimeoutMs: 500, resetTimeoutOnProgress: true, onProgress: () => undefined });
+    const capped = engine.request(
+      "capped",
+      {},
+      { timeoutMs: 400, maxTotalTimeoutMs: 500, resetTimeoutOnProgress: true, onProgress: () => undefined },
+    );
     const cappedOutcome = capped.catch((e: unknown) => e);
     const cappedSettled = settleTime(capped);
     for (let i = 0; i < 8; i++) {
@@ -102,7 +110,15 @@ describe("timeouts with several requests pending", () => {
     expect(engine.deliverProgress(idOf("quiet"), { progress: 1 })).toBe(false);
     expect(engine.deliverProgress({ token: 1 }, { progress: 1 })).toBe(false);
     expect(engine.deliverProgress(999, { progress: 1 })).toBe(false);
-    const loud = engine.request("loud", { _meta: { x: 1 } }, { onProgress: () => { throw new Error("callback broke"); } });
+    const loud = engine.request(
+      "loud",
+      { _meta: { x: 1 } },
+      {
+        onProgress: () => {
+          throw new Error("callback broke");
+        },
+      },
+    );
     const id = idOf("loud");
     expect(sent().find((m) => m.method === "loud")!.params).toEqual({ _meta: { x: 1, progressToken: id } });
     expect(engine.deliverProgress(id, { progress: 1 })).toBe(true);
@@ -120,7 +136,9 @@ describe("cancellation of outgoing requests", () => {
     const init = engine.request("initialize", {}, { signal: controller.signal, cancellable: false });
     controller.abort("stop");
     await expect(init).rejects.toBeInstanceOf(RequestCancelledError);
-    await expect(engine.request("initialize", {}, { timeoutMs: 10, cancellable: false })).rejects.toBeInstanceOf(RequestTimeoutError);
+    await expect(engine.request("initialize", {}, { timeoutMs: 10, cancellable: false })).rejects.toBeInstanceOf(
+      RequestTimeoutError,
+    );
     await delay(5);
     expect(cancels()).toEqual([]);
   });
@@ -131,7 +149,13 @@ describe("cancellation of outgoing requests", () => {
     const call = engine.request("work", {}, { signal: controller.signal, relatedRequestId: 9 });
     controller.abort("user gave up");
     await expect(call).rejects.toThrow("request work was cancelled: user gave up");
-    expect(cancels()).toEqual([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: idOf("work"), reason: "user gave up" } }]);
+    expect(cancels()).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: idOf("work"), reason: "user gave up" },
+      },
+    ]);
     const other = new AbortController();
     const second = engine.request("more", {}, { signal: other.signal });
     other.abort(new Error("why"));
@@ -141,7 +165,9 @@ describe("cancellation of outgoing requests", () => {
 
   it("rejects at once for an already aborted signal, sending nothing", async () => {
     const { engine, sent } = await engineWith();
-    await expect(engine.request("x", {}, { signal: AbortSignal.abort("no") })).rejects.toBeInstanceOf(RequestCancelledError);
+    await expect(engine.request("x", {}, { signal: AbortSignal.abort("no") })).rejects.toBeInstanceOf(
+      RequestCancelledError,
+    );
     expect(sent()).toEqual([]);
     expect(engine.pendingCount).toBe(0);
   });
@@ -187,7 +213,10 @@ describe("defaults and routing of cancellation notices", () => {
     const { engine, t } = await engineWith();
     const routed: { method: string | undefined; options: unknown }[] = [];
     const send = t.send.bind(t);
-    t.send = (message: object, options?: unknown) => (routed.push({ method: (message as { method?: string }).method, options }), send(message));
+    t.send = (message: object, options?: unknown) => (
+      routed.push({ method: (message as { method?: string }).method, options }),
+      send(message)
+    );
     const nested = new AbortController();
     const plain = new AbortController();
     const calls = [
@@ -197,14 +226,19 @@ describe("defaults and routing of cancellation notices", () => {
     nested.abort("stop");
     plain.abort("stop");
     await Promise.all(calls);
-    expect(routed.filter((r) => r.method === "notifications/cancelled").map((r) => r.options)).toEqual([{ relatedRequestId: "outer-7" }, undefined]);
+    expect(routed.filter((r) => r.method === "notifications/cancelled").map((r) => r.options)).toEqual([
+      { relatedRequestId: "outer-7" },
+      undefined,
+    ]);
   });
 
   it("reports a cancellation notice that cannot be sent instead of failing the process", async () => {
     const { engine, t, diagnostics } = await engineWith();
     const send = t.send.bind(t);
     t.send = (message: object) =>
-      (message as { method?: string }).method === "notifications/cancelled" ? Promise.reject(new Error("pipe closed")) : send(message);
+      (message as { method?: string }).method === "notifications/cancelled"
+        ? Promise.reject(new Error("pipe closed"))
+        : send(message);
     const controller = new AbortController();
     const call = engine.request("work", {}, { signal: controller.signal });
     controller.abort("stop");
@@ -234,7 +268,9 @@ describe("what the peer and the handlers observe", () => {
 
   it("gives a handler the same signal however often it reads it, and aborts that one", async () => {
     const signals: AbortSignal[] = [];
-    const { engine, t } = await engineWith({ onRequest: (req) => (signals.push(req.signal, req.signal), new Promise(() => undefined)) });
+    const { engine, t } = await engineWith({
+      onRequest: (req) => (signals.push(req.signal, req.signal), new Promise(() => undefined)),
+    });
     t.inject({ jsonrpc: "2.0", id: 1, method: "m" });
     engine.cancelIncoming(1);
     expect(signals[0]).toBe(signals[1]);
@@ -262,11 +298,24 @@ describe("what the peer and the handlers observe", () => {
 
   it("works without an onDiagnostic handler: throwing listeners, late responses and failed sends are dropped quietly", async () => {
     const t = new ScriptedTransport();
-    const engine = new JsonRpcEngine(t, { onRequest: () => ({ ok: true }), onNotification: () => { throw new Error("listener"); } });
+    const engine = new JsonRpcEngine(t, {
+      onRequest: () => ({ ok: true }),
+      onNotification: () => {
+        throw new Error("listener");
+      },
+    });
     await engine.start();
     t.inject({ jsonrpc: "2.0", method: "n" });
     t.inject({ jsonrpc: "2.0", id: 99, result: {} });
-    const call = engine.request("m", {}, { onProgress: () => { throw new Error("progress"); } });
+    const call = engine.request(
+      "m",
+      {},
+      {
+        onProgress: () => {
+          throw new Error("progress");
+        },
+      },
+    );
     expect(engine.deliverProgress(1, { progress: 1 })).toBe(true);
     const send = t.send.bind(t);
     t.send = () => Promise.reject(new Error("gone"));
@@ -281,6 +330,9 @@ describe("what the peer and the handlers observe", () => {
   });
 
   it("exports the spec's method names for cancellation and progress", () => {
-    expect([CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION]).toEqual(["notifications/cancelled", "notifications/progress"]);
+    expect([CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION]).toEqual([
+      "notifications/cancelled",
+      "notifications/progress",
+    ]);
   });
 });

@@ -3,7 +3,14 @@
  * every kind of frame, the error classes, `withMeta`/`metaOf`, and `LineDecoder` at stream end.
  */
 import { describe, expect, it } from "vitest";
-import { ConnectionClosedError, ErrorCode, ProtocolUsageError, RequestCancelledError, RequestTimeoutError, RpcError } from "../../runtime/jsonrpc/errors.ts";
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  ProtocolUsageError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  RpcError,
+} from "../../runtime/jsonrpc/errors.ts";
 import { encodeLine, LineDecoder } from "../../runtime/jsonrpc/framing.ts";
 import { classify } from "../../runtime/jsonrpc/messages.ts";
 import { metaOf, withMeta } from "../../runtime/jsonrpc/params-meta.ts";
@@ -12,7 +19,19 @@ const NOT_OBJECT = { kind: "invalid", id: null, reason: "a JSON-RPC message must
 
 describe("classify", () => {
   it("rejects every non-object frame without throwing", () => {
-    for (const frame of [null, undefined, 0, 42, -1.5, "", "text", true, false, [], [{ jsonrpc: "2.0", id: 1, method: "a" }]]) {
+    for (const frame of [
+      null,
+      undefined,
+      0,
+      42,
+      -1.5,
+      "",
+      "text",
+      true,
+      false,
+      [],
+      [{ jsonrpc: "2.0", id: 1, method: "a" }],
+    ]) {
       expect(classify(frame)).toEqual(NOT_OBJECT);
     }
   });
@@ -33,12 +52,32 @@ describe("classify", () => {
   });
 
   it("says why a request is invalid, keeping a usable id", () => {
-    expect(classify({ id: 3, method: "a" })).toEqual({ kind: "invalid", id: 3, reason: 'jsonrpc must be exactly "2.0"' });
-    expect(classify({ jsonrpc: 2, id: "s", method: "a" })).toEqual({ kind: "invalid", id: "s", reason: 'jsonrpc must be exactly "2.0"' });
-    expect(classify({ jsonrpc: "2.0", id: 4, method: 5 })).toEqual({ kind: "invalid", id: 4, reason: "method must be a string" });
-    expect(classify({ jsonrpc: "2.0", id: 4, method: null })).toEqual({ kind: "invalid", id: 4, reason: "method must be a string" });
+    expect(classify({ id: 3, method: "a" })).toEqual({
+      kind: "invalid",
+      id: 3,
+      reason: 'jsonrpc must be exactly "2.0"',
+    });
+    expect(classify({ jsonrpc: 2, id: "s", method: "a" })).toEqual({
+      kind: "invalid",
+      id: "s",
+      reason: 'jsonrpc must be exactly "2.0"',
+    });
+    expect(classify({ jsonrpc: "2.0", id: 4, method: 5 })).toEqual({
+      kind: "invalid",
+      id: 4,
+      reason: "method must be a string",
+    });
+    expect(classify({ jsonrpc: "2.0", id: 4, method: null })).toEqual({
+      kind: "invalid",
+      id: 4,
+      reason: "method must be a string",
+    });
     for (const params of [null, 1, "p", true]) {
-      expect(classify({ jsonrpc: "2.0", id: 5, method: "a", params })).toEqual({ kind: "invalid", id: 5, reason: "params must be an object or an array" });
+      expect(classify({ jsonrpc: "2.0", id: 5, method: "a", params })).toEqual({
+        kind: "invalid",
+        id: 5,
+        reason: "params must be an object or an array",
+      });
     }
     const badId = "id must be a string or an integer of magnitude at most 2^53-1 (not null)";
     for (const id of [null, 1.5, true, {}, [], Number.MAX_SAFE_INTEGER + 1, -(2 ** 60), Infinity, NaN]) {
@@ -62,18 +101,40 @@ describe("classify", () => {
 
     const exactlyOne = "a response must carry exactly one of result and error";
     expect(classify({ jsonrpc: "2.0", id: 1 })).toEqual({ kind: "invalid", id: 1, reason: exactlyOne });
-    expect(classify({ jsonrpc: "2.0", id: 1, result: 1, error: { code: 1, message: "m" } })).toEqual({ kind: "invalid", id: 1, reason: exactlyOne });
+    expect(classify({ jsonrpc: "2.0", id: 1, result: 1, error: { code: 1, message: "m" } })).toEqual({
+      kind: "invalid",
+      id: 1,
+      reason: exactlyOne,
+    });
     expect(classify({ jsonrpc: "2.0", id: 1, result: undefined })).toMatchObject({ kind: "response" });
 
     const badError = "error must be an object with an integer code and a string message";
-    for (const error of [null, "boom", 5, [], { code: "1", message: "m" }, { code: 1.5, message: "m" }, { code: 1 }, { message: "m" }, { code: 1, message: 2 }]) {
+    for (const error of [
+      null,
+      "boom",
+      5,
+      [],
+      { code: "1", message: "m" },
+      { code: 1.5, message: "m" },
+      { code: 1 },
+      { message: "m" },
+      { code: 1, message: 2 },
+    ]) {
       expect(classify({ jsonrpc: "2.0", id: 9, error })).toEqual({ kind: "invalid", id: 9, reason: badError });
     }
     for (const id of [1.5, {}, true]) {
-      expect(classify({ jsonrpc: "2.0", id, error: { code: 1, message: "m" } })).toEqual({ kind: "invalid", id: null, reason: "bad response id" });
+      expect(classify({ jsonrpc: "2.0", id, error: { code: 1, message: "m" } })).toEqual({
+        kind: "invalid",
+        id: null,
+        reason: "bad response id",
+      });
     }
     for (const id of [null, undefined, 1.5]) {
-      expect(classify({ jsonrpc: "2.0", id, result: {} })).toEqual({ kind: "invalid", id: null, reason: "a result response needs a string or integer id" });
+      expect(classify({ jsonrpc: "2.0", id, result: {} })).toEqual({
+        kind: "invalid",
+        id: null,
+        reason: "a result response needs a string or integer id",
+      });
     }
   });
 });
@@ -91,8 +152,14 @@ describe("error classes", () => {
     expect(back).toBeInstanceOf(RpcError);
     expect([back.code, back.message, back.data]).toEqual([7, "x", [1]]);
     expect(ErrorCode).toEqual({
-      ParseError: -32700, InvalidRequest: -32600, MethodNotFound: -32601, InvalidParams: -32602, InternalError: -32603,
-      HeaderMismatch: -32020, MissingRequiredClientCapability: -32021, UnsupportedProtocolVersion: -32022,
+      ParseError: -32700,
+      InvalidRequest: -32600,
+      MethodNotFound: -32601,
+      InvalidParams: -32602,
+      InternalError: -32603,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
     });
   });
 
@@ -103,11 +170,20 @@ describe("error classes", () => {
     const caused = new ConnectionClosedError(reason);
     expect([caused.message, caused.cause]).toEqual(["connection closed: EPIPE", reason]);
     const timeout = new RequestTimeoutError("tools/call", 250);
-    expect([timeout.name, timeout.message, timeout.method, timeout.timeoutMs]).toEqual(["RequestTimeoutError", "request tools/call timed out after 250 ms", "tools/call", 250]);
+    expect([timeout.name, timeout.message, timeout.method, timeout.timeoutMs]).toEqual([
+      "RequestTimeoutError",
+      "request tools/call timed out after 250 ms",
+      "tools/call",
+      250,
+    ]);
     expect(new RequestCancelledError("m", "why").message).toBe("request m was cancelled: why");
     expect(new RequestCancelledError("m", new Error("x")).message).toBe("request m was cancelled");
     const cancelled = new RequestCancelledError("m");
-    expect([cancelled.name, cancelled.method, cancelled.message]).toEqual(["RequestCancelledError", "m", "request m was cancelled"]);
+    expect([cancelled.name, cancelled.method, cancelled.message]).toEqual([
+      "RequestCancelledError",
+      "m",
+      "request m was cancelled",
+    ]);
     const usage = new ProtocolUsageError("no capability");
     expect([usage.name, usage.message]).toEqual(["ProtocolUsageError", "no capability"]);
   });

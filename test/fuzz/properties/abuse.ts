@@ -165,13 +165,11 @@ export async function wrongHeaders(server: ServerProcess, options: RunOptions): 
         status: 400,
         headers: (s) => ({ ...good(s), "mcp-protocol-version": v }),
       })),
-    fc
-      .stringMatching(/^[A-Za-z0-9_-]{1,40}$/)
-      .map<Wrong>((id) => ({
-        label: `unknown session ${id}`,
-        status: 404,
-        headers: () => ({ "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }),
-      })),
+    fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).map<Wrong>((id) => ({
+      label: `unknown session ${id}`,
+      status: 404,
+      headers: () => ({ "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }),
+    })),
     fc.constant<Wrong>({ label: "no session", status: 400, headers: () => ({ "mcp-protocol-version": "2025-11-25" }) }),
   );
   let id = 100;
