@@ -7,10 +7,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Platform } from "./bundle.ts";
+import { EDGE_BIN } from "./runtimes.ts";
 
-const BIN = resolve(import.meta.dirname, "../../node_modules/.bin");
+const BIN = EDGE_BIN;
 
 /** The compatibility date the README states for Workers; no compatibility flags. */
 export const COMPATIBILITY_DATE = "2026-11-01";
