@@ -140,10 +140,11 @@ try {
     const two = await bundle(entry, platform, join(work, "out", `${platform}-two.js`), {
       redirect: {
         "weather/generated/index.ts": twoRevisions,
-        // Generated code imports a built-in descriptor from `<runtimeImport>/protocol/<name>`.
+        // With a runtimeImport path (here the stand-in `<folder>/runtime.ts`), generated code imports a built-in
+        // descriptor from `generated/protocol/<name>/index.ts` beside the runtime's folder: here, under `.build/`.
         ...Object.fromEntries(
           TWO_REVISIONS.map((name) => [
-            `runtime.ts/protocol/${name}`,
+            `.build/generated/protocol/${name}/index.ts`,
             join(ROOT, `generated/protocol/${name}/index.ts`),
           ]),
         ),
