@@ -34,6 +34,17 @@ export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/**
+ * The hash headers and ir.json record for a lowering's inputs: a schema that imports nothing, its own sha256; one
+ * that imports (an extension and its base), the sha256 of every file read — `<display path>\n<sha256>\n` per file,
+ * sorted by path — so a change in an imported base changes it too.
+ */
+export function inputsSha256(files: ReadonlyMap<string, string>): string {
+  if (files.size === 1) return sha256([...files.values()][0]!);
+  const lines = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sha256(lines.map(([file, text]) => `${file}\n${sha256(text)}\n`).join(""));
+}
+
 export function lowerSchema(input: SchemaInput): IrModel {
   return lowerSchemaWithWarnings(input).model;
 }
@@ -45,7 +56,20 @@ export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; w
     skipFileDependencyResolution: true,
     compilerOptions: { target: ScriptTarget.ES2022 },
   });
-  const lowered = lowerModule(project, input, input.text, input.displayPath, []);
+  // Every module lowering reads, by display path: the recorded hash covers them all (see `inputsSha256`).
+  const read = new Map([[input.displayPath, input.text]]);
+  const { readImport } = input;
+  const recording: SchemaInput = readImport
+    ? {
+        ...input,
+        readImport: (specifier, importer) => {
+          const module = readImport(specifier, importer);
+          read.set(module.displayPath, module.text);
+          return module;
+        },
+      }
+    : input;
+  const lowered = lowerModule(project, recording, input.text, input.displayPath, []);
   const types = markDiscriminators([...lowered.types, ...lowered.imported]);
   const constants = lowered.constants;
   const warnings: string[] = [];
@@ -57,7 +81,7 @@ export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; w
   const facts = lowerProtocolFacts({ revision: input.revision, types, methods, constants, extension });
   const model: IrModel = {
     revision: input.revision,
-    source: { path: input.displayPath, sha256: sha256(input.text) },
+    source: { path: input.displayPath, sha256: inputsSha256(read) },
     types,
     methods: facts.methods,
     constants,
