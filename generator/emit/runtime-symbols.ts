@@ -42,7 +42,8 @@ export function builtinRevision(local: string, specifier: string): ImportSymbol 
 
 export const runtime = {
   // Server side (`@mcp-gen/runtime`).
-  McpServer: runtimeValue("McpServer", "core"),
+  McpServerCore: runtimeValue("McpServerCore", "core"),
+  BUILTIN_REVISIONS: runtimeValue("BUILTIN_REVISIONS", "core"),
   registerTypedTools: runtimeValue("registerTypedTools", "core"),
   jsonSchemaCheck: runtimeValue("jsonSchemaCheck", "core"),
   Awaitable: runtimeType("Awaitable", "core"),
@@ -54,13 +55,13 @@ export const runtime = {
   ServerOptions: runtimeType("ServerOptions", "core"),
   StructuredToolResult: runtimeType("StructuredToolResult", "core"),
   TypedToolValidators: runtimeType("TypedToolValidators", "core"),
-  JsonObject: runtimeType("JsonObject", "core"),
+  ToolInputSchema: runtimeType("ToolInputSchema", "core"),
   ToolDefinition: runtimeType("ToolDefinition", "core"),
   ResourceDefinition: runtimeType("ResourceDefinition", "core"),
   ResourceTemplateDefinition: runtimeType("ResourceTemplateDefinition", "core"),
   PromptDefinition: runtimeType("PromptDefinition", "core"),
   // Client side.
-  McpClient: runtimeValue("McpClient", "core"),
+  McpClientCore: runtimeType("McpClientCore", "core"),
   callStructured: runtimeValue("callStructured", "core"),
   callTool: runtimeValue("callTool", "core"),
   expandUriTemplate: runtimeValue("expandUriTemplate", "core"),

@@ -8,7 +8,7 @@ import {
   type CallOptions,
   type CallToolResult,
   type GetPromptResult,
-  type McpClient,
+  type McpClientCore,
   type ReadResourceResult,
 } from "../../../runtime/index.ts";
 import type * as T from "./types.js";
@@ -133,11 +133,11 @@ export interface TypedClient {
     ): Promise<GetPromptResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClient;
+  readonly raw: McpClientCore;
 }
 
 /** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */
-export function createClient(client: McpClient): TypedClient {
+export function createClient(client: McpClientCore): TypedClient {
   return {
     tools: {
       test_simple_text: (input, options) => callTool(client, "test_simple_text", input, options),

@@ -2,12 +2,12 @@
 // Regenerate with: mcp-gen generate
 
 import type {
-  JsonObject,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ServerOptions,
   ToolDefinition,
+  ToolInputSchema,
 } from "../../../runtime/index.ts";
 
 /** Server info, instructions, revisions and capability switches from the manifest. */
@@ -60,7 +60,7 @@ export const jsonSchemas: Readonly<
     | "TestStreamingElicitationInput"
     | "TestLoggingToolInput"
     | "TestCustomHeaderEchoInput",
-    JsonObject
+    ToolInputSchema
   >
 > = JSON.parse(`{
   "TestSimpleTextInput": {

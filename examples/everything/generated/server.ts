@@ -2,7 +2,8 @@
 // Regenerate with: mcp-gen generate
 
 import {
-  McpServer,
+  BUILTIN_REVISIONS,
+  McpServerCore,
   registerTypedTools,
   type Awaitable,
   type Completer,
@@ -10,6 +11,7 @@ import {
   type GetPromptResult,
   type ReadResourceResult,
   type RequestContext,
+  type RevisionDescriptor,
   type ServerOptions,
 } from "../../../runtime/index.ts";
 import * as D from "./definitions.js";
@@ -154,14 +156,17 @@ export interface ServerHandlers {
 }
 
 /** Options of `createServer`; server info, revisions and capabilities come from the manifest unless overridden. */
-export type CreateServerOptions = Partial<ServerOptions>;
+export type CreateServerOptions = Partial<Omit<ServerOptions, "revisions">> & {
+  /** Revisions served instead of the manifest's, as descriptors (`revision` of `<runtime>/protocol/<name>`). */
+  readonly revisions?: readonly RevisionDescriptor[];
+};
 
 /**
  * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are
  * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.
  */
-export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServer {
-  const server = new McpServer({ ...D.serverOptions, ...options });
+export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServerCore {
+  const server = new McpServerCore({ revisions: BUILTIN_REVISIONS, ...D.serverOptions, ...options });
   registerTypedTools(server, handlers.tools, {
     definitions: D.toolDefinitions,
     validators: S.toolValidators,

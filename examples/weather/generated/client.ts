@@ -9,7 +9,7 @@ import {
   type CallOptions,
   type CallToolResult,
   type GetPromptResult,
-  type McpClient,
+  type McpClientCore,
   type ReadResourceResult,
   type StructuredToolCall,
 } from "../../../runtime/index.ts";
@@ -39,11 +39,11 @@ export interface TypedClient {
     plan_trip(args: T.PlanTripArguments, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClient;
+  readonly raw: McpClientCore;
 }
 
 /** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */
-export function createClient(client: McpClient): TypedClient {
+export function createClient(client: McpClientCore): TypedClient {
   return {
     tools: {
       get_forecast: (input, options) =>

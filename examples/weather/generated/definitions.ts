@@ -2,12 +2,12 @@
 // Regenerate with: mcp-gen generate
 
 import type {
-  JsonObject,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ServerOptions,
   ToolDefinition,
+  ToolInputSchema,
 } from "../../../runtime/index.ts";
 
 /** Server info, instructions, revisions and capability switches from the manifest. */
@@ -35,7 +35,7 @@ export const serverOptions: ServerOptions = {
 export const jsonSchemas: Readonly<
   Record<
     "GetForecastInput" | "GetForecastOutput" | "GetAlertsInput" | "GetAlertsOutput" | "ConvertTemperatureInput",
-    JsonObject
+    ToolInputSchema
   >
 > = JSON.parse(`{
   "GetForecastInput": {

@@ -1,7 +1,9 @@
 /**
  * `UserModel` → `client.ts`: `TypedClient` (one typed method per tool, resource, template and prompt) and
- * `createClient`, a facade over the runtime's `McpClient`. Calls go through the runtime's typed helpers
- * (`runtime/client/typed-tools.ts`), with explicit type arguments so tsc infers nothing from the validators.
+ * `createClient`, a facade over a connected runtime client, typed as `McpClientCore` so that it takes an `McpClient`
+ * (every built-in revision) or an `McpClientCore` given only the revisions an application speaks. Calls go through
+ * the runtime's typed helpers (`runtime/client/typed-tools.ts`), with explicit type arguments so tsc infers nothing
+ * from the validators.
  * Resource templates are expanded by the runtime's `expandUriTemplate` (RFC 6570, all four levels), so generated
  * code imports nothing but the runtime, zod and its own files.
  */
@@ -106,7 +108,7 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
 }
 
 function printClient(f: Printer, model: UserModel): void {
-  const McpClient = typeUse(runtime.McpClient);
+  const Client = typeUse(runtime.McpClientCore);
   const all = sections(model);
   f.print(
     "/** The manifest's tools, resources, resource templates and prompts as typed methods over a connected client. */",
@@ -118,13 +120,13 @@ function printClient(f: Printer, model: UserModel): void {
     f.print("  };");
   }
   f.print("  /** The untyped runtime client, for anything the manifest does not declare. */");
-  f.print("  readonly raw: ", McpClient, ";");
+  f.print("  readonly raw: ", Client, ";");
   f.print("}");
   f.print("");
   f.print(
     "/** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */",
   );
-  f.print("export function createClient(client: ", McpClient, "): TypedClient {");
+  f.print("export function createClient(client: ", Client, "): TypedClient {");
   f.print("  return {");
   for (const section of all) {
     f.print(`    ${section.name}: {`);

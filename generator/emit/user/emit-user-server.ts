@@ -1,8 +1,11 @@
 /**
  * `UserModel` → `server.ts`: the typed handler interface (`ServerHandlers`) and `createServer`, a facade over the
- * runtime's `McpServer`. The result types and the tool registration (validation, output check, scopes) come from the
- * runtime (`runtime/server/typed-tools.ts`); every runtime name is printed as a symbol, so the file imports exactly
- * what it uses (projects with `noUnusedLocals` compile it).
+ * runtime's `McpServerCore` given revision descriptors only: the manifest's (imported by `definitions.ts`), or every
+ * built-in one (`BUILTIN_REVISIONS`) when the manifest names none. So a bundle of a generated server holds exactly the
+ * bindings of the revisions it serves, and there is one construction for both cases. The result types and the tool
+ * registration (validation, output check, scopes) come from the runtime (`runtime/server/typed-tools.ts`); every
+ * runtime name is printed as a symbol, so the file imports exactly what it uses (projects with `noUnusedLocals`
+ * compile it).
  */
 import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../../manifest/user-model.ts";
 import { typeUse, type Printable, type Printer } from "../printer.ts";
@@ -222,7 +225,12 @@ export function emitUserServerFile(model: UserModel, header: string): string {
   f.print(
     "/** Options of `createServer`; server info, revisions and capabilities come from the manifest unless overridden. */",
   );
-  f.print("export type CreateServerOptions = Partial<", typeUse(runtime.ServerOptions), ">;");
+  f.print("export type CreateServerOptions = Partial<Omit<", typeUse(runtime.ServerOptions), ', "revisions">> & {');
+  f.print(
+    "  /** Revisions served instead of the manifest's, as descriptors (`revision` of `<runtime>/protocol/<name>`). */",
+  );
+  f.print("  readonly revisions?: readonly ", typeUse(runtime.RevisionDescriptor), "[];");
+  f.print("};");
   f.print("");
   f.print("/**");
   f.print(
@@ -234,10 +242,20 @@ export function emitUserServerFile(model: UserModel, header: string): string {
   f.print(" */");
   f.print(
     "export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): ",
-    runtime.McpServer,
+    typeUse(runtime.McpServerCore),
     " {",
   );
-  f.print("  const server = new ", runtime.McpServer, "({ ...", D, ".serverOptions, ...options });");
+  // Without manifest revisions, definitions.ts names none and the server gets every built-in one.
+  const defaultRevisions: Printable = model.server.revisions ? "" : ["revisions: ", runtime.BUILTIN_REVISIONS, ", "];
+  f.print(
+    "  const server = new ",
+    runtime.McpServerCore,
+    "({ ",
+    defaultRevisions,
+    "...",
+    D,
+    ".serverOptions, ...options });",
+  );
   for (const statement of registrations(model)) f.print("  ", statement);
   f.print("  return server;");
   f.print("}");

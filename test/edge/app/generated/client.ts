@@ -6,7 +6,7 @@ import {
   callTool,
   type CallOptions,
   type CallToolResult,
-  type McpClient,
+  type McpClientCore,
   type ReadResourceResult,
   type StructuredToolCall,
 } from "../../../../runtime/index.ts";
@@ -27,11 +27,11 @@ export interface TypedClient {
     "edge://about"(options?: CallOptions): Promise<ReadResourceResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClient;
+  readonly raw: McpClientCore;
 }
 
 /** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */
-export function createClient(client: McpClient): TypedClient {
+export function createClient(client: McpClientCore): TypedClient {
   return {
     tools: {
       register: (input, options) =>

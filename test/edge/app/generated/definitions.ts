@@ -4,12 +4,12 @@
 import * as revision_2025_11_25 from "../../../../generated/protocol/2025-11-25/index.ts";
 import * as revision_2026_07_28 from "../../../../generated/protocol/2026-07-28/index.ts";
 import type {
-  JsonObject,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ServerOptions,
   ToolDefinition,
+  ToolInputSchema,
 } from "../../../../runtime/index.ts";
 
 /** Server info, instructions, revisions and capability switches from the manifest. */
@@ -32,7 +32,7 @@ export const serverOptions: ServerOptions = {
  * has no object literal to check.
  */
 export const jsonSchemas: Readonly<
-  Record<"RegisterInput" | "RegisterOutput" | "AskModelInput" | "AskUserInput", JsonObject>
+  Record<"RegisterInput" | "RegisterOutput" | "AskModelInput" | "AskUserInput", ToolInputSchema>
 > = JSON.parse(`{
   "RegisterInput": {
     "type": "object",

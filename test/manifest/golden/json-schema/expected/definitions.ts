@@ -2,12 +2,12 @@
 // Regenerate with: mcp-gen generate
 
 import type {
-  JsonObject,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ServerOptions,
   ToolDefinition,
+  ToolInputSchema,
 } from "../../../../../runtime/index.ts";
 
 /** Server info, instructions, revisions and capability switches from the manifest. */
@@ -25,7 +25,7 @@ export const serverOptions: ServerOptions = {
  * has no object literal to check.
  */
 export const jsonSchemas: Readonly<
-  Record<"TreeInput" | "ShapesInput" | "ShapesOutput" | "ConditionalInput" | "LegacyInput", JsonObject>
+  Record<"TreeInput" | "ShapesInput" | "ShapesOutput" | "ConditionalInput" | "LegacyInput", ToolInputSchema>
 > = JSON.parse(`{
   "TreeInput": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

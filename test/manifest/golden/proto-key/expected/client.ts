@@ -6,7 +6,7 @@ import {
   callTool,
   type CallOptions,
   type CallToolResult,
-  type McpClient,
+  type McpClientCore,
   type StructuredToolCall,
 } from "../../../../../runtime/index.ts";
 import * as S from "./schemas.js";
@@ -23,11 +23,11 @@ export interface TypedClient {
     checked(input: T.CheckedInput, options?: CallOptions): Promise<CallToolResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClient;
+  readonly raw: McpClientCore;
 }
 
 /** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */
-export function createClient(client: McpClient): TypedClient {
+export function createClient(client: McpClientCore): TypedClient {
   return {
     tools: {
       keys: (input, options) => callStructured<T.KeysOutput>(client, "keys", input, S.KeysOutputSchema, options),

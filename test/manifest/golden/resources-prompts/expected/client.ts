@@ -6,7 +6,7 @@ import {
   getPrompt,
   type CallOptions,
   type GetPromptResult,
-  type McpClient,
+  type McpClientCore,
   type ReadResourceResult,
 } from "../../../../../runtime/index.ts";
 import type * as T from "./types.js";
@@ -29,11 +29,11 @@ export interface TypedClient {
     greet(args: T.GreetArguments, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClient;
+  readonly raw: McpClientCore;
 }
 
 /** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */
-export function createClient(client: McpClient): TypedClient {
+export function createClient(client: McpClientCore): TypedClient {
   return {
     resources: {
       "docs://index": (options) => client.readResource("docs://index", options),

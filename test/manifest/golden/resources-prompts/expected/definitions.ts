@@ -2,12 +2,12 @@
 // Regenerate with: mcp-gen generate
 
 import type {
-  JsonObject,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ServerOptions,
   ToolDefinition,
+  ToolInputSchema,
 } from "../../../../../runtime/index.ts";
 
 /** Server info, instructions, revisions and capability switches from the manifest. */
@@ -38,7 +38,7 @@ export const serverOptions: ServerOptions = {
  * stays an own property (`__proto__` too, which an object literal would turn into a prototype), and a user's tsc
  * has no object literal to check.
  */
-export const jsonSchemas: Readonly<Record<never, JsonObject>> = JSON.parse(`{}`);
+export const jsonSchemas: Readonly<Record<never, ToolInputSchema>> = JSON.parse(`{}`);
 
 /** `tools/list`, in manifest order. */
 export const toolDefinitions: readonly ToolDefinition[] = [];

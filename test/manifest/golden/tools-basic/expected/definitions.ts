@@ -4,12 +4,12 @@
 import * as revision_2025_11_25 from "../../../../../generated/protocol/2025-11-25/index.ts";
 import * as revision_2026_07_28 from "../../../../../generated/protocol/2026-07-28/index.ts";
 import type {
-  JsonObject,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ServerOptions,
   ToolDefinition,
+  ToolInputSchema,
 } from "../../../../../runtime/index.ts";
 
 /** Server info, instructions, revisions and capability switches from the manifest. */
@@ -28,7 +28,7 @@ export const serverOptions: ServerOptions = {
  * has no object literal to check.
  */
 export const jsonSchemas: Readonly<
-  Record<"SearchInput" | "SearchOutput" | "PingV2Input" | "SetLabelsInput", JsonObject>
+  Record<"SearchInput" | "SearchOutput" | "PingV2Input" | "SetLabelsInput", ToolInputSchema>
 > = JSON.parse(`{
   "SearchInput": {
     "type": "object",
