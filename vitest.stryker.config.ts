@@ -57,5 +57,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // STRYKER_ISOLATE=0 reuses one worker's module cache across mutant runs (no ts-morph re-import per mutant). Only
+    // sound with --ignore-static (mutants that run at module load would keep their first-loaded form) and with tests
+    // that memoise nothing computed by the mutated code across files.
+    isolate: process.env["STRYKER_ISOLATE"] !== "0",
   },
 });

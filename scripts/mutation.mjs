@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Runs StrykerJS with stryker.config.json:
- * `node scripts/mutation.mjs [--mutate a.ts,b.ts] [--concurrency N] [--reporters r1,r2] [--ignore-static]`.
+ * `node scripts/mutation.mjs [--mutate a.ts,b.ts] [--concurrency N] [--reporters r1,r2] [--ignore-static]
+ * [--incremental reports/x.json]`.
  * Stryker 10's CLI refuses Node < 22 by a version check alone; this project's machines run Node 20, where Stryker's
  * engine works (checked with the vitest runner), so this loads the engine directly instead of through the CLI.
  * Narrow the tests with STRYKER_TESTS=test/runtime,test/http (see vitest.stryker.config.ts).
@@ -20,13 +21,17 @@ for (let i = 0; i < args.length; i++) {
   if (flag === "--mutate" && value) options.mutate = value.split(",").filter(Boolean);
   else if (flag === "--concurrency" && value) options.concurrency = Number(value);
   else if (flag === "--reporters" && value) options.reporters = value.split(",").filter(Boolean);
-  else if (flag === "--ignore-static") {
+  else if (flag === "--incremental" && value) {
+    // Reuses the results in `value` for mutants whose code and covering tests did not change since that run.
+    options.incremental = true;
+    options.incrementalFile = value;
+  } else if (flag === "--ignore-static") {
     // Mutants in module-level tables run every test; ignored, they leave the score (reported as Ignored).
     options.ignoreStatic = true;
     continue;
   } else {
     console.error(
-      `unknown or incomplete option ${flag}; use --mutate a,b --concurrency N --reporters r1,r2 --ignore-static`,
+      `unknown or incomplete option ${flag}; use --mutate a,b --concurrency N --reporters r1,r2 --ignore-static --incremental file`,
     );
     process.exit(2);
   }

@@ -2,7 +2,8 @@
  * Protocol facts decided in lowering (generator/lower/protocol-facts.ts) and the legal constructs of issue 12, on small
  * inline schemas whose expected facts are evident from their text.
  */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { IrModel } from "../../generator/ir/model.ts";
 import { emitProtocolFiles } from "../../generator/emit/protocol.ts";
 import { lowerSchemaWithWarnings } from "../../generator/lower/schema.ts";
 
@@ -71,7 +72,10 @@ export type ClientRequest = EchoRequest;`);
 });
 
 describe("result facts", () => {
-  const { model } = lower(`${BASE}
+  // Lowered in each test (not once per describe) so Stryker's per-test coverage sees which tests run the lowering.
+  let model: IrModel;
+  beforeEach(() => {
+    model = lower(`${BASE}
 export const LATEST_PROTOCOL_VERSION = "v";
 export interface InputRequiredResult extends Result { requestState?: string }
 export interface CachedResult extends Result { ttlMs: number; cacheScope: "public" | "private"; resultType: string }
@@ -81,7 +85,8 @@ export interface RunA extends Result { a: string; resultType: string }
 export interface RunB extends Result { b: string }
 export interface ListRequest extends Request { method: "list" }
 export type ListResult = CachedResult;
-export type ClientRequest = InitializeRequest | RunRequest | ListRequest;`);
+export type ClientRequest = InitializeRequest | RunRequest | ListRequest;`).model;
+  });
   const facts = (method: string) => model.methods.find((m) => m.method === method)?.resultFacts;
 
   it("a union with InputRequiredResult: input may be required, the complete result is the rest", () => {

@@ -1,5 +1,5 @@
 /** The reader (schema.ts → IR) on inline schemas: what it produces, and that everything else fails with file:line. */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { lowerSchema } from "../../generator/lower/schema.ts";
 import type { IrModel, IrObjectType } from "../../generator/ir/model.ts";
 
@@ -248,7 +248,11 @@ export type ClientNotification = RootsListChangedNotification;
 export type ServerNotification = ThingListChangedNotification | ThingUpdatedNotification;
 export type InputRequest = SampleRequest;
 `;
-  const model = lower(text);
+  // Lowered in each test (not once per describe) so Stryker's per-test coverage sees which tests run the lowering.
+  let model: IrModel;
+  beforeEach(() => {
+    model = lower(text);
+  });
   const method = (name: string) => model.methods.find((m) => m.method === name);
 
   it("are sorted by method string, with kinds, directions and deliveries from the unions", () => {
