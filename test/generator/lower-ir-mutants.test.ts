@@ -4,8 +4,10 @@
  * required literal property, distinct in every member; JSDoc text is normalised to LF without trailing blanks, number
  * tags must hold numbers, constraint tags stay in the docs).
  *
- * Equivalent mutant left alive: dropping `!p.optional` from the first member's candidate list in discriminators.ts
- * (every member's value, the first's included, is checked for a required literal again).
+ * Equivalent mutants left alive in discriminators.ts: the first member's candidate filter (`!p.optional && p.type.kind
+ * === "literal"`, its removal or either half replaced by `true` or `||`) only narrows a list that is checked again
+ * member by member, the first included; and `prop.type.kind === "literal"` → `true` in that check, because only a
+ * literal type has a `value` (any other type yields undefined, which disqualifies the key just the same).
  */
 import { describe, expect, it } from "vitest";
 import type { IrModel, IrObjectType, IrProp, IrType, IrTypeDecl } from "../../generator/ir/model.ts";
@@ -82,6 +84,30 @@ describe("discriminated unions", () => {
       extends: [],
     };
     expect(markDiscriminators([text, image, open])[2]).toBe(open);
+  });
+
+  it("never takes a primitive member for a declaration that happens to share its name", () => {
+    // `integer` is a legal interface name in TypeScript and also the IR's name for a `@TJS-type integer` number.
+    const named = object("integer", prop("type", literal("i")));
+    const mixed: IrTypeDecl = {
+      name: "U",
+      type: {
+        kind: "union",
+        items: [
+          { kind: "primitive", name: "integer" },
+          { kind: "ref", name: "Text" },
+        ],
+      },
+      extends: [],
+    };
+    expect(discriminatorOf([text, named, mixed])).toBeUndefined();
+  });
+
+  it("adds no discriminator key at all to a union it does not mark", () => {
+    const wide = object("Wide", prop("type", { kind: "primitive", name: "string" }));
+    const union = unionOf("U", "Text", "Wide");
+    // exactOptionalPropertyTypes: an absent discriminator, not one set to undefined.
+    expect(markDiscriminators([text, wide, union])[2]).toStrictEqual(union);
   });
 
   it("leaves every other declaration as it is", () => {
