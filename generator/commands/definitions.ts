@@ -146,20 +146,47 @@ export const importCommand: CommandModule<object, ImportArgs> = {
 };
 
 export const diffCommand: CommandModule<object, DiffArgs> = {
-  command: "diff <from> <to>",
+  command: "diff [from] [to]",
   describe:
-    "What changed between two protocol revisions: built-in revision names, generated protocol folders or ir.json files",
+    "What changed, writing nothing: what regenerating a manifest's output would change (no arguments, or --manifest), or between two revisions or two manifests",
   builder: (yargs: Argv) =>
     yargs
-      .positional("from", { type: "string", demandOption: true, describe: "The revision upgraded from" })
-      .positional("to", { type: "string", demandOption: true, describe: "The revision upgraded to" })
+      .positional("from", {
+        type: "string",
+        describe: "Revision upgraded from (built-in name, protocol folder or ir.json), or a manifest",
+      })
+      .positional("to", { type: "string", describe: "Revision (or manifest) upgraded to" })
+      .option("manifest", {
+        alias: "m",
+        type: "string",
+        describe: `Manifest whose generated output is compared with what it generates now (default: ${DEFAULT_MANIFEST})`,
+      })
+      .option("out", {
+        alias: "o",
+        type: "string",
+        describe: "Its output folder (default: the manifest's generate.out, else ./generated next to it)",
+      })
       .option("json", {
         type: "boolean",
         default: false,
-        describe: "Print JSON (schema: generator/diff/diff.schema.json)",
+        describe:
+          "Print JSON (schemas: generator/diff/diff.schema.json for revisions, manifest-diff.schema.json for manifests)",
+      })
+      .example("$0 diff", "what `mcp-gen generate` would change in the output of ./mcp.yaml")
+      .example("$0 diff -m api/mcp.yaml --json", "the same for another manifest, as JSON")
+      .example("$0 diff 2025-11-25 2026-07-28", "what changed between two built-in revisions")
+      .example("$0 diff old/mcp.yaml mcp.yaml", "between two manifests, as each would generate now")
+      .check((args) => {
+        const positionals = [args["from"], args["to"]].filter((a) => a !== undefined).length;
+        if (positionals === 1) throw new globalThis.Error("Name two revisions or two manifests to compare, or none");
+        if (positionals === 2 && (args["manifest"] !== undefined || args["out"] !== undefined))
+          throw new globalThis.Error(
+            "--manifest and --out compare a manifest's own output: give them without positionals",
+          );
+        return true;
       }) as unknown as Argv<DiffArgs>,
   handler: async (args) => {
-    const { runDiff } = await import("./diff.ts");
-    runDiff(args);
+    const { runDiffCommand } = await import("./diff.ts");
+    process.exitCode = await runDiffCommand(args);
   },
 };

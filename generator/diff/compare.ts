@@ -111,7 +111,7 @@ function summarize(m: IrMethod): MethodSummary {
   };
 }
 
-function diffTypes(from: readonly IrTypeDecl[], to: readonly IrTypeDecl[]): RevisionDiff["types"] {
+export function diffTypes(from: readonly IrTypeDecl[], to: readonly IrTypeDecl[]): RevisionDiff["types"] {
   const a = byName(from, (t) => t.name);
   const b = byName(to, (t) => t.name);
   const added = sortedKeys(b.keys()).filter((k) => !a.has(k));
@@ -126,7 +126,7 @@ function diffTypes(from: readonly IrTypeDecl[], to: readonly IrTypeDecl[]): Revi
   return { added, removed, changed };
 }
 
-function diffDeclaration(before: IrTypeDecl, after: IrTypeDecl): Change[] {
+export function diffDeclaration(before: IrTypeDecl, after: IrTypeDecl): Change[] {
   const heritage = changes([["extends", before.extends.join(", ") || null, after.extends.join(", ") || null]]);
   const typeRows =
     canonical(before.constraints) === canonical(after.constraints)

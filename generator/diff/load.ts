@@ -22,6 +22,15 @@ function builtinRoots(): string[] {
   return roots;
 }
 
+/** A built-in revision's ir.json by its name, if this CLI has it. */
+export function builtinIrPath(name: string): string | undefined {
+  for (const root of builtinRoots()) {
+    const file = path.join(root, name, "ir.json");
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
 /** The ir.json an argument names, or a GeneratorError saying what was tried. */
 export function irPathOf(arg: string, cwd = process.cwd()): string {
   const asPath = path.resolve(cwd, arg);
@@ -32,10 +41,8 @@ export function irPathOf(arg: string, cwd = process.cwd()): string {
     return file;
   }
   if (!arg.includes("/") && !arg.includes(path.sep)) {
-    for (const root of builtinRoots()) {
-      const file = path.join(root, arg, "ir.json");
-      if (existsSync(file)) return file;
-    }
+    const file = builtinIrPath(arg);
+    if (file !== undefined) return file;
   }
   throw new GeneratorError(`${arg}: not a built-in revision, a generated protocol folder or an ir.json file`);
 }

@@ -15,6 +15,7 @@ import type { Manifest } from "../manifest/manifest-schema.ts";
 import type { UserModel } from "../manifest/user-model.ts";
 import { formatFiles } from "./format.ts";
 import { knownRevisions, lookUpBindings } from "./known-revisions.ts";
+import { surfaceOf } from "./manifest-surface.ts";
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
 
@@ -51,7 +52,26 @@ async function readManifest(file: string): Promise<string> {
   }
 }
 
+/** The manifest read and lowered (no emission): what `generate` emits from and `diff` compares. */
+export interface LoweredManifest {
+  readonly model: UserModel;
+  /** Absolute output folder. */
+  readonly outDir: string;
+  /** Absolute path of the manifest. */
+  readonly manifestPath: string;
+}
+
 export async function generateFromManifest(job: ManifestJob): Promise<ManifestOutput> {
+  const { model, outDir, manifestPath } = await lowerManifestJob(job);
+  const files = await formatFiles(emitUserFiles(model));
+  const surface = surfaceOf(model, path.dirname(manifestPath));
+  files.push(outputRecord(model.source.path, model.source.sha256, files, surface));
+  const warnings = model.warnings.map((w) => `${job.manifestPath}: ${formatPath(w.path)}: ${w.message}`);
+  return { model, outDir, files, warnings };
+}
+
+/** Read and lower; throws `ManifestError` for a missing or invalid manifest. */
+export async function lowerManifestJob(job: ManifestJob): Promise<LoweredManifest> {
   const manifestPath = path.resolve(job.manifestPath);
   const text = await readManifest(job.manifestPath);
   const outDirOf = (manifest: Manifest) =>
@@ -66,8 +86,5 @@ export async function generateFromManifest(job: ManifestJob): Promise<ManifestOu
     bindings: (folder, parsed) => lookUpBindings(folder, path.dirname(manifestPath), outDirOf(parsed)),
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
-  const files = await formatFiles(emitUserFiles(model));
-  files.push(outputRecord(model.source.path, model.source.sha256, files));
-  const warnings = model.warnings.map((w) => `${job.manifestPath}: ${formatPath(w.path)}: ${w.message}`);
-  return { model, outDir: outDirOf(manifest), files, warnings };
+  return { model, outDir: outDirOf(manifest), manifestPath };
 }

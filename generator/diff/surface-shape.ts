@@ -1,0 +1,59 @@
+/**
+ * Whether a recorded `surface` (read back from `.mcp-gen.json`, which a person may have edited) has the shape
+ * `ManifestSurface` promises, so the comparison never meets a missing field.
+ */
+import type { ManifestSurface } from "./surface-model.ts";
+
+type Check = (value: unknown) => boolean;
+
+const isString: Check = (v) => typeof v === "string";
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const arrayOf =
+  (check: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(check);
+const shaped =
+  (fields: Record<string, Check>, optional: Record<string, Check> = {}): Check =>
+  (v) =>
+    isObject(v) &&
+    Object.entries(fields).every(([k, check]) => check(v[k])) &&
+    Object.entries(optional).every(([k, check]) => v[k] === undefined || check(v[k]));
+
+const named = shaped({ name: isString });
+const surfaceShape = shaped({
+  server: shaped({ name: isString, version: isString }),
+  capabilities: arrayOf(isString),
+  tools: arrayOf(
+    shaped({ name: isString, input: isString, scopes: arrayOf(isString), descriptor: isObject }, { output: isString }),
+  ),
+  resources: arrayOf(shaped({ uri: isString, descriptor: isObject })),
+  resourceTemplates: arrayOf(
+    shaped({
+      name: isString,
+      uriTemplate: isString,
+      variables: isString,
+      completions: arrayOf(isString),
+      descriptor: isObject,
+    }),
+  ),
+  prompts: arrayOf(
+    shaped({ name: isString, arguments: isString, completions: arrayOf(isString), descriptor: isObject }),
+  ),
+  types: arrayOf((t) => named(t) && isObject((t as Record<string, unknown>)["type"])),
+  revisions: arrayOf(
+    shaped(
+      {
+        name: isString,
+        version: isString,
+        batches: (v) => typeof v === "boolean",
+        schema: isString,
+        methods: (v) => isObject(v) && Object.values(v).every(isString),
+      },
+      { bindings: isString, era: (v) => v === "handshake" || v === "stateless" },
+    ),
+  ),
+});
+
+export function isSurface(value: unknown): value is ManifestSurface {
+  return surfaceShape(value);
+}
