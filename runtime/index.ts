@@ -111,14 +111,48 @@ export type { CallOptions, ClientOptions, PageParams, Subscription } from "./cli
 export type { ClientHandlers, ClientRequestContext, RequestHandler } from "./client/handlers.ts";
 export type { ClientExtension } from "./client/extensions.ts";
 export type { CallerParamsOf } from "./client/tokens.ts";
-export type { BuiltinMethod, BuiltinParams, BuiltinResult, BuiltinToken } from "./protocol/builtin-types.ts";
+export type {
+  BuiltinMethod,
+  BuiltinParams,
+  BuiltinResult,
+  BuiltinToken,
+  CallToolResult,
+  CompleteParams,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitParams,
+  ElicitRequestedSchema,
+  ElicitResult,
+  ElicitUrlParams,
+  GetPromptResult,
+  Implementation,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListRootsResult,
+  ListToolsResult,
+  PromptArgument,
+  PromptDefinition,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceContents,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  Root,
+  SubscriptionFilter,
+  ToolDefinition,
+  ToolInputSchema,
+} from "./protocol/builtin-types.ts";
 export { NegotiationError } from "./client/negotiate.ts";
 export { expandUriTemplate } from "./protocol/uri-template.ts";
 export type { UriTemplateValue } from "./protocol/uri-template.ts";
 export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typed-tools.ts";
 export type { StructuredToolCall } from "./client/typed-tools.ts";
 
-export type * from "./protocol/types.ts";
+export type { Awaitable, JsonObject, JsonValue } from "./protocol/helper-types.ts";
 export { ProtocolNotificationType, ProtocolRequestType } from "./protocol/method-type.ts";
 export type {
   AnyMethodType,

@@ -20,6 +20,7 @@ for (const day of forecast.structuredContent.days) console.log(`${day.date} ${da
 const alerts = await weather.tools.get_alerts({ region: "NO" });
 console.log(`alerts: ${alerts.structuredContent.alerts.map((a) => a.headline).join(", ") || "none"}`);
 const current = await weather.resourceTemplates.current_conditions({ city: "Oslo" });
-console.log(`current: ${JSON.stringify(current.contents[0]?.text)}`);
+const conditions = current.contents[0];
+console.log(`current: ${JSON.stringify(conditions && "text" in conditions ? conditions.text : undefined)}`);
 console.log(`revision: ${raw.revision}`);
 await raw.close();

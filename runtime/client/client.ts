@@ -1,14 +1,16 @@
 /**
  * The MCP client: one client for servers of every revision. The protocol core (negotiation, typed requests,
  * notifications and handlers by method token, extensions, eras) is ClientConnection (connection.ts); this class adds
- * the convenience methods (`callTool`, `listTools`, …). Their results keep the open, revision-independent shapes of
- * `protocol/types.ts` (what generated clients and users import); `request(methods["tools/call"], …)` types a result
- * exactly as one revision defines it.
+ * the convenience methods (`callTool`, `listTools`, …). Their results are typed as any built-in revision defines them
+ * (the unions of `protocol/builtin-types.ts`, what generated clients and users import); `request(methods["tools/call"],
+ * …)` types a result exactly as one revision defines it.
  */
 import { RequestCancelledError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { MetaKey, type LogLevel } from "../protocol/meta.ts";
 import type {
+  BuiltinResult,
+  BuiltinToken,
   CallToolResult,
   CompleteResult,
   GetPromptResult,
@@ -20,9 +22,9 @@ import type {
   ReadResourceResult,
   ResourceDefinition,
   ResourceTemplateDefinition,
+  SubscriptionFilter,
   ToolDefinition,
-} from "../protocol/types.ts";
-import type { BuiltinResult, BuiltinToken, SubscriptionFilter } from "../protocol/builtin-types.ts";
+} from "../protocol/builtin-types.ts";
 
 import { withBuiltinRevisions } from "../protocol/builtin-revisions.ts";
 import { ClientConnection, type ClientOptions } from "./connection.ts";
@@ -48,7 +50,7 @@ export interface Subscription {
   close(): void;
 }
 
-/** What each convenience method resolves to: a revision-independent shape every built-in revision's result has. */
+/** What each convenience method resolves to: the method's complete result in any built-in revision. */
 interface ConvenienceResults {
   readonly ping: unknown;
   readonly "server/discover": BuiltinResult<"server/discover">;
@@ -73,7 +75,8 @@ interface ConvenienceResults {
 export class McpClientCore extends ClientConnection {
   /**
    * A core method by name, params checked against every built-in revision's. The negotiated revision's table has
-   * validated the result when it resolves; its open shape (`ConvenienceResults`) is the one narrowing of this class.
+   * validated the result when it resolves, so it is one member of `BuiltinResult<M>` (for a built-in revision): the
+   * one narrowing of this class.
    */
   private call<M extends keyof ConvenienceResults>(
     method: M,

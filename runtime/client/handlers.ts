@@ -6,16 +6,15 @@
  */
 import type { AnyRequestType, ParamsOf, ResultOf } from "../protocol/method-type.ts";
 import type { Era } from "../protocol/profiles.ts";
-// The convenience handlers keep the open shapes of protocol/types.ts: `ElicitParams` narrows on `mode` in every
-// revision (the generated unions of the older revisions have no `mode`). `handle(token, …)` types exactly.
+import type { Awaitable } from "../protocol/helper-types.ts";
+// The convenience handlers take what any built-in revision sends (`handle(token, …)` types exactly one revision's).
 import type {
-  Awaitable,
   CreateMessageParams,
   CreateMessageResult,
   ElicitParams,
   ElicitResult,
   ListRootsResult,
-} from "../protocol/types.ts";
+} from "../protocol/builtin-types.ts";
 
 export interface ClientRequestContext {
   /** Aborted when the server cancels (handshake era) or the originating call is aborted (stateless era). */
@@ -77,15 +76,22 @@ export class HandlerRegistry {
   static from(handlers: ClientHandlers): HandlerRegistry {
     const registry = new HandlerRegistry(handlers.applyElicitationDefaults !== false);
     const { elicitation, sampling, roots } = handlers;
-    if (elicitation)
-      registry.add("elicitation/create", (p, c) => elicitation(p as ElicitParams, c), { elicitation: { form: {} } });
-    if (sampling)
-      registry.add("sampling/createMessage", (p, c) => sampling(p as CreateMessageParams, c), { sampling: {} });
-    if (roots) registry.add("roots/list", (_p, c) => roots(c), { roots: { listChanged: true } });
+    if (elicitation) registry.add("elicitation/create", elicitation, { elicitation: { form: {} } });
+    if (sampling) registry.add("sampling/createMessage", sampling, { sampling: {} });
+    if (roots) registry.add("roots/list", (_p: unknown, c) => roots(c), { roots: { listChanged: true } });
     return registry;
   }
 
-  add(method: string, handler: AnyHandler, capability: Record<string, unknown> | undefined): void {
+  /**
+   * Registers `handler` for `method`. The connection calls it only with params the negotiated revision's token of
+   * `method` has parsed, so `P` is that token's params type: this is where the registry forgets it.
+   */
+  add<P>(
+    method: string,
+    typed: (params: P, context: ClientRequestContext) => Awaitable<unknown>,
+    capability: Record<string, unknown> | undefined,
+  ): void {
+    const handler = typed as AnyHandler;
     const fillDefaults = method === "elicitation/create" && this.applyElicitationDefaults;
     this.byMethod.set(method, fillDefaults ? async (p, c) => withElicitationDefaults(p, await handler(p, c)) : handler);
     if (capability) this.implied.push(capability);

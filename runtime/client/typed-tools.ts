@@ -2,7 +2,7 @@
  * What generated clients (`mcp-gen generate`) build on: typed `tools/call` and `prompts/get` over a connected
  * `McpClient`. Structured outputs are validated before they are returned; a tool error becomes `ToolCallError`.
  */
-import type { CallToolResult, GetPromptResult } from "../protocol/types.ts";
+import type { CallToolResult, ContentBlock, GetPromptResult } from "../protocol/builtin-types.ts";
 import type { z } from "zod";
 import { InvalidMessageError } from "../protocol/validation.ts";
 import type { CallOptions, McpClient } from "./client.ts";
@@ -19,8 +19,8 @@ export class ToolCallError extends Error {
     readonly tool: string,
     readonly result: CallToolResult,
   ) {
-    const first = result.content[0];
-    super(`tool ${tool} failed${first && typeof first["text"] === "string" ? `: ${first["text"]}` : ""}`);
+    const first: ContentBlock | undefined = result.content[0];
+    super(`tool ${tool} failed${first?.type === "text" ? `: ${first.text}` : ""}`);
     this.name = "ToolCallError";
   }
 }

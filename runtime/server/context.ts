@@ -5,19 +5,19 @@
  */
 import type { IncomingRequest } from "../protocol/engine.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import type { BuiltinAnswer, BuiltinParams, Implementation } from "../protocol/builtin-types.ts";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+} from "../protocol/builtin-types.ts";
 import type { Capabilities } from "../protocol/capabilities.ts";
 import type { MetaObject, LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/profiles.ts";
 import type { RequestScope } from "./eras.ts";
 import type { AuthInfo } from "../transport/transport.ts";
-
-/** What a handler may ask of the client, typed as in any built-in revision (the served one is checked at run time). */
-export type ElicitParams = BuiltinParams<"elicitation/create">;
-export type ElicitResult = BuiltinAnswer<"elicitation/create">;
-export type CreateMessageParams = BuiltinParams<"sampling/createMessage">;
-export type CreateMessageResult = BuiltinAnswer<"sampling/createMessage">;
-export type ListRootsResult = BuiltinAnswer<"roots/list">;
 
 export interface RequestLogger {
   /** Sends `notifications/message` when the client asked for this level (or lower); otherwise a no-op. */

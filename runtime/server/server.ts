@@ -4,8 +4,8 @@
  * process, HTTP session, or a single stateless HTTP request), all sharing this definition.
  */
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import type { Awaitable } from "../protocol/helper-types.ts";
 import type {
-  Awaitable,
   CallToolResult,
   GetPromptResult,
   Implementation,
@@ -14,7 +14,7 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
-} from "../protocol/types.ts";
+} from "../protocol/builtin-types.ts";
 import { hasCapability, mergeCapabilities, type Capabilities } from "../protocol/capabilities.ts";
 import type {
   AnyMethodType,

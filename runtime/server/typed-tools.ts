@@ -4,10 +4,14 @@
  * The generator pairs each handler with its validators; the handler's precise types live in the generated
  * `ServerHandlers` interface, so nothing here is generic over the tool registry (cheap for the user's tsc).
  */
-import type { Awaitable, CallToolResult, ContentBlock, JsonObject, ToolDefinition } from "../protocol/types.ts";
+import type { Awaitable } from "../protocol/helper-types.ts";
+import type { CallToolResult, ContentBlock, ToolDefinition } from "../protocol/builtin-types.ts";
 import { formatIssues, type Validator } from "../protocol/validation.ts";
 import type { RequestContext } from "./context.ts";
 import type { McpServer } from "./server.ts";
+
+/** A tool result's `_meta`, as every built-in revision allows it. */
+type ResultMeta = NonNullable<CallToolResult["_meta"]>;
 
 /**
  * What a handler of a tool with an `outputSchema` returns: `structuredContent` must be the tool's output type
@@ -18,13 +22,13 @@ export type StructuredToolResult<Output> =
       readonly structuredContent: Output;
       readonly content?: readonly ContentBlock[];
       readonly isError?: false;
-      readonly _meta?: JsonObject;
+      readonly _meta?: ResultMeta;
     }
   | {
       readonly isError: true;
       readonly content: readonly ContentBlock[];
       readonly structuredContent?: never;
-      readonly _meta?: JsonObject;
+      readonly _meta?: ResultMeta;
     };
 
 /** What a handler of a tool without an `outputSchema` returns: content only. */
@@ -32,7 +36,7 @@ export type ContentToolResult = {
   readonly content: readonly ContentBlock[];
   readonly isError?: boolean;
   readonly structuredContent?: never;
-  readonly _meta?: JsonObject;
+  readonly _meta?: ResultMeta;
 };
 
 /** A tool handler of a generated server; its input is typed by the generated `ServerHandlers` (`never` here: any fits). */

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient, createMemoryTransportPair } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { serve } from "../../runtime/http/index.ts";
+import { textOf } from "../text-of.ts";
 import * as protoKey from "./golden/proto-key/expected/index.ts";
 import * as everything from "../../examples/everything/generated/index.ts";
 import * as weather from "../../examples/weather/generated/index.ts";
@@ -48,7 +49,7 @@ describe("generated weather client ↔ generated weather server over stdio", () 
     expect(forecast.structuredContent.units).toBe("imperial");
     expect(forecast.structuredContent.days.map((d) => d.date)).toEqual(["2026-01-01", "2026-01-02"]);
     // The server filled in `content` with the JSON text of structuredContent.
-    expect(JSON.parse(String(forecast.result.content[0]?.["text"]))).toEqual(forecast.structuredContent);
+    expect(JSON.parse(String(textOf(forecast.result.content[0])))).toEqual(forecast.structuredContent);
   });
 
   it("inputs are validated by the server, including keywords only JSON Schema can check", async () => {
@@ -66,16 +67,16 @@ describe("generated weather client ↔ generated weather server over stdio", () 
     const converted = await client.tools.convert_temperature({ value: 20, to: "fahrenheit" });
     expect(converted.content).toEqual([{ type: "text", text: "68°F" }]);
     const stations = await client.resources["weather://stations"]();
-    expect(JSON.parse(String(stations.contents[0]?.text)).map((s: { city: string }) => s.city)).toEqual([
+    expect(JSON.parse(String(textOf(stations.contents[0]))).map((s: { city: string }) => s.city)).toEqual([
       "Paris",
       "Oslo",
       "Lima",
     ]);
     const current = await client.resourceTemplates.current_conditions({ city: "Oslo" });
     expect(current.contents[0]?.uri).toBe("weather://Oslo/current");
-    expect(JSON.parse(String(current.contents[0]?.text)).city).toBe("Oslo");
+    expect(JSON.parse(String(textOf(current.contents[0]))).city).toBe("Oslo");
     const prompt = await client.prompts.plan_trip({ city: "Lima", activity: "surfing" });
-    expect(prompt.messages[0]?.content["text"]).toBe("Plan a day in Lima around surfing. Check get_forecast first.");
+    expect(textOf(prompt.messages[0]?.content)).toBe("Plan a day in Lima around surfing. Check get_forecast first.");
     const completion = await raw.complete({
       ref: { type: "ref/prompt", name: "plan_trip" },
       argument: { name: "city", value: "o" },
@@ -112,7 +113,7 @@ describe("output validation", () => {
     await raw.connect(clientSide);
     const result = await raw.callTool("get_forecast", { city: "Paris" });
     expect(result.isError).toBe(true);
-    expect(result.content[0]?.["text"]).toMatch(
+    expect(textOf(result.content[0])).toMatch(
       /structuredContent that does not match its outputSchema: structuredContent\.units/,
     );
     await raw.close();
@@ -140,15 +141,15 @@ describe("generated everything client ↔ everything server (conformance contrac
     });
     const failed = await client.tools.test_error_handling({});
     expect(failed.isError).toBe(true);
-    expect(failed.content[0]?.["text"]).toBe("This tool intentionally returns an error for testing");
+    expect(textOf(failed.content[0])).toBe("This tool intentionally returns an error for testing");
     const data = await client.resourceTemplates["template-data"]({ id: "123" });
-    expect(JSON.parse(String(data.contents[0]?.text))).toEqual({
+    expect(JSON.parse(String(textOf(data.contents[0])))).toEqual({
       id: "123",
       templateTest: true,
       data: "Data for ID: 123",
     });
     const prompt = await client.prompts.test_prompt_with_arguments({ arg1: "testValue1", arg2: "testValue2" });
-    expect(prompt.messages[0]?.content["text"]).toBe("Prompt with arguments: arg1='testValue1', arg2='testValue2'");
+    expect(textOf(prompt.messages[0]?.content)).toBe("Prompt with arguments: arg1='testValue1', arg2='testValue2'");
   });
 
   it("keeps $schema, $defs, $anchor, allOf and if/then/else of the 2020-12 tool intact", async () => {
@@ -195,10 +196,10 @@ describe("the everything handlers ask the client through the context, in both er
     const raw = await connect("2025-11-25");
     try {
       const client = everything.createClient(raw);
-      expect((await client.tools.test_sampling({ prompt: "Capital of France?" })).content[0]?.["text"]).toBe(
+      expect(textOf((await client.tools.test_sampling({ prompt: "Capital of France?" })).content[0])).toBe(
         "LLM response: Paris",
       );
-      expect(String((await client.tools.test_elicitation({ message: "Who are you?" })).content[0]?.["text"])).toContain(
+      expect(String(textOf((await client.tools.test_elicitation({ message: "Who are you?" })).content[0]))).toContain(
         '"username":"ada"',
       );
       const progress: number[] = [];
@@ -213,11 +214,11 @@ describe("the everything handlers ask the client through the context, in both er
     const raw = await connect("2026-07-28");
     try {
       const client = everything.createClient(raw);
-      expect((await client.tools.test_input_required_result_elicitation({})).content[0]?.["text"]).toBe("Hello, Ada!");
-      expect((await client.tools.test_input_required_result_multi_round({})).content[0]?.["text"]).toBe(
+      expect(textOf((await client.tools.test_input_required_result_elicitation({})).content[0])).toBe("Hello, Ada!");
+      expect(textOf((await client.tools.test_input_required_result_multi_round({})).content[0])).toBe(
         "Ada likes green",
       );
-      expect((await client.tools.test_input_required_result_list_roots({})).content[0]?.["text"]).toBe(
+      expect(textOf((await client.tools.test_input_required_result_list_roots({})).content[0])).toBe(
         "Roots: file:///tmp",
       );
     } finally {

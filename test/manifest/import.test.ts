@@ -15,6 +15,7 @@ import { serve } from "../../runtime/http/index.ts";
 import { runGenerate, type CommandIo } from "../../generator/commands/generate.ts";
 import { runImport } from "../../generator/commands/import.ts";
 import { McpClient, type CallToolResult } from "../../runtime/index.ts";
+import { textOf } from "../text-of.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -91,7 +92,7 @@ describe("import → generate → typed calls", () => {
         content: [{ type: "text", text: "Echo: hi" }],
       });
       const sum = (await client.tools["get-sum"]!({ a: 2, b: 3 })) as CallToolResult;
-      expect(String(sum.content[0]?.["text"])).toContain("5");
+      expect(String(textOf(sum.content[0]))).toContain("5");
       const weather = (await client.tools["get-structured-content"]!({ location: "Chicago" })) as {
         structuredContent: { temperature: unknown };
       };

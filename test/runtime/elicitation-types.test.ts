@@ -1,9 +1,10 @@
 /**
- * The runtime's revision-independent elicitation types against the generated bindings of the newest revisions, so
- * they cannot drift: type-level assertions (checked by `npx tsc -p tsconfig.json --noEmit`; every `@ts-expect-error`
+ * The runtime's elicitation types (derived from the generated bindings of every built-in revision with
+ * `elicitation/create`) against those bindings, and how a handler narrows them: type-level assertions (checked by `npx tsc -p tsconfig.json --noEmit`; every `@ts-expect-error`
  * must be an error, or tsc reports the unused directive) plus the generated validators on values of those types.
  */
 import { describe, expect, it } from "vitest";
+import type * as Rev0618 from "../../generated/protocol/2025-06-18/types.ts";
 import type * as Rev2025 from "../../generated/protocol/2025-11-25/types.ts";
 import type * as Rev2026 from "../../generated/protocol/2026-07-28/types.ts";
 import { ElicitRequestParamsSchema as Params2025 } from "../../generated/protocol/2025-11-25/schemas.ts";
@@ -35,8 +36,13 @@ type RequiredKeys<T> = {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   [K in KnownKeys<T>]-?: K extends keyof T ? ({} extends Pick<T, K> ? never : K) : never;
 }[KnownKeys<T>];
+/** Declared keys that may hold a value (the runtime marks a key only other revisions have `?: never`). */
+type ValueKeys<T> = {
+  [K in KnownKeys<T>]-?: K extends keyof T ? ([Exclude<T[K], undefined>] extends [never] ? never : K) : never;
+}[KnownKeys<T>];
 
 // ---- what a client handler receives: everything either revision can send is an ElicitParams ----------------
+assertType<Assignable<Plain<Rev0618.ElicitRequest["params"]>, ElicitFormParams>>(true);
 assertType<Assignable<Plain<Rev2025.ElicitRequestParams>, ElicitParams>>(true);
 assertType<Assignable<Plain<Rev2026.ElicitRequestParams>, ElicitParams>>(true);
 assertType<Assignable<Plain<Rev2025.ElicitRequestFormParams>, ElicitFormParams>>(true);
@@ -54,20 +60,29 @@ assertType<Equal<ElicitFormParams["mode"], Rev2025.ElicitRequestFormParams["mode
 assertType<Equal<ElicitFormParams["mode"], Rev2026.ElicitRequestFormParams["mode"]>>(true);
 assertType<Equal<RequiredKeys<ElicitFormParams>, RequiredKeys<Rev2025.ElicitRequestFormParams>>>(true);
 assertType<Equal<RequiredKeys<ElicitFormParams>, RequiredKeys<Rev2026.ElicitRequestFormParams>>>(true);
-assertType<Equal<KnownKeys<ElicitRequestedSchema>, KnownKeys<Rev2025.ElicitRequestFormParams["requestedSchema"]>>>(
-  true,
-);
-assertType<Equal<KnownKeys<ElicitRequestedSchema>, KnownKeys<Rev2026.ElicitRequestFormParams["requestedSchema"]>>>(
-  true,
-);
+// The form is exactly one of the generated forms (2025-06-18's has no `$schema`, so it is not a common key).
+assertType<
+  Equal<
+    ElicitRequestedSchema,
+    | Rev0618.ElicitRequest["params"]["requestedSchema"]
+    | Rev2025.ElicitRequestFormParams["requestedSchema"]
+    | Rev2026.ElicitRequestFormParams["requestedSchema"]
+  >
+>(true);
 assertType<
   Equal<RequiredKeys<ElicitRequestedSchema>, RequiredKeys<Rev2026.ElicitRequestFormParams["requestedSchema"]>>
 >(true);
-// URL mode: 2026-07-28 requires exactly what the runtime requires; 2025-11-25 also requires elicitationId, the one
-// field the runtime declares optional, and 2026-07-28 no longer has it.
+// URL mode: 2026-07-28 requires exactly what the runtime requires; 2025-11-25 also requires elicitationId, which
+// the runtime's union therefore reads as optional, and 2026-07-28 no longer has it. A URL request carries exactly
+// the fields either revision declares.
 assertType<Equal<RequiredKeys<ElicitUrlParams>, RequiredKeys<Rev2026.ElicitRequestURLParams>>>(true);
 assertType<Equal<RequiredKeys<Rev2025.ElicitRequestURLParams>, RequiredKeys<ElicitUrlParams> | "elicitationId">>(true);
-assertType<Equal<KnownKeys<ElicitUrlParams>, KnownKeys<Rev2026.ElicitRequestURLParams> | "elicitationId">>(true);
+assertType<
+  Equal<
+    ValueKeys<ElicitUrlParams>,
+    KnownKeys<Rev2025.ElicitRequestURLParams> | KnownKeys<Rev2026.ElicitRequestURLParams>
+  >
+>(true);
 assertNot<Assignable<"elicitationId", KnownKeys<Rev2026.ElicitRequestURLParams>>>(false);
 assertType<Equal<NonNullable<ElicitUrlParams["elicitationId"]>, Rev2025.ElicitRequestURLParams["elicitationId"]>>(true);
 // A runtime URL request with an id is a 2025-11-25 one, and one without is a 2026-07-28 one.

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { McpClient, ProtocolUsageError } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
+import { textOf } from "../text-of.ts";
 
 const require = createRequire(import.meta.url);
 const pkgPath = require.resolve("@modelcontextprotocol/server-everything/package.json");
@@ -44,7 +45,7 @@ describe("our client ↔ server-everything (stdio)", () => {
       }
       const templates = await client.listAllResourceTemplates();
       expect(templates.length).toBeGreaterThan(0);
-      expect((await client.readResource("demo://resource/dynamic/text/1")).contents[0]?.text).toContain("Resource 1");
+      expect(textOf((await client.readResource("demo://resource/dynamic/text/1")).contents[0])).toContain("Resource 1");
 
       const prompts = await client.listAllPrompts();
       expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt"]));

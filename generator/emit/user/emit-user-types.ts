@@ -165,7 +165,7 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   f.print(" */");
   f.print(
     `export const jsonSchemas: Readonly<Record<${keys}, `,
-    typeUse(runtime.JsonObject),
+    typeUse(runtime.ToolInputSchema),
     `>> = JSON.parse(${templateLiteral(jsonText)});`,
   );
   f.print("");

@@ -104,5 +104,7 @@ export async function clientCalls(raw: McpClient): Promise<void> {
   await weather.prompts.plan_trip({ activity: "hiking" });
 
   const converted = await weather.tools.convert_temperature({ value: 20, to: "fahrenheit" });
-  assertType<Equal<typeof converted.content, readonly import("../../../runtime/index.ts").ContentBlock[]>>(true);
+  // A content-only tool resolves to the runtime's CallToolResult (every built-in revision's), items ContentBlock.
+  assertType<Equal<typeof converted, import("../../../runtime/index.ts").CallToolResult>>(true);
+  assertType<Equal<(typeof converted.content)[number], import("../../../runtime/index.ts").ContentBlock>>(true);
 }
