@@ -1,13 +1,17 @@
 /**
  * Cold-start bench: wall time from spawning a stdio MCP server to the answer of its first `tools/list`, for this
  * runtime (2025-11-25 handshake: `initialize`, `notifications/initialized`, `tools/list`; 2026-07-28: one
- * `tools/list` carrying its `_meta`), the official SDK v1 and v2, and a bare node process that answers the same
- * lines without MCP (the floor), also with zod imported (the floor of any server validating with zod). Every server is plain JavaScript started with `node` (this runtime transpiled once
- * into .tmp/, as `npm run build` would emit it), so no TypeScript loader is timed. Runs are interleaved; medians are
- * printed with ratios to the bare process. Standalone: `npx tsx bench/cold-start.ts` (`--runs=N`, default 15).
+ * `tools/list` carrying its `_meta`; `McpServer` with every built-in revision, and `McpServerCore` given the two
+ * revisions' descriptors as a generated server naming them builds it), the official SDK v1 and v2, and a bare node
+ * process that answers the same lines without MCP (the floor), also with zod imported (the floor of any server
+ * validating with zod). Every server is plain JavaScript started with `node` (this runtime transpiled once into
+ * .tmp/, as `npm run build` would emit it), so no TypeScript loader is timed. Runs are interleaved; medians are
+ * printed with ratios to the bare process. On Linux the server process's own CPU time until its answer is printed
+ * too (from /proc, 10 ms ticks): unlike wall time it barely moves when other processes load the machine.
+ * Standalone: `npx tsx bench/cold-start.ts` (`--runs=N`, default 15).
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
 import { PROJECT_ROOT, transpileRuntime } from "./lib/transpile.ts";
@@ -41,6 +45,15 @@ process.stdin.on("data", (chunk) => {
 import { z } from "zod";
 import { McpServer, StdioServerTransport } from "./runtime/index.js";
 await new McpServer({ info: { name: "bench", version: "1" } })
+  .tool(${ADD_TOOL}, ({ a, b }) => ${addResult}, { arguments: z.object({ a: z.number(), b: z.number() }) })
+  .connect(new StdioServerTransport());`,
+  // What a generated server whose manifest names two revisions builds: McpServerCore given their descriptors.
+  "ours-core.mjs": `
+import { z } from "zod";
+import { McpServerCore, StdioServerTransport } from "./runtime/index.js";
+import { revision as legacy } from "./generated/protocol/${LEGACY}/index.js";
+import { revision as modern } from "./generated/protocol/${MODERN}/index.js";
+await new McpServerCore({ info: { name: "bench", version: "1" }, revisions: [legacy, modern] })
   .tool(${ADD_TOOL}, ({ a, b }) => ${addResult}, { arguments: z.object({ a: z.number(), b: z.number() }) })
   .connect(new StdioServerTransport());`,
   "sdk-v1.mjs": `
@@ -84,13 +97,29 @@ const toolsList = (id: number, modern: boolean) => ({
     : {},
 });
 
-/** Spawns `script` and returns milliseconds until the first `tools/list` answer (with a tool named add). */
-function coldStart(script: string, modern: boolean): Promise<number> {
+/** User + system CPU milliseconds a live process has used (Linux /proc; NaN elsewhere). */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    // Fields after the parenthesised command name: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+/** Spawns `script`; wall and CPU milliseconds until the first `tools/list` answer (with a tool named add). */
+function coldStart(script: string, modern: boolean): Promise<Sample> {
   const start = performance.now();
   const child = spawn(process.execPath, [path.join(DIR, script)], { cwd: DIR, stdio: ["pipe", "pipe", "inherit"] });
   const send = (message: object) => child.stdin.write(JSON.stringify(message) + "\n");
   const decoder = new LineDecoder();
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<Sample>((resolve, reject) => {
     const fail = (why: string) => {
       child.kill("SIGKILL");
       reject(new Error(`${script}: ${why}`));
@@ -108,9 +137,9 @@ function coldStart(script: string, modern: boolean): Promise<number> {
           send(INITIALIZED);
           send(toolsList(2, false));
         } else if (message.result?.tools?.[0]?.name === "add") {
-          const elapsed = performance.now() - start;
+          const sample = { wallMs: performance.now() - start, cpuMs: cpuMsOf(child.pid) };
           child.removeAllListeners("exit");
-          child.once("exit", () => resolve(elapsed));
+          child.once("exit", () => resolve(sample));
           child.kill("SIGKILL");
         }
       }
@@ -124,6 +153,8 @@ const PLAN: ReadonlyArray<readonly [string, string, boolean]> = [
   ["bare node + zod", "bare-zod.mjs", false],
   [`ours ${LEGACY}`, "ours.mjs", false],
   [`ours ${MODERN}`, "ours.mjs", true],
+  [`ours core ${LEGACY}`, "ours-core.mjs", false],
+  [`ours core ${MODERN}`, "ours-core.mjs", true],
   ["sdk-v1", "sdk-v1.mjs", false],
   [`sdk-v2 ${LEGACY}`, "sdk-v2.mjs", false],
 ];
@@ -134,22 +165,23 @@ const median = (values: readonly number[]) =>
 async function main(): Promise<void> {
   transpileRuntime(DIR);
   for (const [file, source] of Object.entries(SERVERS)) writeFileSync(path.join(DIR, file), source);
-  const times = new Map<string, number[]>(PLAN.map(([name]) => [name, []]));
+  const times = new Map<string, Sample[]>(PLAN.map(([name]) => [name, []]));
   for (const [, script, modern] of PLAN) await coldStart(script, modern).catch(() => undefined); // warm the disk cache
   for (let run = 0; run < RUNS; run++) {
     for (const [name, script, modern] of PLAN) times.get(name)!.push(await coldStart(script, modern));
   }
-  const bare = median(times.get("bare node")!);
+  const bare = median(times.get("bare node")!.map((s) => s.wallMs));
   console.log(
     `# cold start: spawn → first tools/list answer over stdio (median of ${RUNS}, interleaved, node ${process.version})`,
   );
   for (const [name] of PLAN) {
-    const values = times.get(name)!;
+    const values = times.get(name)!.map((s) => s.wallMs);
     const m = median(values);
+    const cpu = median(times.get(name)!.map((s) => s.cpuMs));
     console.log(
       `${name.padEnd(20)} ${m.toFixed(1).padStart(7)} ms  min ${Math.min(...values)
         .toFixed(1)
-        .padStart(7)} ms  ${(m / bare).toFixed(2)}× bare`,
+        .padStart(7)} ms  ${(m / bare).toFixed(2)}× bare  cpu ${cpu.toFixed(0).padStart(4)} ms`,
     );
   }
 }
