@@ -4,6 +4,8 @@
  */
 import path from "node:path";
 import { builtinIrPath, loadModel } from "../diff/load.ts";
+import { GeneratorError } from "../ir/errors.ts";
+import type { IrModel } from "../ir/model.ts";
 import { manifestSurface, type SurfaceRevision } from "../diff/surface.ts";
 import type { ManifestSurface } from "../diff/surface-model.ts";
 import type { UserModel } from "../manifest/user-model.ts";
@@ -20,7 +22,9 @@ function revisionsOf(model: UserModel, manifestDir: string): SurfaceRevision[] {
   for (const revision of listed) {
     if (revision.kind === "bindings") {
       const file = path.resolve(manifestDir, revision.folder, "ir.json");
-      revisions.push({ model: loadModel(file), bindings: revision.folder });
+      // Bindings an earlier mcp-gen wrote may fail today's IR checks: they still generate, unrecorded.
+      const model = loadRecordable(file);
+      if (model) revisions.push({ model, bindings: revision.folder });
       continue;
     }
     // A CLI without the built-in IRs beside it (a partial install) records the revisions it can read.
@@ -28,4 +32,13 @@ function revisionsOf(model: UserModel, manifestDir: string): SurfaceRevision[] {
     if (file !== undefined) revisions.push({ model: loadModel(file) });
   }
   return revisions;
+}
+
+function loadRecordable(file: string): IrModel | undefined {
+  try {
+    return loadModel(file);
+  } catch (error) {
+    if (error instanceof GeneratorError) return undefined;
+    throw error;
+  }
 }
