@@ -5,7 +5,7 @@
  * names the importer uses (an alias renames the declaration and every reference to it, in pulled declarations too), so the output is
  * self-contained: structural copies of the base types, mutually assignable with the base's own bindings.
  */
-import { Node, type SourceFile } from "ts-morph";
+import type { SourceFile } from "ts-morph";
 import type { IrLocation, IrType, IrTypeDecl } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
 import { referencedNames } from "../ir/walk.ts";
@@ -114,9 +114,4 @@ function renameRefs(type: IrType, localName: (name: string) => string): IrType {
     default:
       return type;
   }
-}
-
-/** True for the statements lowering skips because `readImports` handles them. */
-export function isImport(statement: Node): boolean {
-  return Node.isImportDeclaration(statement);
 }
