@@ -96,7 +96,7 @@ const V2 = V1.replace("version: 1.0.0", "version: 1.1.0")
   .replace("name: item }", "name: item, variables: { id: { completion: true } } }")
   .replace("[{ name: topic }]", "[{ name: topic, required: true }]");
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads of parsed JSON
+type Json = Record<string, any>; // parsed JSON, read loosely
 
 let dir: string;
 
