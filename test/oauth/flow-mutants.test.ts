@@ -128,7 +128,8 @@ describe("the authorization request", () => {
       `${AS} does not advertise PKCE S256 (code_challenge_methods_supported)`,
     ]);
     const { authorize: _, ...withoutAuthorize } = approver();
-    for (const provider of [withoutAuthorize, { ...approver(), redirectUrl: undefined }]) {
+    const { redirectUrl: __, ...withoutRedirect } = approver();
+    for (const provider of [withoutAuthorize, withoutRedirect]) {
       const net = stubNet(standardRoutes());
       const error = await clientError(post(oauthFetch(provider, { fetch: net.fetch })));
       expect(error.code).toBe("no_interactive_flow");

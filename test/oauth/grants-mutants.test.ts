@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decodeProtectedHeader, EmbeddedJWK, jwtVerify } from "jose";
-import { enterpriseAssertion, fileStore, loopbackAuthorizer, oauthFetch } from "../../runtime/auth/index.ts";
+import {
+  enterpriseAssertion,
+  fileStore,
+  loopbackAuthorizer,
+  oauthFetch,
+  type AssertionContext,
+} from "../../runtime/auth/index.ts";
 import { approver, AS, clientError, jsonReply, post, RS, standardRoutes, stubNet } from "./oauth-mutants-harness.ts";
 
 const TOKEN = `POST ${AS}/token`;
@@ -22,7 +28,7 @@ describe("the JWT bearer grant", () => {
       {
         jwtBearer: {
           client_id: "w-1.b_c~d",
-          assertion: (context) => (seen.push(context), "the.assertion"),
+          assertion: (context: AssertionContext) => (seen.push(context), "the.assertion"),
           ...jwtBearer,
         } as never,
       },
