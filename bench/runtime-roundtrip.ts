@@ -4,7 +4,8 @@
  * child process (the physical limit of stdio). Also CPU time per call of the client and (stdio) the server process,
  * which scheduling noise on a shared machine moves far less than throughput at concurrency 1. Prints ratios.
  * Standalone: `npx tsx bench/runtime-roundtrip.ts` (`--quick` for a short run, `--reps=N` rounds over all scenarios,
- * median kept (default 3, quick 1), `--only=<text>` for scenarios whose "<transport> <name>" contains the text).
+ * median kept (default 3, quick 1), `--only=<text>[,<text>…]` for scenarios whose "<transport> <name>" contains
+ * one of the texts).
  * The same file is the child-process server: `… --serve=<ours|v1|v2|echo|echo-modern>`.
  */
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -307,8 +308,9 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await run(name, transport, open)));
     return;
   }
+  const wanted = ONLY?.split(",");
   const chosen = PLAN.map((_, i) => i).filter(
-    (i) => ONLY === undefined || `${PLAN[i]![1]} ${PLAN[i]![0]}`.includes(ONLY),
+    (i) => wanted === undefined || wanted.some((text) => `${PLAN[i]![1]} ${PLAN[i]![0]}`.includes(text)),
   );
   const reps = new Map<number, Row[]>(chosen.map((i) => [i, []]));
   // Round-robin, so a slow spell on the shared machine hits every scenario alike rather than one of them.
