@@ -137,6 +137,32 @@ export type ServerNotification = DoneNotification | BareNotification;`;
     }
   });
 
+  it("refuses a message type without any method property", () => {
+    const text = `${BASE}\nexport interface XNotification { x: string }\nexport type ServerNotification = XNotification;`;
+    expect(errorOf(text)).toBe(
+      `${at(text, "XNotification {")}: message type XNotification needs a required string-literal \`method\``,
+    );
+  });
+
+  it("carries the message type's documentation to the method", () => {
+    const text = `${BASE}\n/** Says hello. */\nexport interface HiNotification { method: "hi" }\nexport type ServerNotification = HiNotification;`;
+    expect(methodOf(text, "hi")?.doc).toEqual({ text: "Says hello." });
+  });
+
+  it("refuses an intersection with a union, and intersections referencing each other, instead of looping", () => {
+    const union = `${BASE}
+export interface A { method: "x" }
+export interface B { method: "x"; extra: string }
+export type XNotification = { jsonrpc: "2.0" } & (A | B);
+export type ServerNotification = XNotification;`;
+    expect(errorOf(union)).toBe(`${at(union, "XNotification =")}: message type XNotification is not an object type`);
+    const cycle = `${BASE}
+export type XNotification = YNotification & { method: "x" };
+export type YNotification = XNotification & { extra: string };
+export type ServerNotification = XNotification;`;
+    expect(errorOf(cycle)).toBe(`${at(cycle, "XNotification =")}: message type XNotification is not an object type`);
+  });
+
   it("refuses a message type that is no object, at its line", () => {
     const text = `${BASE}\nexport type XNotification = string;\nexport type ServerNotification = XNotification;`;
     expect(errorOf(text)).toBe(`${at(text, "XNotification =")}: message type XNotification is not an object type`);
@@ -220,9 +246,24 @@ export type ClientRequest = CompleteRequest | UnsubscribeRequest;`;
       "resources/unsubscribe": { side: "server", path: ["resources", "subscribe"] },
     });
     // Without those paths: ungated, even though the naming rule alone would gate on `resources`.
-    expect(gates("export interface ServerCapabilities { completion?: object; resources?: object }", messages)).toEqual({
-      "completion/complete": undefined,
-      "resources/unsubscribe": undefined,
-    });
+    const ungated = { "completion/complete": undefined, "resources/unsubscribe": undefined };
+    expect(gates("export interface ServerCapabilities { completion?: object; resources?: object }", messages)).toEqual(
+      ungated,
+    );
+    // A `subscribe` elsewhere, or no `resources` at all, or no capabilities declaration: still ungated.
+    const elsewhere = "export interface ServerCapabilities { other?: { subscribe?: boolean }; resources?: object }";
+    expect(gates(elsewhere, messages)).toEqual(ungated);
+    expect(gates("export interface ServerCapabilities { tools?: object }", messages)).toEqual(ungated);
+    expect(gates("", messages)).toEqual(ungated);
+  });
+
+  it("capabilities aliases that reference each other end the search (ungated) instead of looping", () => {
+    const result = gates(
+      "export type ServerCapabilities = Caps;\nexport type Caps = ServerCapabilities;",
+      `export interface ListToolsRequest extends Request { method: "tools/list" }
+export interface ListToolsResult extends Result {}
+export type ClientRequest = ListToolsRequest;`,
+    );
+    expect(result).toEqual({ "tools/list": undefined });
   });
 });
