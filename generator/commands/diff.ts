@@ -89,6 +89,11 @@ async function outputDiff(manifest: string, out: string | undefined) {
   }
   const record = parseRecord(readFileSync(recordPath, "utf8"));
   if (!record) throw new GeneratorError(`${shown} is not an mcp-gen outputs record`);
+  if (record.manifest !== now.recordedAs) {
+    throw new GeneratorError(
+      `${shownPath(now.outDir)} holds the output of another manifest (${record.manifest}); name this one's folder with --out`,
+    );
+  }
   if (record.surface === undefined) {
     throw new GeneratorError(
       `${shown} was written by an earlier mcp-gen that recorded no surface to compare with; regenerate once (mcp-gen generate), then diff after your next change`,
@@ -110,13 +115,14 @@ async function manifestsDiff(a: string, b: string) {
 async function lowered(
   manifest: string,
   out?: string,
-): Promise<{ surface: ManifestSurface; origin: DiffOrigin; outDir: string }> {
+): Promise<{ surface: ManifestSurface; origin: DiffOrigin; outDir: string; recordedAs: string }> {
   const { model, outDir, manifestPath } = await lowerManifestJob({
     manifestPath: manifest,
     ...(out !== undefined ? { outDir: out } : {}),
   });
   const origin: DiffOrigin = { kind: "manifest", path: shownPath(manifestPath), sha256: model.source.sha256 };
-  return { surface: surfaceOf(model, path.dirname(manifestPath)), origin, outDir };
+  // `recordedAs`: the manifest as its output folder's record names it (relative to that folder).
+  return { surface: surfaceOf(model, path.dirname(manifestPath)), origin, outDir, recordedAs: model.source.path };
 }
 
 /** A YAML file, or a JSON file holding a `server` object (an IR has `revision` and `types` instead). */

@@ -147,6 +147,8 @@ describe("bad input", () => {
     expectRefused(await cli(dir, "diff"), "recorded no surface", "regenerate");
     await writeFile(recordPath, JSON.stringify({ ...older, surface: { tools: "many" } }));
     expectRefused(await cli(dir, "diff"), "not one this mcp-gen can read");
+    await writeFile(recordPath, JSON.stringify({ ...record, manifest: "../other.yaml" }));
+    expectRefused(await cli(dir, "diff"), "holds the output of another manifest (../other.yaml)");
     await writeFile(recordPath, "{ not json");
     expectRefused(await cli(dir, "diff"), "not an mcp-gen outputs record");
   });
