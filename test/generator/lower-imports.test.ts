@@ -85,6 +85,25 @@ describe("pulled declarations", () => {
     expect(model.types.map((t) => t.name)).toEqual(["Error", "Holder", "Last"]);
   });
 
+  it("an interface may extend an imported one, inheriting its properties and index signature", () => {
+    const model = lower(
+      `import type { Holder as H } from "./base.js";\nexport interface Mine extends H { mine: string }\n`,
+      {
+        "ext/base.ts": "export interface Holder { held: number; [k: string]: unknown }\n",
+      },
+    );
+    const mine = model.types.find((t) => t.name === "Mine")!;
+    expect(mine.extends).toEqual(["H"]);
+    expect(mine.type).toEqual({
+      kind: "object",
+      props: [
+        { name: "held", optional: false, type: { kind: "primitive", name: "number" } },
+        { name: "mine", optional: false, type: { kind: "primitive", name: "string" } },
+      ],
+      index: { kind: "primitive", name: "unknown" },
+    });
+  });
+
   it("one declaration reached through two imports of the same module is pulled once", () => {
     const model = lower(`import type { Error } from "./base.js";\nimport type { Holder } from "./base.js";\n`, {
       "ext/base.ts": BASE,

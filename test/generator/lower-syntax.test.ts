@@ -156,12 +156,45 @@ describe("heritage", () => {
     expect(objectOf(model, "B")).toEqual(objectOf(model, "A"));
     expect(objectOf(model, "C")).toEqual(objectOf(model, "A"));
   });
+
+  it("Omit of a single key", () => {
+    const model = lower('export interface A { a: string; b: string }\nexport interface B extends Omit<A, "a"> {}');
+    expect(objectOf(model, "B").props.map((p) => p.name)).toEqual(["b"]);
+  });
+
+  it("merged interfaces: a parent named twice is one `extends` entry; a repeated property keeps its first form", () => {
+    const model = lower(`export interface P { p: string }
+export interface A extends P {
+  /** First. */
+  a: string;
+}
+export interface A extends P {
+  /** Second. */
+  a: string;
+  b: number;
+}`);
+    const a = model.types.find((t) => t.name === "A")!;
+    expect(a.extends).toEqual(["P"]);
+    expect(a.type).toEqual({
+      kind: "object",
+      props: [
+        { name: "p", optional: false, type: str },
+        { name: "a", optional: false, type: str, doc: { text: "First." } },
+        { name: "b", optional: false, type: num },
+      ],
+    });
+  });
 });
 
 describe("refused input, at its file:line", () => {
   const cases: [string, string, string][] = [
     ["not exported", "\ninterface A { a: string }", "in/schema.ts:2: declaration is not exported"],
     ["constant not exported", "\nconst X = 1;", "in/schema.ts:2: constant is not exported"],
+    [
+      "unary plus constant",
+      "\nexport const X = +1;",
+      "in/schema.ts:2: constant X must be initialised with a plain literal",
+    ],
     [
       "typed constant",
       "\nexport const X: number = 1;",
