@@ -104,7 +104,12 @@ const sumOf = (result: object): number =>
   ((result as { structuredContent?: { sum: number } }).structuredContent as { sum: number }).sum;
 
 async function oursPeer(revision: string, transport: "memory" | "stdio"): Promise<Peer> {
-  const client = new McpClient({ info: { name: "bench", version: "1" }, revisions: [revision] });
+  // A server started through tsx on a loaded machine can take longer than the 5 s default probe to answer.
+  const client = new McpClient({
+    info: { name: "bench", version: "1" },
+    revisions: [revision],
+    probeTimeoutMs: 60_000,
+  });
   let serverPid: number | undefined;
   if (transport === "memory") {
     const [a, b] = createMemoryTransportPair();
