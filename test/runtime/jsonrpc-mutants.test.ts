@@ -1,6 +1,13 @@
 /**
  * The JSON-RPC building blocks, asserted on whole values (each case found as a surviving mutant): `classify` for
  * every kind of frame, the error classes, `withMeta`/`metaOf`, and `LineDecoder` at stream end.
+ *
+ * Equivalent mutants of runtime/jsonrpc/framing.ts left alive:
+ * - `dropped + nl - start` → `+ start`: a dropped line can only end at a chunk's first newline, where start is 0;
+ * - `partsLength > 0 ? Buffer.concat(...) : piece` (push) and `partsLength > 0 ? Buffer.concat(parts) : undefined`
+ *   (end) → always concatenate: with no parts the copy equals the piece, and an empty buffer ends as undefined too;
+ * - `line.length > 0 &&` before the CR check: an empty line's last byte is undefined, not 13;
+ * - `start < chunk.length` → `<=` / always: the empty rest adds nothing to the parts or the dropped count.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -253,6 +260,17 @@ describe("LineDecoder", () => {
     expect(d.push(Buffer.from("\n"))).toEqual(["abcd"]);
     expect(d.push(Buffer.from("abcde"))).toEqual([]);
     expect(d.push(Buffer.from("\nz\n"))).toEqual([{ oversized: 5 }, "z"]);
+  });
+
+  it("caps lines at 64 MiB by default: a 1 MiB message passes, one byte over the cap is dropped", () => {
+    const d = new LineDecoder();
+    const big = "x".repeat(1024 * 1024);
+    expect(d.push(Buffer.from(`${big}\n`))).toEqual([big]);
+    // Parts are kept by reference: the 64 MiB chunk is not copied until its newline.
+    expect(d.push(Buffer.alloc(64 * 1024 * 1024, 0x61))).toEqual([]);
+    expect(d.buffered).toBe(64 * 1024 * 1024);
+    expect(d.push(Buffer.from("b"))).toEqual([]);
+    expect(d.push(Buffer.from("\n{}\n"))).toEqual([{ oversized: 64 * 1024 * 1024 + 1 }, "{}"]);
   });
 
   it("reassembles a line split across chunks right after an oversized one", () => {
