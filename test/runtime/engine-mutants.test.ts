@@ -16,7 +16,14 @@
  *   of a string is itself;
  * - `message.id === null ? undefined : …`, `if (reply) replies.push`, `replies.length === 0`: the map lookup, the
  *   filter and Promise.all([]) give the same result;
- * - the `pending.size > 0 || incoming.size > 0` shortcut and `incoming.clear()` on close: performance only.
+ * - the `pending.size > 0 || incoming.size > 0` shortcut and `incoming.clear()` on close: performance only;
+ * - `handlers.onDiagnostic?.(…)` → `onDiagnostic(…)`: report() catches the TypeError of a missing handler;
+ * - `entry.options?.resetTimeoutOnProgress` → `options.`: progress reaches only entries with options.onProgress;
+ * - in finishRequest, `if (entry.onCarrierGone)` → always and `context?.signal?.` → `.`: a call has onCarrierGone
+ *   exactly when its context has a signal, and removing an undefined listener does nothing;
+ * - `pending.size === 0` → `unref()` in scheduleSweep: unreachable (a sweep is only scheduled with a request pending),
+ *   so the mutants there have no coverage.
+ * (Measured 2026-11-24: engine.ts 334/381 = 87.66%, incoming-call.ts 14/14; every survivor is in this list.)
  */
 import { describe, expect, it, vi } from "vitest";
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from "../../runtime/jsonrpc/errors.ts";
