@@ -9,6 +9,7 @@ import { RequestCancelledError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { MetaKey, type LogLevel } from "../protocol/meta.ts";
 import type {
+  BuiltinParams,
   BuiltinResult,
   BuiltinToken,
   CallToolResult,
@@ -174,7 +175,8 @@ export class McpClientCore extends ClientConnection {
     let subscriptionId: JsonRpcId | undefined;
     return new Promise<Subscription>((resolve, reject) => {
       const stop = this.on("notifications/subscriptions/acknowledged", (params) => {
-        const p = params as { _meta?: Record<string, unknown>; notifications: SubscriptionFilter };
+        // Parsed by the negotiated revision's token of this notification (its params type in a built-in revision).
+        const p = params as BuiltinParams<"notifications/subscriptions/acknowledged">;
         if (subscriptionId === undefined || p._meta?.[MetaKey.subscriptionId] !== subscriptionId) return;
         stop();
         resolve({ id: subscriptionId, filter: p.notifications, ended, close: () => controller.abort("unsubscribed") });
