@@ -2,6 +2,17 @@
  * The TypeScript subset the reader (generator/lower/types.ts, declarations.ts) accepts, what each construct becomes
  * in the IR, and every construct it refuses, each with the file:line a user needs to find it. Oracle: TypeScript's
  * meaning of each snippet and the messages' own wording; every case is a small inline schema.
+ *
+ * Mutants of types.ts left alive, because no schema text can tell them apart:
+ * - the `SyntaxKind.NullKeyword` switch case (4 mutants, never reached): TypeScript parses `null` in a type as a
+ *   literal type node, which lowerLiteral turns into the same `null` primitive;
+ * - `getOperatorToken() === MinusToken` → true in lowerLiteral: the parser builds a prefix-unary literal type only
+ *   for `-`;
+ * - in lowerUnion, `t.kind === "primitive"` / `t.kind === "literal"` → true where the other half of the test
+ *   (`t.name === "string"`, `typeof t.value === "string"`) already holds only for that kind (no declaration can be
+ *   named `string`), and the `: ""` branch for non-literals that the filter before it has removed;
+ * - in lowerMembers, the `: []` branch and its guard (only type literals and interfaces are ever passed);
+ * - in applyTjsType, `t.kind === "primitive"` → true (only a primitive is named `number`).
  */
 import { describe, expect, it } from "vitest";
 import type { IrModel, IrObjectType, IrType } from "../../generator/ir/model.ts";
@@ -78,6 +89,11 @@ describe("accepted type syntax", () => {
     ]);
     // Numbers are not string hints: a union of string and a number literal stays as written.
     expect(propTypes("a: string | 1")).toEqual([{ kind: "union", items: [str, { kind: "literal", value: 1 }] }]);
+    // Only `string` opens the union (not another primitive); a number literal stays a member of an open union.
+    expect(propTypes(`a: "x" | number; b: "x" | 1 | string`)).toEqual([
+      { kind: "union", items: [{ kind: "literal", value: "x" }, num] },
+      { kind: "union", items: [{ kind: "literal", value: 1 }, str], openLiterals: ["x"] },
+    ]);
   });
 
   it("quoted property names, optional properties and a string index signature", () => {
@@ -287,6 +303,12 @@ describe("refused input, at its file:line", () => {
       "in/schema.ts:2: unsupported property without a type: `a;`",
     ],
     ["a bigint literal", "export interface A {\n  a: 1n;\n}", "in/schema.ts:2: unsupported literal type: `1n`"],
+    [
+      "a negative bigint literal",
+      "export interface A {\n  a: -1n;\n}",
+      "in/schema.ts:2: unsupported literal type: `-1n`",
+    ],
+    ["Record of one", "export type R = Record<string>;", "in/schema.ts:1: unsupported generic type: `Record<string>`"],
     [
       "a rest element that is no array",
       "export type T = [\n  string,\n  ...Array<string>,\n];",
