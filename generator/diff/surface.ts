@@ -3,8 +3,8 @@
  * one-line method encoding it uses (`encodeMethod` / `decodeMethod`). The lowered manifest is taken by its shape
  * (`SurfaceSource`, which the manifest stage's `UserModel` satisfies), so this stage does not import that one.
  */
-import { createHash } from "node:crypto";
 import type { IrMethod, IrModel, IrType, IrTypeDecl } from "../ir/model.ts";
+import { typeDigests, type TypeDigest } from "./digest.ts";
 import type { Descriptor, ManifestSurface, MethodFacts, RevisionSurface } from "./surface-model.ts";
 
 interface Completable {
@@ -88,9 +88,9 @@ export function manifestSurface(source: SurfaceSource, revisions: readonly Surfa
 
 export function revisionSurface({ model, bindings }: SurfaceRevision): RevisionSurface {
   const { version, era, batches } = model.protocol;
-  const types = new Map(model.types.map((t) => [t.name, t]));
+  const digest = typeDigests(model.types);
   const methods = Object.fromEntries(
-    [...model.methods].sort((a, b) => compare(a.method, b.method)).map((m) => [m.method, encodeMethod(m, types)]),
+    [...model.methods].sort((a, b) => compare(a.method, b.method)).map((m) => [m.method, encodeMethod(m, digest)]),
   );
   return {
     name: model.revision,
@@ -118,11 +118,11 @@ function switchesOn(capabilities: object, prefix = ""): string[] {
  * `request clientToServer message gate=server:tools params=CallToolRequestParams@… result=CallToolResult@…
  * facts=resultType`: no token holds a space, so the line splits back on spaces.
  */
-export function encodeMethod(m: IrMethod, types: ReadonlyMap<string, IrTypeDecl>): string {
+export function encodeMethod(m: IrMethod, digest: TypeDigest): string {
   const tokens: string[] = [m.kind, m.direction, m.delivery];
   if (m.capability) tokens.push(`gate=${m.capability.side}:${m.capability.path.join(".")}`);
-  if (m.params) tokens.push(`params${m.paramsOptional ? "?" : ""}=${typeLabel(m.params, types)}`);
-  if (m.result) tokens.push(`result=${typeLabel(m.result, types)}`);
+  if (m.params) tokens.push(`params${m.paramsOptional ? "?" : ""}=${typeLabel(m.params, digest)}`);
+  if (m.result) tokens.push(`result=${typeLabel(m.result, digest)}`);
   const facts = m.resultFacts
     ? (["cacheable", "inputRequired", "resultType"] as const).filter((f) => m.resultFacts![f])
     : [];
@@ -172,49 +172,15 @@ export function decodeMethod(method: string, line: string, switches: ReadonlySet
  * `Name@digest` for a reference (`A|B@digest` for a union of references, `inline@digest` otherwise). The digest
  * covers the whole structure reached through references, without documentation, so a change anywhere below shows.
  */
-function typeLabel(type: IrType, types: ReadonlyMap<string, IrTypeDecl>): string {
+function typeLabel(type: IrType, digest: TypeDigest): string {
   const name =
     type.kind === "ref"
       ? type.name
       : type.kind === "union" && type.items.every((i) => i.kind === "ref")
         ? type.items.map((i) => (i.kind === "ref" ? i.name : "")).join("|")
         : "inline";
-  return `${name}@${structureDigest(type, types)}`;
+  return `${name}@${digest(type)}`;
 }
-
-/**
- * 12 hex digits of the sha256 of the type with every reference replaced by its declaration's digest, computed once
- * per declaration and the same for the same IR (a recursive reference stands by its name).
- */
-function structureDigest(type: IrType, types: ReadonlyMap<string, IrTypeDecl>): string {
-  const digests = new Map<string, string>();
-  const expanding = new Set<string>();
-  const declDigest = (name: string): string => {
-    const known = digests.get(name);
-    if (known !== undefined) return known;
-    const decl = types.get(name);
-    if (!decl || expanding.has(name)) return name;
-    expanding.add(name);
-    const digest = sha256(canonical({ extends: decl.extends, constraints: decl.constraints, type: decl.type }));
-    expanding.delete(name);
-    digests.set(name, digest);
-    return digest;
-  };
-  const canonical = (value: unknown): string => JSON.stringify(expand(value));
-  const expand = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(expand);
-    if (typeof value !== "object" || value === null) return value;
-    const record = value as Record<string, unknown>;
-    if (record["kind"] === "ref" && typeof record["name"] === "string") {
-      return { ref: record["name"], digest: declDigest(record["name"]) };
-    }
-    const entries = Object.entries(record).filter(([key]) => key !== "doc" && key !== "location");
-    return Object.fromEntries(entries.sort(([a], [b]) => compare(a, b)).map(([k, v]) => [k, expand(v)]));
-  };
-  return sha256(canonical(type)).slice(0, 12);
-}
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The declaration without documentation or location, keys sorted (as the record stores it, so both sides match). */
 function withoutDocs(decl: IrTypeDecl): IrTypeDecl {
