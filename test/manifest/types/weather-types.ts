@@ -3,7 +3,8 @@
  * `@ts-expect-error` must be an error, or tsc reports the unused directive and the check fails.
  */
 import type { z } from "zod";
-import type { McpClient } from "../../../runtime/index.ts";
+import type { McpClient, McpClientCore, McpServer } from "../../../runtime/index.ts";
+import { revision as revision_2025_11_25 } from "../../../generated/protocol/2025-11-25/index.ts";
 import {
   createClient,
   createServer,
@@ -74,6 +75,13 @@ export const templateVariables: ServerHandlers["resourceTemplates"]["current_con
 };
 
 createServer(handlers);
+// The manifest's revisions are overridden by descriptors only: the generated server is an McpServerCore, which
+// would refuse a built-in name at run time, so the option's type refuses it first.
+createServer(handlers, { revisions: [revision_2025_11_25] });
+// @ts-expect-error a revision is passed as its descriptor, not by name
+createServer(handlers, { revisions: ["2025-11-25"] });
+// What createServer returns serves wherever an McpServer is expected (the same class without the default list).
+export const asServer: McpServer = createServer(handlers);
 
 // The exported validators are typed by the declared types (their agreement is proven by differential.test.ts).
 assertType<Equal<z.infer<typeof GetForecastInputSchema>, GetForecastInput>>(true);
@@ -108,3 +116,6 @@ export async function clientCalls(raw: McpClient): Promise<void> {
   assertType<Equal<typeof converted, import("../../../runtime/index.ts").CallToolResult>>(true);
   assertType<Equal<(typeof converted.content)[number], import("../../../runtime/index.ts").ContentBlock>>(true);
 }
+
+// A client given only the revisions it speaks wraps the same way.
+export const fromCore = (raw: McpClientCore) => createClient(raw).raw;
