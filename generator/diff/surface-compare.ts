@@ -78,9 +78,10 @@ export function diffSurfaces(
   const otherTypes = diffTypes(rest(from.types), rest(to.types));
 
   const result = {
-    server: values([
-      ["name", from.server.name, to.server.name],
-      ["version", from.server.version, to.server.version],
+    server: descriptorRows(from.server, to.server),
+    generation: values([
+      ["runtimeImport", from.generation.runtimeImport, to.generation.runtimeImport],
+      ["importExtension", from.generation.importExtension, to.generation.importExtension],
     ]),
     capabilities: capabilityRows(from.capabilities, to.capabilities),
     tools,

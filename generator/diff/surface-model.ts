@@ -9,7 +9,10 @@ import type { Change, TypeChange } from "./model.ts";
 
 /** Recorded in `.mcp-gen.json` as `surface`; deterministic (sorted, documentation left out). */
 export interface ManifestSurface {
-  readonly server: { readonly name: string; readonly version: string };
+  /** `serverInfo` and instructions as served: name, version, title, description, websiteUrl, icons, instructions. */
+  readonly server: ServerSurface;
+  /** How the generated files import: `runtimeImport` and `importExtension` (every file changes when they do). */
+  readonly generation: { readonly runtimeImport: string; readonly importExtension: string };
   /** The capability switches that are on, as paths (`tools`, `tools.listChanged`, `logging`, …), sorted. */
   readonly capabilities: readonly string[];
   readonly tools: readonly ToolSurface[];
@@ -20,6 +23,12 @@ export interface ManifestSurface {
   readonly types: readonly IrTypeDecl[];
   /** The revisions the generated server speaks, in the order it lists them. */
   readonly revisions: readonly RevisionSurface[];
+}
+
+export interface ServerSurface {
+  readonly name: string;
+  readonly version: string;
+  readonly [field: string]: unknown;
 }
 
 /** What is served about an entry besides its types (title, description, annotations, icons, mimeType, …). */
@@ -151,7 +160,10 @@ export interface ManifestDiff {
   readonly to: DiffOrigin;
   /** True when nothing below changed (documentation is not compared). */
   readonly unchanged: boolean;
+  /** Changes to what the server says about itself (name, version, title, description, instructions, …). */
   readonly server: readonly Change[];
+  /** Changes to `runtimeImport` and `importExtension`: every generated file changes, no handler does. */
+  readonly generation: readonly Change[];
   /** One row per capability switch turned on (`to: true`) or off. */
   readonly capabilities: readonly Change[];
   readonly tools: EntriesDiff;

@@ -22,6 +22,7 @@ const shaped =
 const named = shaped({ name: isString });
 const surfaceShape = shaped({
   server: shaped({ name: isString, version: isString }),
+  generation: shaped({ runtimeImport: isString, importExtension: isString }),
   capabilities: arrayOf(isString),
   tools: arrayOf(
     shaped({ name: isString, input: isString, scopes: arrayOf(isString), descriptor: isObject }, { output: isString }),

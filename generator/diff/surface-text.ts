@@ -22,6 +22,7 @@ export function formatManifestDiffText(diff: ManifestDiff): string {
   lines.push(...handlerSummary(diff), "");
 
   section(lines, "server", diff.server);
+  section(lines, "generated code (every file changes, no handler does)", diff.generation);
   section(lines, "capabilities", diff.capabilities);
   for (const [key, title] of ENTRY_KINDS) entries(lines, title, diff[key]);
 

@@ -14,7 +14,17 @@ interface Completable {
 
 /** What the surface reads from a lowered manifest (`UserModel`). */
 export interface SurfaceSource {
-  readonly server: { readonly name: string; readonly version: string };
+  readonly server: {
+    readonly name: string;
+    readonly version: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly websiteUrl?: string;
+    readonly instructions?: string;
+    readonly icons?: readonly unknown[];
+  };
+  readonly runtimeImport: string;
+  readonly importExtension: string;
   /** Resolved capability switches: objects for declared kinds, booleans for switches. */
   readonly capabilities: object;
   readonly types: readonly IrTypeDecl[];
@@ -53,7 +63,18 @@ export interface SurfaceRevision {
 export function manifestSurface(source: SurfaceSource, revisions: readonly SurfaceRevision[]): ManifestSurface {
   const completions = (items: readonly Completable[]) => items.filter((i) => i.completion).map((i) => i.name);
   return {
-    server: { name: source.server.name, version: source.server.version },
+    server: {
+      ...withoutUndefined({
+        title: source.server.title,
+        description: source.server.description,
+        websiteUrl: source.server.websiteUrl,
+        instructions: source.server.instructions,
+        icons: source.server.icons,
+      }),
+      name: source.server.name,
+      version: source.server.version,
+    },
+    generation: { runtimeImport: source.runtimeImport, importExtension: source.importExtension },
     capabilities: switchesOn(source.capabilities),
     tools: source.tools.map((t) => ({
       name: t.name,
