@@ -119,6 +119,32 @@ describe("expiry and refresh", () => {
     expect(user.urls).toHaveLength(1);
   });
 
+  it("refreshes only once per request, and never on a 403 step-up", async () => {
+    // The refreshed token is rejected too: the next step is the user, not a second refresh.
+    const net = stubNet({ ...routes("tok-2"), [MCP]: standardRoutes({ token: "tok-new" })[MCP]! });
+    const provider = approver({ store: storeWith(`${RS}/mcp`, { access_token: "revoked", refresh_token: "r1" }) });
+    expect((await post(oauthFetch(provider, { fetch: net.fetch }))).status).toBe(200);
+    const grants = net.sent
+      .filter((s) => s.url.href === `${AS}/token`)
+      .map((s) => new URLSearchParams(s.body).get("grant_type"));
+    expect(grants).toEqual(["refresh_token", "authorization_code"]);
+    expect(bearers(net)).toEqual(["Bearer revoked", "Bearer tok-2", "Bearer tok-new"]);
+
+    const stepUp = stubNet({
+      ...routes("tok-2"),
+      [MCP]: (req) =>
+        req.headers.get("authorization") === "Bearer tok-new"
+          ? jsonReply({ ok: 1 })
+          : challenge('Bearer error="insufficient_scope", scope="more"', 403),
+    });
+    const user = approver({
+      store: storeWith(`${RS}/mcp`, { access_token: "narrow", refresh_token: "r1", scope: "a" }),
+    });
+    expect((await post(oauthFetch(user, { fetch: stepUp.fetch }))).status).toBe(200);
+    expect(stepUp.form(TOKEN).get("grant_type")).toBe("authorization_code");
+    expect(user.urls[0]!.searchParams.get("scope")).toBe("a more");
+  });
+
   it("never refreshes a JWT bearer grant's token: the grant simply runs again", async () => {
     const store = storeWith(`${RS}/mcp`, { access_token: "old", refresh_token: "r1", expires_at: now() - 1 });
     const net = stubNet({
