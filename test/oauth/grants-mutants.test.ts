@@ -175,6 +175,30 @@ describe("DPoP", () => {
   });
 });
 
+describe("DPoP at the MCP server", () => {
+  it("retries once with the server's nonce, then gives the answer back; the caller's signal reaches the request", async () => {
+    const net = stubNet({
+      ...standardRoutes({ as: { dpop_signing_alg_values_supported: ["ES256"] } }),
+      [`POST ${RS}/mcp`]: (req) =>
+        req.headers.get("authorization")?.startsWith("DPoP ")
+          ? jsonReply({}, 401, { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": "n1" })
+          : jsonReply({}, 401, { "www-authenticate": 'DPoP algs="ES256"' }),
+      [TOKEN]: () => jsonReply({ access_token: "tok-1", token_type: "DPoP" }),
+    });
+    const caller = new AbortController();
+    const f = oauthFetch(approver(), { fetch: net.fetch, maxAuthorizations: 1 });
+    const response = await f(`${RS}/mcp`, { method: "POST", body: "{}", signal: caller.signal });
+    expect(response.status).toBe(401);
+    const bound = net.sent.filter((s) => s.url.pathname === "/mcp" && s.headers.has("dpop"));
+    const nonces = await Promise.all(
+      bound.map(async (s) => (await jwtVerify(s.headers.get("dpop")!, EmbeddedJWK)).payload["nonce"]),
+    );
+    expect(nonces).toEqual([undefined, "n1"]);
+    caller.abort();
+    expect(bound.map((s) => s.signal.aborted)).toEqual([true, true]);
+  });
+});
+
 describe("fileStore", () => {
   let dir: string | undefined;
   afterEach(async () => {

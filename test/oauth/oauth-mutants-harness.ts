@@ -11,6 +11,8 @@ export interface Sent {
   readonly headers: Headers;
   readonly body: string;
   readonly redirect: RequestRedirect | undefined;
+  /** The request's signal (follows the caller's). */
+  readonly signal: AbortSignal;
 }
 
 export type StubRoute = (req: Sent) => Response | Promise<Response>;
@@ -47,6 +49,7 @@ export function stubNet(routes: Record<string, StubRoute> = {}): Net {
         headers: new Headers(request.headers),
         body,
         redirect: init?.redirect,
+        signal: request.signal,
       };
       sent.push(seen);
       const route = net.routes[keyOf(seen.method, seen.url)];
