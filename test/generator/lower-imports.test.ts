@@ -104,6 +104,13 @@ describe("pulled declarations", () => {
     });
   });
 
+  it("an interface may not extend an imported declaration that is no object type", () => {
+    const schema = `import type { Name } from "./base.js";\n\nexport interface Mine extends Name { mine: string }\n`;
+    expect(errorOf(schema, { "ext/base.ts": "export type Name = string;\n" })).toBe(
+      "ext/schema.ts:3: cannot extend Name: not an object type declared in this file",
+    );
+  });
+
   it("one declaration reached through two imports of the same module is pulled once", () => {
     const model = lower(`import type { Error } from "./base.js";\nimport type { Holder } from "./base.js";\n`, {
       "ext/base.ts": BASE,

@@ -13,6 +13,11 @@
  *   named `string`), and the `: ""` branch for non-literals that the filter before it has removed;
  * - in lowerMembers, the `: []` branch and its guard (only type literals and interfaces are ever passed);
  * - in applyTjsType, `t.kind === "primitive"` → true (only a primitive is named `number`).
+ * Of declarations.ts: the Flattener's memo (`if (cached)`, `done.set`, `active.delete` dropped: flattening again gives
+ * an equal result), the unreachable defaults `imported = []` and `interfaces.get(name) ?? []`, `if (!node)` in
+ * literalValue (every `Node.is…` check is false for undefined too), the `kind` of ownMembers' result (only its props
+ * and index are read), `docPart !== statement` → true (the same JSDoc is read twice), and `k.kind !== "literal"` →
+ * false in Omit keys (a non-literal has no string `value` either).
  */
 import { describe, expect, it } from "vitest";
 import type { IrModel, IrObjectType, IrType } from "../../generator/ir/model.ts";
@@ -171,6 +176,24 @@ describe("heritage", () => {
     );
     expect(objectOf(model, "B")).toEqual(objectOf(model, "A"));
     expect(objectOf(model, "C")).toEqual(objectOf(model, "A"));
+  });
+
+  it("declarations record their form and heritage; an index from an earlier parent survives a later one without", () => {
+    const model = lower(
+      "export interface A { [k: string]: string }\nexport interface B { b: string }\n" +
+        "export interface C extends A, B {}\nexport type D = A;",
+    );
+    expect(model.types.map((t) => [t.name, t.form, t.extends])).toEqual([
+      ["A", "interface", []],
+      ["B", "interface", []],
+      ["C", "interface", ["A", "B"]],
+      ["D", "alias", []],
+    ]);
+    expect(objectOf(model, "C")).toEqual({
+      kind: "object",
+      props: [{ name: "b", optional: false, type: str }],
+      index: str,
+    });
   });
 
   it("Omit of a single key", () => {
