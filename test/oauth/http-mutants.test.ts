@@ -2,6 +2,11 @@
  * The OAuth client's one door to the network (runtime/auth/oauth-client/http.ts) and its challenge and URL rules
  * (discovery.ts), pinned down where the flow tests left mutants alive: which hosts count as loopback, the exact size
  * limits, the timeout, what an error message shows of hostile text, which challenge parameters are read.
+ *
+ * Equivalent mutants of http.ts left alive:
+ * - the `^` anchor of the 127.x.x.x pattern: the URL parser refuses any host whose last label is numeric unless the
+ *   whole host is an IPv4 address, so no parsed hostname has text before a trailing 127.a.b.c;
+ * - `status < 200` among the bodiless statuses: fetch never hands back a 1xx response (nor can one be constructed).
  */
 import { describe, expect, it } from "vitest";
 import * as oauth from "oauth4webapi";
@@ -16,6 +21,7 @@ describe("which URLs the client talks OAuth to", () => {
       "http://localhost:8080/x",
       "http://127.0.0.1/x",
       "http://127.200.3.4/x",
+      "http://127.0.10.20/x",
       "http://[::1]:9/x",
       "http://app.localhost/x",
       "https://as.example/x",
@@ -91,7 +97,10 @@ describe("guardedFetch", () => {
 
   it("reads a body of exactly the limit and refuses one byte more, declared or streamed", async () => {
     const limits = { maxResponseBytes: 10 };
-    const exact = await guardedFetch(base("0123456789").fetchImpl, limits)("https://as.example/a");
+    const exact = await guardedFetch(
+      base("0123456789", { headers: { "content-length": "10" } }).fetchImpl,
+      limits,
+    )("https://as.example/a");
     expect(await exact.text()).toBe("0123456789");
     const declared = await clientError(
       guardedFetch(
@@ -103,6 +112,11 @@ describe("guardedFetch", () => {
       "response_too_large",
       "https://as.example/a: response too large (11 bytes, limit 10)",
     ]);
+    // A declared size alone is enough (a HEAD-like answer without a body).
+    const bodiless = await clientError(
+      guardedFetch(base(null, { headers: { "content-length": "11" } }).fetchImpl, limits)("https://as.example/a"),
+    );
+    expect(bodiless.code).toBe("response_too_large");
     const chunked = await guardedFetch(base(streamed(4, 6)).fetchImpl, limits)("https://as.example/a");
     expect((await chunked.arrayBuffer()).byteLength).toBe(10);
     const over = await clientError(guardedFetch(base(streamed(4, 6, 1)).fetchImpl, limits)("https://as.example/a"));
@@ -141,9 +155,16 @@ describe("guardedFetch", () => {
   });
 
   it("reports a failing fetch with its message (GET when no method is given), and honours the caller's signal", async () => {
-    const failing = (() => Promise.reject(new Error("connection refused"))) as typeof fetch;
+    const refused = new Error("connection refused");
+    const failing = (() => Promise.reject(refused)) as typeof fetch;
     const error = await clientError(guardedFetch(failing)("https://as.example/meta"));
     expect(error.message).toBe("GET https://as.example/meta failed: connection refused");
+    expect(error.cause).toBe(refused);
+    const insecure = await clientError(guardedFetch(failing)("http://as.example/meta"));
+    expect([insecure.code, insecure.message]).toEqual([
+      "insecure_url",
+      "OAuth request: refusing http://as.example/meta (OAuth needs https; plain http only for loopback hosts)",
+    ]);
     const thrower = (() => Promise.reject("a string")) as typeof fetch;
     expect((await clientError(guardedFetch(thrower)("https://as.example/meta"))).message).toBe(
       "GET https://as.example/meta failed: a string",
@@ -168,6 +189,9 @@ describe("jsonBody", () => {
   it("names HTML by its content type or its first character, and other non-JSON by its content type", async () => {
     expect((await parse("oops", "text/HTML")).message).toBe('the doc: expected JSON, got HTML: "oops"');
     expect((await parse("  <p>hi", "text/plain")).message).toBe('the doc: expected JSON, got HTML: "  <p>hi"');
+    expect((await parse("oops <b>", "text/plain")).message).toBe(
+      'the doc: expected JSON, got non-JSON (text/plain): "oops <b>"',
+    );
     expect((await parse("oops", "text/plain")).message).toBe(
       'the doc: expected JSON, got non-JSON (text/plain): "oops"',
     );
