@@ -3,6 +3,11 @@
  * every reference in every kind of type, pulled declarations keep the imported module's order and only what is
  * needed, and each import the reader cannot follow fails at the line of the name or import at fault. In-memory
  * modules; paths resolve like relative ES module specifiers.
+ *
+ * Mutants of imports.ts left alive: `previous !== local` → true (only `import { A, A }`, which TypeScript rejects as a
+ * duplicate identifier, reaches it with the same local name), `byName.has(ref)` → true (every reference in a lowered
+ * module names one of its declarations or imports), and `location?.` → `location.` (every lowered declaration has a
+ * location).
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -109,6 +114,13 @@ describe("pulled declarations", () => {
     expect(errorOf(schema, { "ext/base.ts": "export type Name = string;\n" })).toBe(
       "ext/schema.ts:3: cannot extend Name: not an object type declared in this file",
     );
+  });
+
+  it("declarations that reference each other are pulled once each", () => {
+    const model = lower(`import type { Tree } from "./base.js";\n`, {
+      "ext/base.ts": "export interface Tree { children: Forest }\nexport type Forest = Tree[];\n",
+    });
+    expect(model.types.map((t) => t.name)).toEqual(["Tree", "Forest"]);
   });
 
   it("one declaration reached through two imports of the same module is pulled once", () => {
