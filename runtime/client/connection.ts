@@ -274,20 +274,15 @@ export class ClientConnection {
   /** The facts of a request this client may send now, else the ProtocolUsageError saying why not. */
   private clientRequest(method: string): RequestFacts {
     const { profile, serverCapabilities } = this.session();
-    const rp = profile.requests.get(method);
-    if (rp && rp.token.direction !== "serverToClient") {
-      const gate = rp.token.capability;
+    const token = profile.requests.get(method);
+    if (token && token.direction !== "serverToClient") {
+      const gate = token.capability;
       if (gate?.side === "server" && !hasCapability(serverCapabilities, gate.path)) {
         throw new ProtocolUsageError(`cannot send ${method}: the server did not declare the ${describeGate(gate)}`);
       }
-      return {
-        method,
-        paramsOptional: rp.token.paramsOptional,
-        inputRequired: rp.inputRequired,
-        completeResult: rp.completeResult,
-      };
+      return token;
     }
-    const extension = rp ? undefined : this.extensions.clientRequest(method);
+    const extension = token ? undefined : this.extensions.clientRequest(method);
     if (!extension) throw this.unknownMethod(method, "request");
     return extension;
   }
@@ -341,7 +336,7 @@ export class ClientConnection {
     // Before negotiation completes, a server may already ask (e.g. roots/list right after initialized).
     const profile = this.negotiated?.profile ?? this.acceptable.find((p) => p.era === "handshake");
     const handler = this.handlers.get(request.method);
-    const core = profile?.requests.get(request.method)?.token;
+    const core = profile?.requests.get(request.method);
     const token = core
       ? core.direction === "clientToServer"
         ? undefined

@@ -15,7 +15,7 @@ import { withMeta } from "../protocol/meta.ts";
 import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
 import { InvalidMessageError, parseResult, type Validator } from "../protocol/validation.ts";
 
-/** What the connection needs to know about one request method (a core method's profile, or an extension token). */
+/** What the connection reads of one request method: facts its token states (core or extension; passed as is). */
 export interface RequestFacts {
   readonly method: string;
   readonly paramsOptional: boolean;

@@ -58,11 +58,10 @@ export class ExtensionMethods {
     return entry && this.negotiated.has(entry.extension.id) ? entry.token : undefined;
   }
 
-  /** A request the client may send, with its facts. */
+  /** A request the client may send: its token, which states its facts. */
   clientRequest(method: string): RequestFacts | undefined {
     const token = this.active(method);
-    if (token?.kind !== "request" || token.direction === "serverToClient") return undefined;
-    return factsOf(token);
+    return token?.kind === "request" && token.direction !== "serverToClient" ? token : undefined;
   }
 
   /** A request the server may send the client. */
@@ -85,14 +84,4 @@ export class ExtensionMethods {
       return `extension ${entry.extension.id} declares it, but the server did not negotiate that extension`;
     return `extension ${entry.extension.id} declares it for the other direction`;
   }
-}
-
-/** Facts of an extension request token, as its token states them (the generator decided them from its schema). */
-function factsOf(token: AnyRequestType): RequestFacts {
-  return {
-    method: token.method,
-    paramsOptional: token.paramsOptional,
-    inputRequired: token.inputRequired,
-    completeResult: token.completeResult,
-  };
 }

@@ -198,14 +198,14 @@ async function initialize(
     { protocolVersion: best.version, capabilities: input.capabilities, clientInfo: input.info },
     { timeoutMs: input.requestTimeoutMs, cancellable: false, ...(input.signal ? { signal: input.signal } : {}) },
   );
-  const answer = parseResult(rp.token.result, raw, "initialize result") as { protocolVersion: string };
+  const answer = parseResult(rp.result, raw, "initialize result") as { protocolVersion: string };
   const profile = acceptable.find((p) => p.version === answer.protocolVersion);
   if (!profile) {
     throw new NegotiationError(
       `the server chose protocol version ${answer.protocolVersion}, which this client does not accept (${acceptable.map((p) => p.version).join(", ")})`,
     );
   }
-  const token = profile.requests.get(opening)?.token ?? rp.token;
+  const token = profile.requests.get(opening) ?? rp;
   const result = parseResult(token.result, raw, "initialize result") as {
     capabilities: CapabilitiesObject;
     serverInfo: Implementation;

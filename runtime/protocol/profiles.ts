@@ -4,40 +4,15 @@
  * indexes the descriptor's method table for dispatch: requests that travel as messages, and requests only carried
  * inside an `InputRequiredResult` (stateless era).
  */
-import type { z } from "zod";
 import type { AnyMethodType, AnyRequestType, Era, RevisionDescriptor } from "./method-type.ts";
 
 export type { Era };
 
-/** A request method's facts, as its token states them. */
-export interface RequestProfile {
-  readonly token: AnyRequestType;
-  /** The complete result declares `resultType` (the runtime fills in `"complete"`). */
-  readonly hasResultType: boolean;
-  /** The complete result declares `ttlMs`/`cacheScope` (caching hints are required). */
-  readonly cacheable: boolean;
-  /** The result may be an `InputRequiredResult` (multi round-trip). */
-  readonly inputRequired: boolean;
-  /** The schema of a complete (final) result: the result schema without its `InputRequiredResult` member. */
-  readonly completeResult: z.ZodType;
-}
-
 export interface RevisionProfile extends RevisionDescriptor {
-  /** Requests that travel as JSON-RPC messages, by method. */
-  readonly requests: ReadonlyMap<string, RequestProfile>;
+  /** Requests that travel as JSON-RPC messages, by method: their tokens, which state each method's facts. */
+  readonly requests: ReadonlyMap<string, AnyRequestType>;
   /** Requests only ever carried inside an `InputRequiredResult` (stateless era), by method. */
   readonly embedded: ReadonlyMap<string, AnyRequestType>;
-}
-
-/** The facts of a request token (its own fields; the generator decided them). */
-export function requestProfileOf(token: AnyRequestType): RequestProfile {
-  return {
-    token,
-    hasResultType: token.resultType,
-    cacheable: token.cacheable,
-    inputRequired: token.inputRequired,
-    completeResult: token.completeResult,
-  };
 }
 
 /** Indexes a descriptor; a descriptor without a known era or without its opening method is an error. */
@@ -47,12 +22,12 @@ export function profileOf(descriptor: RevisionDescriptor): RevisionProfile {
     throw new Error(`revision ${name}: unknown era ${JSON.stringify(era)}`);
   if (typeof version !== "string" || version.length === 0)
     throw new Error(`revision ${name}: the descriptor has no version`);
-  const requests = new Map<string, RequestProfile>();
+  const requests = new Map<string, AnyRequestType>();
   const embedded = new Map<string, AnyRequestType>();
   for (const token of Object.values(methods) as AnyMethodType[]) {
     if (token.kind !== "request") continue;
     if (token.delivery === "embedded") embedded.set(token.method, token);
-    else requests.set(token.method, requestProfileOf(token));
+    else requests.set(token.method, token);
   }
   return {
     name,

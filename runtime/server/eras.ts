@@ -14,7 +14,8 @@ import type { IncomingRequest, JsonRpcEngine } from "../protocol/engine.ts";
 import { ERA_RULES, type EraRules } from "../protocol/era.ts";
 import type { Capabilities } from "../protocol/capabilities.ts";
 import { LOG_LEVELS, logLevelRank, MetaKey, metaOf, type LogLevel, type MetaObject } from "../protocol/meta.ts";
-import type { Era, RequestProfile, RevisionProfile } from "../protocol/profiles.ts";
+import type { AnyRequestType } from "../protocol/method-type.ts";
+import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
 import { parseParams, type Validator } from "../protocol/validation.ts";
@@ -51,9 +52,9 @@ export interface RequestScope {
   readonly input: InputChannel;
 }
 
-/** A request admitted for serving: its facts (core or extension method) and validated params. */
+/** A request admitted for serving: its method's token (core or extension; it states the facts) and valid params. */
 export interface Admitted {
-  readonly facts: RequestProfile;
+  readonly token: AnyRequestType;
   readonly params: Result;
 }
 
@@ -71,7 +72,7 @@ export interface ServingPort {
 export interface ServerEra {
   readonly rules: EraRules;
   /** The schema a request's params are validated with. */
-  paramsSchema(token: RequestProfile["token"]): Validator<unknown>;
+  paramsSchema(token: AnyRequestType): Validator<unknown>;
   /** The request's scope; may wait (verifying a `requestState`). */
   scope(
     port: ServingPort,
@@ -151,7 +152,7 @@ export function openHandshake(
     );
   }
   const profile = (typeof requested === "string" && server.handshakeByRevision.get(requested)) || newest;
-  const token = profile.requests.get("initialize")?.token;
+  const token = profile.requests.get("initialize");
   if (!token) throw new RpcError(ErrorCode.MethodNotFound, "Method not found: initialize");
   const params = parseParams(token.params, request.params, "initialize") as {
     capabilities?: Capabilities;
@@ -195,7 +196,7 @@ function statelessScope(
     serverCapabilities: port.serverCapabilities(),
     // No logs unless the request asked for a level.
     logThreshold: logLevelRank(level) >= 0 ? (level as LogLevel) : undefined,
-    input: new InputRounds(profile, clientCapabilities, answers, admitted.facts.inputRequired),
+    input: new InputRounds(profile, clientCapabilities, answers, admitted.token.inputRequired),
   };
 }
 
@@ -203,10 +204,10 @@ const stateless: ServerEra = {
   rules: ERA_RULES.stateless,
   paramsSchema: (token) => withRepeatedMeta(token.params),
   scope(port, request, profile, admitted) {
-    const { params, facts } = admitted;
+    const { params, token } = admitted;
     const state = params["requestState"];
     const responses = params["inputResponses"] as Record<string, unknown> | undefined;
-    if (!facts.inputRequired || (typeof state !== "string" && !responses))
+    if (!token.inputRequired || (typeof state !== "string" && !responses))
       return statelessScope(port, profile, admitted, NO_ANSWERS);
     if (typeof state !== "string") return statelessScope(port, profile, admitted, { ...responses });
     return port.sealer
@@ -243,7 +244,7 @@ function roundDone(
 ): Result | Promise<Result> {
   return rounds.missingCount > 0
     ? inputRequired(port, request, admitted, rounds)
-    : completeResult(port, request, admitted.facts, result);
+    : completeResult(port, request, admitted.token, result);
 }
 
 /** A method that failed because it asked for input ends the round like one that returned. */
@@ -271,10 +272,11 @@ async function inputRequired(
 
 const serverInfoMetas = new WeakMap<object, MetaObject>();
 
-function completeResult(port: ServingPort, request: IncomingRequest, facts: RequestProfile, result: Result): Result {
+/** The token states what a complete result declares: `resultType`, caching hints. */
+function completeResult(port: ServingPort, request: IncomingRequest, token: AnyRequestType, result: Result): Result {
   const out: Result = Object.assign({}, result);
-  if (facts.hasResultType && out["resultType"] === undefined) out["resultType"] = "complete";
-  if (facts.cacheable) {
+  if (token.resultType && out["resultType"] === undefined) out["resultType"] = "complete";
+  if (token.cacheable) {
     const authenticated = request.context?.authInfo !== undefined;
     if (out["ttlMs"] === undefined) out["ttlMs"] = port.cache?.ttlMs ?? 0;
     if (out["cacheScope"] === undefined)

@@ -25,7 +25,7 @@ export class HandshakeInput implements InputChannel {
         `cannot send ${method}: this connection has no session to carry a request to the client and its answer back (serve with sessions, or over the stateless era)`,
       );
     }
-    const token = this.profile.requests.get(method)?.token;
+    const token = this.profile.requests.get(method);
     if (!token || token.direction === "clientToServer")
       throw new ProtocolUsageError(`${method} does not exist in revision ${this.profile.version}`);
     if (token.capability && !hasCapability(this.clientCapabilities, token.capability.path)) {

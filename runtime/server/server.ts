@@ -25,7 +25,7 @@ import type {
   NotificationParamsOf,
   ParamsOf,
 } from "../protocol/method-type.ts";
-import { requestProfileOf, type RequestProfile, type RevisionProfile } from "../protocol/profiles.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
 import { withBuiltinRevisions } from "../protocol/builtin-revisions.ts";
 import { descriptorsOnly, rankProfiles, type RevisionInput } from "../protocol/registry.ts";
 import type { Validator } from "../protocol/validation.ts";
@@ -181,10 +181,7 @@ export class McpServerCore {
     (params: unknown, session: ServerSession) => void | Promise<void>
   >();
   /** Extension methods by method name, with the extension id a client must declare. */
-  private readonly extensionMethods = new Map<
-    string,
-    { readonly id: string; readonly token: AnyMethodType; readonly facts?: RequestProfile }
-  >();
+  private readonly extensionMethods = new Map<string, { readonly id: string; readonly token: AnyMethodType }>();
   private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
@@ -202,8 +199,7 @@ export class McpServerCore {
         const previous = this.extensionMethods.get(token.method);
         if (previous)
           throw new Error(`extension method ${token.method} is declared by both ${previous.id} and ${extension.id}`);
-        const facts = token.kind === "request" ? requestProfileOf(token) : undefined;
-        this.extensionMethods.set(token.method, { id: extension.id, token, ...(facts ? { facts } : {}) });
+        this.extensionMethods.set(token.method, { id: extension.id, token });
       }
     }
   }
@@ -254,10 +250,12 @@ export class McpServerCore {
     return entry && hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
   }
 
-  /** The facts of an extension request, when the client's capabilities declare its extension. */
-  extensionRequest(method: string, clientCapabilities: Capabilities): RequestProfile | undefined {
+  /** The token of an extension request, when the client's capabilities declare its extension. */
+  extensionRequest(method: string, clientCapabilities: Capabilities): AnyRequestType | undefined {
     const entry = this.extensionMethods.get(method);
-    return entry?.facts && hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.facts : undefined;
+    return entry?.token.kind === "request" && hasCapability(clientCapabilities, ["extensions", entry.id])
+      ? entry.token
+      : undefined;
   }
 
   /** The most preferred revision served (the profile client notifications are read with before any negotiation). */

@@ -256,20 +256,20 @@ export class ServerSession implements ContextHost, ServingPort {
     const declared = era.rules.requestsCarryMeta
       ? ((metaOf(request.params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities)
       : (this.handshake?.clientCapabilities ?? {});
-    const facts = profile.requests.get(method) ?? this.server.extensionRequest(method, declared);
+    const token = profile.requests.get(method) ?? this.server.extensionRequest(method, declared);
     const impl = this.server.implementationOf(method);
-    if (!facts || facts.token.direction === "serverToClient" || !impl) {
+    if (!token || token.direction === "serverToClient" || !impl) {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    const gate = facts.token.capability;
+    const gate = token.capability;
     if (gate?.side === "server" && !hasCapability(this.server.capabilities(), gate.path)) {
       throw new RpcError(
         ErrorCode.MethodNotFound,
         `Method not found: ${method} (this server does not declare ${describeGate(gate)})`,
       );
     }
-    const params = parseParams(era.paramsSchema(facts.token), request.params ?? {}, method) as Result;
-    return { admitted: { facts, params }, impl };
+    const params = parseParams(era.paramsSchema(token), request.params ?? {}, method) as Result;
+    return { admitted: { token, params }, impl };
   }
 
   private run(

@@ -167,11 +167,11 @@ describe("revision profiles (read from the generated descriptors)", () => {
     for (const p of selectProfiles()) {
       const inputRequired = [...p.requests.values()]
         .filter((r) => r.inputRequired)
-        .map((r) => r.token.method)
+        .map((r) => r.method)
         .sort();
       const cacheable = [...p.requests.values()]
         .filter((r) => r.cacheable)
-        .map((r) => r.token.method)
+        .map((r) => r.method)
         .sort();
       if (p.era === "stateless") {
         expect(inputRequired).toEqual(["prompts/get", "resources/read", "tools/call"]);
@@ -184,16 +184,16 @@ describe("revision profiles (read from the generated descriptors)", () => {
           "tools/list",
         ]);
         expect([...p.embedded.keys()].sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
-        expect(p.requests.get("tools/call")!.hasResultType).toBe(true);
+        expect(p.requests.get("tools/call")!.resultType).toBe(true);
         // The complete result rejects an InputRequiredResult; the full result accepts it.
         const asked = { resultType: "input_required", inputRequests: {}, requestState: "s" };
         expect(p.requests.get("tools/call")!.completeResult.safeParse(asked).success).toBe(false);
-        expect(p.requests.get("tools/call")!.token.result.safeParse(asked).success).toBe(true);
+        expect(p.requests.get("tools/call")!.result.safeParse(asked).success).toBe(true);
       } else {
         expect(inputRequired).toEqual([]);
         expect(cacheable).toEqual([]);
         expect(p.embedded.size).toBe(0);
-        expect(p.requests.get("tools/call")!.hasResultType).toBe(false);
+        expect(p.requests.get("tools/call")!.resultType).toBe(false);
       }
     }
     expect(
