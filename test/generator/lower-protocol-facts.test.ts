@@ -2,6 +2,13 @@
  * Revision and result facts (generator/lower/protocol-facts.ts) in the cases test/generator/lower-facts.test.ts leaves
  * open, and what the entry point (generator/lower/schema.ts) records about its input. Oracle: the rules in the
  * modules' headers, applied by hand to small inline schemas; the source hash is Node's own SHA-256 of the text.
+ *
+ * Mutants of protocol-facts.ts left alive, because no schema can tell them apart: `m.kind === "request"` → true or
+ * `||` when attaching result facts (only requests have a result), `m.kind === "ref"` → true (only a reference is
+ * named InputRequiredResult), the cycle guards cut at another depth or returning another placeholder (a cycle holds
+ * no array and no property names either way), `?.` → `.` on declarations looked up by reference (every reference
+ * names a declaration), and propertyNames' unreachable branches (a reference to nothing; the default's `[]`, which
+ * flatMap treats like the `undefined` a removed branch returns).
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -54,6 +61,30 @@ export type JSONRPCMessage = Messages;`;
     expect(facts("export type Other = JSONRPCRequest[];").model.protocol.batches).toBe(false);
   });
 
+  it("reads the version from LATEST_PROTOCOL_VERSION among other constants; warns in full without an era", () => {
+    const { model, warnings } = lower(`export const JSONRPC_VERSION = "2.0";${BASE}
+export interface EchoRequest extends Request { method: "echo" }
+export interface EchoResult extends Result {}
+export type ClientRequest = EchoRequest;`);
+    expect(model.protocol.version).toBe("wire-2");
+    expect(warnings).toEqual([
+      "in/schema.ts: neither initialize nor server/discover is a method: the bindings get no revision descriptor and " +
+        "cannot be served",
+    ]);
+  });
+
+  it("batches through an alias of an alias, and message unions referencing each other end the search", () => {
+    const facts = (messages: string) => lower(`${BASE}${messages}\nexport type ClientRequest = InitializeRequest;`);
+    const chain = `export type JSONRPCMessage = M1;
+export type M1 = M2;
+export type M2 = JSONRPCRequest | JSONRPCRequest[];`;
+    expect(facts(chain).model.protocol.batches).toBe(true);
+    const cycle = `export type JSONRPCMessage = CycA;
+export type CycA = CycB | JSONRPCRequest;
+export type CycB = CycA | JSONRPCRequest;`;
+    expect(facts(cycle).model.protocol.batches).toBe(false);
+  });
+
   it("records the revision, the display path and the SHA-256 of the text it read", () => {
     const text = `${BASE}\nexport type ClientRequest = InitializeRequest;`;
     const { model } = lower(text);
@@ -100,6 +131,28 @@ export type ClientRequest = InitializeRequest | TtlRequest | ScopeRequest | Type
     expect(facts["scope"]).toEqual({ resultType: false, cacheable: false, inputRequired: false });
     expect(facts["typed"]).toEqual({ resultType: true, cacheable: false, inputRequired: false });
     expect(facts["either"]).toEqual({ resultType: true, cacheable: true, inputRequired: false });
+  });
+
+  it("resultType inside a union within an intersection; results through alias chains and union cycles", () => {
+    const facts = factsOf(`export interface UnionRequest extends Request { method: "union" }
+export type UnionResult = Result & ({ resultType: string } | { other: string });
+export interface ChainRequest extends Request { method: "chain" }
+export type ChainResult = ChainA;
+export type ChainA = ChainB;
+export type ChainB = Done | InputRequiredResult;
+export interface CycleRequest extends Request { method: "cycle" }
+export type CycleResult = CycA;
+export type CycA = CycB | Done;
+export type CycB = CycA | Done;
+export type ClientRequest = InitializeRequest | UnionRequest | ChainRequest | CycleRequest;`);
+    expect(facts["union"]).toEqual({ resultType: true, cacheable: false, inputRequired: false });
+    expect(facts["chain"]).toEqual({
+      resultType: false,
+      cacheable: false,
+      inputRequired: true,
+      complete: { kind: "ref", name: "Done" },
+    });
+    expect(facts["cycle"]).toMatchObject({ resultType: false, cacheable: false, inputRequired: false });
   });
 
   it("notifications carry no result facts", () => {
