@@ -2,6 +2,9 @@
  * JSDoc as the IR carries it (generator/lower/jsdoc.ts) and `@TJS-type` (generator/lower/types.ts), in the cases the
  * older tests leave open. Oracle: the modules' headers — JSDoc text normalised to LF without trailing blanks, every
  * tag kept in the docs in order, constraint tags also read as constraints, `@TJS-type` only refining a `number`.
+ *
+ * Mutants of jsdoc.ts left alive: `!Node.isJSDocable(node)` → false (every node lowering passes is JSDoc-able) and
+ * `tjsType !== undefined` → true (an internal field, read only as `=== undefined`, so absent and undefined agree).
  */
 import { describe, expect, it } from "vitest";
 import type { IrModel, IrProp } from "../../generator/ir/model.ts";
@@ -69,6 +72,22 @@ describe("constraints and docs of properties", () => {
   it("a multi-line @deprecated reason, and docs on a type alias", () => {
     const model = lower("/**\n * Old.\n * @deprecated Use B  \n * instead.\n */\nexport type A = string;");
     expect(model.types[0]!.doc).toEqual({ text: "Old.", deprecated: "Use B\ninstead." });
+  });
+});
+
+describe("declaration docs", () => {
+  it("an empty JSDoc block documents nothing; a doc without @deprecated has no deprecated key at all", () => {
+    const model = lower("/** */\nexport interface A { a: string }\n/** Text. */\nexport interface B { b: string }");
+    expect(model.types[0]).not.toHaveProperty("doc");
+    // exactOptionalPropertyTypes: absent, not undefined.
+    expect(model.types[1]!.doc).toStrictEqual({ text: "Text." });
+  });
+
+  it("old Mac line endings (a lone CR) leave no CR in the docs", () => {
+    const model = lower("/**\r * First.\r * Second.\r */\rexport interface A { a: string }");
+    // TypeScript keeps the ` * ` margin after a lone CR; what matters here is that the line break is an LF.
+    expect(model.types[0]!.doc?.text).toMatch(/^First\.\n/);
+    expect(model.types[0]!.doc?.text).not.toContain("\r");
   });
 });
 
