@@ -217,15 +217,18 @@ describe("challenges and resource paths", () => {
       await parseBearerChallenge(
         'Bearer error="insufficient_scope", scope="a b", resource_metadata="https://rs.example/prm"',
       ),
-    ).toEqual({ error: "insufficient_scope", scope: "a b", resourceMetadata: "https://rs.example/prm" });
-    expect(await parseBearerChallenge('Bearer realm="mcp"')).toEqual({});
+    ).toStrictEqual({ error: "insufficient_scope", scope: "a b", resourceMetadata: "https://rs.example/prm" });
+    expect(await parseBearerChallenge('Bearer realm="mcp"')).toStrictEqual({});
     expect(await parseBearerChallenge(null)).toBeUndefined();
     expect(await parseBearerChallenge('Basic realm="x"')).toBeUndefined();
   });
 
   it("marks a DPoP challenge, preferring the Bearer challenge's parameters when both are offered", async () => {
-    expect(await parseBearerChallenge('DPoP algs="ES256", Bearer scope="s"')).toEqual({ dpop: true, scope: "s" });
-    expect(await parseBearerChallenge('DPoP error="use_dpop_nonce"')).toEqual({ dpop: true, error: "use_dpop_nonce" });
+    expect(await parseBearerChallenge('DPoP algs="ES256", Bearer scope="s"')).toStrictEqual({ dpop: true, scope: "s" });
+    expect(await parseBearerChallenge('DPoP error="use_dpop_nonce"')).toStrictEqual({
+      dpop: true,
+      error: "use_dpop_nonce",
+    });
   });
 
   it("a resource covers its own path and below, on its origin only", () => {
@@ -236,6 +239,7 @@ describe("challenges and resource paths", () => {
     expect(isUnder(new URL("https://rs.example/"), resource)).toBe(false);
     expect(isUnder(new URL("https://rs.example:444/mcp"), resource)).toBe(false);
     expect(isUnder(new URL("https://rs.example/anything"), new URL("https://rs.example"))).toBe(true);
+    expect(isUnder(new URL("https://rs.example/mcp"), new URL("https://rs.example/mcp//"))).toBe(true);
   });
 
   it("turns library errors into OAuthClientErrors: the AS's error code and description, or the message", async () => {
@@ -250,6 +254,18 @@ describe("challenges and resource paths", () => {
       ),
     );
     expect([fromAs.code, fromAs.message]).toEqual(["token_request_failed", "the step: invalid_grant: expired"]);
+    expect(fromAs.cause).toBeInstanceOf(oauth.ResponseBodyError);
+    // An AS error that merely mentions a resource is not a resource mismatch.
+    const target = new Response(JSON.stringify({ error: "invalid_target", error_description: "unknown resource" }), {
+      status: 400,
+      headers: { "content-type": "application/json" },
+    });
+    const invalidTarget = await clientError(
+      libStep("the step", "token_request_failed", () =>
+        oauth.processGenericTokenEndpointResponse(as, { client_id: "c" }, target),
+      ),
+    );
+    expect(invalidTarget.code).toBe("token_request_failed");
     const bare = new Response(JSON.stringify({ error: "invalid_grant" }), {
       status: 400,
       headers: { "content-type": "application/json" },
