@@ -9,6 +9,11 @@
  * no array and no property names either way), `?.` → `.` on declarations looked up by reference (every reference
  * names a declaration), and propertyNames' unreachable branches (a reference to nothing; the default's `[]`, which
  * flatMap treats like the `undefined` a removed branch returns).
+ * Of schema.ts: the ts-morph Project options (parsing one in-memory text does not depend on them), the top-level
+ * importers list (only ever read for cycles, which the self-import check also catches one level down with the same
+ * message), the warning prefix for a warning without a location (every warning lowering emits has one), `<=` for `<`
+ * and the `a > b ? 1 : 0` half of the paths' sort comparator (paths are unique, and V8's binary insertion sort asks
+ * only whether the comparator is below 0).
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -90,6 +95,45 @@ export type CycB = CycA | JSONRPCRequest;`;
     const { model } = lower(text);
     expect(model.revision).toBe("rev-y");
     expect(model.source).toEqual({ path: "in/schema.ts", sha256: createHash("sha256").update(text).digest("hex") });
+  });
+});
+
+describe("what the entry point records and checks", () => {
+  const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+  it("an importing schema's hash covers every file read once, as sorted `path\\n<sha256>\\n` lines", () => {
+    const schema =
+      `import type { A } from "../base/a.js";\nimport type { B } from "../base/a.js";\n` +
+      `import type { Z } from "../zz/z.js";\nexport interface C { a: A; b: B; z: Z }\n`;
+    const modules: Record<string, { text: string; displayPath: string }> = {
+      "../base/a.js": {
+        text: "export interface A { a: string }\nexport interface B { b: string }\n",
+        displayPath: "base/a.ts",
+      },
+      "../zz/z.js": { text: "export interface Z { z: string }\n", displayPath: "zz/z.ts" },
+    };
+    const { model } = lowerSchemaWithWarnings({
+      text: schema,
+      displayPath: "ext/schema.ts",
+      revision: "ext",
+      readImport: (specifier) => modules[specifier]!,
+    });
+    // Read in the order ext/schema.ts, base/a.ts (twice), zz/z.ts; recorded once each, sorted by path.
+    const line = (path: string, text: string) => `${path}\n${sha(text)}\n`;
+    expect(model.source).toEqual({
+      path: "ext/schema.ts",
+      sha256: sha(
+        line("base/a.ts", modules["../base/a.js"]!.text) +
+          line("ext/schema.ts", schema) +
+          line("zz/z.ts", modules["../zz/z.js"]!.text),
+      ),
+    });
+  });
+
+  it("the lowered model is validated: an empty LATEST_PROTOCOL_VERSION is refused", () => {
+    expect(() => lower(`${BASE.replace('"wire-2"', '""')}\nexport type ClientRequest = InitializeRequest;`)).toThrow(
+      "the protocol version is empty",
+    );
   });
 });
 
