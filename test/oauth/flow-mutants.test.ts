@@ -193,10 +193,13 @@ describe("dynamic client registration", () => {
       const store = memoryStore();
       const net = stubNet({ ...standardRoutes(), [REGISTER]: () => jsonReply(answer, 201) });
       await run(approver({ store }), {}, net);
-      expect(await store.get(`client ${AS}`)).toEqual(kept);
-      await run(approver({ store }), {}, net);
+      expect(await store.get(`client ${AS}`)).toStrictEqual(kept);
+      // Without tokens the next run authorizes again, as the same client.
+      await store.delete(`tokens ${RS}/mcp`);
+      const again = approver({ store });
+      await run(again, {}, net);
       expect(net.calls().filter((c) => c === REGISTER)).toHaveLength(1);
-      expect(net.sent.filter((s) => s.url.pathname === "/authorize")).toHaveLength(0);
+      expect(again.urls[0]!.searchParams.get("client_id")).toBe(answer.client_id);
     }
   });
 
@@ -324,10 +327,22 @@ describe("the tokens kept", () => {
       [TOKEN]: () => jsonReply({ access_token: "tok-1", token_type: "Bearer" }),
     });
     await run(approver({ store }), {}, net);
-    expect(await store.get(`tokens ${RS}/mcp`)).toEqual({
+    expect(await store.get(`tokens ${RS}/mcp`)).toStrictEqual({
       access_token: "tok-1",
       token_type: "bearer",
       scope: "asked",
+      resource: `${RS}/mcp`,
+      issuer: AS,
+    });
+    const unscoped = memoryStore();
+    await run(
+      approver({ store: unscoped }),
+      {},
+      stubNet({ ...standardRoutes(), [TOKEN]: () => jsonReply({ access_token: "tok-1", token_type: "Bearer" }) }),
+    );
+    expect(await unscoped.get(`tokens ${RS}/mcp`)).toStrictEqual({
+      access_token: "tok-1",
+      token_type: "bearer",
       resource: `${RS}/mcp`,
       issuer: AS,
     });
