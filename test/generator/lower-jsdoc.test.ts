@@ -11,7 +11,7 @@ import type { IrModel, IrProp } from "../../generator/ir/model.ts";
 import { lowerSchema } from "../../generator/lower/schema.ts";
 
 const lower = (text: string): IrModel => lowerSchema({ text, displayPath: "in/schema.ts", revision: "test" });
-const propsOf = (body: string): IrProp[] => {
+const propsOf = (body: string): readonly IrProp[] => {
   const type = lower(`export interface A {\n${body}\n}`).types[0]!.type;
   if (type.kind !== "object") throw new Error("A is not an object");
   return type.props;
