@@ -10,7 +10,8 @@
  * - `!tokens?.refresh_token` → `!tokens.refresh_token` in refresh, and `if (!as) return false` → never: refresh is
  *   only called with tokens, and refreshFlow fails without an AS as well (its error is caught: false);
  * - `if (dpop) binding.dpop = dpop` → always: assigning undefined instead of deleting is the same to every reader;
- * - `sameUrl(…)` with `typeof value === "string"` → true: a non-string makes `new URL` throw, caught as false.
+ * - `sameUrl(…)` with `typeof value === "string"` → true: a non-string makes `new URL` throw, caught as false; and its
+ *   `catch` returning nothing (undefined is as false as false).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { calculateJwkThumbprint, decodeProtectedHeader, type JWK } from "jose";
@@ -85,6 +86,8 @@ describe("several resources", () => {
     const statuses = await Promise.all([post(f, `${RS}/mcp`), post(f, `${RS2}/mcp`)]);
     expect(statuses.map((r) => r.status)).toEqual([200, 200]);
     expect(provider.urls).toHaveLength(2);
+    // Neither waited for the other's authorization: one refused request each, then the call with its own token.
+    for (const origin of [RS, RS2]) expect(auths(net, origin, "/mcp").filter((a) => a === null)).toHaveLength(1);
   });
 
   it("sends the token of the most specific resource, and the root's token elsewhere on the origin", async () => {
@@ -204,7 +207,7 @@ describe("scopes and DPoP keys across authorizations", () => {
     expect(provider.urls.map((u) => u.searchParams.has("scope"))).toEqual([false, false]);
   });
 
-  it("keeps one DPoP key for one AS across a step-up", async () => {
+  it("keeps one DPoP key for one AS across a step-up and later requests", async () => {
     let round = 0;
     const net = stubNet({
       ...standardRoutes({ as: { dpop_signing_alg_values_supported: ["ES256"] } }),
@@ -216,9 +219,14 @@ describe("scopes and DPoP keys across authorizations", () => {
             : jsonReply({}),
       [TOKEN]: () => jsonReply({ access_token: "bound", token_type: "DPoP" }),
     });
-    expect((await post(oauthFetch(approver(), { fetch: net.fetch }))).status).toBe(200);
+    const f = oauthFetch(approver(), { fetch: net.fetch });
+    expect((await post(f)).status).toBe(200);
+    // The next request reuses the bound token and its key: no new authorization.
+    const tokenRequests = net.calls().filter((c) => c === TOKEN).length;
+    expect((await post(f)).status).toBe(200);
+    expect(net.calls().filter((c) => c === TOKEN)).toHaveLength(tokenRequests);
     const proofs = net.sent.map((s) => s.headers.get("dpop")).filter((p): p is string => p !== null);
-    expect(proofs.length).toBeGreaterThanOrEqual(4);
+    expect(proofs.length).toBeGreaterThanOrEqual(5);
     const thumbprints = await Promise.all(
       proofs.map((p) => calculateJwkThumbprint(decodeProtectedHeader(p).jwk as JWK)),
     );
