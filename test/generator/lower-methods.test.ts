@@ -8,6 +8,8 @@
  * - the sort comparator's `>`/`<`/`: 0` variants: method strings are unique, and for fewer than 64 elements V8 sorts
  *   by binary insertion, which only asks whether the comparator is below 0;
  * - a discovered message's senders `["", "server"]` / `["client", ""]`: the direction is `both` for any two senders;
+ *   likewise in quirks.ts, `sender: ""` for ServerRequest, ServerNotification and InputRequest: a direction is
+ *   `clientToServer` only with the sender `client`, so any other sender reads as the server;
  * - `target.form === "alias"` → true in unionMembers (an interface is never a union), and the early `kind ===
  *   "object"` return in messageProps (resolveProps returns the same properties);
  * - `base !== undefined ? … : undefined` → true in pairResult (only a declaration named `undefinedResult…` could be
