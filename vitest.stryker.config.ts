@@ -59,7 +59,10 @@ export default defineConfig({
     pool: "forks",
     // STRYKER_ISOLATE=0 reuses one worker's module cache across mutant runs (no ts-morph re-import per mutant). Only
     // sound with --ignore-static (mutants that run at module load would keep their first-loaded form) and with tests
-    // that memoise nothing computed by the mutated code across files.
+    // that memoise nothing computed by the mutated code across files. The lowering's fast subset, for example:
+    // STRYKER_TESTS=test/generator/lower,test/generator/extension-imports STRYKER_ISOLATE=0 node scripts/mutation.mjs
+    //   --mutate generator/lower/methods.ts --concurrency 1 --ignore-static (quirks.ts, whose tables are module-level:
+    //   add test/generator/quirks, keep isolation and leave out --ignore-static).
     isolate: process.env["STRYKER_ISOLATE"] !== "0",
   },
 });
