@@ -11,7 +11,9 @@
  * - the refresh guard `refresh_token === undefined || jwtBearer` (either half): the caller never refreshes without a
  *   refresh token, and for a JWT bearer provider clientFor fails (no redirect) inside the swallowed catch;
  * - the error filter in refreshFlow's catch that lets all OAuthClientErrors through (`(true)`, `instanceof ||`): the
- *   only other OAuthClientErrors there come from clientFor, which the re-authorization that follows repeats;
+ *   only other OAuthClientErrors there come from clientFor, which the re-authorization that follows repeats; and its
+ *   `insecure_url` half: every endpoint refreshFlow calls was checked when the metadata was read, so none arises there;
+ * - the `token_endpoint_auth_method` spread in credentialsClient → always: an undefined method is chosen as if absent;
  * - `client_secret` spread in credentialsClient → always: an undefined secret chooses "none" all the same;
  * - the `"none"` of a CIMD client without a key → "": chooseMethod then finds "none" itself;
  * - `text.startsWith("?") ? text.slice(1) : text` (both mutants): URLSearchParams drops a leading "?" itself;
