@@ -10,6 +10,7 @@
  *   `attempt++` → `--` (only attempt 0 retries either way);
  * - loopback.ts: `req.url ?? "/"` (Node always sets it), clearing the timer after the answer (the rejection of a
  *   settled promise is ignored; only process lifetime differs);
+ * - principal.ts (transport): `claims?.["iss"]` → `claims["iss"]`, read only after `claims.sub` was;
  * - stores.ts: the cache check (this process is the file's only writer), the "utf8" of readFile (JSON.parse reads a
  *   Buffer as UTF-8), and the write's mode (chmod right after sets it; only the moment between differs).
  */
@@ -154,6 +155,8 @@ describe("loopbackAuthorizer's listener", () => {
       "text/plain",
       "not found",
     ]);
+    // Bound to 127.0.0.1 only (RFC 8252 §7.3): another loopback address, like any other interface, reaches nothing.
+    await expect(fetch(`http://127.0.0.2:${port}/callback`)).rejects.toThrow();
     // A callback nobody waits for yet is answered, and the listener keeps working.
     expect((await fetch(`${loopback.redirectUrl}?code=early`)).status).toBe(200);
     const received = loopback.authorize(new URL("https://as.example/authorize"));
