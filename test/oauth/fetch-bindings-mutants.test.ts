@@ -186,6 +186,36 @@ describe("authorizations that fail or change", () => {
   });
 });
 
+describe("DPoP keys per authorization server", () => {
+  it("makes a new DPoP key when PRM names another AS", async () => {
+    const AS_B = "https://as-b.example";
+    let current = AS;
+    const dpopAs = (issuer: string) => ({
+      [`GET ${issuer}/.well-known/oauth-authorization-server`]: () =>
+        jsonReply(asDoc(issuer, { dpop_signing_alg_values_supported: ["ES256"] })),
+      [`POST ${issuer}/register`]: () => jsonReply({ client_id: "c" }, 201),
+      [`POST ${issuer}/token`]: () => jsonReply({ access_token: `bound-${issuer}`, token_type: "DPoP" }),
+    });
+    const net = stubNet({
+      ...dpopAs(AS),
+      ...dpopAs(AS_B),
+      [MCP]: (req) =>
+        req.headers.get("authorization") === `DPoP bound-${current}` ? jsonReply({}) : challenge('DPoP algs="ES256"'),
+      [`GET ${RS}/.well-known/oauth-protected-resource/mcp`]: () =>
+        jsonReply({ resource: `${RS}/mcp`, authorization_servers: [current] }),
+    });
+    const f = oauthFetch(approver(), { fetch: net.fetch });
+    expect((await post(f)).status).toBe(200);
+    current = AS_B;
+    expect((await post(f)).status).toBe(200);
+    const keyAt = (origin: string) => {
+      const proof = net.sent.find((s) => s.url.origin === origin && s.url.pathname === "/token")!.headers.get("dpop")!;
+      return calculateJwkThumbprint(decodeProtectedHeader(proof).jwk as JWK);
+    };
+    expect(await keyAt(AS_B)).not.toBe(await keyAt(AS));
+  });
+});
+
 describe("scopes and DPoP keys across authorizations", () => {
   it("asks for no scope when PRM lists none, or a step-up names none and none is held", async () => {
     const empty = approver();
