@@ -6,8 +6,7 @@
  * Equivalent mutants left alive:
  * - grants.ts: the default method `"client_secret_basic"` → "" (an unknown method with a secret falls to basic), and
  *   the `idpClientSecret` spread → always (an undefined secret is "none" all the same);
- * - dpop.ts: `alg === "EdDSA" ? "Ed25519" : alg` (oauth4webapi accepts "EdDSA" for an Ed25519 key too), and
- *   `attempt++` → `--` (only attempt 0 retries either way);
+ * - dpop.ts: `attempt++` → `--` (only attempt 0 retries either way);
  * - loopback.ts: `req.url ?? "/"` (Node always sets it), clearing the timer after the answer (the rejection of a
  *   settled promise is ignored; only process lifetime differs);
  * - principal.ts (transport): `claims?.["iss"]` → `claims["iss"]`, read only after `claims.sub` was;

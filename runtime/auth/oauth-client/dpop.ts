@@ -5,8 +5,11 @@
  */
 import * as oauth from "oauth4webapi";
 
-/** Algorithms we can generate keys for, in order of preference. */
-const ALGS = ["ES256", "Ed25519", "EdDSA", "PS256", "RS256"] as const;
+/**
+ * Algorithms we can sign proofs with, in order of preference. Not "EdDSA": oauth4webapi labels every Ed25519 proof
+ * "Ed25519" (RFC 9864), so an AS that lists only "EdDSA" would get proofs in an algorithm it did not offer.
+ */
+const ALGS = ["ES256", "Ed25519", "PS256", "RS256"] as const;
 
 export interface Dpop {
   readonly handle: oauth.DPoPHandle;
@@ -19,7 +22,7 @@ export async function dpopFor(as: oauth.AuthorizationServer): Promise<Dpop | und
   if (!Array.isArray(offered)) return undefined;
   const alg = ALGS.find((a) => offered.includes(a));
   if (!alg) return undefined;
-  const keyPair = await oauth.generateKeyPair(alg === "EdDSA" ? "Ed25519" : alg);
+  const keyPair = await oauth.generateKeyPair(alg);
   return { handle: oauth.DPoP({}, keyPair), alg };
 }
 
