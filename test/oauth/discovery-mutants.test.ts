@@ -17,20 +17,20 @@ import { metadataCandidates, oauthFetch } from "../../runtime/auth/index.ts";
 import {
   approver,
   AS,
+  AS_META,
   asDoc,
   challenge,
   clientError,
   jsonReply,
+  MCP,
   post,
+  PRM_PATH,
+  PRM_ROOT,
   RS,
   standardRoutes,
   stubNet,
 } from "./oauth-mutants-harness.ts";
 
-const MCP = `POST ${RS}/mcp`;
-const PRM_PATH = `GET ${RS}/.well-known/oauth-protected-resource/mcp`;
-const PRM_ROOT = `GET ${RS}/.well-known/oauth-protected-resource`;
-const AS_META = `GET ${AS}/.well-known/oauth-authorization-server`;
 const LEGACY_META = `GET ${RS}/.well-known/oauth-authorization-server`;
 
 describe("metadata requests", () => {

@@ -23,15 +23,15 @@ import {
   challenge,
   clientError,
   jsonReply,
+  MCP,
+  type Net,
   post,
   RS,
   standardRoutes,
   stubNet,
-  type Net,
+  TOKEN,
 } from "./oauth-mutants-harness.ts";
 
-const MCP = `POST ${RS}/mcp`;
-const TOKEN = `POST ${AS}/token`;
 const RS2 = "https://rs2.example";
 const auths = (net: Net, origin: string, path: string) =>
   net.sent.filter((s) => s.url.origin === origin && s.url.pathname === path).map((s) => s.headers.get("authorization"));

@@ -9,22 +9,22 @@ import { memoryStore, oauthFetch, type OAuthStore } from "../../runtime/auth/ind
 import {
   approver,
   AS,
+  AS_META,
   asDoc,
   challenge,
   clientError,
   jsonReply,
+  MCP,
   post,
+  PRM_PATH,
+  PRM_ROOT,
   RS,
   standardRoutes,
   stubNet,
   type StubRoute,
+  TOKEN,
 } from "./oauth-mutants-harness.ts";
 
-const MCP = `POST ${RS}/mcp`;
-const TOKEN = `POST ${AS}/token`;
-const PRM_PATH = `GET ${RS}/.well-known/oauth-protected-resource/mcp`;
-const PRM_ROOT = `GET ${RS}/.well-known/oauth-protected-resource`;
-const AS_META = `GET ${AS}/.well-known/oauth-authorization-server`;
 const now = () => Math.floor(Date.now() / 1000);
 const bearers = (net: ReturnType<typeof stubNet>) =>
   net.sent.filter((s) => s.url.pathname.startsWith("/mcp")).map((s) => s.headers.get("authorization"));

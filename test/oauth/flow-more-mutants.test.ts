@@ -22,9 +22,18 @@
 import { describe, expect, it } from "vitest";
 import { generateKeyPair, jwtVerify } from "jose";
 import { memoryStore, oauthFetch, type OAuthClientProvider } from "../../runtime/auth/index.ts";
-import { approver, AS, clientError, jsonReply, post, RS, standardRoutes, stubNet } from "./oauth-mutants-harness.ts";
+import {
+  approver,
+  AS,
+  clientError,
+  jsonReply,
+  post,
+  RS,
+  standardRoutes,
+  stubNet,
+  TOKEN,
+} from "./oauth-mutants-harness.ts";
 
-const TOKEN = `POST ${AS}/token`;
 const REGISTER = `POST ${AS}/register`;
 
 async function run(provider: OAuthClientProvider, net = stubNet(standardRoutes())) {

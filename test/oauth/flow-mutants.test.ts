@@ -19,14 +19,14 @@ import {
   AS,
   clientError,
   jsonReply,
+  type Net,
   post,
   RS,
   standardRoutes,
   stubNet,
-  type Net,
+  TOKEN,
 } from "./oauth-mutants-harness.ts";
 
-const TOKEN = `POST ${AS}/token`;
 const REGISTER = `POST ${AS}/register`;
 
 function basic(net: Net): string | undefined {

@@ -28,9 +28,17 @@ import {
   oauthFetch,
   type AssertionContext,
 } from "../../runtime/auth/index.ts";
-import { AS, challenge, clientError, jsonReply, post, RS, standardRoutes, stubNet } from "./oauth-mutants-harness.ts";
-
-const TOKEN = `POST ${AS}/token`;
+import {
+  AS,
+  challenge,
+  clientError,
+  jsonReply,
+  post,
+  RS,
+  standardRoutes,
+  stubNet,
+  TOKEN,
+} from "./oauth-mutants-harness.ts";
 
 describe("the JWT bearer grant's tokens", () => {
   async function grant(tokenAnswer: Record<string, unknown>, prm: Record<string, unknown> = {}) {

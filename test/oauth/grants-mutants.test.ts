@@ -15,9 +15,18 @@ import {
   oauthFetch,
   type AssertionContext,
 } from "../../runtime/auth/index.ts";
-import { approver, AS, clientError, jsonReply, post, RS, standardRoutes, stubNet } from "./oauth-mutants-harness.ts";
+import {
+  approver,
+  AS,
+  clientError,
+  jsonReply,
+  post,
+  RS,
+  standardRoutes,
+  stubNet,
+  TOKEN,
+} from "./oauth-mutants-harness.ts";
 
-const TOKEN = `POST ${AS}/token`;
 const decode = (header: string | null) => (header ? Buffer.from(header.slice(6), "base64").toString() : header);
 
 describe("the JWT bearer grant", () => {

@@ -81,6 +81,13 @@ export function asDoc(issuer: string, extra: Record<string, unknown> = {}): Reco
 export const RS = "https://rs.example";
 export const AS = "https://as.example";
 
+/** Route keys (`METHOD url`) of the standard network, for tests that override one route or count requests. */
+export const MCP = `POST ${RS}/mcp`;
+export const TOKEN = `POST ${AS}/token`;
+export const PRM_PATH = `GET ${RS}/.well-known/oauth-protected-resource/mcp`;
+export const PRM_ROOT = `GET ${RS}/.well-known/oauth-protected-resource`;
+export const AS_META = `GET ${AS}/.well-known/oauth-authorization-server`;
+
 /**
  * An MCP server at `${RS}/mcp` that accepts `Bearer <token>` (default "tok-1") and challenges otherwise, its PRM
  * naming `${AS}`, and an AS with DCR and a token endpoint issuing "tok-1".
@@ -90,13 +97,12 @@ export function standardRoutes(
 ): Record<string, StubRoute> {
   const token = options.token ?? "tok-1";
   return {
-    [`POST ${RS}/mcp`]: (req) =>
+    [MCP]: (req) =>
       req.headers.get("authorization") === `Bearer ${token}` ? jsonReply({ ok: true }) : challenge("Bearer"),
-    [`GET ${RS}/.well-known/oauth-protected-resource/mcp`]: () =>
-      jsonReply({ resource: `${RS}/mcp`, authorization_servers: [AS], ...options.prm }),
-    [`GET ${AS}/.well-known/oauth-authorization-server`]: () => jsonReply(asDoc(AS, options.as)),
+    [PRM_PATH]: () => jsonReply({ resource: `${RS}/mcp`, authorization_servers: [AS], ...options.prm }),
+    [AS_META]: () => jsonReply(asDoc(AS, options.as)),
     [`POST ${AS}/register`]: () => jsonReply({ client_id: "dcr-client" }, 201),
-    [`POST ${AS}/token`]: () => jsonReply({ access_token: token, token_type: "Bearer", expires_in: 3600 }),
+    [TOKEN]: () => jsonReply({ access_token: token, token_type: "Bearer", expires_in: 3600 }),
   };
 }
 
