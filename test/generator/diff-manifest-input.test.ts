@@ -4,32 +4,14 @@
  * input (missing or invalid manifest, never generated, a record without or with a broken surface, odd arguments)
  * is one line on stderr and exit code 1, never a stack trace.
  */
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const REPO = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { cli, type CliRun } from "./cli-run.ts";
 
 /** Exit 1, nothing on stdout, one `mcp-gen: …` line on stderr containing every `parts`. */
-function expectRefused(run: Run, ...parts: string[]): void {
+function expectRefused(run: CliRun, ...parts: string[]): void {
   expect(run.code).toBe(1);
   expect(run.stdout).toBe("");
   const lines = run.stderr.trimEnd().split("\n");

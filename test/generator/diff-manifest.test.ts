@@ -5,37 +5,20 @@
  * (`npm run test:update-golden`), the JSON checked against generator/diff/manifest-diff.schema.json. Diff writes
  * nothing, and bad input is one line on stderr with exit code 1.
  */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, REPO } from "./cli-run.ts";
 import { expectGoldenFile } from "./golden-file.ts";
 
-const REPO = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
 const GOLDEN = path.join(import.meta.dirname, "golden/diff/manifest.txt");
 const schema = JSON.parse(
   await readFile(path.join(REPO, "generator/diff/manifest-diff.schema.json"), "utf8"),
 ) as object;
 const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** Every file under `dir` with the sha256 of its bytes. */
 async function snapshot(dir: string): Promise<Record<string, string>> {
