@@ -96,3 +96,18 @@ export function nodeImportsOf(metafile: Metafile): string[] {
   const imports = Object.values(metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
   return [...new Set(imports.filter((path) => path.startsWith("node:")))].sort();
 }
+
+/**
+ * The generated protocol revisions whose files the bundle holds bytes of. `inputs` lists every file esbuild read,
+ * tree-shaken ones too; an output's inputs are those it holds bytes of.
+ */
+export function revisionsOf(metafile: Metafile): string[] {
+  const found = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const match = /generated\/protocol\/([^/]+)\//.exec(input);
+      if (match?.[1] && bytesInOutput > 0) found.add(match[1]);
+    }
+  }
+  return [...found].sort();
+}

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
-import { bundle } from "./bundle.ts";
+import { bundle, revisionsOf } from "./bundle.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -24,14 +24,7 @@ function manifestRevisions(manifest: string): string[] | undefined {
 /** The generated revisions an entry's bundle holds bytes of, from esbuild's metafile. */
 async function bundledRevisions(entry: string, name: string): Promise<string[]> {
   const { metafile } = await bundle(join(ROOT, entry), "workerd", join(work, `${name}.js`), { minify: false });
-  const found = new Set<string>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const match = /generated\/protocol\/([^/]+)\//.exec(input);
-      if (match?.[1] && bytesInOutput > 0) found.add(match[1]);
-    }
-  }
-  return [...found].sort();
+  return revisionsOf(metafile);
 }
 
 describe("revisions in a generated server's bundle", () => {

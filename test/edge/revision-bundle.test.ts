@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundle } from "./bundle.ts";
+import { bundle, revisionsOf } from "./bundle.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const ALL = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
@@ -32,15 +32,7 @@ async function bundledRevisions(name: string, contents: string): Promise<string[
   const { metafile } = await bundle({ contents, resolveDir: ROOT }, "workerd", join(work, `${name}.js`), {
     minify: false,
   });
-  const found = new Set<string>();
-  // `inputs` lists every file esbuild read, tree-shaken ones too; an output's inputs are those it holds bytes of.
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const match = /generated\/protocol\/([^/]+)\//.exec(input);
-      if (match?.[1] && bytesInOutput > 0) found.add(match[1]);
-    }
-  }
-  return [...found].sort();
+  return revisionsOf(metafile);
 }
 
 describe("revisions in a bundle", () => {
