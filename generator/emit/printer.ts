@@ -82,7 +82,7 @@ export function createPrinter(options: PrinterOptions): Printer {
   const specifier = (ref: ModuleRef): string => {
     switch (ref.kind) {
       case "zod":
-        return "zod";
+        return "zod/mini";
       case "runtime":
         return options.runtime(ref.entry);
       case "sibling":

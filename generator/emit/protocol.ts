@@ -70,7 +70,7 @@ export interface SchemasModuleOptions extends ProtocolEmitOptions {
 
 /**
  * A module with one `<Name>Schema` per declaration, in dependency order (recursive ones lazy), each annotated with its
- * declared type (`z.ZodType<T.Name>`) so importers and the emitted .d.ts never expand zod's inferred generics. The
+ * declared type (`z.ZodMiniType<T.Name>`) so importers and the emitted .d.ts never expand zod's inferred generics. The
  * types come from the sibling `./types.ts`.
  */
 export function emitSchemasModule(types: readonly IrTypeDecl[], options: SchemasModuleOptions): string {
@@ -80,7 +80,14 @@ export function emitSchemasModule(types: readonly IrTypeDecl[], options: Schemas
   const ctx = createZodContext({ printer: f, isObjectSchema: (name) => objects.has(name) });
   const typeRef = (name: string) => `${f.use(T, true)}.${name}`;
   for (const decl of order)
-    f.print(emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, declaredTypes: true }));
+    f.print(
+      emitZodDeclaration(decl, ctx, {
+        recursive: recursive.has(decl.name),
+        typeRef,
+        declaredTypes: true,
+        deferred: true,
+      }),
+    );
   return f.render(options.header ?? "");
 }
 

@@ -2,6 +2,9 @@
  * IR types → zod v4 source text. Pure functions shared by the protocol and manifest emitters.
  *
  * Choices (see README "Protocol bindings"):
+ * - zod's functional entry `zod/mini` (`z.optional(x)`, `x.check(z.minLength(1))`): the same schemas and parser as
+ *   classic zod, but tree-shakable, so a bundle carries only the schema kinds and checks it uses (issue 14), and
+ *   cheaper to construct (no methods attached per instance).
  * - Open objects keep unknown keys (`z.looseObject`) but infer only the declared keys, through the `openObject`
  *   helper: TypeScript object types are open too, and an index signature in the inferred type would make spec
  *   interfaces unassignable to it. Closed objects (`closed: true`) use `z.strictObject`.
@@ -9,7 +12,8 @@
  *   `T | undefined`, matching `exactOptionalPropertyTypes`) but run as `.optional()`, because zod 4.6's
  *   `.exactOptional()` still runs the inner schema on every absent key (5-10x slower on typical params). The only
  *   run-time difference, an explicit `undefined` value being accepted, cannot arise from JSON.
- * - Recursive declarations are `z.lazy` with an explicit `z.ZodType<T>` annotation.
+ * - Recursive declarations are `z.lazy` with an explicit `z.ZodMiniType<T>` annotation. With `deferred`, every
+ *   declaration is `z.lazy`: a module of a few hundred schemas then builds each on its first parse, not at import.
  * The helpers (`optionalKey`, `openObject`, …) live in the runtime (`runtime/protocol/zod-helpers.ts`); every use is
  * recorded with the file's printer, which imports them.
  */
@@ -60,14 +64,14 @@ const FORMATS: Readonly<Record<string, string>> = {
   time: "z.iso.time()",
   ipv4: "z.ipv4()",
   ipv6: "z.ipv6()",
-  "uri-template": `z.string().regex(new RegExp(${JSON.stringify(URI_TEMPLATE)}))`,
+  "uri-template": `z.string().check(z.regex(new RegExp(${JSON.stringify(URI_TEMPLATE)})))`,
 };
 
 export function emitZodExpression(type: IrType, ctx: ZodEmitContext, constraints?: IrConstraints): string {
   ctx.use(zod);
   const base = emitBase(type, ctx, constraints);
   const nullable = constraints?.nullable && !acceptsNull(type);
-  return nullable ? `${base}.nullable()` : base;
+  return nullable ? `z.nullable(${base})` : base;
 }
 
 function emitBase(type: IrType, ctx: ZodEmitContext, c: IrConstraints | undefined): string {
@@ -80,7 +84,7 @@ function emitBase(type: IrType, ctx: ZodEmitContext, c: IrConstraints | undefine
     case "ref":
       return ctx.ref(type.name);
     case "array":
-      return `z.array(${expr(type.element)})${countChecks({ ...type.constraints, ...c }, "Items")}`;
+      return withChecks(`z.array(${expr(type.element)})`, countChecks({ ...type.constraints, ...c }, "Items"));
     case "tuple": {
       const items = `[${type.elements.map(expr).join(", ")}]`;
       return `z.tuple(${items}${type.rest ? `, ${expr(type.rest)}` : ""})`;
@@ -104,12 +108,12 @@ function emitPrimitive(name: string, ctx: ZodEmitContext, c: IrConstraints | und
   switch (name) {
     case "string": {
       const format = c?.format === undefined ? undefined : FORMATS[c.format];
-      const pattern = c?.pattern === undefined ? "" : `.regex(new RegExp(${JSON.stringify(c.pattern)}, "u"))`;
-      return `${format ?? "z.string()"}${countChecks(c, "Length")}${pattern}`;
+      const pattern = c?.pattern === undefined ? [] : [`z.regex(new RegExp(${JSON.stringify(c.pattern)}, "u"))`];
+      return withChecks(format ?? "z.string()", [...countChecks(c, "Length"), ...pattern]);
     }
     case "number":
     case "integer":
-      return `${name === "integer" ? "z.int()" : "z.number()"}${numberChecks(c)}`;
+      return withChecks(name === "integer" ? "z.int()" : "z.number()", numberChecks(c));
     case "boolean":
       return "z.boolean()";
     case "null":
@@ -123,21 +127,27 @@ function emitPrimitive(name: string, ctx: ZodEmitContext, c: IrConstraints | und
   }
 }
 
-function numberChecks(c: IrConstraints | undefined): string {
-  if (!c) return "";
-  const checks: string[] = [];
-  if (c.minimum !== undefined) checks.push(`.gte(${c.minimum})`);
-  if (c.maximum !== undefined) checks.push(`.lte(${c.maximum})`);
-  if (c.exclusiveMinimum !== undefined) checks.push(`.gt(${c.exclusiveMinimum})`);
-  if (c.exclusiveMaximum !== undefined) checks.push(`.lt(${c.exclusiveMaximum})`);
-  if (c.multipleOf !== undefined) checks.push(`.multipleOf(${c.multipleOf})`);
-  return checks.join("");
+/** `schema.check(…)` with the given checks, or `schema` when there are none. */
+function withChecks(schema: string, checks: readonly string[]): string {
+  return checks.length === 0 ? schema : `${schema}.check(${checks.join(", ")})`;
 }
 
-function countChecks(c: IrConstraints | undefined, unit: "Items" | "Length"): string {
+function numberChecks(c: IrConstraints | undefined): string[] {
+  if (!c) return [];
+  const checks: string[] = [];
+  if (c.minimum !== undefined) checks.push(`z.gte(${c.minimum})`);
+  if (c.maximum !== undefined) checks.push(`z.lte(${c.maximum})`);
+  if (c.exclusiveMinimum !== undefined) checks.push(`z.gt(${c.exclusiveMinimum})`);
+  if (c.exclusiveMaximum !== undefined) checks.push(`z.lt(${c.exclusiveMaximum})`);
+  if (c.multipleOf !== undefined) checks.push(`z.multipleOf(${c.multipleOf})`);
+  return checks;
+}
+
+/** Length bounds of a string (`Length`) or an array (`Items`): zod/mini's `minLength` checks `.length` of both. */
+function countChecks(c: IrConstraints | undefined, unit: "Items" | "Length"): string[] {
   const min = c?.[`min${unit}`];
   const max = c?.[`max${unit}`];
-  return `${min === undefined ? "" : `.min(${min})`}${max === undefined ? "" : `.max(${max})`}`;
+  return [...(min === undefined ? [] : [`z.minLength(${min})`]), ...(max === undefined ? [] : [`z.maxLength(${max})`])];
 }
 
 /** Constraints on a union (e.g. `@minimum` on `number | null`) apply to the members they fit. */
@@ -147,7 +157,7 @@ function emitUnion(items: readonly IrType[], ctx: ZodEmitContext, c: IrConstrain
     emitZodExpression(t, ctx, t.kind === "primitive" || t.kind === "array" ? memberConstraints : undefined);
   if (items.length === 1) return member(items[0]!);
   const nonNull = items.filter((t) => !(t.kind === "primitive" && t.name === "null"));
-  if (nonNull.length === 1 && items.length === 2) return `${member(nonNull[0]!)}.nullable()`;
+  if (nonNull.length === 1 && items.length === 2) return `z.nullable(${member(nonNull[0]!)})`;
   if (items.every((t) => t.kind === "literal" && typeof t.value === "string")) {
     return `z.enum([${items.map((t) => (t.kind === "literal" ? JSON.stringify(t.value) : "")).join(", ")}])`;
   }
@@ -170,10 +180,10 @@ function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
 function emitPlainObject(type: IrObjectType, ctx: ZodEmitContext): string {
   const shape = `{${type.props.map((p) => emitShapeEntry(p, ctx)).join("")}}`;
   const index = type.index ? emitZodExpression(type.index, ctx) : undefined;
-  if (type.closed) return index ? `z.strictObject(${shape}).catchall(${index})` : `z.strictObject(${shape})`;
+  if (type.closed) return index ? `z.catchall(z.strictObject(${shape}), ${index})` : `z.strictObject(${shape})`;
   if (index)
-    return type.props.length === 0 ? `z.record(z.string(), ${index})` : `z.object(${shape}).catchall(${index})`;
-  if (type.props.length === 0) return "(z.looseObject({}) as z.ZodType<{}>)";
+    return type.props.length === 0 ? `z.record(z.string(), ${index})` : `z.catchall(z.object(${shape}), ${index})`;
+  if (type.props.length === 0) return "(z.looseObject({}) as z.ZodMiniType<{}>)";
   return `${ctx.use(runtime.openObject)}(${shape})`;
 }
 
@@ -185,16 +195,22 @@ function emitShapeEntry(prop: IrProp, ctx: ZodEmitContext): string {
 }
 
 export interface ZodDeclarationOptions {
-  /** Emit `z.lazy` with a `z.ZodType<…>` annotation (the declaration is on a reference cycle). */
+  /** Emit `z.lazy` with a `z.ZodMiniType<…>` annotation (the declaration is on a reference cycle). */
   readonly recursive: boolean;
   /**
-   * Annotate every schema with its declared type (`z.ZodType<T.X>`, `ObjectSchema<T.X>` for object schemas) instead
+   * Wrap the schema in `z.lazy`, so it is built on its first parse instead of when the module loads (the protocol
+   * bindings: a server loads every revision it may serve and parses with a few dozen of their schemas). A lazy
+   * object schema still serves as a `z.discriminatedUnion` member.
+   */
+  readonly deferred?: boolean;
+  /**
+   * Annotate every schema with its declared type (`z.ZodMiniType<T.X>`, `ObjectSchema<T.X>` for objects) instead
    * of letting TypeScript infer zod's nested generics: consumers (and .d.ts files) then see compact types. The
    * expression goes through `exactly<T.X>()`, so it still compiles only if zod's inferred type and `T.X` agree.
    */
   readonly declaredTypes?: boolean;
   /**
-   * Annotate every schema with its declared type (`z.ZodType<T.X>`) without a compile-time check, for files tsc does
+   * Annotate every schema with its declared type (`z.ZodMiniType<T.X>`) without a compile-time check, for files tsc does
    * not check (`// @ts-nocheck`): consumers see compact declared types and nothing infers zod's generics. The
    * agreement of schema and type must then be proven elsewhere (the manifest emitter's differential tests).
    */
@@ -209,13 +225,14 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
     text: `Validates {@link ${options.typeRef(decl.name)}}.`,
     ...(decl.doc?.deprecated !== undefined ? { deprecated: decl.doc.deprecated } : {}),
   });
-  const expr = emitZodExpression(decl.type, ctx, decl.constraints);
+  const built = emitZodExpression(decl.type, ctx, decl.constraints);
+  const expr = options.deferred ? `z.lazy(() => ${built})` : built;
   const name = ctx.ref(decl.name);
   const type = options.typeRef(decl.name);
-  if (options.recursive) return `${doc}export const ${name}: z.ZodType<${type}> = z.lazy(() => ${expr});\n`;
-  if (options.annotate) return `${doc}export const ${name}: z.ZodType<${type}> = ${expr};\n`;
+  if (options.recursive) return `${doc}export const ${name}: z.ZodMiniType<${type}> = z.lazy(() => ${built});\n`;
+  if (options.annotate) return `${doc}export const ${name}: z.ZodMiniType<${type}> = ${expr};\n`;
   if (!options.declaredTypes) return `${doc}export const ${name} = ${expr};\n`;
   const isObject = ctx.isObjectSchema?.(decl.name) ?? false;
-  const annotation = `${isObject ? ctx.use(runtime.ObjectSchema) : "z.ZodType"}<${type}>`;
+  const annotation = `${isObject ? ctx.use(runtime.ObjectSchema) : "z.ZodMiniType"}<${type}>`;
   return `${doc}export const ${name}: ${annotation} = ${ctx.use(runtime.exactly)}<${type}>()(${expr});\n`;
 }

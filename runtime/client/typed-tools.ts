@@ -3,7 +3,7 @@
  * `McpClient`. Structured outputs are validated before they are returned; a tool error becomes `ToolCallError`.
  */
 import type { CallToolResult, ContentBlock, GetPromptResult } from "../protocol/builtin-types.ts";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { InvalidMessageError } from "../protocol/validation.ts";
 import type { CallOptions, McpClient } from "./client.ts";
 
@@ -44,7 +44,7 @@ export async function callStructured<Output>(
   client: McpClient,
   name: string,
   args: object,
-  validator: z.ZodType<Output>,
+  validator: z.ZodMiniType<Output>,
   options: CallOptions | undefined,
 ): Promise<StructuredToolCall<Output>> {
   const result = await callTool(client, name, args, options);

@@ -7,7 +7,7 @@
  * characters`, …) followed by the schema location, so a model reading an `isError` result sees which rule failed.
  */
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 
 type JsonObject = Record<string, unknown>;
 
@@ -222,7 +222,7 @@ function checker(schema: Readonly<JsonObject>): (value: unknown) => Problem[] {
 /** A zod refinement that checks a value against the original JSON Schema. */
 export function jsonSchemaCheck(
   schema: Readonly<Record<string, unknown>>,
-): (value: unknown, ctx: z.RefinementCtx) => void {
+): (value: unknown, ctx: z.core.$RefinementCtx) => void {
   const check = checker(schema);
   return (value, ctx) => {
     for (const problem of check(value)) {

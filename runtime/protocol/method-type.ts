@@ -6,7 +6,7 @@
  * schemas. This module is a leaf: it imports nothing else from the runtime, so generated protocol bindings can
  * depend on it without a cycle.
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 
 export type MessageDirection = "clientToServer" | "serverToClient" | "both";
 
@@ -25,8 +25,8 @@ export type Era = "handshake" | "stateless";
 export interface RequestTypeInit<Method extends string, Params, Result, CompleteResult> {
   readonly method: Method;
   readonly direction: MessageDirection;
-  readonly params: z.ZodType<Params>;
-  readonly result: z.ZodType<Result>;
+  readonly params: z.ZodMiniType<Params>;
+  readonly result: z.ZodMiniType<Result>;
   readonly paramsOptional: boolean;
   readonly delivery: MethodDelivery;
   readonly capability?: CapabilityGate;
@@ -37,15 +37,15 @@ export interface RequestTypeInit<Method extends string, Params, Result, Complete
   /** The result may be the revision's `InputRequiredResult` (multi round-trip). */
   readonly inputRequired: boolean;
   /** The result without its `InputRequiredResult` member; absent: the result itself. */
-  readonly completeResult?: z.ZodType<CompleteResult>;
+  readonly completeResult?: z.ZodMiniType<CompleteResult>;
 }
 
 export class ProtocolRequestType<Method extends string, Params, Result, CompleteResult = Result> {
   readonly kind = "request" as const;
   readonly method: Method;
   readonly direction: MessageDirection;
-  readonly params: z.ZodType<Params>;
-  readonly result: z.ZodType<Result>;
+  readonly params: z.ZodMiniType<Params>;
+  readonly result: z.ZodMiniType<Result>;
   readonly paramsOptional: boolean;
   readonly delivery: MethodDelivery;
   /** Absent (not even an own property) when the method is ungated. */
@@ -54,7 +54,7 @@ export class ProtocolRequestType<Method extends string, Params, Result, Complete
   readonly cacheable: boolean;
   readonly inputRequired: boolean;
   /** The schema of a complete (final) result: `result` without its `InputRequiredResult` member. */
-  readonly completeResult: z.ZodType<CompleteResult>;
+  readonly completeResult: z.ZodMiniType<CompleteResult>;
 
   constructor(init: RequestTypeInit<Method, Params, Result, CompleteResult>) {
     this.method = init.method;
@@ -68,14 +68,14 @@ export class ProtocolRequestType<Method extends string, Params, Result, Complete
     this.cacheable = init.cacheable;
     this.inputRequired = init.inputRequired;
     // Without an InputRequiredResult member the complete result is the result (CompleteResult defaults to Result).
-    this.completeResult = init.completeResult ?? (init.result as unknown as z.ZodType<CompleteResult>);
+    this.completeResult = init.completeResult ?? (init.result as unknown as z.ZodMiniType<CompleteResult>);
   }
 }
 
 export interface NotificationTypeInit<Method extends string, Params> {
   readonly method: Method;
   readonly direction: MessageDirection;
-  readonly params: z.ZodType<Params>;
+  readonly params: z.ZodMiniType<Params>;
   readonly paramsOptional: boolean;
   readonly capability?: CapabilityGate;
 }
@@ -84,7 +84,7 @@ export class ProtocolNotificationType<Method extends string, Params> {
   readonly kind = "notification" as const;
   readonly method: Method;
   readonly direction: MessageDirection;
-  readonly params: z.ZodType<Params>;
+  readonly params: z.ZodMiniType<Params>;
   readonly paramsOptional: boolean;
   /** Absent (not even an own property) when the method is ungated. */
   declare readonly capability?: CapabilityGate;
@@ -116,7 +116,7 @@ export interface RevisionDescriptor<Methods extends MethodTable = MethodTable> {
   readonly batches: boolean;
   readonly methods: Methods;
   /** The revision's `InputRequiredResult` schema, when it has multi round-trip results. */
-  readonly inputRequiredResult?: z.ZodType;
+  readonly inputRequiredResult?: z.ZodMiniType;
 }
 
 export type ParamsOf<T> =

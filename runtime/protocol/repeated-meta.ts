@@ -5,7 +5,7 @@
  * without `_meta` and the `_meta` schema itself; a `_meta` equal, as JSON, to one of the last few that passed is not
  * parsed again. Validation is a pure function of the value, so the outcome is the same: only work is saved.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { ValidationIssue, Validator } from "./validation.ts";
 
 type Outcome = ReturnType<Validator<unknown>["safeParse"]>;
@@ -31,13 +31,17 @@ export function withRepeatedMeta<T>(schema: Validator<T>): Validator<T> {
   return validator as Validator<T>;
 }
 
-/** Reads the schema through zod's public API only (`ZodObject`'s `shape`, `def.catchall`, `omit`). */
-function splitMeta(schema: Validator<unknown>): Validator<unknown> | undefined {
-  if (!(schema instanceof z.ZodObject)) return undefined;
-  const meta = (schema.shape as Record<string, z.ZodType | undefined>)["_meta"];
-  if (!meta || !(schema.def.catchall instanceof z.ZodUnknown)) return undefined;
+/**
+ * Reads the schema through zod's API (`z.ZodMiniObject`'s `shape`, `def.catchall`, `z.omit`); a generated schema is
+ * a `z.lazy` built on first use, whose inner schema `_zod.innerType` holds (and builds, when read).
+ */
+function splitMeta(validator: Validator<unknown>): Validator<unknown> | undefined {
+  const schema = validator instanceof z.ZodMiniLazy ? (validator as z.ZodMiniLazy)._zod.innerType : validator;
+  if (!(schema instanceof z.ZodMiniObject)) return undefined;
+  const meta = (schema.shape as Record<string, z.ZodMiniType | undefined>)["_meta"];
+  if (!meta || !(schema.def.catchall instanceof z.ZodMiniUnknown)) return undefined;
   try {
-    return new RepeatedMetaValidator(schema.omit({ _meta: true }), meta);
+    return new RepeatedMetaValidator(z.omit(schema, { _meta: true }), meta);
   } catch {
     return undefined; // e.g. a schema with refinements, which zod will not omit from
   }

@@ -3,14 +3,20 @@
  * generated code imports them from here instead of carrying their source. A leaf like `method-type.ts`: it imports
  * nothing else from the runtime, so generated protocol bindings can depend on it without a cycle.
  */
-import * as z from "zod";
+import { en } from "zod/locales";
+import * as z from "zod/mini";
 
-/** An optional key typed as exact-optional; `.optional()` at run time (`.exactOptional()` parses absent keys). */
-export const optionalKey = <S extends z.ZodType>(schema: S) => schema.optional() as unknown as z.ZodExactOptional<S>;
+// zod/mini has no default locale, so every issue would read "Invalid input". Like classic zod, English is set only
+// when the application has not chosen a locale (an explicit `z.config(...)` wins whatever the import order).
+if (!z.config().localeError) z.config(en());
+
+/** An optional key typed as exact-optional; `z.optional` at run time (`z.exactOptional` parses absent keys). */
+export const optionalKey = <S extends z.ZodMiniType>(schema: S) =>
+  z.optional(schema) as unknown as z.ZodMiniExactOptional<S>;
 
 /** An open object: unknown keys are kept, the inferred type lists the declared keys (TS object types are open too). */
-export const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
-  z.looseObject(shape) as unknown as z.ZodObject<Shape, z.core.$strip>;
+export const openObject = <Shape extends z.core.$ZodShape>(shape: Shape) =>
+  z.looseObject(shape) as unknown as z.ZodMiniObject<Shape, z.core.$strip>;
 
 /**
  * An object schema declaring keys that are also members of Object.prototype (`constructor`, `toString`, `__proto__`,
@@ -19,34 +25,38 @@ export const openObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
  * (assigning it would replace the prototype): when the shape declares it (`proto` says whether it is required), it is
  * checked here with its schema from the shape and defined on the output as an own property.
  */
-export const ownKeys = <S extends z.ZodObject>(object: S, proto?: "required" | "optional") =>
-  z.unknown().transform((input, ctx) => {
-    const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);
-    const own: unknown = isRecord ? Object.assign(Object.create(null), input) : input;
-    const parsed = object.safeParse(own);
-    const present = isRecord && proto !== undefined && Object.prototype.hasOwnProperty.call(input, "__proto__");
-    const value = present
-      ? (object.shape["__proto__"] as z.ZodType).safeParse((own as { __proto__: unknown }).__proto__)
-      : undefined;
-    const issues = [
-      ...(parsed.success ? [] : parsed.error.issues),
-      ...(isRecord && !present && proto === "required" ? [{ message: "Required", path: ["__proto__"] }] : []),
-      ...(value?.success === false
-        ? value.error.issues.map((issue) => ({ ...issue, path: ["__proto__", ...issue.path] }))
-        : []),
-    ];
-    for (const issue of issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input });
-    if (!parsed.success || issues.length > 0) return z.NEVER;
-    if (!value?.success) return parsed.data;
-    const descriptor = { value: value.data, enumerable: true, writable: true, configurable: true };
-    return Object.defineProperty(parsed.data, "__proto__", descriptor);
-  }) as unknown as S;
+export const ownKeys = <S extends z.ZodMiniObject>(object: S, proto?: "required" | "optional") =>
+  z.pipe(
+    z.unknown(),
+    z.transform((input, ctx) => {
+      const isRecord = typeof input === "object" && input !== null && !Array.isArray(input);
+      const own: unknown = isRecord ? Object.assign(Object.create(null), input) : input;
+      const parsed = object.safeParse(own);
+      const present = isRecord && proto !== undefined && Object.prototype.hasOwnProperty.call(input, "__proto__");
+      const value = present
+        ? (object.shape["__proto__"] as z.ZodMiniType).safeParse((own as { __proto__: unknown }).__proto__)
+        : undefined;
+      const issues = [
+        ...(parsed.success ? [] : parsed.error.issues),
+        ...(isRecord && !present && proto === "required" ? [{ message: "Required", path: ["__proto__"] }] : []),
+        ...(value?.success === false
+          ? value.error.issues.map((issue) => ({ ...issue, path: ["__proto__", ...issue.path] }))
+          : []),
+      ];
+      for (const issue of issues)
+        ctx.issues.push({ code: "custom", message: issue.message, path: [...issue.path], input });
+      if (!parsed.success || issues.length > 0) return z.NEVER;
+      if (!value?.success) return parsed.data;
+      const descriptor = { value: value.data, enumerable: true, writable: true, configurable: true };
+      return Object.defineProperty(parsed.data, "__proto__", descriptor);
+    }),
+  ) as unknown as S;
 
 /** TypeScript's `object`: any non-null object. */
 export const objectValue = z.custom<object>((value) => typeof value === "object" && value !== null);
 
 /** The declared type of an object schema: validates `T`, usable as a `z.discriminatedUnion` member. */
-export type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
+export type ObjectSchema<T> = z.ZodMiniType<T> & z.core.$ZodTypeDiscriminable;
 
 /**
  * `schema`, typed as its declared type `T` (`ObjectSchema<T>` for an object schema). Compiles only if the type zod
@@ -55,5 +65,5 @@ export type ObjectSchema<T> = z.ZodType<T> & z.core.$ZodTypeDiscriminable;
 export function exactly<T>() {
   return <S extends z.core.$ZodType>(
     schema: S & ([T] extends [z.output<S>] ? ([z.output<S>] extends [T] ? unknown : never) : never),
-  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodType<T>;
+  ) => schema as unknown as S extends z.core.$ZodTypeDiscriminable ? ObjectSchema<T> : z.ZodMiniType<T>;
 }

@@ -28,7 +28,7 @@ describe("printer", () => {
       [
         "// header",
         "",
-        'import * as z from "zod";',
+        'import * as z from "zod/mini";',
         'import { McpServerCore, type ServerOptions } from "rt";',
         'import type { MethodTable } from "rt/method-type";',
         'import { openObject, optionalKey } from "rt/zod-helpers";',
@@ -61,7 +61,7 @@ describe("printer", () => {
     const withPreamble = printer();
     withPreamble.preamble("// @ts-nocheck");
     withPreamble.print(zod, ".string()");
-    expect(withPreamble.render("")).toBe('// @ts-nocheck\nimport * as z from "zod";\n\nz.string()\n');
+    expect(withPreamble.render("")).toBe('// @ts-nocheck\nimport * as z from "zod/mini";\n\nz.string()\n');
   });
 
   it("orders by code unit, not by locale", () => {

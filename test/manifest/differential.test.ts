@@ -155,7 +155,7 @@ it("the shipped validators are the checked ones, annotated with their declared t
     });
     const shipped = emitUserSchemasFile(model, "");
     expect(shipped).toMatch(/^\/\/ @ts-nocheck/m);
-    const declared = [...shipped.matchAll(/^export const (\w+): z\.ZodType<T\.(\w+)> = /gm)];
+    const declared = [...shipped.matchAll(/^export const (\w+): z\.ZodMiniType<T\.(\w+)> = /gm)];
     // (`toolValidators`, the table of them by tool name, is annotated with the runtime's type.)
     const exported = [...shipped.matchAll(/^export const (\w+)/gm)]
       .map((m) => m[1])
@@ -164,12 +164,12 @@ it("the shipped validators are the checked ones, annotated with their declared t
     expect(declared.map((m) => m[1])).toEqual(exported);
     for (const m of declared) expect(m[1]).toMatch(new RegExp(`^${m[2]}(Schema|Shape)$`));
     // Without the @ts-nocheck note and the (non-recursive) annotations, it is the checked form, byte for byte.
-    const recursive = /: z\.ZodType<T\.\w+> = z\.lazy\(/;
+    const recursive = /: z\.ZodMiniType<T\.\w+> = z\.lazy\(/;
     const stripped = shipped
       .replace(/^\/\/ @ts-nocheck[^]*?\n\n/m, "")
       .split("\n")
       .map((line) =>
-        recursive.test(line) ? line : line.replace(/^(export const \w+): z\.ZodType<T\.\w+> = /, "$1 = "),
+        recursive.test(line) ? line : line.replace(/^(export const \w+): z\.ZodMiniType<T\.\w+> = /, "$1 = "),
       )
       .join("\n");
     expect(stripped).toBe(emitUserSchemasFile(model, "", { checked: true }));

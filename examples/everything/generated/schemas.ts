@@ -4,73 +4,79 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonSchemaCheck, openObject, optionalKey, type TypedToolValidators } from "../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.TestSimpleTextInput}. */
-export const TestSimpleTextInputSchema: z.ZodType<T.TestSimpleTextInput> = z.record(z.string(), z.unknown());
+export const TestSimpleTextInputSchema: z.ZodMiniType<T.TestSimpleTextInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestImageContentInput}. */
-export const TestImageContentInputSchema: z.ZodType<T.TestImageContentInput> = z.record(z.string(), z.unknown());
+export const TestImageContentInputSchema: z.ZodMiniType<T.TestImageContentInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestAudioContentInput}. */
-export const TestAudioContentInputSchema: z.ZodType<T.TestAudioContentInput> = z.record(z.string(), z.unknown());
+export const TestAudioContentInputSchema: z.ZodMiniType<T.TestAudioContentInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestEmbeddedResourceInput}. */
-export const TestEmbeddedResourceInputSchema: z.ZodType<T.TestEmbeddedResourceInput> = z.record(
+export const TestEmbeddedResourceInputSchema: z.ZodMiniType<T.TestEmbeddedResourceInput> = z.record(
   z.string(),
   z.unknown(),
 );
 
 /** Validates {@link T.TestMultipleContentTypesInput}. */
-export const TestMultipleContentTypesInputSchema: z.ZodType<T.TestMultipleContentTypesInput> = z.record(
+export const TestMultipleContentTypesInputSchema: z.ZodMiniType<T.TestMultipleContentTypesInput> = z.record(
   z.string(),
   z.unknown(),
 );
 
 /** Validates {@link T.TestToolWithLoggingInput}. */
-export const TestToolWithLoggingInputSchema: z.ZodType<T.TestToolWithLoggingInput> = z.record(z.string(), z.unknown());
+export const TestToolWithLoggingInputSchema: z.ZodMiniType<T.TestToolWithLoggingInput> = z.record(
+  z.string(),
+  z.unknown(),
+);
 
 /** Validates {@link T.TestToolWithProgressInput}. */
-export const TestToolWithProgressInputSchema: z.ZodType<T.TestToolWithProgressInput> = z.record(
+export const TestToolWithProgressInputSchema: z.ZodMiniType<T.TestToolWithProgressInput> = z.record(
   z.string(),
   z.unknown(),
 );
 
 /** Validates {@link T.TestErrorHandlingInput}. */
-export const TestErrorHandlingInputSchema: z.ZodType<T.TestErrorHandlingInput> = z.record(z.string(), z.unknown());
+export const TestErrorHandlingInputSchema: z.ZodMiniType<T.TestErrorHandlingInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestSamplingInput}. */
-export const TestSamplingInputSchema: z.ZodType<T.TestSamplingInput> = z
-  .object({ prompt: z.string() })
-  .catchall(z.unknown());
+export const TestSamplingInputSchema: z.ZodMiniType<T.TestSamplingInput> = z.catchall(
+  z.object({ prompt: z.string() }),
+  z.unknown(),
+);
 
 /** Validates {@link T.TestElicitationInput}. */
-export const TestElicitationInputSchema: z.ZodType<T.TestElicitationInput> = z
-  .object({ message: z.string() })
-  .catchall(z.unknown());
+export const TestElicitationInputSchema: z.ZodMiniType<T.TestElicitationInput> = z.catchall(
+  z.object({ message: z.string() }),
+  z.unknown(),
+);
 
 /** Validates {@link T.TestElicitationSep1034DefaultsInput}. */
-export const TestElicitationSep1034DefaultsInputSchema: z.ZodType<T.TestElicitationSep1034DefaultsInput> = z.record(
+export const TestElicitationSep1034DefaultsInputSchema: z.ZodMiniType<T.TestElicitationSep1034DefaultsInput> = z.record(
   z.string(),
   z.unknown(),
 );
 
 /** Validates {@link T.TestElicitationSep1330EnumsInput}. */
-export const TestElicitationSep1330EnumsInputSchema: z.ZodType<T.TestElicitationSep1330EnumsInput> = z.record(
+export const TestElicitationSep1330EnumsInputSchema: z.ZodMiniType<T.TestElicitationSep1330EnumsInput> = z.record(
   z.string(),
   z.unknown(),
 );
 
 /** Validates {@link T.JsonSchema202012ToolInputAddress}. */
-export const JsonSchema202012ToolInputAddressSchema: z.ZodType<T.JsonSchema202012ToolInputAddress> = z
-  .object({ street: optionalKey(z.string()), city: optionalKey(z.string()) })
-  .catchall(z.unknown());
+export const JsonSchema202012ToolInputAddressSchema: z.ZodMiniType<T.JsonSchema202012ToolInputAddress> = z.catchall(
+  z.object({ street: optionalKey(z.string()), city: optionalKey(z.string()) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.JsonSchema202012ToolInput}. */
-export const JsonSchema202012ToolInputShape: z.ZodType<T.JsonSchema202012ToolInput> = z.strictObject({
+export const JsonSchema202012ToolInputShape: z.ZodMiniType<T.JsonSchema202012ToolInput> = z.strictObject({
   name: optionalKey(z.string()),
   address: optionalKey(JsonSchema202012ToolInputAddressSchema),
   contactMethod: optionalKey(z.enum(["phone", "email"])),
@@ -79,94 +85,91 @@ export const JsonSchema202012ToolInputShape: z.ZodType<T.JsonSchema202012ToolInp
 });
 
 /** Validates {@link T.TestReconnectionInput}. */
-export const TestReconnectionInputSchema: z.ZodType<T.TestReconnectionInput> = z.record(z.string(), z.unknown());
+export const TestReconnectionInputSchema: z.ZodMiniType<T.TestReconnectionInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultElicitationInput}. */
-export const TestInputRequiredResultElicitationInputSchema: z.ZodType<T.TestInputRequiredResultElicitationInput> =
+export const TestInputRequiredResultElicitationInputSchema: z.ZodMiniType<T.TestInputRequiredResultElicitationInput> =
   z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultSamplingInput}. */
-export const TestInputRequiredResultSamplingInputSchema: z.ZodType<T.TestInputRequiredResultSamplingInput> = z.record(
-  z.string(),
-  z.unknown(),
-);
+export const TestInputRequiredResultSamplingInputSchema: z.ZodMiniType<T.TestInputRequiredResultSamplingInput> =
+  z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultListRootsInput}. */
-export const TestInputRequiredResultListRootsInputSchema: z.ZodType<T.TestInputRequiredResultListRootsInput> = z.record(
-  z.string(),
-  z.unknown(),
-);
+export const TestInputRequiredResultListRootsInputSchema: z.ZodMiniType<T.TestInputRequiredResultListRootsInput> =
+  z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultRequestStateInput}. */
-export const TestInputRequiredResultRequestStateInputSchema: z.ZodType<T.TestInputRequiredResultRequestStateInput> =
+export const TestInputRequiredResultRequestStateInputSchema: z.ZodMiniType<T.TestInputRequiredResultRequestStateInput> =
   z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultMultipleInputsInput}. */
-export const TestInputRequiredResultMultipleInputsInputSchema: z.ZodType<T.TestInputRequiredResultMultipleInputsInput> =
+export const TestInputRequiredResultMultipleInputsInputSchema: z.ZodMiniType<T.TestInputRequiredResultMultipleInputsInput> =
   z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultMultiRoundInput}. */
-export const TestInputRequiredResultMultiRoundInputSchema: z.ZodType<T.TestInputRequiredResultMultiRoundInput> =
+export const TestInputRequiredResultMultiRoundInputSchema: z.ZodMiniType<T.TestInputRequiredResultMultiRoundInput> =
   z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultCapabilitiesInput}. */
-export const TestInputRequiredResultCapabilitiesInputSchema: z.ZodType<T.TestInputRequiredResultCapabilitiesInput> =
+export const TestInputRequiredResultCapabilitiesInputSchema: z.ZodMiniType<T.TestInputRequiredResultCapabilitiesInput> =
   z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestInputRequiredResultTamperedStateInput}. */
-export const TestInputRequiredResultTamperedStateInputSchema: z.ZodType<T.TestInputRequiredResultTamperedStateInput> =
+export const TestInputRequiredResultTamperedStateInputSchema: z.ZodMiniType<T.TestInputRequiredResultTamperedStateInput> =
   z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestMissingCapabilityInput}. */
-export const TestMissingCapabilityInputSchema: z.ZodType<T.TestMissingCapabilityInput> = z.record(
+export const TestMissingCapabilityInputSchema: z.ZodMiniType<T.TestMissingCapabilityInput> = z.record(
   z.string(),
   z.unknown(),
 );
 
 /** Validates {@link T.TestStreamingElicitationInput}. */
-export const TestStreamingElicitationInputSchema: z.ZodType<T.TestStreamingElicitationInput> = z.record(
+export const TestStreamingElicitationInputSchema: z.ZodMiniType<T.TestStreamingElicitationInput> = z.record(
   z.string(),
   z.unknown(),
 );
 
 /** Validates {@link T.TestLoggingToolInput}. */
-export const TestLoggingToolInputSchema: z.ZodType<T.TestLoggingToolInput> = z.record(z.string(), z.unknown());
+export const TestLoggingToolInputSchema: z.ZodMiniType<T.TestLoggingToolInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestCustomHeaderEchoInput}. */
-export const TestCustomHeaderEchoInputSchema: z.ZodType<T.TestCustomHeaderEchoInput> = z
-  .object({ region: z.string(), query: optionalKey(z.string()) })
-  .catchall(z.unknown());
+export const TestCustomHeaderEchoInputSchema: z.ZodMiniType<T.TestCustomHeaderEchoInput> = z.catchall(
+  z.object({ region: z.string(), query: optionalKey(z.string()) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.TemplateDataVariables}. */
-export const TemplateDataVariablesSchema: z.ZodType<T.TemplateDataVariables> = openObject({ id: z.string() });
+export const TemplateDataVariablesSchema: z.ZodMiniType<T.TemplateDataVariables> = openObject({ id: z.string() });
 
 /** Validates {@link T.TestSimplePromptArguments}. */
-export const TestSimplePromptArgumentsSchema: z.ZodType<T.TestSimplePromptArguments> = z.looseObject(
+export const TestSimplePromptArgumentsSchema: z.ZodMiniType<T.TestSimplePromptArguments> = z.looseObject(
   {},
-) as z.ZodType<{}>;
+) as z.ZodMiniType<{}>;
 
 /** Validates {@link T.TestPromptWithArgumentsArguments}. */
-export const TestPromptWithArgumentsArgumentsSchema: z.ZodType<T.TestPromptWithArgumentsArguments> = openObject({
+export const TestPromptWithArgumentsArgumentsSchema: z.ZodMiniType<T.TestPromptWithArgumentsArguments> = openObject({
   arg1: z.string(),
   arg2: z.string(),
 });
 
 /** Validates {@link T.TestPromptWithEmbeddedResourceArguments}. */
-export const TestPromptWithEmbeddedResourceArgumentsSchema: z.ZodType<T.TestPromptWithEmbeddedResourceArguments> =
+export const TestPromptWithEmbeddedResourceArgumentsSchema: z.ZodMiniType<T.TestPromptWithEmbeddedResourceArguments> =
   openObject({ resourceUri: z.string() });
 
 /** Validates {@link T.TestPromptWithImageArguments}. */
-export const TestPromptWithImageArgumentsSchema: z.ZodType<T.TestPromptWithImageArguments> = z.looseObject(
+export const TestPromptWithImageArgumentsSchema: z.ZodMiniType<T.TestPromptWithImageArguments> = z.looseObject(
   {},
-) as z.ZodType<{}>;
+) as z.ZodMiniType<{}>;
 
 /** Validates {@link T.TestInputRequiredResultPromptArguments}. */
-export const TestInputRequiredResultPromptArgumentsSchema: z.ZodType<T.TestInputRequiredResultPromptArguments> =
-  z.looseObject({}) as z.ZodType<{}>;
+export const TestInputRequiredResultPromptArgumentsSchema: z.ZodMiniType<T.TestInputRequiredResultPromptArguments> =
+  z.looseObject({}) as z.ZodMiniType<{}>;
 
 /** Validates {@link T.JsonSchema202012ToolInput} completely: the zod shape plus the original JSON Schema for `else`, `if`, `required`, `then`. */
-export const JsonSchema202012ToolInputSchema: z.ZodType<T.JsonSchema202012ToolInput> =
-  JsonSchema202012ToolInputShape.superRefine(jsonSchemaCheck(D.jsonSchemas.JsonSchema202012ToolInput));
+export const JsonSchema202012ToolInputSchema: z.ZodMiniType<T.JsonSchema202012ToolInput> =
+  JsonSchema202012ToolInputShape.check(z.superRefine(jsonSchemaCheck(D.jsonSchemas.JsonSchema202012ToolInput)));
 
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */
 export const toolValidators: Readonly<Record<string, TypedToolValidators>> = {

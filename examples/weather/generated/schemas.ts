@@ -4,82 +4,88 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonSchemaCheck, openObject, optionalKey, type TypedToolValidators } from "../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.GetForecastInput}. */
-export const GetForecastInputShape: z.ZodType<T.GetForecastInput> = z.strictObject({
+export const GetForecastInputShape: z.ZodMiniType<T.GetForecastInput> = z.strictObject({
   city: z.string(),
-  days: optionalKey(z.int().gte(1).lte(7)),
+  days: optionalKey(z.int().check(z.gte(1), z.lte(7))),
   units: optionalKey(z.enum(["metric", "imperial"])),
 });
 
 /** Validates {@link T.GetForecastOutputDay}. */
-export const GetForecastOutputDaySchema: z.ZodType<T.GetForecastOutputDay> = z
-  .object({
+export const GetForecastOutputDaySchema: z.ZodMiniType<T.GetForecastOutputDay> = z.catchall(
+  z.object({
     date: z.string(),
     high: z.number(),
     low: z.number(),
     conditions: z.enum(["sunny", "cloudy", "rain", "snow"]),
-  })
-  .catchall(z.unknown());
+  }),
+  z.unknown(),
+);
 
 /** Validates {@link T.GetForecastOutput}. */
-export const GetForecastOutputShape: z.ZodType<T.GetForecastOutput> = z
-  .object({ city: z.string(), units: z.enum(["metric", "imperial"]), days: z.array(GetForecastOutputDaySchema) })
-  .catchall(z.unknown());
+export const GetForecastOutputShape: z.ZodMiniType<T.GetForecastOutput> = z.catchall(
+  z.object({ city: z.string(), units: z.enum(["metric", "imperial"]), days: z.array(GetForecastOutputDaySchema) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.GetAlertsInput}. */
-export const GetAlertsInputSchema: z.ZodType<T.GetAlertsInput> = z
-  .object({ region: z.string().regex(new RegExp("^[A-Z]{2}$", "u")) })
-  .catchall(z.unknown());
+export const GetAlertsInputSchema: z.ZodMiniType<T.GetAlertsInput> = z.catchall(
+  z.object({ region: z.string().check(z.regex(new RegExp("^[A-Z]{2}$", "u"))) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.GetAlertsOutput}. */
-export const GetAlertsOutputShape: z.ZodType<T.GetAlertsOutput> = z
-  .object({
+export const GetAlertsOutputShape: z.ZodMiniType<T.GetAlertsOutput> = z.catchall(
+  z.object({
     alerts: z.array(
-      z
-        .object({
+      z.catchall(
+        z.object({
           severity: z.enum(["minor", "moderate", "severe"]),
           headline: z.string(),
-          expires: optionalKey(z.string().nullable()),
-        })
-        .catchall(z.unknown()),
+          expires: optionalKey(z.nullable(z.string())),
+        }),
+        z.unknown(),
+      ),
     ),
-  })
-  .catchall(z.unknown());
+  }),
+  z.unknown(),
+);
 
 /** Validates {@link T.ConvertTemperatureInput}. */
-export const ConvertTemperatureInputSchema: z.ZodType<T.ConvertTemperatureInput> = z
-  .object({ value: z.number(), to: z.enum(["celsius", "fahrenheit"]) })
-  .catchall(z.unknown());
+export const ConvertTemperatureInputSchema: z.ZodMiniType<T.ConvertTemperatureInput> = z.catchall(
+  z.object({ value: z.number(), to: z.enum(["celsius", "fahrenheit"]) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.CurrentConditionsVariables}. */
-export const CurrentConditionsVariablesSchema: z.ZodType<T.CurrentConditionsVariables> = openObject({
+export const CurrentConditionsVariablesSchema: z.ZodMiniType<T.CurrentConditionsVariables> = openObject({
   city: z.string(),
 });
 
 /** Validates {@link T.PlanTripArguments}. */
-export const PlanTripArgumentsSchema: z.ZodType<T.PlanTripArguments> = openObject({
+export const PlanTripArgumentsSchema: z.ZodMiniType<T.PlanTripArguments> = openObject({
   city: z.string(),
   activity: optionalKey(z.string()),
 });
 
 /** Validates {@link T.GetForecastInput} completely: the zod shape plus the original JSON Schema for `minLength`. */
-export const GetForecastInputSchema: z.ZodType<T.GetForecastInput> = GetForecastInputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.GetForecastInput),
+export const GetForecastInputSchema: z.ZodMiniType<T.GetForecastInput> = GetForecastInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.GetForecastInput)),
 );
 
 /** Validates {@link T.GetForecastOutput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const GetForecastOutputSchema: z.ZodType<T.GetForecastOutput> = GetForecastOutputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.GetForecastOutput),
+export const GetForecastOutputSchema: z.ZodMiniType<T.GetForecastOutput> = GetForecastOutputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.GetForecastOutput)),
 );
 
 /** Validates {@link T.GetAlertsOutput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const GetAlertsOutputSchema: z.ZodType<T.GetAlertsOutput> = GetAlertsOutputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.GetAlertsOutput),
+export const GetAlertsOutputSchema: z.ZodMiniType<T.GetAlertsOutput> = GetAlertsOutputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.GetAlertsOutput)),
 );
 
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */

@@ -43,7 +43,7 @@ export function emitUserTypesFile(model: UserModel, header: string): string {
 
 /**
  * How schemas.ts is emitted. By default tsc does not check it (`// @ts-nocheck`) and every validator is annotated
- * with its declared type (`z.ZodType<T.X>`): a user's tsc then never infers zod's generics, which is most of what a
+ * with its declared type (`z.ZodMiniType<T.X>`): a user's tsc then never infers zod's generics, which is most of what a
  * zod-based server costs to type-check (bench/manifest-tsc.ts). `checked` emits the same validators for tsc to check,
  * with inferred types: the differential tests compile that form to prove `z.infer` of each validator equals its type.
  */
@@ -74,12 +74,14 @@ export function emitUserSchemasFile(model: UserModel, header: string, options: S
       emitDoc({
         text: `Validates {@link ${typeRef(s.typeName)}} completely: the zod shape plus the original JSON Schema for ${keywords}.`,
       }),
-      `export const ${s.typeName}Schema${annotate ? `: ${f.use(zod, true)}.ZodType<${typeRef(s.typeName)}>` : ""} = `,
-      `${s.typeName}Shape.superRefine(`,
+      `export const ${s.typeName}Schema${annotate ? `: ${f.use(zod, true)}.ZodMiniType<${typeRef(s.typeName)}>` : ""} = `,
+      `${s.typeName}Shape.check(`,
+      zod,
+      ".superRefine(",
       runtime.jsonSchemaCheck,
       "(",
       D,
-      `.${jsonSchemaConst(s.typeName)}));\n`,
+      `.${jsonSchemaConst(s.typeName)})));\n`,
     );
   }
   printToolValidators(f, model);

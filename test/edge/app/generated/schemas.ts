@@ -4,42 +4,46 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonSchemaCheck, type TypedToolValidators } from "../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.RegisterInput}. */
-export const RegisterInputShape: z.ZodType<T.RegisterInput> = z.strictObject({
+export const RegisterInputShape: z.ZodMiniType<T.RegisterInput> = z.strictObject({
   email: z.string(),
   name: z.string(),
-  code: z.string().regex(new RegExp("^[A-Z]{3}-[0-9]{3}$", "u")),
+  code: z.string().check(z.regex(new RegExp("^[A-Z]{3}-[0-9]{3}$", "u"))),
 });
 
 /** Validates {@link T.RegisterOutput}. */
-export const RegisterOutputShape: z.ZodType<T.RegisterOutput> = z
-  .object({ id: z.string(), email: z.string() })
-  .catchall(z.unknown());
+export const RegisterOutputShape: z.ZodMiniType<T.RegisterOutput> = z.catchall(
+  z.object({ id: z.string(), email: z.string() }),
+  z.unknown(),
+);
 
 /** Validates {@link T.AskModelInput}. */
-export const AskModelInputShape: z.ZodType<T.AskModelInput> = z.object({ question: z.string() }).catchall(z.unknown());
+export const AskModelInputShape: z.ZodMiniType<T.AskModelInput> = z.catchall(
+  z.object({ question: z.string() }),
+  z.unknown(),
+);
 
 /** Validates {@link T.AskUserInput}. */
-export const AskUserInputSchema: z.ZodType<T.AskUserInput> = z.record(z.string(), z.unknown());
+export const AskUserInputSchema: z.ZodMiniType<T.AskUserInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.RegisterInput} completely: the zod shape plus the original JSON Schema for `format`, `minLength`. */
-export const RegisterInputSchema: z.ZodType<T.RegisterInput> = RegisterInputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.RegisterInput),
+export const RegisterInputSchema: z.ZodMiniType<T.RegisterInput> = RegisterInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.RegisterInput)),
 );
 
 /** Validates {@link T.RegisterOutput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const RegisterOutputSchema: z.ZodType<T.RegisterOutput> = RegisterOutputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.RegisterOutput),
+export const RegisterOutputSchema: z.ZodMiniType<T.RegisterOutput> = RegisterOutputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.RegisterOutput)),
 );
 
 /** Validates {@link T.AskModelInput} completely: the zod shape plus the original JSON Schema for `minLength`. */
-export const AskModelInputSchema: z.ZodType<T.AskModelInput> = AskModelInputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.AskModelInput),
+export const AskModelInputSchema: z.ZodMiniType<T.AskModelInput> = AskModelInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.AskModelInput)),
 );
 
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */

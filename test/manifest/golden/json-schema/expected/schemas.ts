@@ -4,93 +4,99 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonSchemaCheck, optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.TreeInput}. */
-export const TreeInputSchema: z.ZodType<T.TreeInput> = z.lazy(() =>
-  z.object({ root: TreeInputNodeSchema, parent: optionalKey(TreeInputSchema) }).catchall(z.unknown()),
+export const TreeInputSchema: z.ZodMiniType<T.TreeInput> = z.lazy(() =>
+  z.catchall(z.object({ root: TreeInputNodeSchema, parent: optionalKey(TreeInputSchema) }), z.unknown()),
 );
 
 /** Validates {@link T.TreeInputNode}. */
-export const TreeInputNodeSchema: z.ZodType<T.TreeInputNode> = z.lazy(() =>
-  z.object({ name: z.string(), children: optionalKey(z.array(TreeInputNodeSchema)) }).catchall(z.unknown()),
+export const TreeInputNodeSchema: z.ZodMiniType<T.TreeInputNode> = z.lazy(() =>
+  z.catchall(z.object({ name: z.string(), children: optionalKey(z.array(TreeInputNodeSchema)) }), z.unknown()),
 );
 
 /** Validates {@link T.ShapesInput}. */
-export const ShapesInputShape: z.ZodType<T.ShapesInput> = z
-  .object({
+export const ShapesInputShape: z.ZodMiniType<T.ShapesInput> = z.catchall(
+  z.object({
     shape: z.union([
-      z.object({ kind: z.literal("circle"), radius: z.number() }).catchall(z.unknown()),
-      z.object({ kind: z.literal("square"), side: z.number() }).catchall(z.unknown()),
+      z.catchall(z.object({ kind: z.literal("circle"), radius: z.number() }), z.unknown()),
+      z.catchall(z.object({ kind: z.literal("square"), side: z.number() }), z.unknown()),
     ]),
     color: optionalKey(z.union([z.string(), z.int()])),
     meta: optionalKey(
       z.intersection(
-        z.object({ a: optionalKey(z.string()) }).catchall(z.unknown()),
-        z.object({ b: optionalKey(z.number()) }).catchall(z.unknown()),
+        z.catchall(z.object({ a: optionalKey(z.string()) }), z.unknown()),
+        z.catchall(z.object({ b: optionalKey(z.number()) }), z.unknown()),
       ),
     ),
     point: optionalKey(z.union([z.tuple([]), z.tuple([z.number()]), z.tuple([z.number(), z.number()])])),
-    note: optionalKey(z.string().nullable()),
-  })
-  .catchall(z.unknown());
+    note: optionalKey(z.nullable(z.string())),
+  }),
+  z.unknown(),
+);
 
 /** Validates {@link T.ShapesOutput}. */
-export const ShapesOutputShape: z.ZodType<T.ShapesOutput> = z
-  .object({ area: z.number(), when: optionalKey(z.string()) })
-  .catchall(z.unknown());
+export const ShapesOutputShape: z.ZodMiniType<T.ShapesOutput> = z.catchall(
+  z.object({ area: z.number(), when: optionalKey(z.string()) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.ConditionalInputAddress}. */
-export const ConditionalInputAddressSchema: z.ZodType<T.ConditionalInputAddress> = z
-  .object({ city: optionalKey(z.string()) })
-  .catchall(z.unknown());
+export const ConditionalInputAddressSchema: z.ZodMiniType<T.ConditionalInputAddress> = z.catchall(
+  z.object({ city: optionalKey(z.string()) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.ConditionalInput}. */
-export const ConditionalInputShape: z.ZodType<T.ConditionalInput> = z
-  .object({
+export const ConditionalInputShape: z.ZodMiniType<T.ConditionalInput> = z.catchall(
+  z.object({
     mode: optionalKey(z.enum(["a", "b"])),
     a: optionalKey(z.string()),
     b: optionalKey(z.string()),
     env: optionalKey(z.record(z.string(), z.string())),
     address: optionalKey(ConditionalInputAddressSchema),
-  })
-  .catchall(z.unknown());
+  }),
+  z.unknown(),
+);
 
 /** Validates {@link T.LegacyInputItem}. */
-export const LegacyInputItemSchema: z.ZodType<T.LegacyInputItem> = z
-  .object({ sku: z.string().regex(new RegExp("^[A-Z]{3}-[0-9]+$", "u")) })
-  .catchall(z.unknown());
+export const LegacyInputItemSchema: z.ZodMiniType<T.LegacyInputItem> = z.catchall(
+  z.object({ sku: z.string().check(z.regex(new RegExp("^[A-Z]{3}-[0-9]+$", "u"))) }),
+  z.unknown(),
+);
 
 /** Validates {@link T.LegacyInput}. */
-export const LegacyInputShape: z.ZodType<T.LegacyInput> = z
-  .object({
+export const LegacyInputShape: z.ZodMiniType<T.LegacyInput> = z.catchall(
+  z.object({
     item: optionalKey(LegacyInputItemSchema),
     pair: optionalKey(z.union([z.tuple([]), z.tuple([z.string()]), z.tuple([z.string(), z.int()])])),
     email: optionalKey(z.string()),
-  })
-  .catchall(z.unknown());
+  }),
+  z.unknown(),
+);
 
 /** Validates {@link T.ShapesInput} completely: the zod shape plus the original JSON Schema for `oneOf`. */
-export const ShapesInputSchema: z.ZodType<T.ShapesInput> = ShapesInputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.ShapesInput),
+export const ShapesInputSchema: z.ZodMiniType<T.ShapesInput> = ShapesInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.ShapesInput)),
 );
 
 /** Validates {@link T.ShapesOutput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const ShapesOutputSchema: z.ZodType<T.ShapesOutput> = ShapesOutputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.ShapesOutput),
+export const ShapesOutputSchema: z.ZodMiniType<T.ShapesOutput> = ShapesOutputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.ShapesOutput)),
 );
 
 /** Validates {@link T.ConditionalInput} completely: the zod shape plus the original JSON Schema for `else`, `if`, `minLength`, `patternProperties`, `then`. */
-export const ConditionalInputSchema: z.ZodType<T.ConditionalInput> = ConditionalInputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.ConditionalInput),
+export const ConditionalInputSchema: z.ZodMiniType<T.ConditionalInput> = ConditionalInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.ConditionalInput)),
 );
 
 /** Validates {@link T.LegacyInput} completely: the zod shape plus the original JSON Schema for `format`. */
-export const LegacyInputSchema: z.ZodType<T.LegacyInput> = LegacyInputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.LegacyInput),
+export const LegacyInputSchema: z.ZodMiniType<T.LegacyInput> = LegacyInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.LegacyInput)),
 );
 
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */

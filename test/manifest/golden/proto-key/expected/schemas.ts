@@ -4,27 +4,28 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonSchemaCheck, optionalKey, ownKeys, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.KeysInput}. */
-export const KeysInputSchema: z.ZodType<T.KeysInput> = ownKeys(
+export const KeysInputSchema: z.ZodMiniType<T.KeysInput> = ownKeys(
   z.strictObject({ ["__proto__"]: z.enum(["ab", "cd"]), plain: optionalKey(z.boolean()) }),
   "required",
 );
 
 /** Validates {@link T.KeysOutput}. */
-export const KeysOutputSchema: z.ZodType<T.KeysOutput> = ownKeys(
-  z
-    .object({ ["__proto__"]: optionalKey(z.object({ polluted: z.boolean() }).catchall(z.unknown())) })
-    .catchall(z.unknown()),
+export const KeysOutputSchema: z.ZodMiniType<T.KeysOutput> = ownKeys(
+  z.catchall(
+    z.object({ ["__proto__"]: optionalKey(z.catchall(z.object({ polluted: z.boolean() }), z.unknown())) }),
+    z.unknown(),
+  ),
   "optional",
 );
 
 /** Validates {@link T.MembersInput}. */
-export const MembersInputSchema: z.ZodType<T.MembersInput> = ownKeys(
+export const MembersInputSchema: z.ZodMiniType<T.MembersInput> = ownKeys(
   z.strictObject({
     constructor: optionalKey(z.string()),
     __defineGetter__: optionalKey(z.string()),
@@ -62,12 +63,12 @@ export const MembersInputSchema: z.ZodType<T.MembersInput> = ownKeys(
 );
 
 /** Validates {@link T.MembersOutput}. */
-export const MembersOutputSchema: z.ZodType<T.MembersOutput> = ownKeys(
-  z.object({ constructor: z.unknown(), toString: z.unknown(), valueOf: z.unknown() }).catchall(z.unknown()),
+export const MembersOutputSchema: z.ZodMiniType<T.MembersOutput> = ownKeys(
+  z.catchall(z.object({ constructor: z.unknown(), toString: z.unknown(), valueOf: z.unknown() }), z.unknown()),
 );
 
 /** Validates {@link T.CheckedInput}. */
-export const CheckedInputShape: z.ZodType<T.CheckedInput> = ownKeys(
+export const CheckedInputShape: z.ZodMiniType<T.CheckedInput> = ownKeys(
   z.strictObject({
     ["__proto__"]: optionalKey(z.string()),
     constructor: optionalKey(z.int()),
@@ -77,8 +78,8 @@ export const CheckedInputShape: z.ZodType<T.CheckedInput> = ownKeys(
 );
 
 /** Validates {@link T.CheckedInput} completely: the zod shape plus the original JSON Schema for `dependentRequired`, `not`. */
-export const CheckedInputSchema: z.ZodType<T.CheckedInput> = CheckedInputShape.superRefine(
-  jsonSchemaCheck(D.jsonSchemas.CheckedInput),
+export const CheckedInputSchema: z.ZodMiniType<T.CheckedInput> = CheckedInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.CheckedInput)),
 );
 
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */

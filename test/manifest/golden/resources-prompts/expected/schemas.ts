@@ -4,25 +4,25 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { openObject, optionalKey } from "../../../../../runtime/index.ts";
 import type * as T from "./types.js";
 
 /** Validates {@link T.PageVariables}. */
-export const PageVariablesSchema: z.ZodType<T.PageVariables> = openObject({
+export const PageVariablesSchema: z.ZodMiniType<T.PageVariables> = openObject({
   slug: z.string(),
   version: optionalKey(z.string()),
   lang: optionalKey(z.string()),
 });
 
 /** Validates {@link T.FileVariables}. */
-export const FileVariablesSchema: z.ZodType<T.FileVariables> = openObject({ path: z.string() });
+export const FileVariablesSchema: z.ZodMiniType<T.FileVariables> = openObject({ path: z.string() });
 
 /** Validates {@link T.SummarizeArguments}. */
-export const SummarizeArgumentsSchema: z.ZodType<T.SummarizeArguments> = openObject({
+export const SummarizeArgumentsSchema: z.ZodMiniType<T.SummarizeArguments> = openObject({
   slug: z.string(),
   style: optionalKey(z.string()),
 });
 
 /** Validates {@link T.GreetArguments}. */
-export const GreetArgumentsSchema: z.ZodType<T.GreetArguments> = z.looseObject({}) as z.ZodType<{}>;
+export const GreetArgumentsSchema: z.ZodMiniType<T.GreetArguments> = z.looseObject({}) as z.ZodMiniType<{}>;

@@ -4,50 +4,53 @@
 // @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
-import * as z from "zod";
+import * as z from "zod/mini";
 import { optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import type * as T from "./types.js";
 
 /** Validates {@link T.SearchInput}. */
-export const SearchInputSchema: z.ZodType<T.SearchInput> = z.strictObject({
+export const SearchInputSchema: z.ZodMiniType<T.SearchInput> = z.strictObject({
   query: z.string(),
-  limit: optionalKey(z.int().gte(1).lte(100)),
+  limit: optionalKey(z.int().check(z.gte(1), z.lte(100))),
   exact: optionalKey(z.boolean()),
   sort: optionalKey(z.enum(["relevance", "date"])),
-  cursor: optionalKey(z.string().nullable()),
+  cursor: optionalKey(z.nullable(z.string())),
 });
 
 /** Validates {@link T.SearchOutput}. */
-export const SearchOutputSchema: z.ZodType<T.SearchOutput> = z
-  .object({
+export const SearchOutputSchema: z.ZodMiniType<T.SearchOutput> = z.catchall(
+  z.object({
     hits: z
       .array(
-        z
-          .object({ id: z.string(), score: z.number().gt(0), tags: optionalKey(z.array(z.string())) })
-          .catchall(z.unknown()),
+        z.catchall(
+          z.object({ id: z.string(), score: z.number().check(z.gt(0)), tags: optionalKey(z.array(z.string())) }),
+          z.unknown(),
+        ),
       )
-      .min(0),
+      .check(z.minLength(0)),
     total: z.int(),
-  })
-  .catchall(z.unknown());
+  }),
+  z.unknown(),
+);
 
 /** Validates {@link T.PingV2Input}. */
-export const PingV2InputSchema: z.ZodType<T.PingV2Input> = z.record(z.string(), z.unknown());
+export const PingV2InputSchema: z.ZodMiniType<T.PingV2Input> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.SetLabelsInputJson}. */
-export const SetLabelsInputJsonSchema: z.ZodType<T.SetLabelsInputJson> = z.record(
+export const SetLabelsInputJsonSchema: z.ZodMiniType<T.SetLabelsInputJson> = z.record(
   z.string(),
   z.union([z.string(), z.number(), z.boolean(), z.null()]),
 );
 
 /** Validates {@link T.SetLabelsInput}. */
-export const SetLabelsInputSchema: z.ZodType<T.SetLabelsInput> = z
-  .object({
+export const SetLabelsInputSchema: z.ZodMiniType<T.SetLabelsInput> = z.catchall(
+  z.object({
     labels: z.record(z.string(), z.string()),
     "content-type": optionalKey(z.literal("application/json")),
     body: optionalKey(SetLabelsInputJsonSchema),
-  })
-  .catchall(z.unknown());
+  }),
+  z.unknown(),
+);
 
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */
 export const toolValidators: Readonly<Record<string, TypedToolValidators>> = {
