@@ -75,7 +75,16 @@ export type { RevisionInput } from "./protocol/registry.ts";
 export { InvalidMessageError } from "./protocol/validation.ts";
 export type { ValidationIssue, Validator } from "./protocol/validation.ts";
 export { jsonSchemaCheck } from "./protocol/json-schema-check.ts";
-export { exactly, objectValue, openObject, optionalKey, ownKeys } from "./protocol/zod-helpers.ts";
+export {
+  built,
+  closedObject,
+  exactly,
+  indexedObject,
+  objectValue,
+  openObject,
+  optionalKey,
+  ownKeys,
+} from "./protocol/zod-helpers.ts";
 export type { ObjectSchema } from "./protocol/zod-helpers.ts";
 
 export { McpServer, McpServerCore } from "./server/server.ts";

@@ -5,7 +5,7 @@
  * Every TypeScript file prints through the printer, which imports zod, the runtime's method tokens and zod helpers,
  * and the sibling files as their symbols are used.
  */
-import type { IrMethod, IrModel, IrTypeDecl } from "../ir/model.ts";
+import type { IrMethod, IrModel, IrType, IrTypeDecl } from "../ir/model.ts";
 import { dependencyOrder } from "../ir/walk.ts";
 import { stableJson, tsHeader, headerLine, type GeneratedFile } from "./generated-file.ts";
 import { createPrinter, typeUse, type Printable, type Printer, type RuntimeEntry } from "./printer.ts";
@@ -77,7 +77,10 @@ export function emitSchemasModule(types: readonly IrTypeDecl[], options: Schemas
   const f = protocolPrinter(options);
   const { order, recursive } = dependencyOrder(types);
   const objects = objectSchemaNames(types, recursive);
-  const ctx = createZodContext({ printer: f, isObjectSchema: (name) => objects.has(name) });
+  // Every declaration is deferred; one refers to another's built schema, except to a declaration on a cycle.
+  const ref = (name: string) => (recursive.has(name) ? `${name}Schema` : `${f.use(runtime.built)}(${name}Schema)`);
+  const declared = (name: string) => `${name}Schema`;
+  const ctx = createZodContext({ printer: f, ref, declared, isObjectSchema: (name) => objects.has(name) });
   const typeRef = (name: string) => `${f.use(T, true)}.${name}`;
   for (const decl of order)
     f.print(
@@ -93,7 +96,7 @@ export function emitSchemasModule(types: readonly IrTypeDecl[], options: Schemas
 
 export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions, header = ""): string {
   const f = protocolPrinter(options);
-  const ctx = createZodContext({ printer: f, ref: (name) => `${f.use(S)}.${name}Schema` });
+  const ctx = createZodContext({ printer: f, ref: (name) => `${f.use(runtime.built)}(${f.use(S)}.${name}Schema)` });
   const typeOptions = { ref: (name: string) => `${f.use(T, true)}.${name}` };
   const of = options.extensionId !== undefined ? `extension ${options.extensionId}` : `revision ${model.revision}`;
   f.print(`/** Every JSON-RPC method of ${of}, keyed by method string. */`);
@@ -106,7 +109,7 @@ export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions, he
 function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (n: string) => string }): Printable {
   const method = JSON.stringify(m.method);
   const paramsType = m.params ? emitTypeExpression(m.params, typeOptions) : "undefined";
-  const paramsSchema = m.params ? emitZodExpression(m.params, ctx) : `${ctx.use(zod)}.undefined()`;
+  const paramsSchema = m.params ? deferredSchema(m.params, ctx) : `${ctx.use(zod)}.undefined()`;
   const doc = emitDoc({
     text: `\`${m.method}\` (${m.typeName}).`,
     ...(m.doc?.deprecated !== undefined ? { deprecated: m.doc.deprecated } : {}),
@@ -117,12 +120,12 @@ function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (
     const facts = m.resultFacts!;
     const resultType = emitTypeExpression(m.result!, typeOptions);
     const complete = facts.complete
-      ? { type: emitTypeExpression(facts.complete, typeOptions), schema: emitZodExpression(facts.complete, ctx) }
+      ? { type: emitTypeExpression(facts.complete, typeOptions), schema: deferredSchema(facts.complete, ctx) }
       : undefined;
     const typeArgs = [method, paramsType, resultType, ...(complete ? [complete.type] : [])].join(", ");
     const fields = [
       ...common,
-      `result: ${emitZodExpression(m.result!, ctx)}`,
+      `result: ${deferredSchema(m.result!, ctx)}`,
       `paramsOptional: ${m.paramsOptional}`,
       `delivery: "${m.delivery}"`,
       ...gate,
@@ -140,6 +143,15 @@ function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (
     runtime.ProtocolNotificationType,
     `<${method}, ${paramsType}>({ ${fields.join(", ")} }),`,
   ];
+}
+
+/**
+ * A method's params or result schema, built on first parse like the declarations: a declaration's own (deferred)
+ * schema, or any other expression in `z.lazy`.
+ */
+function deferredSchema(type: IrType, ctx: ZodEmitContext): string {
+  if (type.kind === "ref") return `${ctx.use(S)}.${type.name}Schema`;
+  return `${ctx.use(zod)}.lazy(() => ${emitZodExpression(type, ctx)})`;
 }
 
 export function emitConstantsFile(model: IrModel, header = ""): string {

@@ -79,7 +79,10 @@ export const runtime = {
   RevisionDescriptor: runtimeType("RevisionDescriptor", "method-type"),
   // Validator helpers (`@mcp-gen/runtime/zod-helpers`, also exported by the core entry).
   optionalKey: runtimeValue("optionalKey", "zod-helpers"),
+  built: runtimeValue("built", "zod-helpers"),
   openObject: runtimeValue("openObject", "zod-helpers"),
+  closedObject: runtimeValue("closedObject", "zod-helpers"),
+  indexedObject: runtimeValue("indexedObject", "zod-helpers"),
   ownKeys: runtimeValue("ownKeys", "zod-helpers"),
   objectValue: runtimeValue("objectValue", "zod-helpers"),
   exactly: runtimeValue("exactly", "zod-helpers"),

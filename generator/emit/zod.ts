@@ -5,9 +5,10 @@
  * - zod's functional entry `zod/mini` (`z.optional(x)`, `x.check(z.minLength(1))`): the same schemas and parser as
  *   classic zod, but tree-shakable, so a bundle carries only the schema kinds and checks it uses (issue 14), and
  *   cheaper to construct (no methods attached per instance).
- * - Open objects keep unknown keys (`z.looseObject`) but infer only the declared keys, through the `openObject`
- *   helper: TypeScript object types are open too, and an index signature in the inferred type would make spec
- *   interfaces unassignable to it. Closed objects (`closed: true`) use `z.strictObject`.
+ * - Objects are built by the runtime's helpers, whose objects compile their parser as classic zod's do. Open objects
+ *   keep unknown keys but infer only the declared keys (`openObject`): TypeScript object types are open too, and an
+ *   index signature in the inferred type would make spec interfaces unassignable to it. Closed objects (`closed:
+ *   true`) use `closedObject`, objects with an index signature `indexedObject`.
  * - Optional properties go through the `optionalKey` helper: typed as zod's exact-optional (`x?: T`, not
  *   `T | undefined`, matching `exactOptionalPropertyTypes`) but run as `.optional()`, because zod 4.6's
  *   `.exactOptional()` still runs the inner schema on every absent key (5-10x slower on typical params). The only
@@ -26,6 +27,8 @@ import { acceptsNull, emitDoc, propertyKey } from "./ts-types.ts";
 export interface ZodEmitContext {
   /** The expression naming the schema of a declaration (e.g. `CallToolRequestSchema` or `S.CallToolRequestSchema`). */
   readonly ref: (name: string) => string;
+  /** The name a declaration's schema is declared under; default: `ref`. */
+  readonly declared: (name: string) => string;
   /**
    * Whether the schema of a named declaration is a zod object (usable in `z.discriminatedUnion`). Unions marked with a
    * `discriminator` use `z.discriminatedUnion` only when every member passes; default: never.
@@ -39,12 +42,15 @@ export interface ZodContextOptions {
   /** The printer of the file the expressions go into: it imports zod and the runtime's helpers they use. */
   readonly printer: Pick<Printer, "use">;
   readonly ref?: (name: string) => string;
+  readonly declared?: (name: string) => string;
   readonly isObjectSchema?: (name: string) => boolean;
 }
 
 export function createZodContext(options: ZodContextOptions): ZodEmitContext {
+  const ref = options.ref ?? ((name: string) => `${name}Schema`);
   return {
-    ref: options.ref ?? ((name) => `${name}Schema`),
+    ref,
+    declared: options.declared ?? ref,
     use: (symbol, asType) => options.printer.use(symbol, asType),
     ...(options.isObjectSchema ? { isObjectSchema: options.isObjectSchema } : {}),
   };
@@ -180,10 +186,10 @@ function emitObject(type: IrObjectType, ctx: ZodEmitContext): string {
 function emitPlainObject(type: IrObjectType, ctx: ZodEmitContext): string {
   const shape = `{${type.props.map((p) => emitShapeEntry(p, ctx)).join("")}}`;
   const index = type.index ? emitZodExpression(type.index, ctx) : undefined;
-  if (type.closed) return index ? `z.catchall(z.strictObject(${shape}), ${index})` : `z.strictObject(${shape})`;
-  if (index)
-    return type.props.length === 0 ? `z.record(z.string(), ${index})` : `z.catchall(z.object(${shape}), ${index})`;
-  if (type.props.length === 0) return "(z.looseObject({}) as z.ZodMiniType<{}>)";
+  if (index && (type.closed || type.props.length > 0)) return `${ctx.use(runtime.indexedObject)}(${shape}, ${index})`;
+  if (index) return `z.record(z.string(), ${index})`;
+  if (type.closed) return `${ctx.use(runtime.closedObject)}(${shape})`;
+  if (type.props.length === 0) return `(${ctx.use(runtime.openObject)}({}) as z.ZodMiniType<{}>)`;
   return `${ctx.use(runtime.openObject)}(${shape})`;
 }
 
@@ -227,7 +233,7 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
   });
   const built = emitZodExpression(decl.type, ctx, decl.constraints);
   const expr = options.deferred ? `z.lazy(() => ${built})` : built;
-  const name = ctx.ref(decl.name);
+  const name = ctx.declared(decl.name);
   const type = options.typeRef(decl.name);
   if (options.recursive) return `${doc}export const ${name}: z.ZodMiniType<${type}> = z.lazy(() => ${built});\n`;
   if (options.annotate) return `${doc}export const ${name}: z.ZodMiniType<${type}> = ${expr};\n`;

@@ -5,7 +5,14 @@
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
 import * as z from "zod/mini";
-import { jsonSchemaCheck, openObject, optionalKey, type TypedToolValidators } from "../../../runtime/index.ts";
+import {
+  closedObject,
+  indexedObject,
+  jsonSchemaCheck,
+  openObject,
+  optionalKey,
+  type TypedToolValidators,
+} from "../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
@@ -46,14 +53,14 @@ export const TestToolWithProgressInputSchema: z.ZodMiniType<T.TestToolWithProgre
 export const TestErrorHandlingInputSchema: z.ZodMiniType<T.TestErrorHandlingInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestSamplingInput}. */
-export const TestSamplingInputSchema: z.ZodMiniType<T.TestSamplingInput> = z.catchall(
-  z.object({ prompt: z.string() }),
+export const TestSamplingInputSchema: z.ZodMiniType<T.TestSamplingInput> = indexedObject(
+  { prompt: z.string() },
   z.unknown(),
 );
 
 /** Validates {@link T.TestElicitationInput}. */
-export const TestElicitationInputSchema: z.ZodMiniType<T.TestElicitationInput> = z.catchall(
-  z.object({ message: z.string() }),
+export const TestElicitationInputSchema: z.ZodMiniType<T.TestElicitationInput> = indexedObject(
+  { message: z.string() },
   z.unknown(),
 );
 
@@ -70,13 +77,13 @@ export const TestElicitationSep1330EnumsInputSchema: z.ZodMiniType<T.TestElicita
 );
 
 /** Validates {@link T.JsonSchema202012ToolInputAddress}. */
-export const JsonSchema202012ToolInputAddressSchema: z.ZodMiniType<T.JsonSchema202012ToolInputAddress> = z.catchall(
-  z.object({ street: optionalKey(z.string()), city: optionalKey(z.string()) }),
+export const JsonSchema202012ToolInputAddressSchema: z.ZodMiniType<T.JsonSchema202012ToolInputAddress> = indexedObject(
+  { street: optionalKey(z.string()), city: optionalKey(z.string()) },
   z.unknown(),
 );
 
 /** Validates {@link T.JsonSchema202012ToolInput}. */
-export const JsonSchema202012ToolInputShape: z.ZodMiniType<T.JsonSchema202012ToolInput> = z.strictObject({
+export const JsonSchema202012ToolInputShape: z.ZodMiniType<T.JsonSchema202012ToolInput> = closedObject({
   name: optionalKey(z.string()),
   address: optionalKey(JsonSchema202012ToolInputAddressSchema),
   contactMethod: optionalKey(z.enum(["phone", "email"])),
@@ -135,8 +142,8 @@ export const TestStreamingElicitationInputSchema: z.ZodMiniType<T.TestStreamingE
 export const TestLoggingToolInputSchema: z.ZodMiniType<T.TestLoggingToolInput> = z.record(z.string(), z.unknown());
 
 /** Validates {@link T.TestCustomHeaderEchoInput}. */
-export const TestCustomHeaderEchoInputSchema: z.ZodMiniType<T.TestCustomHeaderEchoInput> = z.catchall(
-  z.object({ region: z.string(), query: optionalKey(z.string()) }),
+export const TestCustomHeaderEchoInputSchema: z.ZodMiniType<T.TestCustomHeaderEchoInput> = indexedObject(
+  { region: z.string(), query: optionalKey(z.string()) },
   z.unknown(),
 );
 
@@ -144,7 +151,7 @@ export const TestCustomHeaderEchoInputSchema: z.ZodMiniType<T.TestCustomHeaderEc
 export const TemplateDataVariablesSchema: z.ZodMiniType<T.TemplateDataVariables> = openObject({ id: z.string() });
 
 /** Validates {@link T.TestSimplePromptArguments}. */
-export const TestSimplePromptArgumentsSchema: z.ZodMiniType<T.TestSimplePromptArguments> = z.looseObject(
+export const TestSimplePromptArgumentsSchema: z.ZodMiniType<T.TestSimplePromptArguments> = openObject(
   {},
 ) as z.ZodMiniType<{}>;
 
@@ -159,13 +166,13 @@ export const TestPromptWithEmbeddedResourceArgumentsSchema: z.ZodMiniType<T.Test
   openObject({ resourceUri: z.string() });
 
 /** Validates {@link T.TestPromptWithImageArguments}. */
-export const TestPromptWithImageArgumentsSchema: z.ZodMiniType<T.TestPromptWithImageArguments> = z.looseObject(
+export const TestPromptWithImageArgumentsSchema: z.ZodMiniType<T.TestPromptWithImageArguments> = openObject(
   {},
 ) as z.ZodMiniType<{}>;
 
 /** Validates {@link T.TestInputRequiredResultPromptArguments}. */
 export const TestInputRequiredResultPromptArgumentsSchema: z.ZodMiniType<T.TestInputRequiredResultPromptArguments> =
-  z.looseObject({}) as z.ZodMiniType<{}>;
+  openObject({}) as z.ZodMiniType<{}>;
 
 /** Validates {@link T.JsonSchema202012ToolInput} completely: the zod shape plus the original JSON Schema for `else`, `if`, `required`, `then`. */
 export const JsonSchema202012ToolInputSchema: z.ZodMiniType<T.JsonSchema202012ToolInput> =

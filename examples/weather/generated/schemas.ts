@@ -5,60 +5,62 @@
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
 import * as z from "zod/mini";
-import { jsonSchemaCheck, openObject, optionalKey, type TypedToolValidators } from "../../../runtime/index.ts";
+import {
+  closedObject,
+  indexedObject,
+  jsonSchemaCheck,
+  openObject,
+  optionalKey,
+  type TypedToolValidators,
+} from "../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.GetForecastInput}. */
-export const GetForecastInputShape: z.ZodMiniType<T.GetForecastInput> = z.strictObject({
+export const GetForecastInputShape: z.ZodMiniType<T.GetForecastInput> = closedObject({
   city: z.string(),
   days: optionalKey(z.int().check(z.gte(1), z.lte(7))),
   units: optionalKey(z.enum(["metric", "imperial"])),
 });
 
 /** Validates {@link T.GetForecastOutputDay}. */
-export const GetForecastOutputDaySchema: z.ZodMiniType<T.GetForecastOutputDay> = z.catchall(
-  z.object({
-    date: z.string(),
-    high: z.number(),
-    low: z.number(),
-    conditions: z.enum(["sunny", "cloudy", "rain", "snow"]),
-  }),
+export const GetForecastOutputDaySchema: z.ZodMiniType<T.GetForecastOutputDay> = indexedObject(
+  { date: z.string(), high: z.number(), low: z.number(), conditions: z.enum(["sunny", "cloudy", "rain", "snow"]) },
   z.unknown(),
 );
 
 /** Validates {@link T.GetForecastOutput}. */
-export const GetForecastOutputShape: z.ZodMiniType<T.GetForecastOutput> = z.catchall(
-  z.object({ city: z.string(), units: z.enum(["metric", "imperial"]), days: z.array(GetForecastOutputDaySchema) }),
+export const GetForecastOutputShape: z.ZodMiniType<T.GetForecastOutput> = indexedObject(
+  { city: z.string(), units: z.enum(["metric", "imperial"]), days: z.array(GetForecastOutputDaySchema) },
   z.unknown(),
 );
 
 /** Validates {@link T.GetAlertsInput}. */
-export const GetAlertsInputSchema: z.ZodMiniType<T.GetAlertsInput> = z.catchall(
-  z.object({ region: z.string().check(z.regex(new RegExp("^[A-Z]{2}$", "u"))) }),
+export const GetAlertsInputSchema: z.ZodMiniType<T.GetAlertsInput> = indexedObject(
+  { region: z.string().check(z.regex(new RegExp("^[A-Z]{2}$", "u"))) },
   z.unknown(),
 );
 
 /** Validates {@link T.GetAlertsOutput}. */
-export const GetAlertsOutputShape: z.ZodMiniType<T.GetAlertsOutput> = z.catchall(
-  z.object({
+export const GetAlertsOutputShape: z.ZodMiniType<T.GetAlertsOutput> = indexedObject(
+  {
     alerts: z.array(
-      z.catchall(
-        z.object({
+      indexedObject(
+        {
           severity: z.enum(["minor", "moderate", "severe"]),
           headline: z.string(),
           expires: optionalKey(z.nullable(z.string())),
-        }),
+        },
         z.unknown(),
       ),
     ),
-  }),
+  },
   z.unknown(),
 );
 
 /** Validates {@link T.ConvertTemperatureInput}. */
-export const ConvertTemperatureInputSchema: z.ZodMiniType<T.ConvertTemperatureInput> = z.catchall(
-  z.object({ value: z.number(), to: z.enum(["celsius", "fahrenheit"]) }),
+export const ConvertTemperatureInputSchema: z.ZodMiniType<T.ConvertTemperatureInput> = indexedObject(
+  { value: z.number(), to: z.enum(["celsius", "fahrenheit"]) },
   z.unknown(),
 );
 

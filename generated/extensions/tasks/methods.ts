@@ -6,7 +6,7 @@ import {
   ProtocolRequestType,
   type MethodTable,
 } from "../../../runtime/protocol/method-type.ts";
-import { openObject } from "../../../runtime/protocol/zod-helpers.ts";
+import { built, openObject } from "../../../runtime/protocol/zod-helpers.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
@@ -21,7 +21,9 @@ export const methods = {
   >({
     method: "notifications/tasks",
     direction: "both",
-    params: z.intersection(z.record(z.string(), z.unknown()), S.TaskStatusNotificationParamsSchema),
+    params: z.lazy(() =>
+      z.intersection(z.record(z.string(), z.unknown()), built(S.TaskStatusNotificationParamsSchema)),
+    ),
     paramsOptional: false,
   }),
   /** `tasks/cancel` (CancelTaskRequest). */
@@ -37,7 +39,7 @@ export const methods = {
   >({
     method: "tasks/cancel",
     direction: "both",
-    params: z.intersection(z.record(z.string(), z.unknown()), openObject({ taskId: z.string() })),
+    params: z.lazy(() => z.intersection(z.record(z.string(), z.unknown()), openObject({ taskId: z.string() }))),
     result: S.CancelTaskResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -58,7 +60,7 @@ export const methods = {
   >({
     method: "tasks/get",
     direction: "both",
-    params: z.intersection(z.record(z.string(), z.unknown()), openObject({ taskId: z.string() })),
+    params: z.lazy(() => z.intersection(z.record(z.string(), z.unknown()), openObject({ taskId: z.string() }))),
     result: S.GetTaskResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -84,9 +86,11 @@ export const methods = {
   >({
     method: "tasks/update",
     direction: "both",
-    params: z.intersection(
-      z.record(z.string(), z.unknown()),
-      openObject({ taskId: z.string(), inputResponses: S.InputResponsesSchema }),
+    params: z.lazy(() =>
+      z.intersection(
+        z.record(z.string(), z.unknown()),
+        openObject({ taskId: z.string(), inputResponses: built(S.InputResponsesSchema) }),
+      ),
     ),
     result: S.UpdateTaskResultSchema,
     paramsOptional: false,

@@ -6,7 +6,7 @@ import {
   ProtocolRequestType,
   type MethodTable,
 } from "../../../runtime/protocol/method-type.ts";
-import { objectValue, openObject, optionalKey } from "../../../runtime/protocol/zod-helpers.ts";
+import { built, indexedObject, objectValue, openObject, optionalKey } from "../../../runtime/protocol/zod-helpers.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
@@ -29,10 +29,12 @@ export const methods = {
   >({
     method: "completion/complete",
     direction: "clientToServer",
-    params: openObject({
-      ref: z.union([S.PromptReferenceSchema, S.ResourceReferenceSchema]),
-      argument: openObject({ name: z.string(), value: z.string() }),
-    }),
+    params: z.lazy(() =>
+      openObject({
+        ref: z.union([built(S.PromptReferenceSchema), built(S.ResourceReferenceSchema)]),
+        argument: openObject({ name: z.string(), value: z.string() }),
+      }),
+    ),
     result: S.CompleteResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -53,11 +55,13 @@ export const methods = {
   >({
     method: "initialize",
     direction: "clientToServer",
-    params: openObject({
-      protocolVersion: z.string(),
-      capabilities: S.ClientCapabilitiesSchema,
-      clientInfo: S.ImplementationSchema,
-    }),
+    params: z.lazy(() =>
+      openObject({
+        protocolVersion: z.string(),
+        capabilities: built(S.ClientCapabilitiesSchema),
+        clientInfo: built(S.ImplementationSchema),
+      }),
+    ),
     result: S.InitializeResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -76,7 +80,7 @@ export const methods = {
   >({
     method: "logging/setLevel",
     direction: "clientToServer",
-    params: openObject({ level: S.LoggingLevelSchema }),
+    params: z.lazy(() => openObject({ level: built(S.LoggingLevelSchema) })),
     result: S.EmptyResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -101,7 +105,7 @@ export const methods = {
   >({
     method: "notifications/cancelled",
     direction: "both",
-    params: openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
+    params: z.lazy(() => openObject({ requestId: built(S.RequestIdSchema), reason: optionalKey(z.string()) })),
     paramsOptional: false,
   }),
   /** `notifications/initialized` (InitializedNotification). */
@@ -117,7 +121,7 @@ export const methods = {
   >({
     method: "notifications/initialized",
     direction: "clientToServer",
-    params: z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
+    params: z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
     paramsOptional: true,
   }),
   /** `notifications/message` (LoggingMessageNotification). */
@@ -134,7 +138,9 @@ export const methods = {
   >({
     method: "notifications/message",
     direction: "serverToClient",
-    params: openObject({ level: S.LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
+    params: z.lazy(() =>
+      openObject({ level: built(S.LoggingLevelSchema), logger: optionalKey(z.string()), data: z.unknown() }),
+    ),
     paramsOptional: false,
     capability: { side: "server", path: ["logging"] },
   }),
@@ -160,7 +166,9 @@ export const methods = {
   >({
     method: "notifications/progress",
     direction: "both",
-    params: openObject({ progressToken: S.ProgressTokenSchema, progress: z.number(), total: optionalKey(z.number()) }),
+    params: z.lazy(() =>
+      openObject({ progressToken: built(S.ProgressTokenSchema), progress: z.number(), total: optionalKey(z.number()) }),
+    ),
     paramsOptional: false,
   }),
   /** `notifications/prompts/list_changed` (PromptListChangedNotification). */
@@ -176,7 +184,7 @@ export const methods = {
   >({
     method: "notifications/prompts/list_changed",
     direction: "serverToClient",
-    params: z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
+    params: z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
     paramsOptional: true,
     capability: { side: "server", path: ["prompts", "listChanged"] },
   }),
@@ -193,7 +201,7 @@ export const methods = {
   >({
     method: "notifications/resources/list_changed",
     direction: "serverToClient",
-    params: z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
+    params: z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
     paramsOptional: true,
     capability: { side: "server", path: ["resources", "listChanged"] },
   }),
@@ -211,7 +219,7 @@ export const methods = {
   >({
     method: "notifications/resources/updated",
     direction: "serverToClient",
-    params: openObject({ uri: z.url() }),
+    params: z.lazy(() => openObject({ uri: z.url() })),
     paramsOptional: false,
     capability: { side: "server", path: ["resources", "subscribe"] },
   }),
@@ -228,7 +236,7 @@ export const methods = {
   >({
     method: "notifications/roots/list_changed",
     direction: "clientToServer",
-    params: z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
+    params: z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
     paramsOptional: true,
     capability: { side: "client", path: ["roots", "listChanged"] },
   }),
@@ -245,7 +253,7 @@ export const methods = {
   >({
     method: "notifications/tools/list_changed",
     direction: "serverToClient",
-    params: z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
+    params: z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
     paramsOptional: true,
     capability: { side: "server", path: ["tools", "listChanged"] },
   }),
@@ -263,9 +271,11 @@ export const methods = {
   >({
     method: "ping",
     direction: "both",
-    params: z.catchall(
-      z.object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) }),
-      z.unknown(),
+    params: z.lazy(() =>
+      indexedObject(
+        { _meta: optionalKey(openObject({ progressToken: optionalKey(built(S.ProgressTokenSchema)) })) },
+        z.unknown(),
+      ),
     ),
     result: S.EmptyResultSchema,
     paramsOptional: true,
@@ -289,7 +299,7 @@ export const methods = {
   >({
     method: "prompts/get",
     direction: "clientToServer",
-    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) }),
+    params: z.lazy(() => openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.string())) })),
     result: S.GetPromptResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -312,7 +322,7 @@ export const methods = {
   >({
     method: "prompts/list",
     direction: "clientToServer",
-    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    params: z.lazy(() => openObject({ cursor: optionalKey(built(S.CursorSchema)) })),
     result: S.ListPromptsResultSchema,
     paramsOptional: true,
     delivery: "message",
@@ -335,7 +345,7 @@ export const methods = {
   >({
     method: "resources/list",
     direction: "clientToServer",
-    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    params: z.lazy(() => openObject({ cursor: optionalKey(built(S.CursorSchema)) })),
     result: S.ListResourcesResultSchema,
     paramsOptional: true,
     delivery: "message",
@@ -359,7 +369,7 @@ export const methods = {
   >({
     method: "resources/read",
     direction: "clientToServer",
-    params: openObject({ uri: z.url() }),
+    params: z.lazy(() => openObject({ uri: z.url() })),
     result: S.ReadResourceResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -383,7 +393,7 @@ export const methods = {
   >({
     method: "resources/subscribe",
     direction: "clientToServer",
-    params: openObject({ uri: z.url() }),
+    params: z.lazy(() => openObject({ uri: z.url() })),
     result: S.EmptyResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -406,7 +416,7 @@ export const methods = {
   >({
     method: "resources/templates/list",
     direction: "clientToServer",
-    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    params: z.lazy(() => openObject({ cursor: optionalKey(built(S.CursorSchema)) })),
     result: S.ListResourceTemplatesResultSchema,
     paramsOptional: true,
     delivery: "message",
@@ -430,7 +440,7 @@ export const methods = {
   >({
     method: "resources/unsubscribe",
     direction: "clientToServer",
-    params: openObject({ uri: z.url() }),
+    params: z.lazy(() => openObject({ uri: z.url() })),
     result: S.EmptyResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -453,9 +463,11 @@ export const methods = {
   >({
     method: "roots/list",
     direction: "serverToClient",
-    params: z.catchall(
-      z.object({ _meta: optionalKey(openObject({ progressToken: optionalKey(S.ProgressTokenSchema) })) }),
-      z.unknown(),
+    params: z.lazy(() =>
+      indexedObject(
+        { _meta: optionalKey(openObject({ progressToken: optionalKey(built(S.ProgressTokenSchema)) })) },
+        z.unknown(),
+      ),
     ),
     result: S.ListRootsResultSchema,
     paramsOptional: true,
@@ -488,16 +500,18 @@ export const methods = {
   >({
     method: "sampling/createMessage",
     direction: "serverToClient",
-    params: openObject({
-      messages: z.array(S.SamplingMessageSchema),
-      modelPreferences: optionalKey(S.ModelPreferencesSchema),
-      systemPrompt: optionalKey(z.string()),
-      includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
-      temperature: optionalKey(z.number()),
-      maxTokens: z.number(),
-      stopSequences: optionalKey(z.array(z.string())),
-      metadata: optionalKey(objectValue),
-    }),
+    params: z.lazy(() =>
+      openObject({
+        messages: z.array(built(S.SamplingMessageSchema)),
+        modelPreferences: optionalKey(built(S.ModelPreferencesSchema)),
+        systemPrompt: optionalKey(z.string()),
+        includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
+        temperature: optionalKey(z.number()),
+        maxTokens: z.number(),
+        stopSequences: optionalKey(z.array(z.string())),
+        metadata: optionalKey(objectValue),
+      }),
+    ),
     result: S.CreateMessageResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -519,7 +533,7 @@ export const methods = {
   >({
     method: "tools/call",
     direction: "clientToServer",
-    params: openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) }),
+    params: z.lazy(() => openObject({ name: z.string(), arguments: optionalKey(z.record(z.string(), z.unknown())) })),
     result: S.CallToolResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -542,7 +556,7 @@ export const methods = {
   >({
     method: "tools/list",
     direction: "clientToServer",
-    params: openObject({ cursor: optionalKey(S.CursorSchema) }),
+    params: z.lazy(() => openObject({ cursor: optionalKey(built(S.CursorSchema)) })),
     result: S.ListToolsResultSchema,
     paramsOptional: true,
     delivery: "message",

@@ -2,7 +2,9 @@
 
 import * as z from "zod/mini";
 import {
+  built,
   exactly,
+  indexedObject,
   objectValue,
   openObject,
   optionalKey,
@@ -26,13 +28,13 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
     openObject({
       method: z.string(),
       params: optionalKey(
-        z.catchall(
-          z.object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) }),
+        indexedObject(
+          { _meta: optionalKey(openObject({ progressToken: optionalKey(built(ProgressTokenSchema)) })) },
           z.unknown(),
         ),
       ),
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
     }),
   ),
 );
@@ -42,7 +44,7 @@ export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = ex
   z.lazy(() =>
     openObject({
       method: z.string(),
-      params: optionalKey(z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+      params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
       jsonrpc: z.literal("2.0"),
     }),
   ),
@@ -50,12 +52,12 @@ export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = ex
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.lazy(() => z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+  z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
 export const JSONRPCResponseSchema: ObjectSchema<T.JSONRPCResponse> = exactly<T.JSONRPCResponse>()(
-  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema })),
+  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: built(RequestIdSchema), result: built(ResultSchema) })),
 );
 
 /** Validates {@link T.JSONRPCError}. */
@@ -63,7 +65,7 @@ export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRP
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       error: openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
     }),
   ),
@@ -71,7 +73,14 @@ export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRP
 
 /** Validates {@link T.JSONRPCMessage}. */
 export const JSONRPCMessageSchema: z.ZodMiniType<T.JSONRPCMessage> = exactly<T.JSONRPCMessage>()(
-  z.lazy(() => z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema, JSONRPCErrorSchema])),
+  z.lazy(() =>
+    z.union([
+      built(JSONRPCRequestSchema),
+      built(JSONRPCNotificationSchema),
+      built(JSONRPCResponseSchema),
+      built(JSONRPCErrorSchema),
+    ]),
+  ),
 );
 
 /** Validates {@link T.Cursor}. */
@@ -83,8 +92,8 @@ export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
     openObject({
       method: z.string(),
       params: optionalKey(
-        z.catchall(
-          z.object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) }),
+        indexedObject(
+          { _meta: optionalKey(openObject({ progressToken: optionalKey(built(ProgressTokenSchema)) })) },
           z.unknown(),
         ),
       ),
@@ -97,20 +106,22 @@ export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notifi
   z.lazy(() =>
     openObject({
       method: z.string(),
-      params: optionalKey(z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+      params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
     }),
   ),
 );
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(z.lazy(() => ResultSchema));
+export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(
+  z.lazy(() => built(ResultSchema)),
+);
 
 /** Validates {@link T.CancelledNotification}. */
 export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
   z.lazy(() =>
     openObject({
       method: z.literal("notifications/cancelled"),
-      params: openObject({ requestId: RequestIdSchema, reason: optionalKey(z.string()) }),
+      params: openObject({ requestId: built(RequestIdSchema), reason: optionalKey(z.string()) }),
     }),
   ),
 );
@@ -138,8 +149,8 @@ export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactl
       method: z.literal("initialize"),
       params: openObject({
         protocolVersion: z.string(),
-        capabilities: ClientCapabilitiesSchema,
-        clientInfo: ImplementationSchema,
+        capabilities: built(ClientCapabilitiesSchema),
+        clientInfo: built(ImplementationSchema),
       }),
     }),
   ),
@@ -163,14 +174,14 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 /** Validates {@link T.InitializeResult}. */
 export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         protocolVersion: z.string(),
-        capabilities: ServerCapabilitiesSchema,
-        serverInfo: ImplementationSchema,
+        capabilities: built(ServerCapabilitiesSchema),
+        serverInfo: built(ImplementationSchema),
         instructions: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -181,9 +192,7 @@ export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotificati
   exactly<T.InitializedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/initialized"),
       }),
     ),
@@ -194,8 +203,8 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
   z.lazy(() =>
     openObject({
       params: optionalKey(
-        z.catchall(
-          z.object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) }),
+        indexedObject(
+          { _meta: optionalKey(openObject({ progressToken: optionalKey(built(ProgressTokenSchema)) })) },
           z.unknown(),
         ),
       ),
@@ -209,7 +218,11 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
   z.lazy(() =>
     openObject({
       method: z.literal("notifications/progress"),
-      params: openObject({ progressToken: ProgressTokenSchema, progress: z.number(), total: optionalKey(z.number()) }),
+      params: openObject({
+        progressToken: built(ProgressTokenSchema),
+        progress: z.number(),
+        total: optionalKey(z.number()),
+      }),
     }),
   ),
 );
@@ -217,15 +230,15 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
 /** Validates {@link T.PaginatedRequest}. */
 export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
   z.lazy(() =>
-    openObject({ method: z.string(), params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })) }),
+    openObject({ method: z.string(), params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })) }),
   ),
 );
 
 /** Validates {@link T.PaginatedResult}. */
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(CursorSchema) }),
+    indexedObject(
+      { _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(built(CursorSchema)) },
       z.unknown(),
     ),
   ),
@@ -235,7 +248,7 @@ export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.
 export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
   z.lazy(() =>
     openObject({
-      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+      params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
       method: z.literal("resources/list"),
     }),
   ),
@@ -250,7 +263,7 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
     openObject({
       annotations: optionalKey(
         openObject({
-          audience: optionalKey(z.array(RoleSchema)),
+          audience: optionalKey(z.array(built(RoleSchema))),
           priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
         }),
       ),
@@ -266,12 +279,12 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 /** Validates {@link T.ListResourcesResult}. */
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        resources: z.array(ResourceSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        resources: z.array(built(ResourceSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -282,7 +295,7 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
   exactly<T.ListResourceTemplatesRequest>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+        params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
         method: z.literal("resources/templates/list"),
       }),
     ),
@@ -294,7 +307,7 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
     openObject({
       annotations: optionalKey(
         openObject({
-          audience: optionalKey(z.array(RoleSchema)),
+          audience: optionalKey(z.array(built(RoleSchema))),
           priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
         }),
       ),
@@ -318,12 +331,12 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
 export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTemplatesResult> =
   exactly<T.ListResourceTemplatesResult>()(
     z.lazy(() =>
-      z.catchall(
-        z.object({
+      indexedObject(
+        {
           _meta: optionalKey(z.record(z.string(), z.unknown())),
-          nextCursor: optionalKey(CursorSchema),
-          resourceTemplates: z.array(ResourceTemplateSchema),
-        }),
+          nextCursor: optionalKey(built(CursorSchema)),
+          resourceTemplates: z.array(built(ResourceTemplateSchema)),
+        },
         z.unknown(),
       ),
     ),
@@ -347,11 +360,11 @@ export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = 
 /** Validates {@link T.ReadResourceResult}. */
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
-      }),
+        contents: z.array(z.union([built(TextResourceContentsSchema), built(BlobResourceContentsSchema)])),
+      },
       z.unknown(),
     ),
   ),
@@ -362,9 +375,7 @@ export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListC
   exactly<T.ResourceListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/resources/list_changed"),
       }),
     ),
@@ -397,7 +408,7 @@ export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<
 export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
   z.lazy(() =>
     openObject({
-      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+      params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
       method: z.literal("prompts/list"),
     }),
   ),
@@ -416,7 +427,7 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
     openObject({
       name: z.string(),
       description: optionalKey(z.string()),
-      arguments: optionalKey(z.array(PromptArgumentSchema)),
+      arguments: optionalKey(z.array(built(PromptArgumentSchema))),
     }),
   ),
 );
@@ -424,12 +435,12 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 /** Validates {@link T.ListPromptsResult}. */
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        prompts: z.array(PromptSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        prompts: z.array(built(PromptSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -451,7 +462,7 @@ export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextCont
     openObject({
       annotations: optionalKey(
         openObject({
-          audience: optionalKey(z.array(RoleSchema)),
+          audience: optionalKey(z.array(built(RoleSchema))),
           priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
         }),
       ),
@@ -467,7 +478,7 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
     openObject({
       annotations: optionalKey(
         openObject({
-          audience: optionalKey(z.array(RoleSchema)),
+          audience: optionalKey(z.array(built(RoleSchema))),
           priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
         }),
       ),
@@ -484,12 +495,12 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
     openObject({
       annotations: optionalKey(
         openObject({
-          audience: optionalKey(z.array(RoleSchema)),
+          audience: optionalKey(z.array(built(RoleSchema))),
           priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
         }),
       ),
       type: z.literal("resource"),
-      resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
+      resource: z.union([built(TextResourceContentsSchema), built(BlobResourceContentsSchema)]),
     }),
   ),
 );
@@ -497,19 +508,22 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
 /** Validates {@link T.PromptMessage}. */
 export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.PromptMessage>()(
   z.lazy(() =>
-    openObject({ role: RoleSchema, content: z.union([TextContentSchema, ImageContentSchema, EmbeddedResourceSchema]) }),
+    openObject({
+      role: built(RoleSchema),
+      content: z.union([built(TextContentSchema), built(ImageContentSchema), built(EmbeddedResourceSchema)]),
+    }),
   ),
 );
 
 /** Validates {@link T.GetPromptResult}. */
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         description: optionalKey(z.string()),
-        messages: z.array(PromptMessageSchema),
-      }),
+        messages: z.array(built(PromptMessageSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -520,9 +534,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
   exactly<T.PromptListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/prompts/list_changed"),
       }),
     ),
@@ -532,7 +544,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
 export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
   z.lazy(() =>
     openObject({
-      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+      params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
       method: z.literal("tools/list"),
     }),
   ),
@@ -556,12 +568,12 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
 /** Validates {@link T.ListToolsResult}. */
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        tools: z.array(ToolSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        tools: z.array(built(ToolSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -570,12 +582,12 @@ export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.
 /** Validates {@link T.CallToolResult}. */
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        content: z.array(z.union([TextContentSchema, ImageContentSchema, EmbeddedResourceSchema])),
+        content: z.array(z.union([built(TextContentSchema), built(ImageContentSchema), built(EmbeddedResourceSchema)])),
         isError: optionalKey(z.boolean()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -596,9 +608,7 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
   exactly<T.ToolListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/tools/list_changed"),
       }),
     ),
@@ -612,7 +622,7 @@ export const LoggingLevelSchema: z.ZodMiniType<T.LoggingLevel> = exactly<T.Loggi
 /** Validates {@link T.SetLevelRequest}. */
 export const SetLevelRequestSchema: ObjectSchema<T.SetLevelRequest> = exactly<T.SetLevelRequest>()(
   z.lazy(() =>
-    openObject({ method: z.literal("logging/setLevel"), params: openObject({ level: LoggingLevelSchema }) }),
+    openObject({ method: z.literal("logging/setLevel"), params: openObject({ level: built(LoggingLevelSchema) }) }),
   ),
 );
 
@@ -622,14 +632,16 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
     z.lazy(() =>
       openObject({
         method: z.literal("notifications/message"),
-        params: openObject({ level: LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
+        params: openObject({ level: built(LoggingLevelSchema), logger: optionalKey(z.string()), data: z.unknown() }),
       }),
     ),
   );
 
 /** Validates {@link T.SamplingMessage}. */
 export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.SamplingMessage>()(
-  z.lazy(() => openObject({ role: RoleSchema, content: z.union([TextContentSchema, ImageContentSchema]) })),
+  z.lazy(() =>
+    openObject({ role: built(RoleSchema), content: z.union([built(TextContentSchema), built(ImageContentSchema)]) }),
+  ),
 );
 
 /** Validates {@link T.ModelHint}. */
@@ -641,7 +653,7 @@ export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   z.lazy(() =>
     openObject({
-      hints: optionalKey(z.array(ModelHintSchema)),
+      hints: optionalKey(z.array(built(ModelHintSchema))),
       costPriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       speedPriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       intelligencePriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
@@ -655,8 +667,8 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
     openObject({
       method: z.literal("sampling/createMessage"),
       params: openObject({
-        messages: z.array(SamplingMessageSchema),
-        modelPreferences: optionalKey(ModelPreferencesSchema),
+        messages: z.array(built(SamplingMessageSchema)),
+        modelPreferences: optionalKey(built(ModelPreferencesSchema)),
         systemPrompt: optionalKey(z.string()),
         includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
         temperature: optionalKey(z.number()),
@@ -671,14 +683,14 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
 /** Validates {@link T.CreateMessageResult}. */
 export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        role: RoleSchema,
-        content: z.union([TextContentSchema, ImageContentSchema]),
+        role: built(RoleSchema),
+        content: z.union([built(TextContentSchema), built(ImageContentSchema)]),
         model: z.string(),
         stopReason: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -690,7 +702,7 @@ export const AnnotatedSchema: ObjectSchema<T.Annotated> = exactly<T.Annotated>()
     openObject({
       annotations: optionalKey(
         openObject({
-          audience: optionalKey(z.array(RoleSchema)),
+          audience: optionalKey(z.array(built(RoleSchema))),
           priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
         }),
       ),
@@ -727,7 +739,7 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
     openObject({
       method: z.literal("completion/complete"),
       params: openObject({
-        ref: z.union([PromptReferenceSchema, ResourceReferenceSchema]),
+        ref: z.union([built(PromptReferenceSchema), built(ResourceReferenceSchema)]),
         argument: openObject({ name: z.string(), value: z.string() }),
       }),
     }),
@@ -737,15 +749,15 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 /** Validates {@link T.CompleteResult}. */
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         completion: openObject({
           values: z.array(z.string()),
           total: optionalKey(z.number()),
           hasMore: optionalKey(z.boolean()),
         }),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -756,8 +768,8 @@ export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<
   z.lazy(() =>
     openObject({
       params: optionalKey(
-        z.catchall(
-          z.object({ _meta: optionalKey(openObject({ progressToken: optionalKey(ProgressTokenSchema) })) }),
+        indexedObject(
+          { _meta: optionalKey(openObject({ progressToken: optionalKey(built(ProgressTokenSchema)) })) },
           z.unknown(),
         ),
       ),
@@ -774,8 +786,8 @@ export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(RootSchema) }),
+    indexedObject(
+      { _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(built(RootSchema)) },
       z.unknown(),
     ),
   ),
@@ -786,9 +798,7 @@ export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChanged
   exactly<T.RootsListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/roots/list_changed"),
       }),
     ),
@@ -798,19 +808,19 @@ export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChanged
 export const ClientRequestSchema: z.ZodMiniType<T.ClientRequest> = exactly<T.ClientRequest>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      PingRequestSchema,
-      InitializeRequestSchema,
-      CompleteRequestSchema,
-      SetLevelRequestSchema,
-      GetPromptRequestSchema,
-      ListPromptsRequestSchema,
-      ListResourcesRequestSchema,
-      ListResourceTemplatesRequestSchema,
-      ReadResourceRequestSchema,
-      SubscribeRequestSchema,
-      UnsubscribeRequestSchema,
-      CallToolRequestSchema,
-      ListToolsRequestSchema,
+      built(PingRequestSchema),
+      built(InitializeRequestSchema),
+      built(CompleteRequestSchema),
+      built(SetLevelRequestSchema),
+      built(GetPromptRequestSchema),
+      built(ListPromptsRequestSchema),
+      built(ListResourcesRequestSchema),
+      built(ListResourceTemplatesRequestSchema),
+      built(ReadResourceRequestSchema),
+      built(SubscribeRequestSchema),
+      built(UnsubscribeRequestSchema),
+      built(CallToolRequestSchema),
+      built(ListToolsRequestSchema),
     ]),
   ),
 );
@@ -819,35 +829,41 @@ export const ClientRequestSchema: z.ZodMiniType<T.ClientRequest> = exactly<T.Cli
 export const ClientNotificationSchema: z.ZodMiniType<T.ClientNotification> = exactly<T.ClientNotification>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      InitializedNotificationSchema,
-      RootsListChangedNotificationSchema,
+      built(CancelledNotificationSchema),
+      built(ProgressNotificationSchema),
+      built(InitializedNotificationSchema),
+      built(RootsListChangedNotificationSchema),
     ]),
   ),
 );
 
 /** Validates {@link T.ClientResult}. */
 export const ClientResultSchema: z.ZodMiniType<T.ClientResult> = exactly<T.ClientResult>()(
-  z.lazy(() => z.union([EmptyResultSchema, CreateMessageResultSchema, ListRootsResultSchema])),
+  z.lazy(() => z.union([built(EmptyResultSchema), built(CreateMessageResultSchema), built(ListRootsResultSchema)])),
 );
 
 /** Validates {@link T.ServerRequest}. */
 export const ServerRequestSchema: z.ZodMiniType<T.ServerRequest> = exactly<T.ServerRequest>()(
-  z.lazy(() => z.discriminatedUnion("method", [PingRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema])),
+  z.lazy(() =>
+    z.discriminatedUnion("method", [
+      built(PingRequestSchema),
+      built(CreateMessageRequestSchema),
+      built(ListRootsRequestSchema),
+    ]),
+  ),
 );
 
 /** Validates {@link T.ServerNotification}. */
 export const ServerNotificationSchema: z.ZodMiniType<T.ServerNotification> = exactly<T.ServerNotification>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      LoggingMessageNotificationSchema,
-      ResourceUpdatedNotificationSchema,
-      ResourceListChangedNotificationSchema,
-      ToolListChangedNotificationSchema,
-      PromptListChangedNotificationSchema,
+      built(CancelledNotificationSchema),
+      built(ProgressNotificationSchema),
+      built(LoggingMessageNotificationSchema),
+      built(ResourceUpdatedNotificationSchema),
+      built(ResourceListChangedNotificationSchema),
+      built(ToolListChangedNotificationSchema),
+      built(PromptListChangedNotificationSchema),
     ]),
   ),
 );
@@ -856,16 +872,16 @@ export const ServerNotificationSchema: z.ZodMiniType<T.ServerNotification> = exa
 export const ServerResultSchema: z.ZodMiniType<T.ServerResult> = exactly<T.ServerResult>()(
   z.lazy(() =>
     z.union([
-      EmptyResultSchema,
-      InitializeResultSchema,
-      CompleteResultSchema,
-      GetPromptResultSchema,
-      ListPromptsResultSchema,
-      ListResourcesResultSchema,
-      ListResourceTemplatesResultSchema,
-      ReadResourceResultSchema,
-      CallToolResultSchema,
-      ListToolsResultSchema,
+      built(EmptyResultSchema),
+      built(InitializeResultSchema),
+      built(CompleteResultSchema),
+      built(GetPromptResultSchema),
+      built(ListPromptsResultSchema),
+      built(ListResourcesResultSchema),
+      built(ListResourceTemplatesResultSchema),
+      built(ReadResourceResultSchema),
+      built(CallToolResultSchema),
+      built(ListToolsResultSchema),
     ]),
   ),
 );

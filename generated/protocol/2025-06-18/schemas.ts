@@ -2,7 +2,9 @@
 
 import * as z from "zod/mini";
 import {
+  built,
   exactly,
+  indexedObject,
   objectValue,
   openObject,
   optionalKey,
@@ -26,15 +28,15 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
     openObject({
       method: z.string(),
       params: optionalKey(
-        z.catchall(
-          z.object({
-            _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-          }),
+        indexedObject(
+          {
+            _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+          },
           z.unknown(),
         ),
       ),
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
     }),
   ),
 );
@@ -44,7 +46,7 @@ export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = ex
   z.lazy(() =>
     openObject({
       method: z.string(),
-      params: optionalKey(z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+      params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
       jsonrpc: z.literal("2.0"),
     }),
   ),
@@ -52,12 +54,12 @@ export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = ex
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.lazy(() => z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+  z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
 export const JSONRPCResponseSchema: ObjectSchema<T.JSONRPCResponse> = exactly<T.JSONRPCResponse>()(
-  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema })),
+  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: built(RequestIdSchema), result: built(ResultSchema) })),
 );
 
 /** Validates {@link T.JSONRPCError}. */
@@ -65,7 +67,7 @@ export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRP
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       error: openObject({ code: z.number(), message: z.string(), data: optionalKey(z.unknown()) }),
     }),
   ),
@@ -73,7 +75,14 @@ export const JSONRPCErrorSchema: ObjectSchema<T.JSONRPCError> = exactly<T.JSONRP
 
 /** Validates {@link T.JSONRPCMessage}. */
 export const JSONRPCMessageSchema: z.ZodMiniType<T.JSONRPCMessage> = exactly<T.JSONRPCMessage>()(
-  z.lazy(() => z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema, JSONRPCErrorSchema])),
+  z.lazy(() =>
+    z.union([
+      built(JSONRPCRequestSchema),
+      built(JSONRPCNotificationSchema),
+      built(JSONRPCResponseSchema),
+      built(JSONRPCErrorSchema),
+    ]),
+  ),
 );
 
 /** Validates {@link T.Cursor}. */
@@ -85,10 +94,10 @@ export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
     openObject({
       method: z.string(),
       params: optionalKey(
-        z.catchall(
-          z.object({
-            _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-          }),
+        indexedObject(
+          {
+            _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+          },
           z.unknown(),
         ),
       ),
@@ -101,20 +110,22 @@ export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notifi
   z.lazy(() =>
     openObject({
       method: z.string(),
-      params: optionalKey(z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+      params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
     }),
   ),
 );
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(z.lazy(() => ResultSchema));
+export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(
+  z.lazy(() => built(ResultSchema)),
+);
 
 /** Validates {@link T.CancelledNotification}. */
 export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> = exactly<T.CancelledNotification>()(
   z.lazy(() =>
     openObject({
       method: z.literal("notifications/cancelled"),
-      params: openObject({ requestId: RequestIdSchema, reason: optionalKey(z.string()) }),
+      params: openObject({ requestId: built(RequestIdSchema), reason: optionalKey(z.string()) }),
     }),
   ),
 );
@@ -143,8 +154,8 @@ export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactl
       method: z.literal("initialize"),
       params: openObject({
         protocolVersion: z.string(),
-        capabilities: ClientCapabilitiesSchema,
-        clientInfo: ImplementationSchema,
+        capabilities: built(ClientCapabilitiesSchema),
+        clientInfo: built(ImplementationSchema),
       }),
     }),
   ),
@@ -169,14 +180,14 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 /** Validates {@link T.InitializeResult}. */
 export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         protocolVersion: z.string(),
-        capabilities: ServerCapabilitiesSchema,
-        serverInfo: ImplementationSchema,
+        capabilities: built(ServerCapabilitiesSchema),
+        serverInfo: built(ImplementationSchema),
         instructions: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -187,9 +198,7 @@ export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotificati
   exactly<T.InitializedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/initialized"),
       }),
     ),
@@ -205,10 +214,10 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
   z.lazy(() =>
     openObject({
       params: optionalKey(
-        z.catchall(
-          z.object({
-            _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-          }),
+        indexedObject(
+          {
+            _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+          },
           z.unknown(),
         ),
       ),
@@ -223,7 +232,7 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
     openObject({
       method: z.literal("notifications/progress"),
       params: openObject({
-        progressToken: ProgressTokenSchema,
+        progressToken: built(ProgressTokenSchema),
         progress: z.number(),
         total: optionalKey(z.number()),
         message: optionalKey(z.string()),
@@ -235,15 +244,15 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
 /** Validates {@link T.PaginatedRequest}. */
 export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<T.PaginatedRequest>()(
   z.lazy(() =>
-    openObject({ method: z.string(), params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })) }),
+    openObject({ method: z.string(), params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })) }),
   ),
 );
 
 /** Validates {@link T.PaginatedResult}. */
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(CursorSchema) }),
+    indexedObject(
+      { _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(built(CursorSchema)) },
       z.unknown(),
     ),
   ),
@@ -253,7 +262,7 @@ export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.
 export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = exactly<T.ListResourcesRequest>()(
   z.lazy(() =>
     openObject({
-      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+      params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
       method: z.literal("resources/list"),
     }),
   ),
@@ -266,7 +275,7 @@ export const RoleSchema: z.ZodMiniType<T.Role> = exactly<T.Role>()(z.lazy(() => 
 export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
   z.lazy(() =>
     openObject({
-      audience: optionalKey(z.array(RoleSchema)),
+      audience: optionalKey(z.array(built(RoleSchema))),
       priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       lastModified: optionalKey(z.string()),
     }),
@@ -282,7 +291,7 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
       uri: z.url(),
       description: optionalKey(z.string()),
       mimeType: optionalKey(z.string()),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       size: optionalKey(z.number()),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
@@ -292,12 +301,12 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 /** Validates {@link T.ListResourcesResult}. */
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        resources: z.array(ResourceSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        resources: z.array(built(ResourceSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -308,7 +317,7 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
   exactly<T.ListResourceTemplatesRequest>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+        params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
         method: z.literal("resources/templates/list"),
       }),
     ),
@@ -331,7 +340,7 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
         ),
       description: optionalKey(z.string()),
       mimeType: optionalKey(z.string()),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -341,12 +350,12 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
 export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTemplatesResult> =
   exactly<T.ListResourceTemplatesResult>()(
     z.lazy(() =>
-      z.catchall(
-        z.object({
+      indexedObject(
+        {
           _meta: optionalKey(z.record(z.string(), z.unknown())),
-          nextCursor: optionalKey(CursorSchema),
-          resourceTemplates: z.array(ResourceTemplateSchema),
-        }),
+          nextCursor: optionalKey(built(CursorSchema)),
+          resourceTemplates: z.array(built(ResourceTemplateSchema)),
+        },
         z.unknown(),
       ),
     ),
@@ -384,11 +393,11 @@ export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = 
 /** Validates {@link T.ReadResourceResult}. */
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
-      }),
+        contents: z.array(z.union([built(TextResourceContentsSchema), built(BlobResourceContentsSchema)])),
+      },
       z.unknown(),
     ),
   ),
@@ -399,9 +408,7 @@ export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListC
   exactly<T.ResourceListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/resources/list_changed"),
       }),
     ),
@@ -440,7 +447,7 @@ export const ResourceContentsSchema: ObjectSchema<T.ResourceContents> = exactly<
 export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exactly<T.ListPromptsRequest>()(
   z.lazy(() =>
     openObject({
-      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+      params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
       method: z.literal("prompts/list"),
     }),
   ),
@@ -465,7 +472,7 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
       name: z.string(),
       title: optionalKey(z.string()),
       description: optionalKey(z.string()),
-      arguments: optionalKey(z.array(PromptArgumentSchema)),
+      arguments: optionalKey(z.array(built(PromptArgumentSchema))),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -474,12 +481,12 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 /** Validates {@link T.ListPromptsResult}. */
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        prompts: z.array(PromptSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        prompts: z.array(built(PromptSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -501,7 +508,7 @@ export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextCont
     openObject({
       type: z.literal("text"),
       text: z.string(),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -514,7 +521,7 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
       type: z.literal("image"),
       data: z.base64(),
       mimeType: z.string(),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -527,7 +534,7 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
       type: z.literal("audio"),
       data: z.base64(),
       mimeType: z.string(),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -542,7 +549,7 @@ export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.Resour
       uri: z.url(),
       description: optionalKey(z.string()),
       mimeType: optionalKey(z.string()),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       size: optionalKey(z.number()),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
       type: z.literal("resource_link"),
@@ -555,8 +562,8 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
   z.lazy(() =>
     openObject({
       type: z.literal("resource"),
-      resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-      annotations: optionalKey(AnnotationsSchema),
+      resource: z.union([built(TextResourceContentsSchema), built(BlobResourceContentsSchema)]),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -566,29 +573,29 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
 export const ContentBlockSchema: z.ZodMiniType<T.ContentBlock> = exactly<T.ContentBlock>()(
   z.lazy(() =>
     z.discriminatedUnion("type", [
-      TextContentSchema,
-      ImageContentSchema,
-      AudioContentSchema,
-      ResourceLinkSchema,
-      EmbeddedResourceSchema,
+      built(TextContentSchema),
+      built(ImageContentSchema),
+      built(AudioContentSchema),
+      built(ResourceLinkSchema),
+      built(EmbeddedResourceSchema),
     ]),
   ),
 );
 
 /** Validates {@link T.PromptMessage}. */
 export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.PromptMessage>()(
-  z.lazy(() => openObject({ role: RoleSchema, content: ContentBlockSchema })),
+  z.lazy(() => openObject({ role: built(RoleSchema), content: built(ContentBlockSchema) })),
 );
 
 /** Validates {@link T.GetPromptResult}. */
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         description: optionalKey(z.string()),
-        messages: z.array(PromptMessageSchema),
-      }),
+        messages: z.array(built(PromptMessageSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -599,9 +606,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
   exactly<T.PromptListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/prompts/list_changed"),
       }),
     ),
@@ -611,7 +616,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
 export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<T.ListToolsRequest>()(
   z.lazy(() =>
     openObject({
-      params: optionalKey(openObject({ cursor: optionalKey(CursorSchema) })),
+      params: optionalKey(openObject({ cursor: optionalKey(built(CursorSchema)) })),
       method: z.literal("tools/list"),
     }),
   ),
@@ -649,7 +654,7 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
           required: optionalKey(z.array(z.string())),
         }),
       ),
-      annotations: optionalKey(ToolAnnotationsSchema),
+      annotations: optionalKey(built(ToolAnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -658,12 +663,12 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
 /** Validates {@link T.ListToolsResult}. */
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        tools: z.array(ToolSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        tools: z.array(built(ToolSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -672,13 +677,13 @@ export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.
 /** Validates {@link T.CallToolResult}. */
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        content: z.array(ContentBlockSchema),
+        content: z.array(built(ContentBlockSchema)),
         structuredContent: optionalKey(z.record(z.string(), z.unknown())),
         isError: optionalKey(z.boolean()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -699,9 +704,7 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
   exactly<T.ToolListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/tools/list_changed"),
       }),
     ),
@@ -715,7 +718,7 @@ export const LoggingLevelSchema: z.ZodMiniType<T.LoggingLevel> = exactly<T.Loggi
 /** Validates {@link T.SetLevelRequest}. */
 export const SetLevelRequestSchema: ObjectSchema<T.SetLevelRequest> = exactly<T.SetLevelRequest>()(
   z.lazy(() =>
-    openObject({ method: z.literal("logging/setLevel"), params: openObject({ level: LoggingLevelSchema }) }),
+    openObject({ method: z.literal("logging/setLevel"), params: openObject({ level: built(LoggingLevelSchema) }) }),
   ),
 );
 
@@ -725,7 +728,7 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
     z.lazy(() =>
       openObject({
         method: z.literal("notifications/message"),
-        params: openObject({ level: LoggingLevelSchema, logger: optionalKey(z.string()), data: z.unknown() }),
+        params: openObject({ level: built(LoggingLevelSchema), logger: optionalKey(z.string()), data: z.unknown() }),
       }),
     ),
   );
@@ -733,7 +736,10 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
 /** Validates {@link T.SamplingMessage}. */
 export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.SamplingMessage>()(
   z.lazy(() =>
-    openObject({ role: RoleSchema, content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]) }),
+    openObject({
+      role: built(RoleSchema),
+      content: z.union([built(TextContentSchema), built(ImageContentSchema), built(AudioContentSchema)]),
+    }),
   ),
 );
 
@@ -746,7 +752,7 @@ export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   z.lazy(() =>
     openObject({
-      hints: optionalKey(z.array(ModelHintSchema)),
+      hints: optionalKey(z.array(built(ModelHintSchema))),
       costPriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       speedPriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       intelligencePriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
@@ -760,8 +766,8 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
     openObject({
       method: z.literal("sampling/createMessage"),
       params: openObject({
-        messages: z.array(SamplingMessageSchema),
-        modelPreferences: optionalKey(ModelPreferencesSchema),
+        messages: z.array(built(SamplingMessageSchema)),
+        modelPreferences: optionalKey(built(ModelPreferencesSchema)),
         systemPrompt: optionalKey(z.string()),
         includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
         temperature: optionalKey(z.number()),
@@ -776,14 +782,14 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
 /** Validates {@link T.CreateMessageResult}. */
 export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        role: RoleSchema,
-        content: z.union([TextContentSchema, ImageContentSchema, AudioContentSchema]),
+        role: built(RoleSchema),
+        content: z.union([built(TextContentSchema), built(ImageContentSchema), built(AudioContentSchema)]),
         model: z.string(),
         stopReason: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -819,7 +825,7 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
     openObject({
       method: z.literal("completion/complete"),
       params: openObject({
-        ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+        ref: z.union([built(PromptReferenceSchema), built(ResourceTemplateReferenceSchema)]),
         argument: openObject({ name: z.string(), value: z.string() }),
         context: optionalKey(openObject({ arguments: optionalKey(z.record(z.string(), z.string())) })),
       }),
@@ -830,15 +836,15 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 /** Validates {@link T.CompleteResult}. */
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         completion: openObject({
           values: z.array(z.string()),
           total: optionalKey(z.number()),
           hasMore: optionalKey(z.boolean()),
         }),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -849,10 +855,10 @@ export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<
   z.lazy(() =>
     openObject({
       params: optionalKey(
-        z.catchall(
-          z.object({
-            _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-          }),
+        indexedObject(
+          {
+            _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+          },
           z.unknown(),
         ),
       ),
@@ -871,8 +877,8 @@ export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(RootSchema) }),
+    indexedObject(
+      { _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(built(RootSchema)) },
       z.unknown(),
     ),
   ),
@@ -883,9 +889,7 @@ export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChanged
   exactly<T.RootsListChangedNotification>()(
     z.lazy(() =>
       openObject({
-        params: optionalKey(
-          z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown()),
-        ),
+        params: optionalKey(indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
         method: z.literal("notifications/roots/list_changed"),
       }),
     ),
@@ -946,7 +950,14 @@ export const EnumSchemaSchema: ObjectSchema<T.EnumSchema> = exactly<T.EnumSchema
 /** Validates {@link T.PrimitiveSchemaDefinition}. */
 export const PrimitiveSchemaDefinitionSchema: z.ZodMiniType<T.PrimitiveSchemaDefinition> =
   exactly<T.PrimitiveSchemaDefinition>()(
-    z.lazy(() => z.union([StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema, EnumSchemaSchema])),
+    z.lazy(() =>
+      z.union([
+        built(StringSchemaSchema),
+        built(NumberSchemaSchema),
+        built(BooleanSchemaSchema),
+        built(EnumSchemaSchema),
+      ]),
+    ),
   );
 
 /** Validates {@link T.ElicitRequest}. */
@@ -958,7 +969,7 @@ export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.Elic
         message: z.string(),
         requestedSchema: openObject({
           type: z.literal("object"),
-          properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+          properties: z.record(z.string(), built(PrimitiveSchemaDefinitionSchema)),
           required: optionalKey(z.array(z.string())),
         }),
       }),
@@ -969,12 +980,12 @@ export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.Elic
 /** Validates {@link T.ElicitResult}. */
 export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         action: z.enum(["accept", "decline", "cancel"]),
         content: optionalKey(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -984,19 +995,19 @@ export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.Elicit
 export const ClientRequestSchema: z.ZodMiniType<T.ClientRequest> = exactly<T.ClientRequest>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      PingRequestSchema,
-      InitializeRequestSchema,
-      CompleteRequestSchema,
-      SetLevelRequestSchema,
-      GetPromptRequestSchema,
-      ListPromptsRequestSchema,
-      ListResourcesRequestSchema,
-      ListResourceTemplatesRequestSchema,
-      ReadResourceRequestSchema,
-      SubscribeRequestSchema,
-      UnsubscribeRequestSchema,
-      CallToolRequestSchema,
-      ListToolsRequestSchema,
+      built(PingRequestSchema),
+      built(InitializeRequestSchema),
+      built(CompleteRequestSchema),
+      built(SetLevelRequestSchema),
+      built(GetPromptRequestSchema),
+      built(ListPromptsRequestSchema),
+      built(ListResourcesRequestSchema),
+      built(ListResourceTemplatesRequestSchema),
+      built(ReadResourceRequestSchema),
+      built(SubscribeRequestSchema),
+      built(UnsubscribeRequestSchema),
+      built(CallToolRequestSchema),
+      built(ListToolsRequestSchema),
     ]),
   ),
 );
@@ -1005,27 +1016,34 @@ export const ClientRequestSchema: z.ZodMiniType<T.ClientRequest> = exactly<T.Cli
 export const ClientNotificationSchema: z.ZodMiniType<T.ClientNotification> = exactly<T.ClientNotification>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      InitializedNotificationSchema,
-      RootsListChangedNotificationSchema,
+      built(CancelledNotificationSchema),
+      built(ProgressNotificationSchema),
+      built(InitializedNotificationSchema),
+      built(RootsListChangedNotificationSchema),
     ]),
   ),
 );
 
 /** Validates {@link T.ClientResult}. */
 export const ClientResultSchema: z.ZodMiniType<T.ClientResult> = exactly<T.ClientResult>()(
-  z.lazy(() => z.union([EmptyResultSchema, CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema])),
+  z.lazy(() =>
+    z.union([
+      built(EmptyResultSchema),
+      built(CreateMessageResultSchema),
+      built(ListRootsResultSchema),
+      built(ElicitResultSchema),
+    ]),
+  ),
 );
 
 /** Validates {@link T.ServerRequest}. */
 export const ServerRequestSchema: z.ZodMiniType<T.ServerRequest> = exactly<T.ServerRequest>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      PingRequestSchema,
-      CreateMessageRequestSchema,
-      ListRootsRequestSchema,
-      ElicitRequestSchema,
+      built(PingRequestSchema),
+      built(CreateMessageRequestSchema),
+      built(ListRootsRequestSchema),
+      built(ElicitRequestSchema),
     ]),
   ),
 );
@@ -1034,13 +1052,13 @@ export const ServerRequestSchema: z.ZodMiniType<T.ServerRequest> = exactly<T.Ser
 export const ServerNotificationSchema: z.ZodMiniType<T.ServerNotification> = exactly<T.ServerNotification>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      LoggingMessageNotificationSchema,
-      ResourceUpdatedNotificationSchema,
-      ResourceListChangedNotificationSchema,
-      ToolListChangedNotificationSchema,
-      PromptListChangedNotificationSchema,
+      built(CancelledNotificationSchema),
+      built(ProgressNotificationSchema),
+      built(LoggingMessageNotificationSchema),
+      built(ResourceUpdatedNotificationSchema),
+      built(ResourceListChangedNotificationSchema),
+      built(ToolListChangedNotificationSchema),
+      built(PromptListChangedNotificationSchema),
     ]),
   ),
 );
@@ -1049,16 +1067,16 @@ export const ServerNotificationSchema: z.ZodMiniType<T.ServerNotification> = exa
 export const ServerResultSchema: z.ZodMiniType<T.ServerResult> = exactly<T.ServerResult>()(
   z.lazy(() =>
     z.union([
-      EmptyResultSchema,
-      InitializeResultSchema,
-      CompleteResultSchema,
-      GetPromptResultSchema,
-      ListPromptsResultSchema,
-      ListResourceTemplatesResultSchema,
-      ListResourcesResultSchema,
-      ReadResourceResultSchema,
-      CallToolResultSchema,
-      ListToolsResultSchema,
+      built(EmptyResultSchema),
+      built(InitializeResultSchema),
+      built(CompleteResultSchema),
+      built(GetPromptResultSchema),
+      built(ListPromptsResultSchema),
+      built(ListResourceTemplatesResultSchema),
+      built(ListResourcesResultSchema),
+      built(ReadResourceResultSchema),
+      built(CallToolResultSchema),
+      built(ListToolsResultSchema),
     ]),
   ),
 );

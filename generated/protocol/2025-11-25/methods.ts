@@ -80,7 +80,7 @@ export const methods = {
   >({
     method: "notifications/elicitation/complete",
     direction: "serverToClient",
-    params: openObject({ elicitationId: z.string() }),
+    params: z.lazy(() => openObject({ elicitationId: z.string() })),
     paramsOptional: false,
   }),
   /** `notifications/initialized` (InitializedNotification). */
@@ -318,7 +318,7 @@ export const methods = {
   >({
     method: "tasks/cancel",
     direction: "both",
-    params: openObject({ taskId: z.string() }),
+    params: z.lazy(() => openObject({ taskId: z.string() })),
     result: S.CancelTaskResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -337,7 +337,7 @@ export const methods = {
   >({
     method: "tasks/get",
     direction: "both",
-    params: openObject({ taskId: z.string() }),
+    params: z.lazy(() => openObject({ taskId: z.string() })),
     result: S.GetTaskResultSchema,
     paramsOptional: false,
     delivery: "message",
@@ -368,7 +368,7 @@ export const methods = {
   >({
     method: "tasks/result",
     direction: "both",
-    params: openObject({ taskId: z.string() }),
+    params: z.lazy(() => openObject({ taskId: z.string() })),
     result: S.GetTaskPayloadResultSchema,
     paramsOptional: false,
     delivery: "message",

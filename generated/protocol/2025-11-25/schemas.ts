@@ -2,7 +2,9 @@
 
 import * as z from "zod/mini";
 import {
+  built,
   exactly,
+  indexedObject,
   objectValue,
   openObject,
   optionalKey,
@@ -22,7 +24,7 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
       method: z.string(),
       params: optionalKey(z.record(z.string(), z.unknown())),
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
     }),
   ),
 );
@@ -40,12 +42,12 @@ export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = ex
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.lazy(() => z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+  z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
 );
 
 /** Validates {@link T.JSONRPCResultResponse}. */
 export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> = exactly<T.JSONRPCResultResponse>()(
-  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema })),
+  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: built(RequestIdSchema), result: built(ResultSchema) })),
 );
 
 /** Validates {@link T.Error}. */
@@ -55,17 +57,19 @@ export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
 export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
-  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: optionalKey(RequestIdSchema), error: ErrorSchema })),
+  z.lazy(() =>
+    openObject({ jsonrpc: z.literal("2.0"), id: optionalKey(built(RequestIdSchema)), error: built(ErrorSchema) }),
+  ),
 );
 
 /** Validates {@link T.JSONRPCResponse}. */
 export const JSONRPCResponseSchema: z.ZodMiniType<T.JSONRPCResponse> = exactly<T.JSONRPCResponse>()(
-  z.lazy(() => z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema])),
+  z.lazy(() => z.union([built(JSONRPCResultResponseSchema), built(JSONRPCErrorResponseSchema)])),
 );
 
 /** Validates {@link T.JSONRPCMessage}. */
 export const JSONRPCMessageSchema: z.ZodMiniType<T.JSONRPCMessage> = exactly<T.JSONRPCMessage>()(
-  z.lazy(() => z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema])),
+  z.lazy(() => z.union([built(JSONRPCRequestSchema), built(JSONRPCNotificationSchema), built(JSONRPCResponseSchema)])),
 );
 
 /** Validates {@link T.ProgressToken}. */
@@ -86,8 +90,8 @@ export const TaskAugmentedRequestParamsSchema: ObjectSchema<T.TaskAugmentedReque
   exactly<T.TaskAugmentedRequestParams>()(
     z.lazy(() =>
       openObject({
-        _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-        task: optionalKey(TaskMetadataSchema),
+        _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+        task: optionalKey(built(TaskMetadataSchema)),
       }),
     ),
   );
@@ -96,7 +100,7 @@ export const TaskAugmentedRequestParamsSchema: ObjectSchema<T.TaskAugmentedReque
 export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.RequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
     }),
   ),
 );
@@ -120,8 +124,8 @@ export const NotificationSchema: ObjectSchema<T.Notification> = exactly<T.Notifi
 export const ElicitRequestURLParamsSchema: ObjectSchema<T.ElicitRequestURLParams> = exactly<T.ElicitRequestURLParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-      task: optionalKey(TaskMetadataSchema),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+      task: optionalKey(built(TaskMetadataSchema)),
       mode: z.literal("url"),
       message: z.string(),
       elicitationId: z.string(),
@@ -136,12 +140,12 @@ export const URLElicitationRequiredErrorSchema: ObjectSchema<T.URLElicitationReq
     z.lazy(() =>
       openObject({
         jsonrpc: z.literal("2.0"),
-        id: optionalKey(RequestIdSchema),
+        id: optionalKey(built(RequestIdSchema)),
         error: z.intersection(
-          ErrorSchema,
+          built(ErrorSchema),
           openObject({
             code: z.literal(-32042),
-            data: z.catchall(z.object({ elicitations: z.array(ElicitRequestURLParamsSchema) }), z.unknown()),
+            data: indexedObject({ elicitations: z.array(built(ElicitRequestURLParamsSchema)) }, z.unknown()),
           }),
         ),
       }),
@@ -149,7 +153,9 @@ export const URLElicitationRequiredErrorSchema: ObjectSchema<T.URLElicitationReq
   );
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(z.lazy(() => ResultSchema));
+export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(
+  z.lazy(() => built(ResultSchema)),
+);
 
 /** Validates {@link T.CancelledNotificationParams}. */
 export const CancelledNotificationParamsSchema: ObjectSchema<T.CancelledNotificationParams> =
@@ -157,7 +163,7 @@ export const CancelledNotificationParamsSchema: ObjectSchema<T.CancelledNotifica
     z.lazy(() =>
       openObject({
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        requestId: optionalKey(RequestIdSchema),
+        requestId: optionalKey(built(RequestIdSchema)),
         reason: optionalKey(z.string()),
       }),
     ),
@@ -169,7 +175,7 @@ export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> 
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/cancelled"),
-      params: CancelledNotificationParamsSchema,
+      params: built(CancelledNotificationParamsSchema),
     }),
   ),
 );
@@ -216,7 +222,7 @@ export const ImplementationSchema: ObjectSchema<T.Implementation> = exactly<T.Im
     openObject({
       name: z.string(),
       title: optionalKey(z.string()),
-      icons: optionalKey(z.array(IconSchema)),
+      icons: optionalKey(z.array(built(IconSchema))),
       version: z.string(),
       description: optionalKey(z.string()),
       websiteUrl: optionalKey(z.url()),
@@ -229,10 +235,10 @@ export const InitializeRequestParamsSchema: ObjectSchema<T.InitializeRequestPara
   exactly<T.InitializeRequestParams>()(
     z.lazy(() =>
       openObject({
-        _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
+        _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
         protocolVersion: z.string(),
-        capabilities: ClientCapabilitiesSchema,
-        clientInfo: ImplementationSchema,
+        capabilities: built(ClientCapabilitiesSchema),
+        clientInfo: built(ImplementationSchema),
       }),
     ),
   );
@@ -242,9 +248,9 @@ export const InitializeRequestSchema: ObjectSchema<T.InitializeRequest> = exactl
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("initialize"),
-      params: InitializeRequestParamsSchema,
+      params: built(InitializeRequestParamsSchema),
     }),
   ),
 );
@@ -275,14 +281,14 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
 /** Validates {@link T.InitializeResult}. */
 export const InitializeResultSchema: ObjectSchema<T.InitializeResult> = exactly<T.InitializeResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         protocolVersion: z.string(),
-        capabilities: ServerCapabilitiesSchema,
-        serverInfo: ImplementationSchema,
+        capabilities: built(ServerCapabilitiesSchema),
+        serverInfo: built(ImplementationSchema),
         instructions: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -295,14 +301,14 @@ export const InitializedNotificationSchema: ObjectSchema<T.InitializedNotificati
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/initialized"),
-        params: optionalKey(NotificationParamsSchema),
+        params: optionalKey(built(NotificationParamsSchema)),
       }),
     ),
   );
 
 /** Validates {@link T.Icons}. */
 export const IconsSchema: ObjectSchema<T.Icons> = exactly<T.Icons>()(
-  z.lazy(() => openObject({ icons: optionalKey(z.array(IconSchema)) })),
+  z.lazy(() => openObject({ icons: optionalKey(z.array(built(IconSchema))) })),
 );
 
 /** Validates {@link T.BaseMetadata}. */
@@ -315,9 +321,9 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("ping"),
-      params: optionalKey(RequestParamsSchema),
+      params: optionalKey(built(RequestParamsSchema)),
     }),
   ),
 );
@@ -328,7 +334,7 @@ export const ProgressNotificationParamsSchema: ObjectSchema<T.ProgressNotificati
     z.lazy(() =>
       openObject({
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        progressToken: ProgressTokenSchema,
+        progressToken: built(ProgressTokenSchema),
         progress: z.number(),
         total: optionalKey(z.number()),
         message: optionalKey(z.string()),
@@ -342,7 +348,7 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/progress"),
-      params: ProgressNotificationParamsSchema,
+      params: built(ProgressNotificationParamsSchema),
     }),
   ),
 );
@@ -351,8 +357,8 @@ export const ProgressNotificationSchema: ObjectSchema<T.ProgressNotification> = 
 export const PaginatedRequestParamsSchema: ObjectSchema<T.PaginatedRequestParams> = exactly<T.PaginatedRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-      cursor: optionalKey(CursorSchema),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+      cursor: optionalKey(built(CursorSchema)),
     }),
   ),
 );
@@ -363,8 +369,8 @@ export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<
     openObject({
       method: z.string(),
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
-      params: optionalKey(PaginatedRequestParamsSchema),
+      id: built(RequestIdSchema),
+      params: optionalKey(built(PaginatedRequestParamsSchema)),
     }),
   ),
 );
@@ -372,8 +378,8 @@ export const PaginatedRequestSchema: ObjectSchema<T.PaginatedRequest> = exactly<
 /** Validates {@link T.PaginatedResult}. */
 export const PaginatedResultSchema: ObjectSchema<T.PaginatedResult> = exactly<T.PaginatedResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(CursorSchema) }),
+    indexedObject(
+      { _meta: optionalKey(z.record(z.string(), z.unknown())), nextCursor: optionalKey(built(CursorSchema)) },
       z.unknown(),
     ),
   ),
@@ -384,8 +390,8 @@ export const ListResourcesRequestSchema: ObjectSchema<T.ListResourcesRequest> = 
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
-      params: optionalKey(PaginatedRequestParamsSchema),
+      id: built(RequestIdSchema),
+      params: optionalKey(built(PaginatedRequestParamsSchema)),
       method: z.literal("resources/list"),
     }),
   ),
@@ -398,7 +404,7 @@ export const RoleSchema: z.ZodMiniType<T.Role> = exactly<T.Role>()(z.lazy(() => 
 export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotations>()(
   z.lazy(() =>
     openObject({
-      audience: optionalKey(z.array(RoleSchema)),
+      audience: optionalKey(z.array(built(RoleSchema))),
       priority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       lastModified: optionalKey(z.string()),
     }),
@@ -411,11 +417,11 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
     openObject({
       name: z.string(),
       title: optionalKey(z.string()),
-      icons: optionalKey(z.array(IconSchema)),
+      icons: optionalKey(z.array(built(IconSchema))),
       uri: z.url(),
       description: optionalKey(z.string()),
       mimeType: optionalKey(z.string()),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       size: optionalKey(z.number()),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
@@ -425,12 +431,12 @@ export const ResourceSchema: ObjectSchema<T.Resource> = exactly<T.Resource>()(
 /** Validates {@link T.ListResourcesResult}. */
 export const ListResourcesResultSchema: ObjectSchema<T.ListResourcesResult> = exactly<T.ListResourcesResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        resources: z.array(ResourceSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        resources: z.array(built(ResourceSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -442,8 +448,8 @@ export const ListResourceTemplatesRequestSchema: ObjectSchema<T.ListResourceTemp
     z.lazy(() =>
       openObject({
         jsonrpc: z.literal("2.0"),
-        id: RequestIdSchema,
-        params: optionalKey(PaginatedRequestParamsSchema),
+        id: built(RequestIdSchema),
+        params: optionalKey(built(PaginatedRequestParamsSchema)),
         method: z.literal("resources/templates/list"),
       }),
     ),
@@ -455,7 +461,7 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
     openObject({
       name: z.string(),
       title: optionalKey(z.string()),
-      icons: optionalKey(z.array(IconSchema)),
+      icons: optionalKey(z.array(built(IconSchema))),
       uriTemplate: z
         .string()
         .check(
@@ -467,7 +473,7 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
         ),
       description: optionalKey(z.string()),
       mimeType: optionalKey(z.string()),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -477,12 +483,12 @@ export const ResourceTemplateSchema: ObjectSchema<T.ResourceTemplate> = exactly<
 export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTemplatesResult> =
   exactly<T.ListResourceTemplatesResult>()(
     z.lazy(() =>
-      z.catchall(
-        z.object({
+      indexedObject(
+        {
           _meta: optionalKey(z.record(z.string(), z.unknown())),
-          nextCursor: optionalKey(CursorSchema),
-          resourceTemplates: z.array(ResourceTemplateSchema),
-        }),
+          nextCursor: optionalKey(built(CursorSchema)),
+          resourceTemplates: z.array(built(ResourceTemplateSchema)),
+        },
         z.unknown(),
       ),
     ),
@@ -492,7 +498,7 @@ export const ListResourceTemplatesResultSchema: ObjectSchema<T.ListResourceTempl
 export const ResourceRequestParamsSchema: ObjectSchema<T.ResourceRequestParams> = exactly<T.ResourceRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
       uri: z.url(),
     }),
   ),
@@ -503,7 +509,7 @@ export const ReadResourceRequestParamsSchema: ObjectSchema<T.ReadResourceRequest
   exactly<T.ReadResourceRequestParams>()(
     z.lazy(() =>
       openObject({
-        _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
+        _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
         uri: z.url(),
       }),
     ),
@@ -514,9 +520,9 @@ export const ReadResourceRequestSchema: ObjectSchema<T.ReadResourceRequest> = ex
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("resources/read"),
-      params: ReadResourceRequestParamsSchema,
+      params: built(ReadResourceRequestParamsSchema),
     }),
   ),
 );
@@ -548,11 +554,11 @@ export const BlobResourceContentsSchema: ObjectSchema<T.BlobResourceContents> = 
 /** Validates {@link T.ReadResourceResult}. */
 export const ReadResourceResultSchema: ObjectSchema<T.ReadResourceResult> = exactly<T.ReadResourceResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
-      }),
+        contents: z.array(z.union([built(TextResourceContentsSchema), built(BlobResourceContentsSchema)])),
+      },
       z.unknown(),
     ),
   ),
@@ -565,7 +571,7 @@ export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListC
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/resources/list_changed"),
-        params: optionalKey(NotificationParamsSchema),
+        params: optionalKey(built(NotificationParamsSchema)),
       }),
     ),
   );
@@ -574,7 +580,7 @@ export const ResourceListChangedNotificationSchema: ObjectSchema<T.ResourceListC
 export const SubscribeRequestParamsSchema: ObjectSchema<T.SubscribeRequestParams> = exactly<T.SubscribeRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
       uri: z.url(),
     }),
   ),
@@ -585,9 +591,9 @@ export const SubscribeRequestSchema: ObjectSchema<T.SubscribeRequest> = exactly<
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("resources/subscribe"),
-      params: SubscribeRequestParamsSchema,
+      params: built(SubscribeRequestParamsSchema),
     }),
   ),
 );
@@ -597,7 +603,7 @@ export const UnsubscribeRequestParamsSchema: ObjectSchema<T.UnsubscribeRequestPa
   exactly<T.UnsubscribeRequestParams>()(
     z.lazy(() =>
       openObject({
-        _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
+        _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
         uri: z.url(),
       }),
     ),
@@ -608,9 +614,9 @@ export const UnsubscribeRequestSchema: ObjectSchema<T.UnsubscribeRequest> = exac
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("resources/unsubscribe"),
-      params: UnsubscribeRequestParamsSchema,
+      params: built(UnsubscribeRequestParamsSchema),
     }),
   ),
 );
@@ -628,7 +634,7 @@ export const ResourceUpdatedNotificationSchema: ObjectSchema<T.ResourceUpdatedNo
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/resources/updated"),
-        params: ResourceUpdatedNotificationParamsSchema,
+        params: built(ResourceUpdatedNotificationParamsSchema),
       }),
     ),
   );
@@ -649,8 +655,8 @@ export const ListPromptsRequestSchema: ObjectSchema<T.ListPromptsRequest> = exac
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
-      params: optionalKey(PaginatedRequestParamsSchema),
+      id: built(RequestIdSchema),
+      params: optionalKey(built(PaginatedRequestParamsSchema)),
       method: z.literal("prompts/list"),
     }),
   ),
@@ -674,9 +680,9 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
     openObject({
       name: z.string(),
       title: optionalKey(z.string()),
-      icons: optionalKey(z.array(IconSchema)),
+      icons: optionalKey(z.array(built(IconSchema))),
       description: optionalKey(z.string()),
-      arguments: optionalKey(z.array(PromptArgumentSchema)),
+      arguments: optionalKey(z.array(built(PromptArgumentSchema))),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -685,12 +691,12 @@ export const PromptSchema: ObjectSchema<T.Prompt> = exactly<T.Prompt>()(
 /** Validates {@link T.ListPromptsResult}. */
 export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactly<T.ListPromptsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        prompts: z.array(PromptSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        prompts: z.array(built(PromptSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -700,7 +706,7 @@ export const ListPromptsResultSchema: ObjectSchema<T.ListPromptsResult> = exactl
 export const GetPromptRequestParamsSchema: ObjectSchema<T.GetPromptRequestParams> = exactly<T.GetPromptRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
       name: z.string(),
       arguments: optionalKey(z.record(z.string(), z.string())),
     }),
@@ -712,9 +718,9 @@ export const GetPromptRequestSchema: ObjectSchema<T.GetPromptRequest> = exactly<
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("prompts/get"),
-      params: GetPromptRequestParamsSchema,
+      params: built(GetPromptRequestParamsSchema),
     }),
   ),
 );
@@ -725,7 +731,7 @@ export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextCont
     openObject({
       type: z.literal("text"),
       text: z.string(),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -738,7 +744,7 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
       type: z.literal("image"),
       data: z.base64(),
       mimeType: z.string(),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -751,7 +757,7 @@ export const AudioContentSchema: ObjectSchema<T.AudioContent> = exactly<T.AudioC
       type: z.literal("audio"),
       data: z.base64(),
       mimeType: z.string(),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -763,11 +769,11 @@ export const ResourceLinkSchema: ObjectSchema<T.ResourceLink> = exactly<T.Resour
     openObject({
       name: z.string(),
       title: optionalKey(z.string()),
-      icons: optionalKey(z.array(IconSchema)),
+      icons: optionalKey(z.array(built(IconSchema))),
       uri: z.url(),
       description: optionalKey(z.string()),
       mimeType: optionalKey(z.string()),
-      annotations: optionalKey(AnnotationsSchema),
+      annotations: optionalKey(built(AnnotationsSchema)),
       size: optionalKey(z.number()),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
       type: z.literal("resource_link"),
@@ -780,8 +786,8 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
   z.lazy(() =>
     openObject({
       type: z.literal("resource"),
-      resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-      annotations: optionalKey(AnnotationsSchema),
+      resource: z.union([built(TextResourceContentsSchema), built(BlobResourceContentsSchema)]),
+      annotations: optionalKey(built(AnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -791,29 +797,29 @@ export const EmbeddedResourceSchema: ObjectSchema<T.EmbeddedResource> = exactly<
 export const ContentBlockSchema: z.ZodMiniType<T.ContentBlock> = exactly<T.ContentBlock>()(
   z.lazy(() =>
     z.discriminatedUnion("type", [
-      TextContentSchema,
-      ImageContentSchema,
-      AudioContentSchema,
-      ResourceLinkSchema,
-      EmbeddedResourceSchema,
+      built(TextContentSchema),
+      built(ImageContentSchema),
+      built(AudioContentSchema),
+      built(ResourceLinkSchema),
+      built(EmbeddedResourceSchema),
     ]),
   ),
 );
 
 /** Validates {@link T.PromptMessage}. */
 export const PromptMessageSchema: ObjectSchema<T.PromptMessage> = exactly<T.PromptMessage>()(
-  z.lazy(() => openObject({ role: RoleSchema, content: ContentBlockSchema })),
+  z.lazy(() => openObject({ role: built(RoleSchema), content: built(ContentBlockSchema) })),
 );
 
 /** Validates {@link T.GetPromptResult}. */
 export const GetPromptResultSchema: ObjectSchema<T.GetPromptResult> = exactly<T.GetPromptResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         description: optionalKey(z.string()),
-        messages: z.array(PromptMessageSchema),
-      }),
+        messages: z.array(built(PromptMessageSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -826,7 +832,7 @@ export const PromptListChangedNotificationSchema: ObjectSchema<T.PromptListChang
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/prompts/list_changed"),
-        params: optionalKey(NotificationParamsSchema),
+        params: optionalKey(built(NotificationParamsSchema)),
       }),
     ),
   );
@@ -836,8 +842,8 @@ export const ListToolsRequestSchema: ObjectSchema<T.ListToolsRequest> = exactly<
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
-      params: optionalKey(PaginatedRequestParamsSchema),
+      id: built(RequestIdSchema),
+      params: optionalKey(built(PaginatedRequestParamsSchema)),
       method: z.literal("tools/list"),
     }),
   ),
@@ -867,7 +873,7 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
     openObject({
       name: z.string(),
       title: optionalKey(z.string()),
-      icons: optionalKey(z.array(IconSchema)),
+      icons: optionalKey(z.array(built(IconSchema))),
       description: optionalKey(z.string()),
       inputSchema: openObject({
         $schema: optionalKey(z.string()),
@@ -875,7 +881,7 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
         properties: optionalKey(z.record(z.string(), objectValue)),
         required: optionalKey(z.array(z.string())),
       }),
-      execution: optionalKey(ToolExecutionSchema),
+      execution: optionalKey(built(ToolExecutionSchema)),
       outputSchema: optionalKey(
         openObject({
           $schema: optionalKey(z.string()),
@@ -884,7 +890,7 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
           required: optionalKey(z.array(z.string())),
         }),
       ),
-      annotations: optionalKey(ToolAnnotationsSchema),
+      annotations: optionalKey(built(ToolAnnotationsSchema)),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -893,12 +899,12 @@ export const ToolSchema: ObjectSchema<T.Tool> = exactly<T.Tool>()(
 /** Validates {@link T.ListToolsResult}. */
 export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.ListToolsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        tools: z.array(ToolSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        tools: z.array(built(ToolSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -907,13 +913,13 @@ export const ListToolsResultSchema: ObjectSchema<T.ListToolsResult> = exactly<T.
 /** Validates {@link T.CallToolResult}. */
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        content: z.array(ContentBlockSchema),
+        content: z.array(built(ContentBlockSchema)),
         structuredContent: optionalKey(z.record(z.string(), z.unknown())),
         isError: optionalKey(z.boolean()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -923,8 +929,8 @@ export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.Ca
 export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-      task: optionalKey(TaskMetadataSchema),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+      task: optionalKey(built(TaskMetadataSchema)),
       name: z.string(),
       arguments: optionalKey(z.record(z.string(), z.unknown())),
     }),
@@ -936,9 +942,9 @@ export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("tools/call"),
-      params: CallToolRequestParamsSchema,
+      params: built(CallToolRequestParamsSchema),
     }),
   ),
 );
@@ -950,7 +956,7 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/tools/list_changed"),
-        params: optionalKey(NotificationParamsSchema),
+        params: optionalKey(built(NotificationParamsSchema)),
       }),
     ),
   );
@@ -970,7 +976,7 @@ export const TaskSchema: ObjectSchema<T.Task> = exactly<T.Task>()(
   z.lazy(() =>
     openObject({
       taskId: z.string(),
-      status: TaskStatusSchema,
+      status: built(TaskStatusSchema),
       statusMessage: optionalKey(z.string()),
       createdAt: z.string(),
       lastUpdatedAt: z.string(),
@@ -983,7 +989,7 @@ export const TaskSchema: ObjectSchema<T.Task> = exactly<T.Task>()(
 /** Validates {@link T.CreateTaskResult}. */
 export const CreateTaskResultSchema: ObjectSchema<T.CreateTaskResult> = exactly<T.CreateTaskResult>()(
   z.lazy(() =>
-    z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), task: TaskSchema }), z.unknown()),
+    indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())), task: built(TaskSchema) }, z.unknown()),
   ),
 );
 
@@ -992,7 +998,7 @@ export const GetTaskRequestSchema: ObjectSchema<T.GetTaskRequest> = exactly<T.Ge
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("tasks/get"),
       params: openObject({ taskId: z.string() }),
     }),
@@ -1001,7 +1007,7 @@ export const GetTaskRequestSchema: ObjectSchema<T.GetTaskRequest> = exactly<T.Ge
 
 /** Validates {@link T.GetTaskResult}. */
 export const GetTaskResultSchema: z.ZodMiniType<T.GetTaskResult> = exactly<T.GetTaskResult>()(
-  z.lazy(() => z.intersection(ResultSchema, TaskSchema)),
+  z.lazy(() => z.intersection(built(ResultSchema), built(TaskSchema))),
 );
 
 /** Validates {@link T.GetTaskPayloadRequest}. */
@@ -1009,7 +1015,7 @@ export const GetTaskPayloadRequestSchema: ObjectSchema<T.GetTaskPayloadRequest> 
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("tasks/result"),
       params: openObject({ taskId: z.string() }),
     }),
@@ -1018,7 +1024,7 @@ export const GetTaskPayloadRequestSchema: ObjectSchema<T.GetTaskPayloadRequest> 
 
 /** Validates {@link T.GetTaskPayloadResult}. */
 export const GetTaskPayloadResultSchema: ObjectSchema<T.GetTaskPayloadResult> = exactly<T.GetTaskPayloadResult>()(
-  z.lazy(() => z.catchall(z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())) }), z.unknown())),
+  z.lazy(() => indexedObject({ _meta: optionalKey(z.record(z.string(), z.unknown())) }, z.unknown())),
 );
 
 /** Validates {@link T.CancelTaskRequest}. */
@@ -1026,7 +1032,7 @@ export const CancelTaskRequestSchema: ObjectSchema<T.CancelTaskRequest> = exactl
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("tasks/cancel"),
       params: openObject({ taskId: z.string() }),
     }),
@@ -1035,7 +1041,7 @@ export const CancelTaskRequestSchema: ObjectSchema<T.CancelTaskRequest> = exactl
 
 /** Validates {@link T.CancelTaskResult}. */
 export const CancelTaskResultSchema: z.ZodMiniType<T.CancelTaskResult> = exactly<T.CancelTaskResult>()(
-  z.lazy(() => z.intersection(ResultSchema, TaskSchema)),
+  z.lazy(() => z.intersection(built(ResultSchema), built(TaskSchema))),
 );
 
 /** Validates {@link T.ListTasksRequest}. */
@@ -1043,8 +1049,8 @@ export const ListTasksRequestSchema: ObjectSchema<T.ListTasksRequest> = exactly<
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
-      params: optionalKey(PaginatedRequestParamsSchema),
+      id: built(RequestIdSchema),
+      params: optionalKey(built(PaginatedRequestParamsSchema)),
       method: z.literal("tasks/list"),
     }),
   ),
@@ -1053,12 +1059,12 @@ export const ListTasksRequestSchema: ObjectSchema<T.ListTasksRequest> = exactly<
 /** Validates {@link T.ListTasksResult}. */
 export const ListTasksResultSchema: ObjectSchema<T.ListTasksResult> = exactly<T.ListTasksResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        nextCursor: optionalKey(CursorSchema),
-        tasks: z.array(TaskSchema),
-      }),
+        nextCursor: optionalKey(built(CursorSchema)),
+        tasks: z.array(built(TaskSchema)),
+      },
       z.unknown(),
     ),
   ),
@@ -1066,7 +1072,9 @@ export const ListTasksResultSchema: ObjectSchema<T.ListTasksResult> = exactly<T.
 
 /** Validates {@link T.TaskStatusNotificationParams}. */
 export const TaskStatusNotificationParamsSchema: z.ZodMiniType<T.TaskStatusNotificationParams> =
-  exactly<T.TaskStatusNotificationParams>()(z.lazy(() => z.intersection(NotificationParamsSchema, TaskSchema)));
+  exactly<T.TaskStatusNotificationParams>()(
+    z.lazy(() => z.intersection(built(NotificationParamsSchema), built(TaskSchema))),
+  );
 
 /** Validates {@link T.TaskStatusNotification}. */
 export const TaskStatusNotificationSchema: ObjectSchema<T.TaskStatusNotification> = exactly<T.TaskStatusNotification>()(
@@ -1074,7 +1082,7 @@ export const TaskStatusNotificationSchema: ObjectSchema<T.TaskStatusNotification
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/tasks/status"),
-      params: TaskStatusNotificationParamsSchema,
+      params: built(TaskStatusNotificationParamsSchema),
     }),
   ),
 );
@@ -1088,8 +1096,8 @@ export const LoggingLevelSchema: z.ZodMiniType<T.LoggingLevel> = exactly<T.Loggi
 export const SetLevelRequestParamsSchema: ObjectSchema<T.SetLevelRequestParams> = exactly<T.SetLevelRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-      level: LoggingLevelSchema,
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+      level: built(LoggingLevelSchema),
     }),
   ),
 );
@@ -1099,9 +1107,9 @@ export const SetLevelRequestSchema: ObjectSchema<T.SetLevelRequest> = exactly<T.
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("logging/setLevel"),
-      params: SetLevelRequestParamsSchema,
+      params: built(SetLevelRequestParamsSchema),
     }),
   ),
 );
@@ -1112,7 +1120,7 @@ export const LoggingMessageNotificationParamsSchema: ObjectSchema<T.LoggingMessa
     z.lazy(() =>
       openObject({
         _meta: optionalKey(z.record(z.string(), z.unknown())),
-        level: LoggingLevelSchema,
+        level: built(LoggingLevelSchema),
         logger: optionalKey(z.string()),
         data: z.unknown(),
       }),
@@ -1126,7 +1134,7 @@ export const LoggingMessageNotificationSchema: ObjectSchema<T.LoggingMessageNoti
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/message"),
-        params: LoggingMessageNotificationParamsSchema,
+        params: built(LoggingMessageNotificationParamsSchema),
       }),
     ),
   );
@@ -1150,7 +1158,7 @@ export const ToolResultContentSchema: ObjectSchema<T.ToolResultContent> = exactl
     openObject({
       type: z.literal("tool_result"),
       toolUseId: z.string(),
-      content: z.array(ContentBlockSchema),
+      content: z.array(built(ContentBlockSchema)),
       structuredContent: optionalKey(z.record(z.string(), z.unknown())),
       isError: optionalKey(z.boolean()),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
@@ -1163,11 +1171,11 @@ export const SamplingMessageContentBlockSchema: z.ZodMiniType<T.SamplingMessageC
   exactly<T.SamplingMessageContentBlock>()(
     z.lazy(() =>
       z.discriminatedUnion("type", [
-        TextContentSchema,
-        ImageContentSchema,
-        AudioContentSchema,
-        ToolUseContentSchema,
-        ToolResultContentSchema,
+        built(TextContentSchema),
+        built(ImageContentSchema),
+        built(AudioContentSchema),
+        built(ToolUseContentSchema),
+        built(ToolResultContentSchema),
       ]),
     ),
   );
@@ -1176,8 +1184,8 @@ export const SamplingMessageContentBlockSchema: z.ZodMiniType<T.SamplingMessageC
 export const SamplingMessageSchema: ObjectSchema<T.SamplingMessage> = exactly<T.SamplingMessage>()(
   z.lazy(() =>
     openObject({
-      role: RoleSchema,
-      content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
+      role: built(RoleSchema),
+      content: z.union([built(SamplingMessageContentBlockSchema), z.array(built(SamplingMessageContentBlockSchema))]),
       _meta: optionalKey(z.record(z.string(), z.unknown())),
     }),
   ),
@@ -1192,7 +1200,7 @@ export const ModelHintSchema: ObjectSchema<T.ModelHint> = exactly<T.ModelHint>()
 export const ModelPreferencesSchema: ObjectSchema<T.ModelPreferences> = exactly<T.ModelPreferences>()(
   z.lazy(() =>
     openObject({
-      hints: optionalKey(z.array(ModelHintSchema)),
+      hints: optionalKey(z.array(built(ModelHintSchema))),
       costPriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       speedPriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
       intelligencePriority: optionalKey(z.number().check(z.gte(0), z.lte(1))),
@@ -1210,18 +1218,18 @@ export const CreateMessageRequestParamsSchema: ObjectSchema<T.CreateMessageReque
   exactly<T.CreateMessageRequestParams>()(
     z.lazy(() =>
       openObject({
-        _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-        task: optionalKey(TaskMetadataSchema),
-        messages: z.array(SamplingMessageSchema),
-        modelPreferences: optionalKey(ModelPreferencesSchema),
+        _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+        task: optionalKey(built(TaskMetadataSchema)),
+        messages: z.array(built(SamplingMessageSchema)),
+        modelPreferences: optionalKey(built(ModelPreferencesSchema)),
         systemPrompt: optionalKey(z.string()),
         includeContext: optionalKey(z.enum(["none", "thisServer", "allServers"])),
         temperature: optionalKey(z.number()),
         maxTokens: z.number(),
         stopSequences: optionalKey(z.array(z.string())),
         metadata: optionalKey(objectValue),
-        tools: optionalKey(z.array(ToolSchema)),
-        toolChoice: optionalKey(ToolChoiceSchema),
+        tools: optionalKey(z.array(built(ToolSchema))),
+        toolChoice: optionalKey(built(ToolChoiceSchema)),
       }),
     ),
   );
@@ -1231,9 +1239,9 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("sampling/createMessage"),
-      params: CreateMessageRequestParamsSchema,
+      params: built(CreateMessageRequestParamsSchema),
     }),
   ),
 );
@@ -1241,14 +1249,14 @@ export const CreateMessageRequestSchema: ObjectSchema<T.CreateMessageRequest> = 
 /** Validates {@link T.CreateMessageResult}. */
 export const CreateMessageResultSchema: ObjectSchema<T.CreateMessageResult> = exactly<T.CreateMessageResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
-        role: RoleSchema,
-        content: z.union([SamplingMessageContentBlockSchema, z.array(SamplingMessageContentBlockSchema)]),
+    indexedObject(
+      {
+        role: built(RoleSchema),
+        content: z.union([built(SamplingMessageContentBlockSchema), z.array(built(SamplingMessageContentBlockSchema))]),
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         model: z.string(),
         stopReason: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -1282,8 +1290,8 @@ export const ResourceTemplateReferenceSchema: ObjectSchema<T.ResourceTemplateRef
 export const CompleteRequestParamsSchema: ObjectSchema<T.CompleteRequestParams> = exactly<T.CompleteRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-      ref: z.union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+      _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+      ref: z.union([built(PromptReferenceSchema), built(ResourceTemplateReferenceSchema)]),
       argument: openObject({ name: z.string(), value: z.string() }),
       context: optionalKey(openObject({ arguments: optionalKey(z.record(z.string(), z.string())) })),
     }),
@@ -1295,9 +1303,9 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("completion/complete"),
-      params: CompleteRequestParamsSchema,
+      params: built(CompleteRequestParamsSchema),
     }),
   ),
 );
@@ -1305,15 +1313,15 @@ export const CompleteRequestSchema: ObjectSchema<T.CompleteRequest> = exactly<T.
 /** Validates {@link T.CompleteResult}. */
 export const CompleteResultSchema: ObjectSchema<T.CompleteResult> = exactly<T.CompleteResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         completion: openObject({
           values: z.array(z.string()),
           total: optionalKey(z.number()),
           hasMore: optionalKey(z.boolean()),
         }),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -1324,9 +1332,9 @@ export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("roots/list"),
-      params: optionalKey(RequestParamsSchema),
+      params: optionalKey(built(RequestParamsSchema)),
     }),
   ),
 );
@@ -1341,8 +1349,8 @@ export const RootSchema: ObjectSchema<T.Root> = exactly<T.Root>()(
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({ _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(RootSchema) }),
+    indexedObject(
+      { _meta: optionalKey(z.record(z.string(), z.unknown())), roots: z.array(built(RootSchema)) },
       z.unknown(),
     ),
   ),
@@ -1355,7 +1363,7 @@ export const RootsListChangedNotificationSchema: ObjectSchema<T.RootsListChanged
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/roots/list_changed"),
-        params: optionalKey(NotificationParamsSchema),
+        params: optionalKey(built(NotificationParamsSchema)),
       }),
     ),
   );
@@ -1432,7 +1440,7 @@ export const TitledSingleSelectEnumSchemaSchema: ObjectSchema<T.TitledSingleSele
 /** Validates {@link T.SingleSelectEnumSchema}. */
 export const SingleSelectEnumSchemaSchema: z.ZodMiniType<T.SingleSelectEnumSchema> =
   exactly<T.SingleSelectEnumSchema>()(
-    z.lazy(() => z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema])),
+    z.lazy(() => z.union([built(UntitledSingleSelectEnumSchemaSchema), built(TitledSingleSelectEnumSchemaSchema)])),
   );
 
 /** Validates {@link T.UntitledMultiSelectEnumSchema}. */
@@ -1469,7 +1477,7 @@ export const TitledMultiSelectEnumSchemaSchema: ObjectSchema<T.TitledMultiSelect
 
 /** Validates {@link T.MultiSelectEnumSchema}. */
 export const MultiSelectEnumSchemaSchema: z.ZodMiniType<T.MultiSelectEnumSchema> = exactly<T.MultiSelectEnumSchema>()(
-  z.lazy(() => z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema])),
+  z.lazy(() => z.union([built(UntitledMultiSelectEnumSchemaSchema), built(TitledMultiSelectEnumSchemaSchema)])),
 );
 
 /** Validates {@link T.LegacyTitledEnumSchema}. */
@@ -1488,13 +1496,26 @@ export const LegacyTitledEnumSchemaSchema: ObjectSchema<T.LegacyTitledEnumSchema
 
 /** Validates {@link T.EnumSchema}. */
 export const EnumSchemaSchema: z.ZodMiniType<T.EnumSchema> = exactly<T.EnumSchema>()(
-  z.lazy(() => z.union([SingleSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema, LegacyTitledEnumSchemaSchema])),
+  z.lazy(() =>
+    z.union([
+      built(SingleSelectEnumSchemaSchema),
+      built(MultiSelectEnumSchemaSchema),
+      built(LegacyTitledEnumSchemaSchema),
+    ]),
+  ),
 );
 
 /** Validates {@link T.PrimitiveSchemaDefinition}. */
 export const PrimitiveSchemaDefinitionSchema: z.ZodMiniType<T.PrimitiveSchemaDefinition> =
   exactly<T.PrimitiveSchemaDefinition>()(
-    z.lazy(() => z.union([StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema, EnumSchemaSchema])),
+    z.lazy(() =>
+      z.union([
+        built(StringSchemaSchema),
+        built(NumberSchemaSchema),
+        built(BooleanSchemaSchema),
+        built(EnumSchemaSchema),
+      ]),
+    ),
   );
 
 /** Validates {@link T.ElicitRequestFormParams}. */
@@ -1502,14 +1523,14 @@ export const ElicitRequestFormParamsSchema: ObjectSchema<T.ElicitRequestFormPara
   exactly<T.ElicitRequestFormParams>()(
     z.lazy(() =>
       openObject({
-        _meta: optionalKey(z.catchall(z.object({ progressToken: optionalKey(ProgressTokenSchema) }), z.unknown())),
-        task: optionalKey(TaskMetadataSchema),
+        _meta: optionalKey(indexedObject({ progressToken: optionalKey(built(ProgressTokenSchema)) }, z.unknown())),
+        task: optionalKey(built(TaskMetadataSchema)),
         mode: optionalKey(z.literal("form")),
         message: z.string(),
         requestedSchema: openObject({
           $schema: optionalKey(z.string()),
           type: z.literal("object"),
-          properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+          properties: z.record(z.string(), built(PrimitiveSchemaDefinitionSchema)),
           required: optionalKey(z.array(z.string())),
         }),
       }),
@@ -1518,7 +1539,7 @@ export const ElicitRequestFormParamsSchema: ObjectSchema<T.ElicitRequestFormPara
 
 /** Validates {@link T.ElicitRequestParams}. */
 export const ElicitRequestParamsSchema: z.ZodMiniType<T.ElicitRequestParams> = exactly<T.ElicitRequestParams>()(
-  z.lazy(() => z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema])),
+  z.lazy(() => z.union([built(ElicitRequestFormParamsSchema), built(ElicitRequestURLParamsSchema)])),
 );
 
 /** Validates {@link T.ElicitRequest}. */
@@ -1526,9 +1547,9 @@ export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.Elic
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("elicitation/create"),
-      params: ElicitRequestParamsSchema,
+      params: built(ElicitRequestParamsSchema),
     }),
   ),
 );
@@ -1536,12 +1557,12 @@ export const ElicitRequestSchema: ObjectSchema<T.ElicitRequest> = exactly<T.Elic
 /** Validates {@link T.ElicitResult}. */
 export const ElicitResultSchema: ObjectSchema<T.ElicitResult> = exactly<T.ElicitResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
+    indexedObject(
+      {
         _meta: optionalKey(z.record(z.string(), z.unknown())),
         action: z.enum(["accept", "decline", "cancel"]),
         content: optionalKey(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -1563,23 +1584,23 @@ export const ElicitationCompleteNotificationSchema: ObjectSchema<T.ElicitationCo
 export const ClientRequestSchema: z.ZodMiniType<T.ClientRequest> = exactly<T.ClientRequest>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      PingRequestSchema,
-      InitializeRequestSchema,
-      CompleteRequestSchema,
-      SetLevelRequestSchema,
-      GetPromptRequestSchema,
-      ListPromptsRequestSchema,
-      ListResourcesRequestSchema,
-      ListResourceTemplatesRequestSchema,
-      ReadResourceRequestSchema,
-      SubscribeRequestSchema,
-      UnsubscribeRequestSchema,
-      CallToolRequestSchema,
-      ListToolsRequestSchema,
-      GetTaskRequestSchema,
-      GetTaskPayloadRequestSchema,
-      ListTasksRequestSchema,
-      CancelTaskRequestSchema,
+      built(PingRequestSchema),
+      built(InitializeRequestSchema),
+      built(CompleteRequestSchema),
+      built(SetLevelRequestSchema),
+      built(GetPromptRequestSchema),
+      built(ListPromptsRequestSchema),
+      built(ListResourcesRequestSchema),
+      built(ListResourceTemplatesRequestSchema),
+      built(ReadResourceRequestSchema),
+      built(SubscribeRequestSchema),
+      built(UnsubscribeRequestSchema),
+      built(CallToolRequestSchema),
+      built(ListToolsRequestSchema),
+      built(GetTaskRequestSchema),
+      built(GetTaskPayloadRequestSchema),
+      built(ListTasksRequestSchema),
+      built(CancelTaskRequestSchema),
     ]),
   ),
 );
@@ -1588,11 +1609,11 @@ export const ClientRequestSchema: z.ZodMiniType<T.ClientRequest> = exactly<T.Cli
 export const ClientNotificationSchema: z.ZodMiniType<T.ClientNotification> = exactly<T.ClientNotification>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      InitializedNotificationSchema,
-      RootsListChangedNotificationSchema,
-      TaskStatusNotificationSchema,
+      built(CancelledNotificationSchema),
+      built(ProgressNotificationSchema),
+      built(InitializedNotificationSchema),
+      built(RootsListChangedNotificationSchema),
+      built(TaskStatusNotificationSchema),
     ]),
   ),
 );
@@ -1601,14 +1622,14 @@ export const ClientNotificationSchema: z.ZodMiniType<T.ClientNotification> = exa
 export const ClientResultSchema: z.ZodMiniType<T.ClientResult> = exactly<T.ClientResult>()(
   z.lazy(() =>
     z.union([
-      EmptyResultSchema,
-      CreateMessageResultSchema,
-      ListRootsResultSchema,
-      ElicitResultSchema,
-      GetTaskResultSchema,
-      GetTaskPayloadResultSchema,
-      ListTasksResultSchema,
-      CancelTaskResultSchema,
+      built(EmptyResultSchema),
+      built(CreateMessageResultSchema),
+      built(ListRootsResultSchema),
+      built(ElicitResultSchema),
+      built(GetTaskResultSchema),
+      built(GetTaskPayloadResultSchema),
+      built(ListTasksResultSchema),
+      built(CancelTaskResultSchema),
     ]),
   ),
 );
@@ -1617,14 +1638,14 @@ export const ClientResultSchema: z.ZodMiniType<T.ClientResult> = exactly<T.Clien
 export const ServerRequestSchema: z.ZodMiniType<T.ServerRequest> = exactly<T.ServerRequest>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      PingRequestSchema,
-      CreateMessageRequestSchema,
-      ListRootsRequestSchema,
-      ElicitRequestSchema,
-      GetTaskRequestSchema,
-      GetTaskPayloadRequestSchema,
-      ListTasksRequestSchema,
-      CancelTaskRequestSchema,
+      built(PingRequestSchema),
+      built(CreateMessageRequestSchema),
+      built(ListRootsRequestSchema),
+      built(ElicitRequestSchema),
+      built(GetTaskRequestSchema),
+      built(GetTaskPayloadRequestSchema),
+      built(ListTasksRequestSchema),
+      built(CancelTaskRequestSchema),
     ]),
   ),
 );
@@ -1633,15 +1654,15 @@ export const ServerRequestSchema: z.ZodMiniType<T.ServerRequest> = exactly<T.Ser
 export const ServerNotificationSchema: z.ZodMiniType<T.ServerNotification> = exactly<T.ServerNotification>()(
   z.lazy(() =>
     z.discriminatedUnion("method", [
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      LoggingMessageNotificationSchema,
-      ResourceUpdatedNotificationSchema,
-      ResourceListChangedNotificationSchema,
-      ToolListChangedNotificationSchema,
-      PromptListChangedNotificationSchema,
-      ElicitationCompleteNotificationSchema,
-      TaskStatusNotificationSchema,
+      built(CancelledNotificationSchema),
+      built(ProgressNotificationSchema),
+      built(LoggingMessageNotificationSchema),
+      built(ResourceUpdatedNotificationSchema),
+      built(ResourceListChangedNotificationSchema),
+      built(ToolListChangedNotificationSchema),
+      built(PromptListChangedNotificationSchema),
+      built(ElicitationCompleteNotificationSchema),
+      built(TaskStatusNotificationSchema),
     ]),
   ),
 );
@@ -1650,20 +1671,20 @@ export const ServerNotificationSchema: z.ZodMiniType<T.ServerNotification> = exa
 export const ServerResultSchema: z.ZodMiniType<T.ServerResult> = exactly<T.ServerResult>()(
   z.lazy(() =>
     z.union([
-      EmptyResultSchema,
-      InitializeResultSchema,
-      CompleteResultSchema,
-      GetPromptResultSchema,
-      ListPromptsResultSchema,
-      ListResourceTemplatesResultSchema,
-      ListResourcesResultSchema,
-      ReadResourceResultSchema,
-      CallToolResultSchema,
-      ListToolsResultSchema,
-      GetTaskResultSchema,
-      GetTaskPayloadResultSchema,
-      ListTasksResultSchema,
-      CancelTaskResultSchema,
+      built(EmptyResultSchema),
+      built(InitializeResultSchema),
+      built(CompleteResultSchema),
+      built(GetPromptResultSchema),
+      built(ListPromptsResultSchema),
+      built(ListResourceTemplatesResultSchema),
+      built(ListResourcesResultSchema),
+      built(ReadResourceResultSchema),
+      built(CallToolResultSchema),
+      built(ListToolsResultSchema),
+      built(GetTaskResultSchema),
+      built(GetTaskPayloadResultSchema),
+      built(ListTasksResultSchema),
+      built(CancelTaskResultSchema),
     ]),
   ),
 );

@@ -6,7 +6,7 @@ import {
   ProtocolRequestType,
   type MethodTable,
 } from "../../../runtime/protocol/method-type.ts";
-import { openObject, optionalKey } from "../../../runtime/protocol/zod-helpers.ts";
+import { built, openObject, optionalKey } from "../../../runtime/protocol/zod-helpers.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
@@ -130,7 +130,7 @@ export const methods = {
     method: "prompts/get",
     direction: "clientToServer",
     params: S.GetPromptRequestParamsSchema,
-    result: z.union([S.GetPromptResultSchema, S.InputRequiredResultSchema]),
+    result: z.lazy(() => z.union([built(S.GetPromptResultSchema), built(S.InputRequiredResultSchema)])),
     paramsOptional: false,
     delivery: "message",
     capability: { side: "server", path: ["prompts"] },
@@ -175,7 +175,7 @@ export const methods = {
     method: "resources/read",
     direction: "clientToServer",
     params: S.ReadResourceRequestParamsSchema,
-    result: z.union([S.ReadResourceResultSchema, S.InputRequiredResultSchema]),
+    result: z.lazy(() => z.union([built(S.ReadResourceResultSchema), built(S.InputRequiredResultSchema)])),
     paramsOptional: false,
     delivery: "message",
     capability: { side: "server", path: ["resources"] },
@@ -217,7 +217,7 @@ export const methods = {
   >({
     method: "roots/list",
     direction: "serverToClient",
-    params: openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
+    params: z.lazy(() => openObject({ _meta: optionalKey(built(S.MetaObjectSchema)) })),
     result: S.ListRootsResultSchema,
     paramsOptional: true,
     delivery: "embedded",
@@ -287,7 +287,7 @@ export const methods = {
     method: "tools/call",
     direction: "clientToServer",
     params: S.CallToolRequestParamsSchema,
-    result: z.union([S.CallToolResultSchema, S.InputRequiredResultSchema]),
+    result: z.lazy(() => z.union([built(S.CallToolResultSchema), built(S.InputRequiredResultSchema)])),
     paramsOptional: false,
     delivery: "message",
     capability: { side: "server", path: ["tools"] },

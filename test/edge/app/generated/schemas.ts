@@ -5,28 +5,25 @@
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
 import * as z from "zod/mini";
-import { jsonSchemaCheck, type TypedToolValidators } from "../../../../runtime/index.ts";
+import { closedObject, indexedObject, jsonSchemaCheck, type TypedToolValidators } from "../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.RegisterInput}. */
-export const RegisterInputShape: z.ZodMiniType<T.RegisterInput> = z.strictObject({
+export const RegisterInputShape: z.ZodMiniType<T.RegisterInput> = closedObject({
   email: z.string(),
   name: z.string(),
   code: z.string().check(z.regex(new RegExp("^[A-Z]{3}-[0-9]{3}$", "u"))),
 });
 
 /** Validates {@link T.RegisterOutput}. */
-export const RegisterOutputShape: z.ZodMiniType<T.RegisterOutput> = z.catchall(
-  z.object({ id: z.string(), email: z.string() }),
+export const RegisterOutputShape: z.ZodMiniType<T.RegisterOutput> = indexedObject(
+  { id: z.string(), email: z.string() },
   z.unknown(),
 );
 
 /** Validates {@link T.AskModelInput}. */
-export const AskModelInputShape: z.ZodMiniType<T.AskModelInput> = z.catchall(
-  z.object({ question: z.string() }),
-  z.unknown(),
-);
+export const AskModelInputShape: z.ZodMiniType<T.AskModelInput> = indexedObject({ question: z.string() }, z.unknown());
 
 /** Validates {@link T.AskUserInput}. */
 export const AskUserInputSchema: z.ZodMiniType<T.AskUserInput> = z.record(z.string(), z.unknown());

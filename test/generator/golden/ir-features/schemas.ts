@@ -1,5 +1,11 @@
 import * as z from "zod/mini";
-import { exactly, optionalKey, type ObjectSchema } from "../../../../runtime/protocol/zod-helpers.ts";
+import {
+  built,
+  closedObject,
+  exactly,
+  optionalKey,
+  type ObjectSchema,
+} from "../../../../runtime/protocol/zod-helpers.ts";
 import type * as T from "./types.ts";
 
 /** Validates {@link T.Point}. */
@@ -18,11 +24,11 @@ export const SlugSchema: z.ZodMiniType<T.Slug> = exactly<T.Slug>()(
 /** Validates {@link T.Order}. */
 export const OrderSchema: ObjectSchema<T.Order> = exactly<T.Order>()(
   z.lazy(() =>
-    z.strictObject({
+    closedObject({
       id: z.int().check(z.gte(1)),
-      slug: optionalKey(SlugSchema),
+      slug: optionalKey(built(SlugSchema)),
       amount: z.number().check(z.lte(1000), z.gt(0), z.multipleOf(0.5)),
-      points: z.array(PointSchema).check(z.minLength(1), z.maxLength(3)),
+      points: z.array(built(PointSchema)).check(z.minLength(1), z.maxLength(3)),
       email: optionalKey(z.email()),
       placedAt: z.iso.datetime({ offset: true }),
       note: z.nullable(z.string()),

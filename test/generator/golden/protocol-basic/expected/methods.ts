@@ -6,7 +6,7 @@ import {
   ProtocolRequestType,
   type MethodTable,
 } from "../../../../../runtime/protocol/method-type.ts";
-import { openObject, optionalKey } from "../../../../../runtime/protocol/zod-helpers.ts";
+import { built, openObject, optionalKey } from "../../../../../runtime/protocol/zod-helpers.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
@@ -22,7 +22,7 @@ export const methods = {
   >({
     method: "notifications/cancelled",
     direction: "both",
-    params: openObject({ requestId: S.RequestIdSchema, reason: optionalKey(z.string()) }),
+    params: z.lazy(() => openObject({ requestId: built(S.RequestIdSchema), reason: optionalKey(z.string()) })),
     paramsOptional: false,
   }),
   /** `notifications/tools/list_changed` (ToolListChangedNotification). */
@@ -34,7 +34,7 @@ export const methods = {
   >({
     method: "notifications/tools/list_changed",
     direction: "serverToClient",
-    params: openObject({ _meta: optionalKey(S.MetaObjectSchema) }),
+    params: z.lazy(() => openObject({ _meta: optionalKey(built(S.MetaObjectSchema)) })),
     paramsOptional: true,
     capability: { side: "server", path: ["tools", "listChanged"] },
   }),
@@ -73,7 +73,7 @@ export const methods = {
     method: "tools/call",
     direction: "clientToServer",
     params: S.CallToolRequestParamsSchema,
-    result: z.union([S.CallToolResultSchema, S.InputRequiredResultSchema]),
+    result: z.lazy(() => z.union([built(S.CallToolResultSchema), built(S.InputRequiredResultSchema)])),
     paramsOptional: false,
     delivery: "message",
     capability: { side: "server", path: ["tools"] },

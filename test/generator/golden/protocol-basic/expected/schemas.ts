@@ -2,7 +2,9 @@
 
 import * as z from "zod/mini";
 import {
+  built,
   exactly,
+  indexedObject,
   objectValue,
   openObject,
   optionalKey,
@@ -34,8 +36,8 @@ export const ProgressTokenSchema: z.ZodMiniType<T.ProgressToken> = exactly<T.Pro
 /** Validates {@link T.RequestMetaObject}. */
 export const RequestMetaObjectSchema: ObjectSchema<T.RequestMetaObject> = exactly<T.RequestMetaObject>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({ "io.example/version": z.string(), progressToken: optionalKey(ProgressTokenSchema) }),
+    indexedObject(
+      { "io.example/version": z.string(), progressToken: optionalKey(built(ProgressTokenSchema)) },
       z.unknown(),
     ),
   ),
@@ -53,7 +55,7 @@ export const RequestSchema: ObjectSchema<T.Request> = exactly<T.Request>()(
 
 /** Validates {@link T.RequestParams}. */
 export const RequestParamsSchema: ObjectSchema<T.RequestParams> = exactly<T.RequestParams>()(
-  z.lazy(() => openObject({ _meta: optionalKey(RequestMetaObjectSchema) })),
+  z.lazy(() => openObject({ _meta: optionalKey(built(RequestMetaObjectSchema)) })),
 );
 
 /** Validates {@link T.Notification}. */
@@ -68,7 +70,7 @@ export const JSONRPCRequestSchema: ObjectSchema<T.JSONRPCRequest> = exactly<T.JS
       method: z.string(),
       params: optionalKey(z.record(z.string(), z.unknown())),
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
     }),
   ),
 );
@@ -86,11 +88,13 @@ export const JSONRPCNotificationSchema: ObjectSchema<T.JSONRPCNotification> = ex
 
 /** Validates {@link T.Result}. */
 export const ResultSchema: ObjectSchema<T.Result> = exactly<T.Result>()(
-  z.lazy(() => z.catchall(z.object({ _meta: optionalKey(MetaObjectSchema) }), z.unknown())),
+  z.lazy(() => indexedObject({ _meta: optionalKey(built(MetaObjectSchema)) }, z.unknown())),
 );
 
 /** Validates {@link T.EmptyResult}. */
-export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(z.lazy(() => ResultSchema));
+export const EmptyResultSchema: z.ZodMiniType<T.EmptyResult> = exactly<T.EmptyResult>()(
+  z.lazy(() => built(ResultSchema)),
+);
 
 /** Validates {@link T.Error}. */
 export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
@@ -99,12 +103,14 @@ export const ErrorSchema: ObjectSchema<T.Error> = exactly<T.Error>()(
 
 /** Validates {@link T.JSONRPCResultResponse}. */
 export const JSONRPCResultResponseSchema: ObjectSchema<T.JSONRPCResultResponse> = exactly<T.JSONRPCResultResponse>()(
-  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: ResultSchema })),
+  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: built(RequestIdSchema), result: built(ResultSchema) })),
 );
 
 /** Validates {@link T.JSONRPCErrorResponse}. */
 export const JSONRPCErrorResponseSchema: ObjectSchema<T.JSONRPCErrorResponse> = exactly<T.JSONRPCErrorResponse>()(
-  z.lazy(() => openObject({ jsonrpc: z.literal("2.0"), id: optionalKey(RequestIdSchema), error: ErrorSchema })),
+  z.lazy(() =>
+    openObject({ jsonrpc: z.literal("2.0"), id: optionalKey(built(RequestIdSchema)), error: built(ErrorSchema) }),
+  ),
 );
 
 /** Validates {@link T.InvalidParamsErrorResponse}. */
@@ -113,8 +119,8 @@ export const InvalidParamsErrorResponseSchema: ObjectSchema<T.InvalidParamsError
     z.lazy(() =>
       openObject({
         jsonrpc: z.literal("2.0"),
-        id: optionalKey(RequestIdSchema),
-        error: z.intersection(ErrorSchema, openObject({ code: z.literal(-32602) })),
+        id: optionalKey(built(RequestIdSchema)),
+        error: z.intersection(built(ErrorSchema), openObject({ code: z.literal(-32602) })),
       }),
     ),
   );
@@ -134,7 +140,7 @@ export const ServerCapabilitiesSchema: ObjectSchema<T.ServerCapabilities> = exac
   z.lazy(() =>
     openObject({
       tools: optionalKey(openObject({ listChanged: optionalKey(z.boolean()) })),
-      logging: optionalKey(z.looseObject({}) as z.ZodMiniType<{}>),
+      logging: optionalKey(openObject({}) as z.ZodMiniType<{}>),
     }),
   ),
 );
@@ -144,9 +150,9 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("ping"),
-      params: optionalKey(RequestParamsSchema),
+      params: optionalKey(built(RequestParamsSchema)),
     }),
   ),
 );
@@ -155,7 +161,7 @@ export const PingRequestSchema: ObjectSchema<T.PingRequest> = exactly<T.PingRequ
 export const CallToolRequestParamsSchema: ObjectSchema<T.CallToolRequestParams> = exactly<T.CallToolRequestParams>()(
   z.lazy(() =>
     openObject({
-      _meta: optionalKey(RequestMetaObjectSchema),
+      _meta: optionalKey(built(RequestMetaObjectSchema)),
       name: z.string(),
       arguments: optionalKey(z.record(z.string(), z.unknown())),
     }),
@@ -167,9 +173,9 @@ export const CallToolRequestSchema: ObjectSchema<T.CallToolRequest> = exactly<T.
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
+      id: built(RequestIdSchema),
       method: z.literal("tools/call"),
-      params: CallToolRequestParamsSchema,
+      params: built(CallToolRequestParamsSchema),
     }),
   ),
 );
@@ -186,7 +192,9 @@ export const AnnotationsSchema: ObjectSchema<T.Annotations> = exactly<T.Annotati
 
 /** Validates {@link T.TextContent}. */
 export const TextContentSchema: ObjectSchema<T.TextContent> = exactly<T.TextContent>()(
-  z.lazy(() => openObject({ type: z.literal("text"), text: z.string(), annotations: optionalKey(AnnotationsSchema) })),
+  z.lazy(() =>
+    openObject({ type: z.literal("text"), text: z.string(), annotations: optionalKey(built(AnnotationsSchema)) }),
+  ),
 );
 
 /** Validates {@link T.ImageContent}. */
@@ -196,20 +204,20 @@ export const ImageContentSchema: ObjectSchema<T.ImageContent> = exactly<T.ImageC
 
 /** Validates {@link T.ContentBlock}. */
 export const ContentBlockSchema: z.ZodMiniType<T.ContentBlock> = exactly<T.ContentBlock>()(
-  z.lazy(() => z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema])),
+  z.lazy(() => z.discriminatedUnion("type", [built(TextContentSchema), built(ImageContentSchema)])),
 );
 
 /** Validates {@link T.CallToolResult}. */
 export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.CallToolResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
-        _meta: optionalKey(MetaObjectSchema),
-        content: z.array(ContentBlockSchema),
+    indexedObject(
+      {
+        _meta: optionalKey(built(MetaObjectSchema)),
+        content: z.array(built(ContentBlockSchema)),
         /** @deprecated Use `content`. */
         text: optionalKey(z.string()),
         stopReason: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -217,23 +225,23 @@ export const CallToolResultSchema: ObjectSchema<T.CallToolResult> = exactly<T.Ca
 
 /** Validates {@link T.ListRootsRequest}. */
 export const ListRootsRequestSchema: ObjectSchema<T.ListRootsRequest> = exactly<T.ListRootsRequest>()(
-  z.lazy(() => openObject({ method: z.literal("roots/list"), params: optionalKey(RequestParamsSchema) })),
+  z.lazy(() => openObject({ method: z.literal("roots/list"), params: optionalKey(built(RequestParamsSchema)) })),
 );
 
 /** Validates {@link T.InputRequest}. */
 export const InputRequestSchema: z.ZodMiniType<T.InputRequest> = exactly<T.InputRequest>()(
-  z.lazy(() => ListRootsRequestSchema),
+  z.lazy(() => built(ListRootsRequestSchema)),
 );
 
 /** Validates {@link T.InputRequiredResult}. */
 export const InputRequiredResultSchema: ObjectSchema<T.InputRequiredResult> = exactly<T.InputRequiredResult>()(
   z.lazy(() =>
-    z.catchall(
-      z.object({
-        _meta: optionalKey(MetaObjectSchema),
-        inputRequests: optionalKey(z.record(z.string(), InputRequestSchema)),
+    indexedObject(
+      {
+        _meta: optionalKey(built(MetaObjectSchema)),
+        inputRequests: optionalKey(z.record(z.string(), built(InputRequestSchema))),
         requestState: optionalKey(z.string()),
-      }),
+      },
       z.unknown(),
     ),
   ),
@@ -244,8 +252,8 @@ export const CallToolResultResponseSchema: ObjectSchema<T.CallToolResultResponse
   z.lazy(() =>
     openObject({
       jsonrpc: z.literal("2.0"),
-      id: RequestIdSchema,
-      result: z.union([CallToolResultSchema, InputRequiredResultSchema]),
+      id: built(RequestIdSchema),
+      result: z.union([built(CallToolResultSchema), built(InputRequiredResultSchema)]),
     }),
   ),
 );
@@ -283,12 +291,12 @@ export const CompletionSchema: ObjectSchema<T.Completion> = exactly<T.Completion
 
 /** Validates {@link T.TaskResult}. */
 export const TaskResultSchema: z.ZodMiniType<T.TaskResult> = exactly<T.TaskResult>()(
-  z.lazy(() => z.intersection(ResultSchema, TaskSchema)),
+  z.lazy(() => z.intersection(built(ResultSchema), built(TaskSchema))),
 );
 
 /** Validates {@link T.ListRootsResult}. */
 export const ListRootsResultSchema: ObjectSchema<T.ListRootsResult> = exactly<T.ListRootsResult>()(
-  z.lazy(() => openObject({ roots: z.array(ResourceSchema) })),
+  z.lazy(() => openObject({ roots: z.array(built(ResourceSchema)) })),
 );
 
 /** Validates {@link T.ToolListChangedNotification}. */
@@ -298,7 +306,7 @@ export const ToolListChangedNotificationSchema: ObjectSchema<T.ToolListChangedNo
       openObject({
         jsonrpc: z.literal("2.0"),
         method: z.literal("notifications/tools/list_changed"),
-        params: optionalKey(openObject({ _meta: optionalKey(MetaObjectSchema) })),
+        params: optionalKey(openObject({ _meta: optionalKey(built(MetaObjectSchema)) })),
       }),
     ),
   );
@@ -309,27 +317,29 @@ export const CancelledNotificationSchema: ObjectSchema<T.CancelledNotification> 
     openObject({
       jsonrpc: z.literal("2.0"),
       method: z.literal("notifications/cancelled"),
-      params: openObject({ requestId: RequestIdSchema, reason: optionalKey(z.string()) }),
+      params: openObject({ requestId: built(RequestIdSchema), reason: optionalKey(z.string()) }),
     }),
   ),
 );
 
 /** Validates {@link T.ClientRequest}. */
 export const ClientRequestSchema: z.ZodMiniType<T.ClientRequest> = exactly<T.ClientRequest>()(
-  z.lazy(() => z.discriminatedUnion("method", [PingRequestSchema, CallToolRequestSchema])),
+  z.lazy(() => z.discriminatedUnion("method", [built(PingRequestSchema), built(CallToolRequestSchema)])),
 );
 
 /** Validates {@link T.ServerRequest}. */
 export const ServerRequestSchema: z.ZodMiniType<T.ServerRequest> = exactly<T.ServerRequest>()(
-  z.lazy(() => PingRequestSchema),
+  z.lazy(() => built(PingRequestSchema)),
 );
 
 /** Validates {@link T.ClientNotification}. */
 export const ClientNotificationSchema: z.ZodMiniType<T.ClientNotification> = exactly<T.ClientNotification>()(
-  z.lazy(() => CancelledNotificationSchema),
+  z.lazy(() => built(CancelledNotificationSchema)),
 );
 
 /** Validates {@link T.ServerNotification}. */
 export const ServerNotificationSchema: z.ZodMiniType<T.ServerNotification> = exactly<T.ServerNotification>()(
-  z.lazy(() => z.discriminatedUnion("method", [CancelledNotificationSchema, ToolListChangedNotificationSchema])),
+  z.lazy(() =>
+    z.discriminatedUnion("method", [built(CancelledNotificationSchema), built(ToolListChangedNotificationSchema)]),
+  ),
 );

@@ -5,77 +5,77 @@
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
 import * as z from "zod/mini";
-import { jsonSchemaCheck, optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
+import { indexedObject, jsonSchemaCheck, optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.TreeInput}. */
 export const TreeInputSchema: z.ZodMiniType<T.TreeInput> = z.lazy(() =>
-  z.catchall(z.object({ root: TreeInputNodeSchema, parent: optionalKey(TreeInputSchema) }), z.unknown()),
+  indexedObject({ root: TreeInputNodeSchema, parent: optionalKey(TreeInputSchema) }, z.unknown()),
 );
 
 /** Validates {@link T.TreeInputNode}. */
 export const TreeInputNodeSchema: z.ZodMiniType<T.TreeInputNode> = z.lazy(() =>
-  z.catchall(z.object({ name: z.string(), children: optionalKey(z.array(TreeInputNodeSchema)) }), z.unknown()),
+  indexedObject({ name: z.string(), children: optionalKey(z.array(TreeInputNodeSchema)) }, z.unknown()),
 );
 
 /** Validates {@link T.ShapesInput}. */
-export const ShapesInputShape: z.ZodMiniType<T.ShapesInput> = z.catchall(
-  z.object({
+export const ShapesInputShape: z.ZodMiniType<T.ShapesInput> = indexedObject(
+  {
     shape: z.union([
-      z.catchall(z.object({ kind: z.literal("circle"), radius: z.number() }), z.unknown()),
-      z.catchall(z.object({ kind: z.literal("square"), side: z.number() }), z.unknown()),
+      indexedObject({ kind: z.literal("circle"), radius: z.number() }, z.unknown()),
+      indexedObject({ kind: z.literal("square"), side: z.number() }, z.unknown()),
     ]),
     color: optionalKey(z.union([z.string(), z.int()])),
     meta: optionalKey(
       z.intersection(
-        z.catchall(z.object({ a: optionalKey(z.string()) }), z.unknown()),
-        z.catchall(z.object({ b: optionalKey(z.number()) }), z.unknown()),
+        indexedObject({ a: optionalKey(z.string()) }, z.unknown()),
+        indexedObject({ b: optionalKey(z.number()) }, z.unknown()),
       ),
     ),
     point: optionalKey(z.union([z.tuple([]), z.tuple([z.number()]), z.tuple([z.number(), z.number()])])),
     note: optionalKey(z.nullable(z.string())),
-  }),
+  },
   z.unknown(),
 );
 
 /** Validates {@link T.ShapesOutput}. */
-export const ShapesOutputShape: z.ZodMiniType<T.ShapesOutput> = z.catchall(
-  z.object({ area: z.number(), when: optionalKey(z.string()) }),
+export const ShapesOutputShape: z.ZodMiniType<T.ShapesOutput> = indexedObject(
+  { area: z.number(), when: optionalKey(z.string()) },
   z.unknown(),
 );
 
 /** Validates {@link T.ConditionalInputAddress}. */
-export const ConditionalInputAddressSchema: z.ZodMiniType<T.ConditionalInputAddress> = z.catchall(
-  z.object({ city: optionalKey(z.string()) }),
+export const ConditionalInputAddressSchema: z.ZodMiniType<T.ConditionalInputAddress> = indexedObject(
+  { city: optionalKey(z.string()) },
   z.unknown(),
 );
 
 /** Validates {@link T.ConditionalInput}. */
-export const ConditionalInputShape: z.ZodMiniType<T.ConditionalInput> = z.catchall(
-  z.object({
+export const ConditionalInputShape: z.ZodMiniType<T.ConditionalInput> = indexedObject(
+  {
     mode: optionalKey(z.enum(["a", "b"])),
     a: optionalKey(z.string()),
     b: optionalKey(z.string()),
     env: optionalKey(z.record(z.string(), z.string())),
     address: optionalKey(ConditionalInputAddressSchema),
-  }),
+  },
   z.unknown(),
 );
 
 /** Validates {@link T.LegacyInputItem}. */
-export const LegacyInputItemSchema: z.ZodMiniType<T.LegacyInputItem> = z.catchall(
-  z.object({ sku: z.string().check(z.regex(new RegExp("^[A-Z]{3}-[0-9]+$", "u"))) }),
+export const LegacyInputItemSchema: z.ZodMiniType<T.LegacyInputItem> = indexedObject(
+  { sku: z.string().check(z.regex(new RegExp("^[A-Z]{3}-[0-9]+$", "u"))) },
   z.unknown(),
 );
 
 /** Validates {@link T.LegacyInput}. */
-export const LegacyInputShape: z.ZodMiniType<T.LegacyInput> = z.catchall(
-  z.object({
+export const LegacyInputShape: z.ZodMiniType<T.LegacyInput> = indexedObject(
+  {
     item: optionalKey(LegacyInputItemSchema),
     pair: optionalKey(z.union([z.tuple([]), z.tuple([z.string()]), z.tuple([z.string(), z.int()])])),
     email: optionalKey(z.string()),
-  }),
+  },
   z.unknown(),
 );
 

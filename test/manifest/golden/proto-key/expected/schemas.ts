@@ -5,28 +5,32 @@
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
 import * as z from "zod/mini";
-import { jsonSchemaCheck, optionalKey, ownKeys, type TypedToolValidators } from "../../../../../runtime/index.ts";
+import {
+  closedObject,
+  indexedObject,
+  jsonSchemaCheck,
+  optionalKey,
+  ownKeys,
+  type TypedToolValidators,
+} from "../../../../../runtime/index.ts";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 
 /** Validates {@link T.KeysInput}. */
 export const KeysInputSchema: z.ZodMiniType<T.KeysInput> = ownKeys(
-  z.strictObject({ ["__proto__"]: z.enum(["ab", "cd"]), plain: optionalKey(z.boolean()) }),
+  closedObject({ ["__proto__"]: z.enum(["ab", "cd"]), plain: optionalKey(z.boolean()) }),
   "required",
 );
 
 /** Validates {@link T.KeysOutput}. */
 export const KeysOutputSchema: z.ZodMiniType<T.KeysOutput> = ownKeys(
-  z.catchall(
-    z.object({ ["__proto__"]: optionalKey(z.catchall(z.object({ polluted: z.boolean() }), z.unknown())) }),
-    z.unknown(),
-  ),
+  indexedObject({ ["__proto__"]: optionalKey(indexedObject({ polluted: z.boolean() }, z.unknown())) }, z.unknown()),
   "optional",
 );
 
 /** Validates {@link T.MembersInput}. */
 export const MembersInputSchema: z.ZodMiniType<T.MembersInput> = ownKeys(
-  z.strictObject({
+  closedObject({
     constructor: optionalKey(z.string()),
     __defineGetter__: optionalKey(z.string()),
     __defineSetter__: optionalKey(z.string()),
@@ -41,7 +45,7 @@ export const MembersInputSchema: z.ZodMiniType<T.MembersInput> = ownKeys(
     toLocaleString: optionalKey(z.string()),
     nested: optionalKey(
       ownKeys(
-        z.strictObject({
+        closedObject({
           constructor: z.int(),
           __defineGetter__: z.int(),
           __defineSetter__: z.int(),
@@ -64,12 +68,12 @@ export const MembersInputSchema: z.ZodMiniType<T.MembersInput> = ownKeys(
 
 /** Validates {@link T.MembersOutput}. */
 export const MembersOutputSchema: z.ZodMiniType<T.MembersOutput> = ownKeys(
-  z.catchall(z.object({ constructor: z.unknown(), toString: z.unknown(), valueOf: z.unknown() }), z.unknown()),
+  indexedObject({ constructor: z.unknown(), toString: z.unknown(), valueOf: z.unknown() }, z.unknown()),
 );
 
 /** Validates {@link T.CheckedInput}. */
 export const CheckedInputShape: z.ZodMiniType<T.CheckedInput> = ownKeys(
-  z.strictObject({
+  closedObject({
     ["__proto__"]: optionalKey(z.string()),
     constructor: optionalKey(z.int()),
     toString: optionalKey(z.string()),

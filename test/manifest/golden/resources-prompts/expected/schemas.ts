@@ -25,4 +25,4 @@ export const SummarizeArgumentsSchema: z.ZodMiniType<T.SummarizeArguments> = ope
 });
 
 /** Validates {@link T.GreetArguments}. */
-export const GreetArgumentsSchema: z.ZodMiniType<T.GreetArguments> = z.looseObject({}) as z.ZodMiniType<{}>;
+export const GreetArgumentsSchema: z.ZodMiniType<T.GreetArguments> = openObject({}) as z.ZodMiniType<{}>;

@@ -5,11 +5,11 @@
 // validator's inferred type equals its declaration, so tsc need not infer zod's generics here.
 
 import * as z from "zod/mini";
-import { optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
+import { closedObject, indexedObject, optionalKey, type TypedToolValidators } from "../../../../../runtime/index.ts";
 import type * as T from "./types.js";
 
 /** Validates {@link T.SearchInput}. */
-export const SearchInputSchema: z.ZodMiniType<T.SearchInput> = z.strictObject({
+export const SearchInputSchema: z.ZodMiniType<T.SearchInput> = closedObject({
   query: z.string(),
   limit: optionalKey(z.int().check(z.gte(1), z.lte(100))),
   exact: optionalKey(z.boolean()),
@@ -18,18 +18,18 @@ export const SearchInputSchema: z.ZodMiniType<T.SearchInput> = z.strictObject({
 });
 
 /** Validates {@link T.SearchOutput}. */
-export const SearchOutputSchema: z.ZodMiniType<T.SearchOutput> = z.catchall(
-  z.object({
+export const SearchOutputSchema: z.ZodMiniType<T.SearchOutput> = indexedObject(
+  {
     hits: z
       .array(
-        z.catchall(
-          z.object({ id: z.string(), score: z.number().check(z.gt(0)), tags: optionalKey(z.array(z.string())) }),
+        indexedObject(
+          { id: z.string(), score: z.number().check(z.gt(0)), tags: optionalKey(z.array(z.string())) },
           z.unknown(),
         ),
       )
       .check(z.minLength(0)),
     total: z.int(),
-  }),
+  },
   z.unknown(),
 );
 
@@ -43,12 +43,12 @@ export const SetLabelsInputJsonSchema: z.ZodMiniType<T.SetLabelsInputJson> = z.r
 );
 
 /** Validates {@link T.SetLabelsInput}. */
-export const SetLabelsInputSchema: z.ZodMiniType<T.SetLabelsInput> = z.catchall(
-  z.object({
+export const SetLabelsInputSchema: z.ZodMiniType<T.SetLabelsInput> = indexedObject(
+  {
     labels: z.record(z.string(), z.string()),
     "content-type": optionalKey(z.literal("application/json")),
     body: optionalKey(SetLabelsInputJsonSchema),
-  }),
+  },
   z.unknown(),
 );
 
