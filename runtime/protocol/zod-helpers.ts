@@ -5,6 +5,8 @@
  */
 import { en } from "zod/locales";
 import * as z from "zod/mini";
+// Named imports from zod's core, not `z.core.…`: reading through the nested namespace makes bundlers keep all of it.
+import { $constructor, $ZodObjectJIT } from "zod/v4/core";
 
 // zod/mini has no default locale, so every issue would read "Invalid input". Like classic zod, English is set only
 // when the application has not chosen a locale (an explicit `z.config(...)` wins whatever the import order).
@@ -20,9 +22,9 @@ export const optionalKey = <S extends z.ZodMiniType>(schema: S) =>
  * zod/mini's own `z.object` never compiles. The trait name keeps `instanceof z.ZodMiniObject` and `z.omit` working.
  */
 type Init = (inst: z.ZodMiniObject, def: z.core.$ZodObjectDef) => void;
-const initCompiled: Init = z.core.$ZodObjectJIT.init;
+const initCompiled: Init = $ZodObjectJIT.init;
 const initMini: Init = z.ZodMiniType.init;
-const CompiledObject: z.core.$constructor<z.ZodMiniObject> = z.core.$constructor("ZodMiniObject", (inst, def) => {
+const CompiledObject: $constructor<z.ZodMiniObject> = $constructor("ZodMiniObject", (inst, def) => {
   initCompiled(inst, def);
   initMini(inst, def);
   Object.defineProperty(inst, "shape", { get: () => def.shape, configurable: true });
