@@ -4,8 +4,8 @@
  * `tools/list` carrying its `_meta`; `McpServer` with every built-in revision, and `McpServerCore` given the two
  * revisions' descriptors as a generated server naming them builds it), the official SDK v1 and v2, and a bare node
  * process that answers the same lines without MCP (the floor), also with zod imported (the floor of any server
- * validating with zod). Every server is plain JavaScript started with `node` (this runtime transpiled once into
- * .tmp/, as `npm run build` would emit it), so no TypeScript loader is timed. Runs are interleaved; medians are
+ * validating with zod). Every server is plain JavaScript started with `node` (this runtime as `npm run build`
+ * packs it, copied into .tmp/), so no TypeScript loader is timed. Runs are interleaved; medians are
  * printed with ratios to the bare process. On Linux the server process's own CPU time until its answer is printed
  * too (from /proc, 10 ms ticks): unlike wall time it barely moves when other processes load the machine.
  * Standalone: `npx tsx bench/cold-start.ts` (`--runs=N`, default 15).
@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
-import { PROJECT_ROOT, transpileRuntime } from "./lib/transpile.ts";
+import { builtRuntime, PROJECT_ROOT } from "./lib/built-runtime.ts";
 
 const RUNS = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice("--runs=".length) ?? 15);
 const DIR = path.join(PROJECT_ROOT, ".tmp/bench-cold-start");
@@ -24,7 +24,7 @@ const MODERN = "2026-07-28";
 const ADD_TOOL = `{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }`;
 const addResult = "({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } })";
 
-/** Server scripts, written next to the transpiled runtime; packages resolve from the project's node_modules. */
+/** Server scripts, written next to the built runtime; packages resolve from the project's node_modules. */
 const SERVERS: Readonly<Record<string, string>> = {
   "bare.mjs": `
 let buffered = "";
@@ -163,7 +163,7 @@ const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 async function main(): Promise<void> {
-  transpileRuntime(DIR);
+  builtRuntime(DIR);
   for (const [file, source] of Object.entries(SERVERS)) writeFileSync(path.join(DIR, file), source);
   const times = new Map<string, Sample[]>(PLAN.map(([name]) => [name, []]));
   for (const [, script, modern] of PLAN) await coldStart(script, modern).catch(() => undefined); // warm the disk cache
