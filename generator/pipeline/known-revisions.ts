@@ -2,8 +2,8 @@
  * The read stage's view of protocol revisions: the built-in ones generated code can ask the runtime for, and the
  * folders of `mcp-gen protocol` output a manifest names (`server.revisions: [{ bindings: ./protocol/draft }]`).
  *
- * A built-in revision is a folder of the runtime's bindings holding a descriptor (`revision.ts`, or `revision.js`
- * once built), whatever its name looks like. The runtime's registry is built from the same folders (through
+ * A built-in revision is a folder of the runtime's bindings holding a descriptor (`revision.ts`; once built, its
+ * declarations `revision.d.ts`, the JavaScript being bundled per entry), whatever its name looks like. The runtime's registry is built from the same folders (through
  * generated/protocol/revisions.ts, kept in sync by `npm run generate:check`); they are listed from disk rather than
  * imported so that checking a manifest does not load every revision's schemas. Run from this repository's sources,
  * the folders are generated/protocol/ (so a newly generated revision counts before any build); run as the installed
@@ -29,7 +29,7 @@ function protocolDir(): [dir: string, descriptor: string] {
   const source = fileURLToPath(new URL("../../generated/protocol/", import.meta.url));
   if (existsSync(path.join(source, "revisions.ts"))) return [source, "revision.ts"];
   const revisions = createRequire(import.meta.url).resolve("@mcp-gen/runtime/protocol");
-  return [path.dirname(revisions), "revision.js"];
+  return [path.dirname(revisions), "revision.d.ts"];
 }
 
 function listRevisions(dir: string, descriptor: string): readonly string[] {
