@@ -111,3 +111,15 @@ export function revisionsOf(metafile: Metafile): string[] {
   }
   return [...found].sort();
 }
+
+/** The zod modules the bundle holds bytes of, as paths inside the zod package (`v4/mini/schemas.js`, …). */
+export function zodModulesOf(metafile: Metafile): string[] {
+  const found = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const match = /node_modules\/zod\/(.+)$/.exec(input);
+      if (match?.[1] && bytesInOutput > 0) found.add(match[1]);
+    }
+  }
+  return [...found].sort();
+}
