@@ -327,8 +327,8 @@ export class JsonRpcEngine {
   private scheduleSweep(at: number, now: number): void {
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
     this.sweepAt = at;
+    // Only scheduled with a request pending, so the timer starts ref'd; `unref` follows the last request out.
     this.sweepTimer = setTimeout(this.sweep, Math.max(0, at - now));
-    if (this.pending.size === 0) this.sweepTimer.unref();
   }
 
   /** Times out every request past its deadline and re-arms for the next one. */

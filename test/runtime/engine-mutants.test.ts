@@ -21,8 +21,6 @@
  * - `entry.options?.resetTimeoutOnProgress` → `options.`: progress reaches only entries with options.onProgress;
  * - in finishRequest, `if (entry.onCarrierGone)` → always and `context?.signal?.` → `.`: a call has onCarrierGone
  *   exactly when its context has a signal, and removing an undefined listener does nothing;
- * - `pending.size === 0` → `unref()` in scheduleSweep: unreachable (a sweep is only scheduled with a request pending),
- *   so the mutants there have no coverage.
  * (Measured 2026-11-24: engine.ts 334/381 = 87.66%, incoming-call.ts 14/14; every survivor is in this list.)
  */
 import { describe, expect, it, vi } from "vitest";
