@@ -231,11 +231,11 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
     text: `Validates {@link ${options.typeRef(decl.name)}}.`,
     ...(decl.doc?.deprecated !== undefined ? { deprecated: decl.doc.deprecated } : {}),
   });
-  const built = emitZodExpression(decl.type, ctx, decl.constraints);
-  const expr = options.deferred ? `z.lazy(() => ${built})` : built;
+  const schema = emitZodExpression(decl.type, ctx, decl.constraints);
+  const expr = options.deferred ? `z.lazy(() => ${schema})` : schema;
   const name = ctx.declared(decl.name);
   const type = options.typeRef(decl.name);
-  if (options.recursive) return `${doc}export const ${name}: z.ZodMiniType<${type}> = z.lazy(() => ${built});\n`;
+  if (options.recursive) return `${doc}export const ${name}: z.ZodMiniType<${type}> = z.lazy(() => ${schema});\n`;
   if (options.annotate) return `${doc}export const ${name}: z.ZodMiniType<${type}> = ${expr};\n`;
   if (!options.declaredTypes) return `${doc}export const ${name} = ${expr};\n`;
   const isObject = ctx.isObjectSchema?.(decl.name) ?? false;

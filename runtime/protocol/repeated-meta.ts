@@ -7,6 +7,7 @@
  */
 import * as z from "zod/mini";
 import type { ValidationIssue, Validator } from "./validation.ts";
+import { built } from "./zod-helpers.ts";
 
 type Outcome = ReturnType<Validator<unknown>["safeParse"]>;
 
@@ -33,10 +34,10 @@ export function withRepeatedMeta<T>(schema: Validator<T>): Validator<T> {
 
 /**
  * Reads the schema through zod's API (`z.ZodMiniObject`'s `shape`, `def.catchall`, `z.omit`); a generated schema is
- * a `z.lazy` built on first use, whose inner schema `_zod.innerType` holds (and builds, when read).
+ * a `z.lazy` built on first use, read through its built schema.
  */
 function splitMeta(validator: Validator<unknown>): Validator<unknown> | undefined {
-  const schema = validator instanceof z.ZodMiniLazy ? (validator as z.ZodMiniLazy)._zod.innerType : validator;
+  const schema = validator instanceof z.ZodMiniLazy ? built(validator) : validator;
   if (!(schema instanceof z.ZodMiniObject)) return undefined;
   const meta = (schema.shape as Record<string, z.ZodMiniType | undefined>)["_meta"];
   if (!meta || !(schema.def.catchall instanceof z.ZodMiniUnknown)) return undefined;

@@ -98,28 +98,26 @@ export function nodeImportsOf(metafile: Metafile): string[] {
 }
 
 /**
- * The generated protocol revisions whose files the bundle holds bytes of. `inputs` lists every file esbuild read,
- * tree-shaken ones too; an output's inputs are those it holds bytes of.
+ * The first capture of `pattern` over every file the bundle holds bytes of, sorted and unique. `inputs` lists every
+ * file esbuild read, tree-shaken ones too; an output's inputs are those it holds bytes of.
  */
-export function revisionsOf(metafile: Metafile): string[] {
+function bundledInputs(metafile: Metafile, pattern: RegExp): string[] {
   const found = new Set<string>();
   for (const output of Object.values(metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const match = /generated\/protocol\/([^/]+)\//.exec(input);
+      const match = pattern.exec(input);
       if (match?.[1] && bytesInOutput > 0) found.add(match[1]);
     }
   }
   return [...found].sort();
 }
 
+/** The generated protocol revisions whose files the bundle holds bytes of. */
+export function revisionsOf(metafile: Metafile): string[] {
+  return bundledInputs(metafile, /generated\/protocol\/([^/]+)\//);
+}
+
 /** The zod modules the bundle holds bytes of, as paths inside the zod package (`v4/mini/schemas.js`, …). */
 export function zodModulesOf(metafile: Metafile): string[] {
-  const found = new Set<string>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const match = /node_modules\/zod\/(.+)$/.exec(input);
-      if (match?.[1] && bytesInOutput > 0) found.add(match[1]);
-    }
-  }
-  return [...found].sort();
+  return bundledInputs(metafile, /node_modules\/zod\/(.+)$/);
 }
