@@ -3,10 +3,13 @@
  * Builds the workspace packages: `runtime` (@mcp-gen/runtime → runtime/dist/), `cli` (mcp-gen → generator/dist/,
  * plus templates/ copied next to the compiled renderer), or both in that order (the CLI's declarations of the
  * runtime come from runtime/dist/). Plain Node so it needs nothing but typescript and esbuild from the workspace root.
+ * Each package is built into `<package>/.staging/dist/` and swapped in whole when complete (two renames), so a build
+ * or an `npm pack` never leaves `dist/` half-written or missing for whatever imports the package meanwhile (tests
+ * running beside it, the CLI).
  * Usage: node scripts/build-packages.mjs [runtime|cli]…
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,23 +19,39 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 const targets = {
-  runtime: async () => {
-    rmSync(path.join(ROOT, "runtime/dist"), { recursive: true, force: true });
-    tsc("tsconfig.runtime.json");
-    await bundleRuntime();
-  },
-  cli: () => {
-    rmSync(path.join(ROOT, "generator/dist"), { recursive: true, force: true });
-    tsc("tsconfig.cli.json");
-    cpSync(path.join(ROOT, "templates"), path.join(ROOT, "generator/dist/templates"), { recursive: true });
-    // The built-in revisions' IRs, where `mcp-gen diff <revision>` looks for them (generator/diff/load.ts).
-    for (const revision of readdirSync(path.join(ROOT, "generated/protocol"), { withFileTypes: true })) {
-      if (!revision.isDirectory()) continue;
-      const ir = path.join("generated/protocol", revision.name, "ir.json");
-      cpSync(path.join(ROOT, ir), path.join(ROOT, "generator/dist", ir));
-    }
-  },
+  runtime: () =>
+    staged("runtime", "tsconfig.runtime.json", async (dist) => {
+      await bundleRuntime(dist);
+    }),
+  cli: () =>
+    staged("generator", "tsconfig.cli.json", (dist) => {
+      cpSync(path.join(ROOT, "templates"), path.join(dist, "templates"), { recursive: true });
+      // The built-in revisions' IRs, where `mcp-gen diff <revision>` looks for them (generator/diff/load.ts).
+      for (const revision of readdirSync(path.join(ROOT, "generated/protocol"), { withFileTypes: true })) {
+        if (!revision.isDirectory()) continue;
+        const ir = path.join("generated/protocol", revision.name, "ir.json");
+        cpSync(path.join(ROOT, ir), path.join(dist, ir));
+      }
+    }),
 };
+
+/** Compiles `config` into `<pkg>/.staging/dist`, lets `finish` complete it there, then swaps it in for `<pkg>/dist`. */
+async function staged(pkg, config, finish) {
+  const staging = path.join(ROOT, pkg, ".staging");
+  const next = path.join(staging, "dist");
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    tsc(config, path.relative(ROOT, next));
+    await finish(next);
+    const live = path.join(ROOT, pkg, "dist");
+    if (existsSync(live)) renameSync(live, path.join(staging, "old"));
+    renameSync(next, live);
+  } finally {
+    // A failed build leaves the last complete dist/ in place and nothing half-written beside it.
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
 
 /**
  * Replaces tsc's one JavaScript file per source module with one file per `exports` entry plus shared chunks (esbuild,
@@ -40,8 +59,7 @@ const targets = {
  * of a millisecond per file, so importing the core entry as ~95 files took about 30 ms more than as a few. Chunks
  * are shared, so every entry sees the same module instances (one revision registry, one `instanceof` per class).
  */
-async function bundleRuntime() {
-  const dist = path.join(ROOT, "runtime/dist");
+async function bundleRuntime(dist) {
   const exportsMap = JSON.parse(readFileSync(path.join(ROOT, "runtime/package.json"), "utf8")).exports;
   const entries = [];
   for (const target of Object.values(exportsMap)) {
@@ -54,7 +72,7 @@ async function bundleRuntime() {
         if (dir.isDirectory()) entries.push(`${before}${dir.name}${after}`);
     }
   }
-  const staging = path.join(ROOT, "runtime/.bundle");
+  const staging = path.join(path.dirname(dist), "bundle");
   rmSync(staging, { recursive: true, force: true });
   await build({
     absWorkingDir: dist,
@@ -75,8 +93,11 @@ async function bundleRuntime() {
   rmSync(staging, { recursive: true, force: true });
 }
 
-function tsc(config) {
-  execFileSync(process.execPath, [TSC, "-p", path.join(ROOT, config)], { cwd: ROOT, stdio: "inherit" });
+function tsc(config, outDir) {
+  execFileSync(process.execPath, [TSC, "-p", path.join(ROOT, config), "--outDir", outDir], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
 }
 
 const requested = process.argv.slice(2);
