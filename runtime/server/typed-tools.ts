@@ -16,18 +16,24 @@ type ResultMeta = NonNullable<CallToolResult["_meta"]>;
 /**
  * What a handler of a tool with an `outputSchema` returns: `structuredContent` must be the tool's output type
  * (anything else is a compile error). `content` defaults to the JSON text of `structuredContent`.
+ *
+ * The success branch comes last on purpose: a wrong `{ structuredContent }` matches neither branch, and tsc explains
+ * the error against one of them. With the success branch last, TypeScript 5.9 and 7 both pick it and name the wrong
+ * field and its expected type; with it first, TypeScript 7 picked the `isError` branch and said only "not assignable
+ * to type 'undefined'" (its `structuredContent?: never`).
+ * (test/manifest/compile.test.ts checks the diagnostics under both.)
  */
 export type StructuredToolResult<Output> =
-  | {
-      readonly structuredContent: Output;
-      readonly content?: readonly ContentBlock[];
-      readonly isError?: false;
-      readonly _meta?: ResultMeta;
-    }
   | {
       readonly isError: true;
       readonly content: readonly ContentBlock[];
       readonly structuredContent?: never;
+      readonly _meta?: ResultMeta;
+    }
+  | {
+      readonly structuredContent: Output;
+      readonly content?: readonly ContentBlock[];
+      readonly isError?: false;
       readonly _meta?: ResultMeta;
     };
 
