@@ -99,7 +99,7 @@ async function mcpGenProject(dir: string): Promise<void> {
   );
   const calls = names.map(
     (n) =>
-      `  total += (await client.tools.${n}({ query: "q", mode: "fast", filter: { tag: "t" } })).structuredContent.total;`,
+      `  total += (await client.tools.${n.replace("_", "")}({ query: "q", mode: "fast", filter: { tag: "t" } })).structuredContent.total;`,
   );
   await writeFile(
     path.join(dir, "app.ts"),

@@ -15,11 +15,11 @@ await raw.connect(
 );
 const weather = createClient(raw);
 
-const forecast = await weather.tools.get_forecast({ city: "Paris", days: 2 });
+const forecast = await weather.tools.getForecast({ city: "Paris", days: 2 });
 for (const day of forecast.structuredContent.days) console.log(`${day.date} ${day.conditions} ${day.low}..${day.high}`);
-const alerts = await weather.tools.get_alerts({ region: "NO" });
+const alerts = await weather.tools.getAlerts({ region: "NO" });
 console.log(`alerts: ${alerts.structuredContent.alerts.map((a) => a.headline).join(", ") || "none"}`);
-const current = await weather.resourceTemplates.current_conditions({ city: "Oslo" });
+const current = await weather.resourceTemplates.currentConditions({ city: "Oslo" });
 const conditions = current.contents[0];
 console.log(`current: ${JSON.stringify(conditions && "text" in conditions ? conditions.text : undefined)}`);
 console.log(`revision: ${raw.revision}`);

@@ -9,7 +9,7 @@ import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension 
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
 import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
-import { pascalName } from "./names.ts";
+import { memberName, namesOf, pascalName } from "./names.ts";
 import type {
   UserCapabilities,
   UserModel,
@@ -52,8 +52,9 @@ function attempt<T>(acc: Collected, step: () => T): T | undefined {
   try {
     return step();
   } catch (error) {
-    if (!(error instanceof SchemaProblem)) throw error;
-    acc.problems.push(error);
+    if (error instanceof SchemaProblems) acc.problems.push(...error.problems);
+    else if (error instanceof SchemaProblem) acc.problems.push(error);
+    else throw error;
     return undefined;
   }
 }
@@ -112,10 +113,7 @@ export function lowerManifest(
 
   const revisions = lowerRevisions(manifest, options, acc);
   const declaredTools = manifest.tools ?? [];
-  const badTools = report([
-    duplicates(declaredTools, "tools", "tool name", (t) => t.name, "name", at("tools")),
-    duplicates(declaredTools, "tools", "tool name (as an identifier)", (t) => pascalName(t.name), "name", at("tools")),
-  ]);
+  const badTools = report(nameClashes(declaredTools, "tools", "tool", at("tools")));
   const tools = lowerEach("tools", declaredTools, badTools, (tool, path) => lowerTool(tool, path, acc));
 
   const declaredResources = manifest.resources ?? [];
@@ -128,32 +126,14 @@ export function lowerManifest(
   const templateAt = at("resourceTemplates");
   const badTemplates = report([
     duplicates(declaredTemplates, "resourceTemplates", "uriTemplate", (t) => t.uriTemplate, "uriTemplate", templateAt),
-    duplicates(declaredTemplates, "resourceTemplates", "resource template name", (t) => t.name, "name", templateAt),
-    duplicates(
-      declaredTemplates,
-      "resourceTemplates",
-      "resource template name (as an identifier)",
-      (t) => pascalName(t.name),
-      "name",
-      templateAt,
-    ),
+    ...nameClashes(declaredTemplates, "resourceTemplates", "resource template", templateAt),
   ]);
   const resourceTemplates = lowerEach("resourceTemplates", declaredTemplates, badTemplates, (t, path) =>
     lowerTemplate(t, path, acc),
   );
 
   const declaredPrompts = manifest.prompts ?? [];
-  const badPrompts = report([
-    duplicates(declaredPrompts, "prompts", "prompt name", (p) => p.name, "name", at("prompts")),
-    duplicates(
-      declaredPrompts,
-      "prompts",
-      "prompt name (as an identifier)",
-      (p) => pascalName(p.name),
-      "name",
-      at("prompts"),
-    ),
-  ]);
+  const badPrompts = report(nameClashes(declaredPrompts, "prompts", "prompt", at("prompts")));
   const prompts = lowerEach("prompts", declaredPrompts, badPrompts, (p, path) => lowerPrompt(p, path, acc));
   if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
 
@@ -235,20 +215,20 @@ function normalizeFolder(folder: string): string {
   return (folder.startsWith("/") ? "/" : "") + parts.join("/");
 }
 
+/** Lowers both schemas of a tool before giving up, so a bad `inputSchema` does not hide a bad `outputSchema`. */
 function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): UserTool {
-  const identifier = pascalName(tool.name);
-  const input = lowerSchema(
-    tool.inputSchema ?? { type: "object" },
-    `${identifier}Input`,
-    [...path, "inputSchema"],
-    acc,
-  );
-  const output = tool.outputSchema
-    ? lowerSchema(tool.outputSchema, `${identifier}Output`, [...path, "outputSchema"], acc)
-    : undefined;
+  const names = namesOf(tool.name);
+  const lower = (json: Record<string, unknown>, part: "input" | "output") =>
+    attempt(acc, () =>
+      lowerSchema(json, `${names.identifier}${part === "input" ? "Input" : "Output"}`, [...path, `${part}Schema`], acc),
+    );
+  const input = lower(tool.inputSchema ?? { type: "object" }, "input");
+  const output = tool.outputSchema ? lower(tool.outputSchema, "output") : undefined;
+  // Both problems are recorded already; an empty SchemaProblems leaves the tool out.
+  if (input === undefined || (tool.outputSchema && !output)) throw new SchemaProblems([]);
   return {
-    name: tool.name,
-    identifier,
+    ...names,
+    inputOptional: acceptsEmpty(acc, input),
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     input,
@@ -257,6 +237,13 @@ function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): User
     ...(tool.icons ? { icons: tool.icons } : {}),
     scopes: tool.scopes ?? [],
   };
+}
+
+/** `{}` is valid (what the typed client sends for a left-out input): an object type requiring no property. */
+function acceptsEmpty(acc: Collected, schema: UserSchema): boolean {
+  const type = acc.types.find((decl) => decl.name === schema.typeName)?.type;
+  const min = schema.json["minProperties"];
+  return type?.kind === "object" && type.props.every((p) => p.optional) && !(typeof min === "number" && min > 0);
 }
 
 /** Tool schemas must describe objects (MCP: `inputSchema.type` / `outputSchema.type` is `"object"`). */
@@ -294,8 +281,8 @@ function lowerTemplate(t: ManifestResourceTemplate, path: ManifestPath, acc: Col
       );
     }
   }
-  const identifier = pascalName(t.name);
-  const variablesTypeName = `${identifier}Variables`;
+  const names = namesOf(t.name);
+  const variablesTypeName = `${names.identifier}Variables`;
   const props: IrProp[] = variables.map((v) => ({
     name: v.name,
     // The runtime's matcher yields one (decoded) string per variable it finds.
@@ -306,7 +293,8 @@ function lowerTemplate(t: ManifestResourceTemplate, path: ManifestPath, acc: Col
   declare(acc, variablesTypeName, { kind: "object", props }, path);
   const { variables: _vars, ...descriptor } = t;
   void _vars;
-  return { uriTemplate: t.uriTemplate, name: t.name, identifier, variables, variablesTypeName, descriptor };
+  const variablesOptional = variables.every((v) => v.optional);
+  return { uriTemplate: t.uriTemplate, ...names, variables, variablesTypeName, variablesOptional, descriptor };
 }
 
 function lowerPrompt(p: ManifestPrompt, path: ManifestPath, acc: Collected): UserPrompt {
@@ -317,8 +305,7 @@ function lowerPrompt(p: ManifestPrompt, path: ManifestPath, acc: Collected): Use
     completion: a.completion ?? false,
   }));
   unique(args, [...path, "arguments"], "argument name", (a) => a.name);
-  const identifier = pascalName(p.name);
-  const argumentsTypeName = `${identifier}Arguments`;
+  const argumentsTypeName = `${pascalName(p.name)}Arguments`;
   const props: IrProp[] = args.map((a) => ({
     name: a.name,
     type: STRING, // MCP prompt arguments are strings on the wire
@@ -330,7 +317,8 @@ function lowerPrompt(p: ManifestPrompt, path: ManifestPath, acc: Collected): Use
     ...p,
     ...(p.arguments ? { arguments: p.arguments.map(({ completion: _c, ...rest }) => rest) } : {}),
   };
-  return { name: p.name, identifier, arguments: args, argumentsTypeName, descriptor };
+  const argumentsOptional = args.every((a) => !a.required);
+  return { ...namesOf(p.name), arguments: args, argumentsTypeName, argumentsOptional, descriptor };
 }
 
 function declare(acc: Collected, name: string, type: IrType, path: ManifestPath): void {
@@ -372,6 +360,20 @@ function duplicates<T>(
     found.push(Object.assign(problem, { index: i }));
   });
   return found;
+}
+
+/** Repeated names, and distinct names that meet once turned into an identifier or a typed client's method. */
+function nameClashes<T extends { readonly name: string }>(
+  items: readonly T[],
+  list: ManifestList,
+  what: string,
+  at: (i: number) => number,
+): Duplicate[][] {
+  return [
+    duplicates(items, list, `${what} name`, (t) => t.name, "name", at),
+    duplicates(items, list, `${what} name (as an identifier)`, (t) => pascalName(t.name), "name", at),
+    duplicates(items, list, `${what} name (as a client method)`, (t) => memberName(t.name), "name", at),
+  ];
 }
 
 /** Throws the first duplicate (inside one entry, where the entry stops at its first problem). */

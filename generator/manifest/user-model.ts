@@ -85,6 +85,10 @@ export interface UserTool {
   readonly name: string;
   /** PascalCase stem of every generated name for this tool (`get_forecast` → `GetForecast`). */
   readonly identifier: string;
+  /** Its method in the typed client (`get_forecast` → `getForecast`); `name` stays what goes on the wire. */
+  readonly member: string;
+  /** The input type requires no property, so the typed client's `input` may be left out (`{}` is sent). */
+  readonly inputOptional: boolean;
   readonly title?: string;
   readonly description?: string;
   readonly input: UserSchema;
@@ -116,9 +120,13 @@ export interface UserResourceTemplate {
   readonly uriTemplate: string;
   readonly name: string;
   readonly identifier: string;
+  /** Its method in the typed client (`Dynamic Text Resource` → `dynamicTextResource`). */
+  readonly member: string;
   readonly variables: readonly UserTemplateVariable[];
   /** Declaration of the variables object type (`<Identifier>Variables`). */
   readonly variablesTypeName: string;
+  /** Every variable is optional (query forms only), so the typed client's `variables` may be left out. */
+  readonly variablesOptional: boolean;
   readonly descriptor: Readonly<Record<string, unknown>>;
 }
 
@@ -132,8 +140,12 @@ export interface UserPromptArgument {
 export interface UserPrompt {
   readonly name: string;
   readonly identifier: string;
+  /** Its method in the typed client (`plan-trip` → `planTrip`). */
+  readonly member: string;
   readonly arguments: readonly UserPromptArgument[];
   /** Declaration of the arguments object type (`<Identifier>Arguments`). */
   readonly argumentsTypeName: string;
+  /** No argument is required, so the typed client's `args` may be left out. */
+  readonly argumentsOptional: boolean;
   readonly descriptor: Readonly<Record<string, unknown>>;
 }

@@ -20,10 +20,10 @@ describe("generated typed client ↔ generated server over HTTP", () => {
       const raw = new McpClient({ info: { name: "weather-http", version: "1.0.0" }, revisions: [revision] });
       await raw.connect(new StreamableHttpClientTransport(server.url));
       const weather = createClient(raw);
-      const forecast = await weather.tools.get_forecast({ city: "Paris", days: 2 });
+      const forecast = await weather.tools.getForecast({ city: "Paris", days: 2 });
       expect(forecast.structuredContent.days).toHaveLength(2);
       expect(forecast.structuredContent.city).toBe("Paris");
-      const current = await weather.resourceTemplates.current_conditions({ city: "Oslo" });
+      const current = await weather.resourceTemplates.currentConditions({ city: "Oslo" });
       expect(current.contents[0]?.uri).toContain("Oslo");
       expect(raw.revision).toBe(revision);
       await raw.close();

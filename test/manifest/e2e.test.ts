@@ -44,7 +44,7 @@ describe("generated weather client ↔ generated weather server over stdio", () 
   });
 
   it("a structured tool returns its typed, validated output", async () => {
-    const forecast = await client.tools.get_forecast({ city: "Paris", days: 2, units: "imperial" });
+    const forecast = await client.tools.getForecast({ city: "Paris", days: 2, units: "imperial" });
     expect(forecast.structuredContent.city).toBe("Paris");
     expect(forecast.structuredContent.units).toBe("imperial");
     expect(forecast.structuredContent.days.map((d) => d.date)).toEqual(["2026-01-01", "2026-01-02"]);
@@ -54,17 +54,17 @@ describe("generated weather client ↔ generated weather server over stdio", () 
 
   it("inputs are validated by the server, including keywords only JSON Schema can check", async () => {
     // minLength (checked by the JSON Schema refinement) and a closed object (zod strictObject).
-    await expect(client.tools.get_forecast({ city: "" })).rejects.toThrow(
+    await expect(client.tools.getForecast({ city: "" })).rejects.toThrow(
       /get_forecast failed: Invalid arguments.*fewer than 1 characters/,
     );
-    await expect(client.tools.get_forecast({ city: "Paris", extra: 1 } as never)).rejects.toThrow(/Invalid arguments/);
-    await expect(client.tools.get_alerts({ region: "norway" })).rejects.toThrow(/Invalid arguments/);
-    const alerts = await client.tools.get_alerts({ region: "NO" });
+    await expect(client.tools.getForecast({ city: "Paris", extra: 1 } as never)).rejects.toThrow(/Invalid arguments/);
+    await expect(client.tools.getAlerts({ region: "norway" })).rejects.toThrow(/Invalid arguments/);
+    const alerts = await client.tools.getAlerts({ region: "NO" });
     expect(alerts.structuredContent.alerts[0]?.severity).toBe("moderate");
   });
 
   it("content-only tools, resources, templates, prompts and completions", async () => {
-    const converted = await client.tools.convert_temperature({ value: 20, to: "fahrenheit" });
+    const converted = await client.tools.convertTemperature({ value: 20, to: "fahrenheit" });
     expect(converted.content).toEqual([{ type: "text", text: "68°F" }]);
     const stations = await client.resources["weather://stations"]();
     expect(JSON.parse(String(textOf(stations.contents[0]))).map((s: { city: string }) => s.city)).toEqual([
@@ -72,10 +72,10 @@ describe("generated weather client ↔ generated weather server over stdio", () 
       "Oslo",
       "Lima",
     ]);
-    const current = await client.resourceTemplates.current_conditions({ city: "Oslo" });
+    const current = await client.resourceTemplates.currentConditions({ city: "Oslo" });
     expect(current.contents[0]?.uri).toBe("weather://Oslo/current");
     expect(JSON.parse(String(textOf(current.contents[0]))).city).toBe("Oslo");
-    const prompt = await client.prompts.plan_trip({ city: "Lima", activity: "surfing" });
+    const prompt = await client.prompts.planTrip({ city: "Lima", activity: "surfing" });
     expect(textOf(prompt.messages[0]?.content)).toBe("Plan a day in Lima around surfing. Check get_forecast first.");
     const completion = await raw.complete({
       ref: { type: "ref/prompt", name: "plan_trip" },
@@ -132,23 +132,23 @@ describe("generated everything client ↔ everything server (conformance contrac
 
   it("serves the contract's tools, resources, templates and prompts", async () => {
     const client = everything.createClient(raw);
-    expect((await client.tools.test_simple_text({})).content).toEqual([
+    expect((await client.tools.testSimpleText()).content).toEqual([
       { type: "text", text: "This is a simple text response for testing." },
     ]);
-    expect((await client.tools.test_audio_content({})).content[0]).toMatchObject({
+    expect((await client.tools.testAudioContent()).content[0]).toMatchObject({
       type: "audio",
       mimeType: "audio/wav",
     });
-    const failed = await client.tools.test_error_handling({});
+    const failed = await client.tools.testErrorHandling({});
     expect(failed.isError).toBe(true);
     expect(textOf(failed.content[0])).toBe("This tool intentionally returns an error for testing");
-    const data = await client.resourceTemplates["template-data"]({ id: "123" });
+    const data = await client.resourceTemplates.templateData({ id: "123" });
     expect(JSON.parse(String(textOf(data.contents[0])))).toEqual({
       id: "123",
       templateTest: true,
       data: "Data for ID: 123",
     });
-    const prompt = await client.prompts.test_prompt_with_arguments({ arg1: "testValue1", arg2: "testValue2" });
+    const prompt = await client.prompts.testPromptWithArguments({ arg1: "testValue1", arg2: "testValue2" });
     expect(textOf(prompt.messages[0]?.content)).toBe("Prompt with arguments: arg1='testValue1', arg2='testValue2'");
   });
 
@@ -196,14 +196,14 @@ describe("the everything handlers ask the client through the context, in both er
     const raw = await connect("2025-11-25");
     try {
       const client = everything.createClient(raw);
-      expect(textOf((await client.tools.test_sampling({ prompt: "Capital of France?" })).content[0])).toBe(
+      expect(textOf((await client.tools.testSampling({ prompt: "Capital of France?" })).content[0])).toBe(
         "LLM response: Paris",
       );
-      expect(String(textOf((await client.tools.test_elicitation({ message: "Who are you?" })).content[0]))).toContain(
+      expect(String(textOf((await client.tools.testElicitation({ message: "Who are you?" })).content[0]))).toContain(
         '"username":"ada"',
       );
       const progress: number[] = [];
-      await client.tools.test_tool_with_progress({}, { onProgress: (p) => progress.push(p.progress) });
+      await client.tools.testToolWithProgress({}, { onProgress: (p) => progress.push(p.progress) });
       expect(progress).toEqual([0, 50, 100]);
     } finally {
       await raw.close();
@@ -214,13 +214,9 @@ describe("the everything handlers ask the client through the context, in both er
     const raw = await connect("2026-07-28");
     try {
       const client = everything.createClient(raw);
-      expect(textOf((await client.tools.test_input_required_result_elicitation({})).content[0])).toBe("Hello, Ada!");
-      expect(textOf((await client.tools.test_input_required_result_multi_round({})).content[0])).toBe(
-        "Ada likes green",
-      );
-      expect(textOf((await client.tools.test_input_required_result_list_roots({})).content[0])).toBe(
-        "Roots: file:///tmp",
-      );
+      expect(textOf((await client.tools.testInputRequiredResultElicitation({})).content[0])).toBe("Hello, Ada!");
+      expect(textOf((await client.tools.testInputRequiredResultMultiRound({})).content[0])).toBe("Ada likes green");
+      expect(textOf((await client.tools.testInputRequiredResultListRoots({})).content[0])).toBe("Roots: file:///tmp");
     } finally {
       await raw.close();
     }

@@ -88,12 +88,12 @@ describe("import → generate → typed calls", () => {
     generated["everything"] = await importAndGenerate(SERVERS.everything!);
     const { raw, client } = await typedClient(SERVERS.everything!, generated["everything"]);
     try {
-      expect(await client.tools["echo"]!({ message: "hi" })).toMatchObject({
+      expect(await client.tools.echo!({ message: "hi" })).toMatchObject({
         content: [{ type: "text", text: "Echo: hi" }],
       });
-      const sum = (await client.tools["get-sum"]!({ a: 2, b: 3 })) as CallToolResult;
+      const sum = (await client.tools.getSum!({ a: 2, b: 3 })) as CallToolResult;
       expect(String(textOf(sum.content[0]))).toContain("5");
-      const weather = (await client.tools["get-structured-content"]!({ location: "Chicago" })) as {
+      const weather = (await client.tools.getStructuredContent!({ location: "Chicago" })) as {
         structuredContent: { temperature: unknown };
       };
       expect(typeof weather.structuredContent.temperature).toBe("number");
@@ -108,7 +108,7 @@ describe("import → generate → typed calls", () => {
     generated["filesystem"] = await importAndGenerate(SERVERS.filesystem!);
     const { raw, client } = await typedClient(SERVERS.filesystem!, generated["filesystem"]);
     try {
-      const read = (await client.tools["read_text_file"]!({ path: path.join(FS_ROOT, "a.txt") })) as {
+      const read = (await client.tools.readTextFile!({ path: path.join(FS_ROOT, "a.txt") })) as {
         structuredContent: { content: string };
       };
       expect(read.structuredContent.content).toBe("hello file\n");

@@ -17,87 +17,87 @@ import type * as T from "./types.js";
 export interface TypedClient {
   readonly tools: {
     /** Returns a simple text response. */
-    test_simple_text(input: T.TestSimpleTextInput, options?: CallOptions): Promise<CallToolResult>;
+    testSimpleText(input?: T.TestSimpleTextInput, options?: CallOptions): Promise<CallToolResult>;
     /** Returns a PNG image. */
-    test_image_content(input: T.TestImageContentInput, options?: CallOptions): Promise<CallToolResult>;
+    testImageContent(input?: T.TestImageContentInput, options?: CallOptions): Promise<CallToolResult>;
     /** Returns a WAV audio clip. */
-    test_audio_content(input: T.TestAudioContentInput, options?: CallOptions): Promise<CallToolResult>;
+    testAudioContent(input?: T.TestAudioContentInput, options?: CallOptions): Promise<CallToolResult>;
     /** Returns an embedded text resource. */
-    test_embedded_resource(input: T.TestEmbeddedResourceInput, options?: CallOptions): Promise<CallToolResult>;
+    testEmbeddedResource(input?: T.TestEmbeddedResourceInput, options?: CallOptions): Promise<CallToolResult>;
     /** Returns text, an image and an embedded resource. */
-    test_multiple_content_types(input: T.TestMultipleContentTypesInput, options?: CallOptions): Promise<CallToolResult>;
+    testMultipleContentTypes(input?: T.TestMultipleContentTypesInput, options?: CallOptions): Promise<CallToolResult>;
     /** Sends three log notifications while it runs. */
-    test_tool_with_logging(input: T.TestToolWithLoggingInput, options?: CallOptions): Promise<CallToolResult>;
+    testToolWithLogging(input?: T.TestToolWithLoggingInput, options?: CallOptions): Promise<CallToolResult>;
     /** Reports progress 0, 50 and 100 of 100. */
-    test_tool_with_progress(input: T.TestToolWithProgressInput, options?: CallOptions): Promise<CallToolResult>;
+    testToolWithProgress(input?: T.TestToolWithProgressInput, options?: CallOptions): Promise<CallToolResult>;
     /** Always fails with an isError result. */
-    test_error_handling(input: T.TestErrorHandlingInput, options?: CallOptions): Promise<CallToolResult>;
+    testErrorHandling(input?: T.TestErrorHandlingInput, options?: CallOptions): Promise<CallToolResult>;
     /** Asks the client's model (sampling/createMessage). */
-    test_sampling(input: T.TestSamplingInput, options?: CallOptions): Promise<CallToolResult>;
+    testSampling(input: T.TestSamplingInput, options?: CallOptions): Promise<CallToolResult>;
     /** Asks the user for a username and an email (elicitation/create). */
-    test_elicitation(input: T.TestElicitationInput, options?: CallOptions): Promise<CallToolResult>;
+    testElicitation(input: T.TestElicitationInput, options?: CallOptions): Promise<CallToolResult>;
     /** Elicitation whose schema has a default for every field. */
-    test_elicitation_sep1034_defaults(
-      input: T.TestElicitationSep1034DefaultsInput,
+    testElicitationSep1034Defaults(
+      input?: T.TestElicitationSep1034DefaultsInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Elicitation with every enum form of SEP-1330. */
-    test_elicitation_sep1330_enums(
-      input: T.TestElicitationSep1330EnumsInput,
+    testElicitationSep1330Enums(
+      input?: T.TestElicitationSep1330EnumsInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Its input schema uses JSON Schema 2020-12 keywords that must be served exactly as written. */
-    json_schema_2020_12_tool(input: T.JsonSchema202012ToolInput, options?: CallOptions): Promise<CallToolResult>;
+    jsonSchema202012Tool(input?: T.JsonSchema202012ToolInput, options?: CallOptions): Promise<CallToolResult>;
     /** A slow call for the SSE reconnection scenario. */
-    test_reconnection(input: T.TestReconnectionInput, options?: CallOptions): Promise<CallToolResult>;
+    testReconnection(input?: T.TestReconnectionInput, options?: CallOptions): Promise<CallToolResult>;
     /** Asks for the user's name, then greets them. */
-    test_input_required_result_elicitation(
-      input: T.TestInputRequiredResultElicitationInput,
+    testInputRequiredResultElicitation(
+      input?: T.TestInputRequiredResultElicitationInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Asks the model for the capital of France. */
-    test_input_required_result_sampling(
-      input: T.TestInputRequiredResultSamplingInput,
+    testInputRequiredResultSampling(
+      input?: T.TestInputRequiredResultSamplingInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Asks the client for its roots. */
-    test_input_required_result_list_roots(
-      input: T.TestInputRequiredResultListRootsInput,
+    testInputRequiredResultListRoots(
+      input?: T.TestInputRequiredResultListRootsInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Asks for a confirmation, then reports state-ok. */
-    test_input_required_result_request_state(
-      input: T.TestInputRequiredResultRequestStateInput,
+    testInputRequiredResultRequestState(
+      input?: T.TestInputRequiredResultRequestStateInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Asks for a name, a greeting and the roots at once. */
-    test_input_required_result_multiple_inputs(
-      input: T.TestInputRequiredResultMultipleInputsInput,
+    testInputRequiredResultMultipleInputs(
+      input?: T.TestInputRequiredResultMultipleInputsInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Asks for a name, then a favourite colour. */
-    test_input_required_result_multi_round(
-      input: T.TestInputRequiredResultMultiRoundInput,
+    testInputRequiredResultMultiRound(
+      input?: T.TestInputRequiredResultMultiRoundInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Asks only for what the client declared. */
-    test_input_required_result_capabilities(
-      input: T.TestInputRequiredResultCapabilitiesInput,
+    testInputRequiredResultCapabilities(
+      input?: T.TestInputRequiredResultCapabilitiesInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Asks for a name; a tampered requestState is rejected. */
-    test_input_required_result_tampered_state(
-      input: T.TestInputRequiredResultTamperedStateInput,
+    testInputRequiredResultTamperedState(
+      input?: T.TestInputRequiredResultTamperedStateInput,
       options?: CallOptions,
     ): Promise<CallToolResult>;
     /** Needs the client's sampling capability. */
-    test_missing_capability(input: T.TestMissingCapabilityInput, options?: CallOptions): Promise<CallToolResult>;
+    testMissingCapability(input?: T.TestMissingCapabilityInput, options?: CallOptions): Promise<CallToolResult>;
     /** Elicits without sending independent requests on the stream. */
-    test_streaming_elicitation(input: T.TestStreamingElicitationInput, options?: CallOptions): Promise<CallToolResult>;
+    testStreamingElicitation(input?: T.TestStreamingElicitationInput, options?: CallOptions): Promise<CallToolResult>;
     /** Logs only when the client opted in. */
-    test_logging_tool(input: T.TestLoggingToolInput, options?: CallOptions): Promise<CallToolResult>;
+    testLoggingTool(input?: T.TestLoggingToolInput, options?: CallOptions): Promise<CallToolResult>;
     /** Echoes a region that clients also send as the Mcp-Param-Region header. */
-    test_custom_header_echo(input: T.TestCustomHeaderEchoInput, options?: CallOptions): Promise<CallToolResult>;
+    testCustomHeaderEcho(input: T.TestCustomHeaderEchoInput, options?: CallOptions): Promise<CallToolResult>;
   };
   readonly resources: {
     /** A static text resource. */
@@ -109,26 +109,23 @@ export interface TypedClient {
   };
   readonly resourceTemplates: {
     /** JSON data for an id. */
-    "template-data"(variables: T.TemplateDataVariables, options?: CallOptions): Promise<ReadResourceResult>;
+    templateData(variables: T.TemplateDataVariables, options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly prompts: {
     /** A prompt without arguments. */
-    test_simple_prompt(args: T.TestSimplePromptArguments, options?: CallOptions): Promise<GetPromptResult>;
+    testSimplePrompt(args?: T.TestSimplePromptArguments, options?: CallOptions): Promise<GetPromptResult>;
     /** A prompt with two required arguments. */
-    test_prompt_with_arguments(
-      args: T.TestPromptWithArgumentsArguments,
-      options?: CallOptions,
-    ): Promise<GetPromptResult>;
+    testPromptWithArguments(args: T.TestPromptWithArgumentsArguments, options?: CallOptions): Promise<GetPromptResult>;
     /** A prompt that embeds a resource. */
-    test_prompt_with_embedded_resource(
+    testPromptWithEmbeddedResource(
       args: T.TestPromptWithEmbeddedResourceArguments,
       options?: CallOptions,
     ): Promise<GetPromptResult>;
     /** A prompt with an image. */
-    test_prompt_with_image(args: T.TestPromptWithImageArguments, options?: CallOptions): Promise<GetPromptResult>;
+    testPromptWithImage(args?: T.TestPromptWithImageArguments, options?: CallOptions): Promise<GetPromptResult>;
     /** Asks the user for context before answering. */
-    test_input_required_result_prompt(
-      args: T.TestInputRequiredResultPromptArguments,
+    testInputRequiredResultPrompt(
+      args?: T.TestInputRequiredResultPromptArguments,
       options?: CallOptions,
     ): Promise<GetPromptResult>;
   };
@@ -140,42 +137,44 @@ export interface TypedClient {
 export function createClient(client: McpClientCore): TypedClient {
   return {
     tools: {
-      test_simple_text: (input, options) => callTool(client, "test_simple_text", input, options),
-      test_image_content: (input, options) => callTool(client, "test_image_content", input, options),
-      test_audio_content: (input, options) => callTool(client, "test_audio_content", input, options),
-      test_embedded_resource: (input, options) => callTool(client, "test_embedded_resource", input, options),
-      test_multiple_content_types: (input, options) => callTool(client, "test_multiple_content_types", input, options),
-      test_tool_with_logging: (input, options) => callTool(client, "test_tool_with_logging", input, options),
-      test_tool_with_progress: (input, options) => callTool(client, "test_tool_with_progress", input, options),
-      test_error_handling: (input, options) => callTool(client, "test_error_handling", input, options),
-      test_sampling: (input, options) => callTool(client, "test_sampling", input, options),
-      test_elicitation: (input, options) => callTool(client, "test_elicitation", input, options),
-      test_elicitation_sep1034_defaults: (input, options) =>
-        callTool(client, "test_elicitation_sep1034_defaults", input, options),
-      test_elicitation_sep1330_enums: (input, options) =>
-        callTool(client, "test_elicitation_sep1330_enums", input, options),
-      json_schema_2020_12_tool: (input, options) => callTool(client, "json_schema_2020_12_tool", input, options),
-      test_reconnection: (input, options) => callTool(client, "test_reconnection", input, options),
-      test_input_required_result_elicitation: (input, options) =>
-        callTool(client, "test_input_required_result_elicitation", input, options),
-      test_input_required_result_sampling: (input, options) =>
-        callTool(client, "test_input_required_result_sampling", input, options),
-      test_input_required_result_list_roots: (input, options) =>
-        callTool(client, "test_input_required_result_list_roots", input, options),
-      test_input_required_result_request_state: (input, options) =>
-        callTool(client, "test_input_required_result_request_state", input, options),
-      test_input_required_result_multiple_inputs: (input, options) =>
-        callTool(client, "test_input_required_result_multiple_inputs", input, options),
-      test_input_required_result_multi_round: (input, options) =>
-        callTool(client, "test_input_required_result_multi_round", input, options),
-      test_input_required_result_capabilities: (input, options) =>
-        callTool(client, "test_input_required_result_capabilities", input, options),
-      test_input_required_result_tampered_state: (input, options) =>
-        callTool(client, "test_input_required_result_tampered_state", input, options),
-      test_missing_capability: (input, options) => callTool(client, "test_missing_capability", input, options),
-      test_streaming_elicitation: (input, options) => callTool(client, "test_streaming_elicitation", input, options),
-      test_logging_tool: (input, options) => callTool(client, "test_logging_tool", input, options),
-      test_custom_header_echo: (input, options) => callTool(client, "test_custom_header_echo", input, options),
+      testSimpleText: (input, options) => callTool(client, "test_simple_text", input ?? {}, options),
+      testImageContent: (input, options) => callTool(client, "test_image_content", input ?? {}, options),
+      testAudioContent: (input, options) => callTool(client, "test_audio_content", input ?? {}, options),
+      testEmbeddedResource: (input, options) => callTool(client, "test_embedded_resource", input ?? {}, options),
+      testMultipleContentTypes: (input, options) =>
+        callTool(client, "test_multiple_content_types", input ?? {}, options),
+      testToolWithLogging: (input, options) => callTool(client, "test_tool_with_logging", input ?? {}, options),
+      testToolWithProgress: (input, options) => callTool(client, "test_tool_with_progress", input ?? {}, options),
+      testErrorHandling: (input, options) => callTool(client, "test_error_handling", input ?? {}, options),
+      testSampling: (input, options) => callTool(client, "test_sampling", input, options),
+      testElicitation: (input, options) => callTool(client, "test_elicitation", input, options),
+      testElicitationSep1034Defaults: (input, options) =>
+        callTool(client, "test_elicitation_sep1034_defaults", input ?? {}, options),
+      testElicitationSep1330Enums: (input, options) =>
+        callTool(client, "test_elicitation_sep1330_enums", input ?? {}, options),
+      jsonSchema202012Tool: (input, options) => callTool(client, "json_schema_2020_12_tool", input ?? {}, options),
+      testReconnection: (input, options) => callTool(client, "test_reconnection", input ?? {}, options),
+      testInputRequiredResultElicitation: (input, options) =>
+        callTool(client, "test_input_required_result_elicitation", input ?? {}, options),
+      testInputRequiredResultSampling: (input, options) =>
+        callTool(client, "test_input_required_result_sampling", input ?? {}, options),
+      testInputRequiredResultListRoots: (input, options) =>
+        callTool(client, "test_input_required_result_list_roots", input ?? {}, options),
+      testInputRequiredResultRequestState: (input, options) =>
+        callTool(client, "test_input_required_result_request_state", input ?? {}, options),
+      testInputRequiredResultMultipleInputs: (input, options) =>
+        callTool(client, "test_input_required_result_multiple_inputs", input ?? {}, options),
+      testInputRequiredResultMultiRound: (input, options) =>
+        callTool(client, "test_input_required_result_multi_round", input ?? {}, options),
+      testInputRequiredResultCapabilities: (input, options) =>
+        callTool(client, "test_input_required_result_capabilities", input ?? {}, options),
+      testInputRequiredResultTamperedState: (input, options) =>
+        callTool(client, "test_input_required_result_tampered_state", input ?? {}, options),
+      testMissingCapability: (input, options) => callTool(client, "test_missing_capability", input ?? {}, options),
+      testStreamingElicitation: (input, options) =>
+        callTool(client, "test_streaming_elicitation", input ?? {}, options),
+      testLoggingTool: (input, options) => callTool(client, "test_logging_tool", input ?? {}, options),
+      testCustomHeaderEcho: (input, options) => callTool(client, "test_custom_header_echo", input, options),
     },
     resources: {
       "test://static-text": (options) => client.readResource("test://static-text", options),
@@ -183,17 +182,17 @@ export function createClient(client: McpClientCore): TypedClient {
       "test://watched-resource": (options) => client.readResource("test://watched-resource", options),
     },
     resourceTemplates: {
-      "template-data": (variables, options) =>
+      templateData: (variables, options) =>
         client.readResource(expandUriTemplate("test://template/{id}/data", { ...variables }), options),
     },
     prompts: {
-      test_simple_prompt: (args, options) => getPrompt(client, "test_simple_prompt", args, options),
-      test_prompt_with_arguments: (args, options) => getPrompt(client, "test_prompt_with_arguments", args, options),
-      test_prompt_with_embedded_resource: (args, options) =>
+      testSimplePrompt: (args, options) => getPrompt(client, "test_simple_prompt", args ?? {}, options),
+      testPromptWithArguments: (args, options) => getPrompt(client, "test_prompt_with_arguments", args, options),
+      testPromptWithEmbeddedResource: (args, options) =>
         getPrompt(client, "test_prompt_with_embedded_resource", args, options),
-      test_prompt_with_image: (args, options) => getPrompt(client, "test_prompt_with_image", args, options),
-      test_input_required_result_prompt: (args, options) =>
-        getPrompt(client, "test_input_required_result_prompt", args, options),
+      testPromptWithImage: (args, options) => getPrompt(client, "test_prompt_with_image", args ?? {}, options),
+      testInputRequiredResultPrompt: (args, options) =>
+        getPrompt(client, "test_input_required_result_prompt", args ?? {}, options),
     },
     raw: client,
   };

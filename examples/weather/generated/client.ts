@@ -20,11 +20,11 @@ import type * as T from "./types.js";
 export interface TypedClient {
   readonly tools: {
     /** Daily forecast for a city, up to 7 days ahead. */
-    get_forecast(input: T.GetForecastInput, options?: CallOptions): Promise<StructuredToolCall<T.GetForecastOutput>>;
+    getForecast(input: T.GetForecastInput, options?: CallOptions): Promise<StructuredToolCall<T.GetForecastOutput>>;
     /** Active weather alerts for a region (empty when there are none). */
-    get_alerts(input: T.GetAlertsInput, options?: CallOptions): Promise<StructuredToolCall<T.GetAlertsOutput>>;
+    getAlerts(input: T.GetAlertsInput, options?: CallOptions): Promise<StructuredToolCall<T.GetAlertsOutput>>;
     /** Converts a temperature between Celsius and Fahrenheit. */
-    convert_temperature(input: T.ConvertTemperatureInput, options?: CallOptions): Promise<CallToolResult>;
+    convertTemperature(input: T.ConvertTemperatureInput, options?: CallOptions): Promise<CallToolResult>;
   };
   readonly resources: {
     /** The weather stations this server knows. */
@@ -32,11 +32,11 @@ export interface TypedClient {
   };
   readonly resourceTemplates: {
     /** Current conditions in a city. */
-    current_conditions(variables: T.CurrentConditionsVariables, options?: CallOptions): Promise<ReadResourceResult>;
+    currentConditions(variables: T.CurrentConditionsVariables, options?: CallOptions): Promise<ReadResourceResult>;
   };
   readonly prompts: {
     /** Plans a trip around the forecast. */
-    plan_trip(args: T.PlanTripArguments, options?: CallOptions): Promise<GetPromptResult>;
+    planTrip(args: T.PlanTripArguments, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
   readonly raw: McpClientCore;
@@ -46,21 +46,21 @@ export interface TypedClient {
 export function createClient(client: McpClientCore): TypedClient {
   return {
     tools: {
-      get_forecast: (input, options) =>
+      getForecast: (input, options) =>
         callStructured<T.GetForecastOutput>(client, "get_forecast", input, S.GetForecastOutputSchema, options),
-      get_alerts: (input, options) =>
+      getAlerts: (input, options) =>
         callStructured<T.GetAlertsOutput>(client, "get_alerts", input, S.GetAlertsOutputSchema, options),
-      convert_temperature: (input, options) => callTool(client, "convert_temperature", input, options),
+      convertTemperature: (input, options) => callTool(client, "convert_temperature", input, options),
     },
     resources: {
       "weather://stations": (options) => client.readResource("weather://stations", options),
     },
     resourceTemplates: {
-      current_conditions: (variables, options) =>
+      currentConditions: (variables, options) =>
         client.readResource(expandUriTemplate("weather://{city}/current", { ...variables }), options),
     },
     prompts: {
-      plan_trip: (args, options) => getPrompt(client, "plan_trip", args, options),
+      planTrip: (args, options) => getPrompt(client, "plan_trip", args, options),
     },
     raw: client,
   };

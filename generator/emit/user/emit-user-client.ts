@@ -23,11 +23,19 @@ const Options = typeUse(runtime.CallOptions);
 const ReadResourceResult = typeUse(runtime.ReadResourceResult);
 const t = (name: string): Printable => [typeUse(T), ".", name];
 
+/** `name: T.Type` or, when `{}` is a valid value, `name?: T.Type` (then `{}` is what is sent). */
+function param(name: string, typeName: string, optional: boolean): { decl: Printable; value: string } {
+  return optional
+    ? { decl: [name, "?: ", t(typeName)], value: `${name} ?? {}` }
+    : { decl: [name, ": ", t(typeName)], value: name };
+}
+
 function toolEntry(tool: UserTool): Entry {
-  const key = propertyKey(tool.name);
+  const key = propertyKey(tool.member);
   const name = JSON.stringify(tool.name);
   const doc = emitDescription(tool.description ?? tool.title);
-  const head = [key, "(input: ", t(tool.input.typeName), ", options?: ", Options, "): Promise<"];
+  const input = param("input", tool.input.typeName, tool.inputOptional);
+  const head = [key, "(", input.decl, ", options?: ", Options, "): Promise<"];
   if (tool.output) {
     const output = tool.output.typeName;
     return {
@@ -38,7 +46,7 @@ function toolEntry(tool: UserTool): Entry {
         runtime.callStructured,
         "<",
         t(output),
-        `>(client, ${name}, input, `,
+        `>(client, ${name}, ${input.value}, `,
         S,
         `.${output}Schema, options)`,
       ],
@@ -47,7 +55,7 @@ function toolEntry(tool: UserTool): Entry {
   return {
     doc,
     signature: [head, typeUse(runtime.CallToolResult), ">"],
-    code: [`${key}: (input, options) => `, runtime.callTool, `(client, ${name}, input, options)`],
+    code: [`${key}: (input, options) => `, runtime.callTool, `(client, ${name}, ${input.value}, options)`],
   };
 }
 
@@ -67,9 +75,9 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
       entries: model.resourceTemplates.map((r) => ({
         doc: emitDescription(r.descriptor["description"]),
         signature: [
-          propertyKey(r.name),
-          "(variables: ",
-          t(r.variablesTypeName),
+          propertyKey(r.member),
+          "(",
+          param("variables", r.variablesTypeName, r.variablesOptional).decl,
           ", options?: ",
           Options,
           "): Promise<",
@@ -77,7 +85,7 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
           ">",
         ],
         code: [
-          `${propertyKey(r.name)}: (variables, options) => client.readResource(`,
+          `${propertyKey(r.member)}: (variables, options) => client.readResource(`,
           runtime.expandUriTemplate,
           `(${JSON.stringify(r.uriTemplate)}, { ...variables }), options)`,
         ],
@@ -88,9 +96,9 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
       entries: model.prompts.map((p) => ({
         doc: emitDescription(p.descriptor["description"]),
         signature: [
-          propertyKey(p.name),
-          "(args: ",
-          t(p.argumentsTypeName),
+          propertyKey(p.member),
+          "(",
+          param("args", p.argumentsTypeName, p.argumentsOptional).decl,
           ", options?: ",
           Options,
           "): Promise<",
@@ -98,9 +106,9 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
           ">",
         ],
         code: [
-          `${propertyKey(p.name)}: (args, options) => `,
+          `${propertyKey(p.member)}: (args, options) => `,
           runtime.getPrompt,
-          `(client, ${JSON.stringify(p.name)}, args, options)`,
+          `(client, ${JSON.stringify(p.name)}, ${param("args", p.argumentsTypeName, p.argumentsOptional).value}, options)`,
         ],
       })),
     },

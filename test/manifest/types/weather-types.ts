@@ -92,26 +92,26 @@ assertType<Equal<z.infer<typeof GetForecastInputSchema>, { city: string }>>(true
 
 export async function clientCalls(raw: McpClient): Promise<void> {
   const weather = createClient(raw);
-  const forecast = await weather.tools.get_forecast({ city: "Paris", days: 2 });
+  const forecast = await weather.tools.getForecast({ city: "Paris", days: 2 });
   assertType<Equal<typeof forecast.structuredContent, GetForecastOutput>>(true);
   assertType<
     Equal<(typeof forecast.structuredContent.days)[number]["conditions"], "sunny" | "cloudy" | "rain" | "snow">
   >(true);
 
   // @ts-expect-error `city` is required
-  await weather.tools.get_forecast({ days: 2 });
+  await weather.tools.getForecast({ days: 2 });
   // @ts-expect-error `days` is an integer, not a string
-  await weather.tools.get_forecast({ city: "Paris", days: "2" });
+  await weather.tools.getForecast({ city: "Paris", days: "2" });
   // @ts-expect-error the input schema is closed (additionalProperties: false)
-  await weather.tools.get_forecast({ city: "Paris", bogus: true });
+  await weather.tools.getForecast({ city: "Paris", bogus: true });
   // @ts-expect-error no such tool
-  await weather.tools.get_weather({ city: "Paris" });
+  await weather.tools.getWeather({ city: "Paris" });
   // @ts-expect-error template variables are typed: `city`, not `town`
-  await weather.resourceTemplates.current_conditions({ town: "Oslo" });
+  await weather.resourceTemplates.currentConditions({ town: "Oslo" });
   // @ts-expect-error prompt argument `city` is required
-  await weather.prompts.plan_trip({ activity: "hiking" });
+  await weather.prompts.planTrip({ activity: "hiking" });
 
-  const converted = await weather.tools.convert_temperature({ value: 20, to: "fahrenheit" });
+  const converted = await weather.tools.convertTemperature({ value: 20, to: "fahrenheit" });
   // A content-only tool resolves to the runtime's CallToolResult (every built-in revision's), items ContentBlock.
   assertType<Equal<typeof converted, import("../../../runtime/index.ts").CallToolResult>>(true);
   assertType<Equal<(typeof converted.content)[number], import("../../../runtime/index.ts").ContentBlock>>(true);

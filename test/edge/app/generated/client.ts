@@ -19,9 +19,9 @@ export interface TypedClient {
     /** Registers a user. */
     register(input: T.RegisterInput, options?: CallOptions): Promise<StructuredToolCall<T.RegisterOutput>>;
     /** Asks the client's model (sampling). */
-    ask_model(input: T.AskModelInput, options?: CallOptions): Promise<CallToolResult>;
+    askModel(input: T.AskModelInput, options?: CallOptions): Promise<CallToolResult>;
     /** Asks the user for a nickname (elicitation). */
-    ask_user(input: T.AskUserInput, options?: CallOptions): Promise<CallToolResult>;
+    askUser(input?: T.AskUserInput, options?: CallOptions): Promise<CallToolResult>;
   };
   readonly resources: {
     "edge://about"(options?: CallOptions): Promise<ReadResourceResult>;
@@ -36,8 +36,8 @@ export function createClient(client: McpClientCore): TypedClient {
     tools: {
       register: (input, options) =>
         callStructured<T.RegisterOutput>(client, "register", input, S.RegisterOutputSchema, options),
-      ask_model: (input, options) => callTool(client, "ask_model", input, options),
-      ask_user: (input, options) => callTool(client, "ask_user", input, options),
+      askModel: (input, options) => callTool(client, "ask_model", input, options),
+      askUser: (input, options) => callTool(client, "ask_user", input ?? {}, options),
     },
     resources: {
       "edge://about": (options) => client.readResource("edge://about", options),

@@ -20,9 +20,9 @@ export interface TypedClient {
     /** Unions and intersections. */
     shapes(input: T.ShapesInput, options?: CallOptions): Promise<StructuredToolCall<T.ShapesOutput>>;
     /** Keywords that cannot be typed widen the type and keep validation. */
-    conditional(input: T.ConditionalInput, options?: CallOptions): Promise<CallToolResult>;
+    conditional(input?: T.ConditionalInput, options?: CallOptions): Promise<CallToolResult>;
     /** A draft-07 schema. */
-    legacy(input: T.LegacyInput, options?: CallOptions): Promise<CallToolResult>;
+    legacy(input?: T.LegacyInput, options?: CallOptions): Promise<CallToolResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
   readonly raw: McpClientCore;
@@ -35,8 +35,8 @@ export function createClient(client: McpClientCore): TypedClient {
       tree: (input, options) => callTool(client, "tree", input, options),
       shapes: (input, options) =>
         callStructured<T.ShapesOutput>(client, "shapes", input, S.ShapesOutputSchema, options),
-      conditional: (input, options) => callTool(client, "conditional", input, options),
-      legacy: (input, options) => callTool(client, "legacy", input, options),
+      conditional: (input, options) => callTool(client, "conditional", input ?? {}, options),
+      legacy: (input, options) => callTool(client, "legacy", input ?? {}, options),
     },
     raw: client,
   };

@@ -18,9 +18,9 @@ export interface TypedClient {
     /** Takes a required `__proto__` string in a closed object. */
     keys(input: T.KeysInput, options?: CallOptions): Promise<StructuredToolCall<T.KeysOutput>>;
     /** Every Object.prototype member name as an optional string; `nested` has each as a required integer. */
-    members(input: T.MembersInput, options?: CallOptions): Promise<StructuredToolCall<T.MembersOutput>>;
+    members(input?: T.MembersInput, options?: CallOptions): Promise<StructuredToolCall<T.MembersOutput>>;
     /** Keywords only the JSON Schema check enforces (`not`, `dependentRequired`) on Object.prototype member names. */
-    checked(input: T.CheckedInput, options?: CallOptions): Promise<CallToolResult>;
+    checked(input?: T.CheckedInput, options?: CallOptions): Promise<CallToolResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
   readonly raw: McpClientCore;
@@ -32,8 +32,8 @@ export function createClient(client: McpClientCore): TypedClient {
     tools: {
       keys: (input, options) => callStructured<T.KeysOutput>(client, "keys", input, S.KeysOutputSchema, options),
       members: (input, options) =>
-        callStructured<T.MembersOutput>(client, "members", input, S.MembersOutputSchema, options),
-      checked: (input, options) => callTool(client, "checked", input, options),
+        callStructured<T.MembersOutput>(client, "members", input ?? {}, S.MembersOutputSchema, options),
+      checked: (input, options) => callTool(client, "checked", input ?? {}, options),
     },
     raw: client,
   };

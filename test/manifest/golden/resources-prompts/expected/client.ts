@@ -26,7 +26,7 @@ export interface TypedClient {
   readonly prompts: {
     /** Summarizes a page. */
     summarize(args: T.SummarizeArguments, options?: CallOptions): Promise<GetPromptResult>;
-    greet(args: T.GreetArguments, options?: CallOptions): Promise<GetPromptResult>;
+    greet(args?: T.GreetArguments, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
   readonly raw: McpClientCore;
@@ -47,7 +47,7 @@ export function createClient(client: McpClientCore): TypedClient {
     },
     prompts: {
       summarize: (args, options) => getPrompt(client, "summarize", args, options),
-      greet: (args, options) => getPrompt(client, "greet", args, options),
+      greet: (args, options) => getPrompt(client, "greet", args ?? {}, options),
     },
     raw: client,
   };

@@ -18,8 +18,8 @@ export interface TypedClient {
     /** Full-text search. */
     search(input: T.SearchInput, options?: CallOptions): Promise<StructuredToolCall<T.SearchOutput>>;
     /** No arguments, content-only result. */
-    "ping.v2"(input: T.PingV2Input, options?: CallOptions): Promise<CallToolResult>;
-    "set-labels"(input: T.SetLabelsInput, options?: CallOptions): Promise<CallToolResult>;
+    pingV2(input?: T.PingV2Input, options?: CallOptions): Promise<CallToolResult>;
+    setLabels(input: T.SetLabelsInput, options?: CallOptions): Promise<CallToolResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
   readonly raw: McpClientCore;
@@ -31,8 +31,8 @@ export function createClient(client: McpClientCore): TypedClient {
     tools: {
       search: (input, options) =>
         callStructured<T.SearchOutput>(client, "search", input, S.SearchOutputSchema, options),
-      "ping.v2": (input, options) => callTool(client, "ping.v2", input, options),
-      "set-labels": (input, options) => callTool(client, "set-labels", input, options),
+      pingV2: (input, options) => callTool(client, "ping.v2", input ?? {}, options),
+      setLabels: (input, options) => callTool(client, "set-labels", input, options),
     },
     raw: client,
   };
