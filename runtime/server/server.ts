@@ -118,6 +118,11 @@ export interface ServerOptions {
   readonly extensions?: readonly ServerExtension[];
   /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`). */
   readonly capabilities?: Capabilities;
+  /**
+   * Longest URI matched against resource templates (default 8,192 characters; matching takes time linear in the
+   * URI's length): a longer `resources/read` URI matches no template. Templates with their own `match` are not bound.
+   */
+  readonly maxTemplateUriLength?: number;
   /** Page size for list results (default 100; 0 = no pagination). */
   readonly pageSize?: number;
   /** HMAC key for multi round-trip `requestState` (default: random per process; set it when several processes serve). */
@@ -295,7 +300,8 @@ export class McpServerCore {
   ): this {
     if (this.templates.has(definition.uriTemplate))
       throw new Error(`resource template "${definition.uriTemplate}" is already registered`);
-    const match = options.match ?? ((uri: string) => matchUriTemplate(definition.uriTemplate, uri));
+    const bound = this.options.maxTemplateUriLength;
+    const match = options.match ?? ((uri: string) => matchUriTemplate(definition.uriTemplate, uri, bound));
     this.templates.set(definition.uriTemplate, { definition, handler, match, complete: options.complete ?? {} });
     this.changed("resources");
     return this;
