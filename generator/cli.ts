@@ -3,9 +3,16 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { GeneratorError } from "./ir/errors.ts";
 import { cliVersion } from "./version.ts";
-import { diffCommand, generateCommand, importCommand, initCommand, protocolCommand } from "./commands/definitions.ts";
+import {
+  checkCommand,
+  diffCommand,
+  generateCommand,
+  importCommand,
+  initCommand,
+  protocolCommand,
+} from "./commands/definitions.ts";
 
-const COMMANDS = [protocolCommand, generateCommand, initCommand, importCommand, diffCommand].map(
+const COMMANDS = [protocolCommand, generateCommand, initCommand, importCommand, diffCommand, checkCommand].map(
   (c) => String(c.command).split(" ")[0]!,
 );
 const argv = hideBin(process.argv);
@@ -39,6 +46,7 @@ try {
     .command(initCommand)
     .command(importCommand)
     .command(diffCommand)
+    .command(checkCommand)
     .demandCommand(1, "Name a command (see --help).")
     .strict()
     .fail((message, error) => {

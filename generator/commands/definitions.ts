@@ -10,9 +10,14 @@ import {
   DEFAULT_RUNTIME_IMPORT,
   IMPORT_EXTENSIONS,
 } from "../manifest/defaults.ts";
+import type { CheckLiveArgs } from "./check-live.ts";
 import type { DiffArgs } from "./diff.ts";
 import type { GenerateArgs } from "./generate.ts";
 import type { ImportArgs } from "./import.ts";
+import type { ImportConfigOptions } from "./import-config.ts";
+
+/** `mcp-gen import`'s options: one server (`--command`/`--url`), or a host config's servers (`--config`). */
+type ImportCommandArgs = Omit<ImportArgs, "out"> & ImportConfigOptions & { readonly out?: string };
 import type { InitArgs } from "./init.ts";
 import type { ProtocolArgs } from "./protocol.ts";
 
@@ -102,7 +107,7 @@ export const initCommand: CommandModule<object, InitArgs> = {
   builder: (yargs: Argv) =>
     yargs
       .option("dir", { type: "string", default: ".", describe: "Project folder to scaffold into" })
-      .option("name", { type: "string", default: "my-mcp-server", describe: "Server name" })
+      .option("name", { type: "string", describe: "Server name (default: package.json's name, else the folder's)" })
       .option("runtime-import", RUNTIME_IMPORT_OPTION)
       .option("import-extension", {
         ...IMPORT_EXTENSION_OPTION,
@@ -114,18 +119,34 @@ export const initCommand: CommandModule<object, InitArgs> = {
   },
 };
 
-export const importCommand: CommandModule<object, ImportArgs> = {
+export const importCommand: CommandModule<object, ImportCommandArgs> = {
   command: "import",
-  describe: "Write a manifest from a running MCP server (stdio command or HTTP URL)",
+  describe:
+    "Write a manifest from a running MCP server (stdio command or HTTP URL), or a typed client for every server of a host config (--config)",
   builder: (yargs: Argv) =>
     yargs
       .option("command", { alias: "c", type: "string", describe: 'Server command line, e.g. "npx -y some-mcp-server"' })
       .option("url", { alias: "u", type: "string", describe: "Streamable HTTP endpoint of the server" })
+      .option("config", {
+        type: "string",
+        describe:
+          "Host config listing servers (.mcp.json, claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json): imports each, generates its typed client, pins its contract",
+      })
+      .option("server", {
+        type: "string",
+        array: true,
+        describe: "With --config: only this server of the config (repeatable)",
+      })
+      .option("timeout", {
+        type: "number",
+        default: 30_000,
+        describe: "With --config: ms to wait for each server to start and answer",
+      })
       .option("out", {
         alias: "o",
         type: "string",
-        default: "mcp.yaml",
-        describe: "Manifest to write (.yaml or .json)",
+        describe:
+          "Manifest to write (.yaml or .json; default mcp.yaml), or with --config the folder (default mcp-servers)",
       })
       .option("header", {
         alias: "H",
@@ -138,10 +159,16 @@ export const importCommand: CommandModule<object, ImportArgs> = {
         type: "string",
         describe: 'Client capabilities to declare, as JSON, e.g. \'{"sampling":{},"elicitation":{}}\'',
       })
-      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<ImportArgs>,
+      .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<ImportCommandArgs>,
   handler: async (args) => {
-    const [{ runImport }, { stdio }] = await Promise.all([import("./import.ts"), import("./generate.ts")]);
-    process.exitCode = await runImport(args, stdio);
+    const { stdio } = await import("./generate.ts");
+    if (args.config !== undefined) {
+      const { runImportConfigCommand } = await import("./import-config.ts");
+      process.exitCode = await runImportConfigCommand(args, stdio);
+      return;
+    }
+    const { runImport } = await import("./import.ts");
+    process.exitCode = await runImport({ ...args, out: args.out ?? "mcp.yaml" }, stdio);
   },
 };
 
@@ -188,5 +215,41 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
   handler: async (args) => {
     const { runDiffCommand } = await import("./diff.ts");
     process.exitCode = await runDiffCommand(args);
+  },
+};
+
+export const checkCommand: CommandModule<object, CheckLiveArgs> = {
+  command: "check",
+  describe:
+    "Compare what the servers of an `import --config` serve now with their pinned contracts (--live): breaking, descriptive, additive",
+  builder: (yargs: Argv) =>
+    yargs
+      .option("live", { type: "boolean", default: false, describe: "Connect to the servers (required)" })
+      .option("lock", {
+        type: "string",
+        default: "mcp-servers/mcp.lock.json",
+        describe: "The pins written by `mcp-gen import --config`",
+      })
+      .option("config", { type: "string", describe: "Host config to start the servers from (default: the lock's)" })
+      .option("server", { type: "string", array: true, describe: "Only this server (repeatable)" })
+      .option("format", {
+        type: "string",
+        choices: ["text", "json", "sarif"] as const,
+        default: "text" as const,
+        describe: "Report format: text, JSON, or SARIF 2.1.0 for code scanning",
+      })
+      .option("output", { type: "string", describe: "Write the report to this file instead of stdout" })
+      .option("update", {
+        type: "boolean",
+        default: false,
+        describe: "Accept what the servers serve now: rewrite their manifests, typed clients and pins",
+      })
+      .option("timeout", { type: "number", default: 30_000, describe: "ms to wait for each server" })
+      .example("$0 check --live", "exit 0 when every pinned server serves what was pinned")
+      .example("$0 check --live --format sarif --output mcp.sarif", "a SARIF file for code scanning")
+      .example("$0 check --live --update", "accept the changes") as unknown as Argv<CheckLiveArgs>,
+  handler: async (args) => {
+    const [{ runCheckLive }, { stdio }] = await Promise.all([import("./check-live.ts"), import("./generate.ts")]);
+    process.exitCode = await runCheckLive(args, stdio);
   },
 };

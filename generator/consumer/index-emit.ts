@@ -1,0 +1,155 @@
+/**
+ * The index of an `import --config` folder: `servers` (how each server is started or reached, placeholders kept)
+ * and `connect(name)`, which starts or reaches that server and returns its generated typed client. No secret is
+ * written: a literal env value of the config becomes `${env:KEY}` (the variable of the same name), a literal header
+ * value `${input:<server>.<Header>}` (the caller's `inputs`, else `MCP_INPUT_<SERVER>_<HEADER>`). The placeholder
+ * rules are those of `placeholders.ts`, printed here because generated code imports only the runtime.
+ */
+import { createPrinter } from "../emit/printer.ts";
+import { headerLine } from "../emit/generated-file.ts";
+import { relativeModule } from "../emit/runtime-symbols.ts";
+import type { ServerEntry } from "./host-config.ts";
+import { hasPlaceholder } from "./placeholders.ts";
+
+export interface IndexServer {
+  readonly name: string;
+  readonly entry: ServerEntry;
+  /** The generated folder's index module, relative to the index (`./github/generated/index.js`). */
+  readonly module: string;
+}
+
+export interface IndexInput {
+  /** The host config as the header names it (relative to the index). */
+  readonly config: string;
+  /** Specifiers of the runtime's core, `/node` and `/http` entries as seen from the index. */
+  readonly runtime: { readonly core: string; readonly node: string; readonly http: string };
+  readonly servers: readonly IndexServer[];
+}
+
+/** What a literal (secret) value of the config is written as, and a note saying so (names only, no value). */
+export interface Replacement {
+  readonly server: string;
+  readonly note: string;
+}
+
+/** The entry as the index writes it: literal env and header values replaced by placeholders. */
+export function writtenEntry(name: string, entry: ServerEntry, notes: Replacement[]): ServerEntry {
+  if (entry.type === "stdio") {
+    const env = Object.fromEntries(
+      Object.entries(entry.env).map(([key, value]) => {
+        if (hasPlaceholder(value)) return [key, value];
+        notes.push({ server: name, note: `env ${key} is a literal in the config: the index reads it from $${key}` });
+        return [key, `\${env:${key}}`];
+      }),
+    );
+    return { ...entry, env };
+  }
+  const headers = Object.fromEntries(
+    Object.entries(entry.headers).map(([key, value]) => {
+      if (hasPlaceholder(value)) return [key, value];
+      const id = `${name}.${key}`;
+      notes.push({
+        server: name,
+        note: `header ${key} is a literal in the config: the index reads it from connect()'s inputs["${id}"]`,
+      });
+      return [key, `\${input:${id}}`];
+    }),
+  );
+  return { ...entry, headers };
+}
+
+const CONNECT = `
+export type ServerName = keyof typeof servers;
+/** The typed client of server \`N\`, with \`close()\`. */
+export type ClientOf<N extends ServerName> = ReturnType<(typeof clients)[N]> & { close(): Promise<void> };
+
+export interface ConnectOptions {
+  /** Where \`\${env:…}\` and \`\${NAME}\` placeholders are read (default: process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Values of \`\${input:id}\` placeholders (default: the variable MCP_INPUT_<ID>). */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** \`\${workspaceFolder}\`, and where a stdio server starts (default: the current folder). */
+  readonly workspaceFolder?: string;
+  /** The fetch of HTTP servers, e.g. \`oauthFetch(…)\` from the runtime's /auth entry for a server that needs OAuth. */
+  readonly fetch?: typeof fetch;
+}
+
+function expand(text: string, options: ConnectOptions): string {
+  const env = options.env ?? process.env;
+  const input = (id: string) =>
+    options.inputs?.[id] ?? env[\`MCP_INPUT_\${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}\`];
+  return text.replace(/\\$\\{([^}]*)\\}/g, (whole, body: string) => {
+    const named = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(body);
+    const value =
+      body === "workspaceFolder" ? (options.workspaceFolder ?? process.cwd())
+      : body === "userHome" ? os.homedir()
+      : body.startsWith("env:") ? env[body.slice(4)]
+      : body.startsWith("input:") ? input(body.slice(6))
+      : named ? (env[named[1]!] ?? named[2])
+      : undefined;
+    if (value === undefined) throw new Error(\`connect: no value for \${whole}\`);
+    return value;
+  });
+}
+
+const fillAll = (map: Readonly<Record<string, string>>, options: ConnectOptions): Record<string, string> =>
+  Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(value, options)]));
+
+/** Starts or reaches server \`name\` as the config says and returns its typed client (call \`close()\` when done). */
+export async function connect<N extends ServerName>(name: N, options: ConnectOptions = {}): Promise<ClientOf<N>> {
+  const spec: ServerSpec = servers[name];
+  const transport =
+    spec.type === "stdio"
+      ? new StdioClientTransport({
+          command: expand(spec.command, options),
+          args: spec.args.map((a) => expand(a, options)),
+          extraEnv: fillAll(spec.env, options),
+          cwd: spec.cwd !== undefined ? expand(spec.cwd, options) : (options.workspaceFolder ?? process.cwd()),
+          stderr: "ignore",
+        })
+      : new StreamableHttpClientTransport(expand(spec.url, options), {
+          headers: fillAll(spec.headers, options),
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
+  const client = new McpClient({ info: { name: "mcp-gen-index", version: "1.0.0" } });
+  await client.connect(transport);
+  const typed = clients[name](client) as ReturnType<(typeof clients)[N]>;
+  return Object.assign(typed, { close: () => client.close() });
+}
+`;
+
+const SPEC_TYPE = `
+type ServerSpec =
+  | {
+      readonly type: "stdio";
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      readonly cwd?: string;
+    }
+  | { readonly type: "http" | "sse"; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+`;
+
+/** The index file's text (unformatted). */
+export function emitIndex(input: IndexInput): string {
+  const p = createPrinter({ runtime: () => input.runtime.core, siblingExtension: "" });
+  const value = (name: string, specifier: string) => ({ name, from: { kind: "runtime-module", specifier } }) as const;
+  // CONNECT names these; recorded as value uses so the printer imports them.
+  p.use(value("McpClient", input.runtime.core));
+  p.use(value("StdioClientTransport", input.runtime.node));
+  p.use(value("StreamableHttpClientTransport", input.runtime.http));
+  p.use(relativeModule("os", "node:os"));
+  p.print(SPEC_TYPE);
+  p.print(`/** The servers of ${input.config}; \`\${…}\` placeholders are filled in by \`connect\`, never stored. */`);
+  p.print("export const servers = {");
+  for (const s of input.servers) p.print(`  ${JSON.stringify(s.name)}: ${JSON.stringify(s.entry)},`);
+  p.print("} as const satisfies Record<string, ServerSpec>;");
+  p.print("");
+  p.print("const clients = {");
+  input.servers.forEach((s, i) => {
+    p.print(`  ${JSON.stringify(s.name)}: `, relativeModule(`server${i}`, s.module), ".createClient,");
+  });
+  p.print("};");
+  p.print(CONNECT);
+  return p.render(`${headerLine(input.config)}\n// Regenerate with: mcp-gen import --config ${input.config}\n\n`);
+}

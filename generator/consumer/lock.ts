@@ -1,0 +1,75 @@
+/**
+ * `mcp.lock.json`: the pinned contracts of the servers one `mcp-gen import --config` read, beside their manifests.
+ * Paths in it are relative to the lock's folder, `/`-separated. `check --live` reads it; `import --config` and
+ * `check --live --update` write it (sorted keys, so a change shows as a small diff in review).
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { stableJson } from "../emit/generated-file.ts";
+import { CANONICAL_FORM, type ServerPins } from "./contract.ts";
+
+export const LOCK_FILE = "mcp.lock.json";
+
+const hashMap = z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/));
+
+const lockedServer = z.strictObject({
+  /** The server's manifest, relative to the lock. */
+  manifest: z.string(),
+  server: z.strictObject({ name: z.string(), version: z.string() }),
+  protocolRevision: z.string(),
+  instructions: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .optional(),
+  tools: hashMap,
+  resources: hashMap,
+  resourceTemplates: hashMap,
+  prompts: hashMap,
+});
+
+const lockSchema = z.strictObject({
+  lockfileVersion: z.literal(1),
+  generator: z.literal("mcp-gen"),
+  canonicalForm: z.string(),
+  /** The host config the servers were read from, relative to the lock. */
+  config: z.string(),
+  servers: z.record(z.string(), lockedServer),
+});
+
+export type LockedServer = ServerPins & { readonly manifest: string };
+export type Lock = Omit<z.infer<typeof lockSchema>, "servers"> & { readonly servers: Record<string, LockedServer> };
+
+export function newLock(config: string): Lock {
+  return { lockfileVersion: 1, generator: "mcp-gen", canonicalForm: CANONICAL_FORM, config, servers: {} };
+}
+
+export function lockText(lock: Lock): string {
+  return stableJson(lock);
+}
+
+/** Reads and checks a lock; throws an Error naming the file and the first problem. */
+export async function readLock(file: string): Promise<Lock> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  const parsed = lockSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${file} is not an mcp-gen lock: ${issue.path.join(".") || "(top)"}: ${issue.message}`);
+  }
+  return parsed.data as Lock;
+}
+
+/** `target` relative to the lock's folder, `/`-separated. */
+export function relativeToLock(lockFile: string, target: string): string {
+  return path
+    .relative(path.dirname(path.resolve(lockFile)), path.resolve(target))
+    .split(path.sep)
+    .join("/");
+}
