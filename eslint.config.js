@@ -19,6 +19,7 @@ export default tseslint.config(
       "test/edge/.build/**",
       "test/**/golden/**",
       "test/protocol/fidelity/**",
+      ".spec/**",
     ],
   },
   js.configs.recommended,

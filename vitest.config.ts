@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    globalSetup: ["test/edge/global-setup.ts"],
+    globalSetup: ["test/protocol/spec-setup.ts", "test/edge/global-setup.ts"],
   },
 });

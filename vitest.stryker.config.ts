@@ -8,8 +8,8 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Stryker runs the tests in a copy at <repo>/.stryker-tmp/sandbox-*; the spec texts the generator tests read sit
-// beside the repository (`../shared`), so give the copy the same neighbour.
+// Stryker runs the tests in a copy at <repo>/.stryker-tmp/sandbox-*; the spec texts the generator tests read are
+// copied into its `.spec/` by the global setup from `../shared/spec` beside it, so give the copy the same neighbour.
 const sandbox = dirname(fileURLToPath(import.meta.url));
 const neighbour = join(sandbox, "..", "shared");
 if (basename(dirname(sandbox)) === ".stryker-tmp" && !existsSync(neighbour)) {
@@ -57,6 +57,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    globalSetup: ["test/protocol/spec-setup.ts"],
     // STRYKER_ISOLATE=0 reuses one worker's module cache across mutant runs (no ts-morph re-import per mutant). Only
     // sound with --ignore-static (mutants that run at module load would keep their first-loaded form) and with tests
     // that memoise nothing computed by the mutated code across files. The lowering's fast subset, for example:

@@ -1,18 +1,23 @@
 /**
  * Wall time to generate the protocol bindings (read, lower, emit, format; no writes) of every revision under
- * ../shared/spec, one after another, and for each revision. Run with `npm run bench`.
+ * the spec root (`.spec/`, see generator/scripts/spec-inputs.ts), one after another, and for each revision. Run with
+ * `npm run bench` (after `npm run spec`).
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { generateProtocol } from "../generator/pipeline/protocol.ts";
-import { PROTOCOL_OUT, SPEC_ROOT, specRevisions } from "../generator/scripts/generate-protocol.ts";
+import { PROTOCOL_OUT, specRevisions } from "../generator/scripts/generate-protocol.ts";
+import { ensureSpecInputs, requireSpecRoot } from "../generator/scripts/spec-inputs.ts";
 
-const revisions = await specRevisions();
+await ensureSpecInputs();
+const specRoot = requireSpecRoot();
+const revisions = await specRevisions(specRoot);
 const generate = (revision: string) =>
   generateProtocol({
-    schemaPath: path.join(SPEC_ROOT, revision, "schema.ts"),
+    schemaPath: path.join(specRoot, revision, "schema.ts"),
     revision,
     outDir: path.join(PROTOCOL_OUT, revision),
+    displayRoot: specRoot,
   });
 
 await generate(revisions[0]!); // warm-up: module loading, prettier plugins, JIT

@@ -10,13 +10,15 @@ import { runtime, siblingExport } from "./runtime-symbols.ts";
 export interface DescriptorEmitOptions {
   /** The specifier of a runtime entry point as seen from the output directory. */
   readonly runtime: (entry: RuntimeEntry) => string;
+  /** Extension of relative imports between the generated files; default `.ts`. */
+  readonly importExtension?: string;
 }
 
 /** The descriptor module's text (unformatted, with `header`), or undefined when the revision has no era. */
 export function emitDescriptorFile(model: IrModel, options: DescriptorEmitOptions, header = ""): string | undefined {
   const { era, version, batches, inputRequiredResult } = model.protocol;
   if (!era) return undefined;
-  const f = createPrinter({ runtime: options.runtime, siblingExtension: ".ts" });
+  const f = createPrinter({ runtime: options.runtime, siblingExtension: options.importExtension ?? ".ts" });
   const methods = siblingExport("methods", "methods");
   f.print(`/** Revision ${model.revision} as the runtime serves it: wire version ${version}, ${era} era. */`);
   f.print("export const revision: ", typeUse(runtime.RevisionDescriptor), "<typeof ", methods, "> = {");
@@ -36,8 +38,8 @@ export function emitDescriptorFile(model: IrModel, options: DescriptorEmitOption
  * runtime's client and server take in `extensions: [...]`. The identifier is given by the user (`--extension-id`):
  * the spec defines no way for a schema to state it.
  */
-export function emitExtensionFile(model: IrModel, id: string, header = ""): string {
-  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+export function emitExtensionFile(model: IrModel, id: string, header = "", ext = ".ts"): string {
+  const f = createPrinter({ runtime: () => "", siblingExtension: ext });
   const methods = siblingExport("methods", "methods");
   f.print(`/** Extension ${id} (schema ${model.source.path}): pass it in the client's and server's \`extensions\`. */`);
   f.print("export const extension = {");

@@ -19,20 +19,23 @@ export interface ProtocolEmitOptions {
   readonly runtime: (entry: RuntimeEntry) => string;
   /** An extension schema's identifier: adds `extension.ts` (its descriptor). */
   readonly extensionId?: string;
+  /** Extension of relative imports between the files (`.js`, `.ts` or ""); default `.ts`. */
+  readonly importExtension?: string;
 }
 
 const T = sibling("T", "types");
 const S = sibling("S", "schemas");
 
 function protocolPrinter(options: ProtocolEmitOptions): Printer {
-  return createPrinter({ runtime: options.runtime, siblingExtension: ".ts" });
+  return createPrinter({ runtime: options.runtime, siblingExtension: options.importExtension ?? ".ts" });
 }
 
 export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions): GeneratedFile[] {
   const header = tsHeader(model.source.path, model.source.sha256);
+  const ext = options.importExtension ?? ".ts";
   const descriptor = emitDescriptorFile(model, options, header);
   const extension =
-    options.extensionId !== undefined ? emitExtensionFile(model, options.extensionId, header) : undefined;
+    options.extensionId !== undefined ? emitExtensionFile(model, options.extensionId, header, ext) : undefined;
   return [
     { path: "types.ts", content: emitTypesModule(model.types, header) },
     { path: "schemas.ts", content: emitSchemasModule(model.types, { ...options, header }) },
@@ -40,7 +43,7 @@ export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions):
     { path: "constants.ts", content: emitConstantsFile(model, header) },
     ...(descriptor !== undefined ? [{ path: "revision.ts", content: descriptor }] : []),
     ...(extension !== undefined ? [{ path: "extension.ts", content: extension }] : []),
-    { path: "index.ts", content: emitIndexFile(descriptor !== undefined, header, extension !== undefined) },
+    { path: "index.ts", content: emitIndexFile(descriptor !== undefined, header, extension !== undefined, ext) },
     {
       path: "ir.json",
       content: stableJson({ $generated: headerLine(model.source.path, model.source.sha256).slice(3), ...model }),
@@ -162,8 +165,8 @@ export function emitConstantsFile(model: IrModel, header = ""): string {
   return f.render(header);
 }
 
-export function emitIndexFile(withDescriptor: boolean, header = "", withExtension = false): string {
-  const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
+export function emitIndexFile(withDescriptor: boolean, header = "", withExtension = false, ext = ".ts"): string {
+  const f = createPrinter({ runtime: () => "", siblingExtension: ext });
   const from = (name: string) => JSON.stringify(f.sibling(name));
   f.print(`export type * from ${from("types")};`);
   f.print(`export * from ${from("schemas")};`);

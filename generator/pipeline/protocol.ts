@@ -19,11 +19,19 @@ export interface ProtocolJob {
   readonly outDir: string;
   /** Extension schemas: the extension identifier (`io.modelcontextprotocol/tasks`), for the `extension` descriptor. */
   readonly extensionId?: string;
+  /**
+   * The folder that headers, `ir.json` and error messages name the schema (and the files it imports) relative to:
+   * the user's working directory for `mcp-gen protocol` (never where the CLI is installed), the spec root for
+   * `npm run generate`. Default: the working directory.
+   */
+  readonly displayRoot?: string;
+  /** Extension of relative imports between the generated files (`.js`, `.ts` or ""). Default: `.ts`. */
+  readonly importExtension?: string;
 }
 
-/** A schema's path as headers name it: relative to the repository root, `/`-separated. */
-export function displayPath(file: string): string {
-  return posixRelative(REPO_ROOT, path.resolve(file));
+/** A schema's path as headers name it: relative to `root` (default: the working directory), `/`-separated. */
+export function displayPath(file: string, root = process.cwd()): string {
+  return posixRelative(root, path.resolve(file));
 }
 
 /** The runtime package (`@mcp-gen/runtime`) and its source entry files in this repository, per entry point. */
@@ -56,30 +64,32 @@ export async function generateProtocol(
   job: ProtocolJob,
 ): Promise<{ model: IrModel; files: GeneratedFile[]; warnings: string[] }> {
   const text = await readFile(job.schemaPath, "utf8");
+  const root = path.resolve(job.displayRoot ?? process.cwd());
   const lowered = lowerSchemaWithWarnings({
     text,
-    displayPath: displayPath(job.schemaPath),
+    displayPath: displayPath(job.schemaPath, root),
     revision: job.revision,
-    readImport: readRelativeImport,
+    readImport: (specifier, importer) => readRelativeImport(specifier, importer, root),
   });
   const { model, warnings } = lowered;
   const files = emitProtocolFiles(model, {
     runtime: (entry) => runtimeImportFrom(job.outDir, entry),
     ...(job.extensionId !== undefined ? { extensionId: job.extensionId } : {}),
+    ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
   return { model, files: await formatFiles(files), warnings };
 }
 
 /**
  * A module a schema imports, resolved as TypeScript resolves a relative specifier next to its importer (given by
- * display path): `./x.js` is `./x.ts`, and a specifier without an extension gets `.ts`.
+ * display path, relative to `root`): `./x.js` is `./x.ts`, and a specifier without an extension gets `.ts`.
  */
-function readRelativeImport(specifier: string, importer: string): { text: string; displayPath: string } {
+function readRelativeImport(specifier: string, importer: string, root: string): { text: string; displayPath: string } {
   const base = specifier.endsWith(".js")
     ? `${specifier.slice(0, -3)}.ts`
     : specifier.endsWith(".ts")
       ? specifier
       : `${specifier}.ts`;
-  const file = path.resolve(REPO_ROOT, path.dirname(importer), base);
-  return { text: readFileSync(file, "utf8"), displayPath: displayPath(file) };
+  const file = path.resolve(root, path.dirname(importer), base);
+  return { text: readFileSync(file, "utf8"), displayPath: displayPath(file, root) };
 }

@@ -1,7 +1,9 @@
 /**
- * `npm run generate`: regenerates generated/protocol/<revision>/ for every revision directory under ../shared/spec
- * that holds a schema.ts, generated/protocol/revisions.ts, the fidelity files test/protocol/fidelity/<rev>.ts, and
- * generated/extensions/<name>/ for every extension schema (../shared/spec/extensions/<name>/schema.ts).
+ * `npm run generate`: regenerates generated/protocol/<revision>/ for every revision directory of the spec root
+ * (`.spec/`, filled and verified first by `spec-inputs.ts`) that holds a schema.ts, generated/protocol/revisions.ts,
+ * the fidelity files test/protocol/fidelity/<rev>.ts, and generated/extensions/<name>/ for every extension schema
+ * (`.spec/extensions/<name>/schema.ts`). Headers and `ir.json` name the schemas relative to the spec root
+ * (`2025-11-25/schema.ts`), so the output does not depend on where the spec files came from.
  * `npm run generate:check` (`--check`) writes nothing and exits 1 naming every stale, missing or extra file. Writing
  * and checking are the write stage's (`pipeline/write.ts`), as for a manifest; generation owns every file under
  * generated/protocol and the `.ts` files of the fidelity folder.
@@ -17,19 +19,20 @@ import { emitReleaseOrderFile, emitRevisionsFile, type BuiltinRevisionFacts } fr
 import { posixRelative, REPO_ROOT } from "../pipeline/paths.ts";
 import { generateProtocol } from "../pipeline/protocol.ts";
 import { compareFiles, writeFiles } from "../pipeline/write.ts";
+import { ensureSpecInputs, requireSpecRoot, SPEC_ROOT } from "./spec-inputs.ts";
 
-export const SPEC_ROOT = path.resolve(REPO_ROOT, "../shared/spec");
+export { SPEC_ROOT };
 export const PROTOCOL_OUT = path.join(REPO_ROOT, "generated/protocol");
 export const FIDELITY_OUT = path.join(REPO_ROOT, "test/protocol/fidelity");
 export const EXTENSIONS_OUT = path.join(REPO_ROOT, "generated/extensions");
 
 /**
- * The identifier of each extension schema under ../shared/spec/extensions/<name>/ (the `--extension-id` its bindings
+ * The identifier of each extension schema under <spec root>/extensions/<name>/ (the `--extension-id` its bindings
  * are generated with): a schema has no standard way to state its own.
  */
 const EXTENSION_IDS: Readonly<Record<string, string>> = { tasks: "io.modelcontextprotocol/tasks" };
 
-export async function specRevisions(specRoot = SPEC_ROOT): Promise<string[]> {
+export async function specRevisions(specRoot = requireSpecRoot()): Promise<string[]> {
   const entries = await readdir(specRoot, { withFileTypes: true });
   return entries
     .filter((e) => e.isDirectory() && existsSync(path.join(specRoot, e.name, "schema.ts")))
@@ -38,21 +41,22 @@ export async function specRevisions(specRoot = SPEC_ROOT): Promise<string[]> {
 }
 
 /** Every file `npm run generate` owns, with paths relative to the repository root. */
-export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]> {
+export async function generateAll(specRoot = requireSpecRoot()): Promise<GeneratedFile[]> {
   const revisions = await specRevisions(specRoot);
   const all: GeneratedFile[] = [];
   const builtins: BuiltinRevisionFacts[] = [];
   const jobs = revisions.map(async (revision) => {
     const outDir = path.join(PROTOCOL_OUT, revision);
     const schemaPath = path.join(specRoot, revision, "schema.ts");
-    const { model, files } = await generateProtocol({ schemaPath, revision, outDir });
+    const { model, files } = await generateProtocol({ schemaPath, revision, outDir, displayRoot: specRoot });
     const { era, version, batches } = model.protocol;
     if (era === undefined)
       throw new Error(`built-in revision ${revision}: its schema has neither initialize nor server/discover`);
     builtins.push({ name: revision, version, era, batches });
     const fidelity = emitFidelityFile(model, {
       generated: posixRelative(FIDELITY_OUT, outDir),
-      spec: posixRelative(FIDELITY_OUT, schemaPath),
+      // Always the repository's spec root, whatever root this run read: tsc checks the fidelity files against it.
+      spec: posixRelative(FIDELITY_OUT, path.join(SPEC_ROOT, revision, "schema.ts")),
     });
     return [
       ...files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content })),
@@ -74,7 +78,7 @@ export async function generateAll(specRoot = SPEC_ROOT): Promise<GeneratedFile[]
   return all;
 }
 
-/** generated/extensions/<name>/ for every ../shared/spec/extensions/<name>/schema.ts (an extension of a revision). */
+/** generated/extensions/<name>/ for every <spec root>/extensions/<name>/schema.ts (an extension of a revision). */
 function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
   const root = path.join(specRoot, "extensions");
   if (!existsSync(root)) return [];
@@ -87,7 +91,13 @@ function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
     if (extensionId === undefined) throw new Error(`extension schema ${name} has no identifier in EXTENSION_IDS`);
     const outDir = path.join(EXTENSIONS_OUT, name);
     const schemaPath = path.join(root, name, "schema.ts");
-    const { files } = await generateProtocol({ schemaPath, revision: name, outDir, extensionId });
+    const { files } = await generateProtocol({
+      schemaPath,
+      revision: name,
+      outDir,
+      extensionId,
+      displayRoot: specRoot,
+    });
     return files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content }));
   });
 }
@@ -127,6 +137,13 @@ async function main(): Promise<void> {
   const check = process.argv.includes("--check");
   const rootFlag = process.argv.indexOf("--root");
   const root = rootFlag >= 0 ? path.resolve(process.argv[rootFlag + 1] ?? ".") : REPO_ROOT;
+  try {
+    await ensureSpecInputs();
+  } catch (error) {
+    process.stderr.write(`generate: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const files = await generateAll();
   if (check) {
     const problems = await checkGenerated(files, root);

@@ -10,12 +10,12 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
-import { SPEC_ROOT } from "../../generator/scripts/generate-protocol.ts";
+import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
 
 const run = promisify(execFile);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-ext-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const tasksSchema = path.join(SPEC_ROOT, "extensions/tasks/schema.ts");
+const tasksSchema = path.join(requireSpecRoot(), "extensions/tasks/schema.ts");
 
 function protocol(...args: string[]) {
   return run(process.execPath, ["bin/mcp-gen.js", "protocol", ...args], { cwd: REPO_ROOT }).then(

@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
 import { runtimeImportFrom } from "../../generator/pipeline/protocol.ts";
-import { SPEC_ROOT } from "../../generator/scripts/generate-protocol.ts";
+import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const CLI_PACKAGE = JSON.parse(readFileSync(path.join(REPO_ROOT, "generator/package.json"), "utf8")) as {
@@ -95,7 +95,7 @@ describe("the compiled CLI", () => {
     symlinkSync(path.join(REPO_ROOT, "runtime"), path.join(project, "node_modules/@mcp-gen/runtime"), "dir");
     symlinkSync(path.join(REPO_ROOT, "node_modules/zod"), path.join(project, "node_modules/zod"), "dir");
     const out = path.join(project, "protocol");
-    const schema = path.join(SPEC_ROOT, "2025-11-25/schema.ts");
+    const schema = path.join(requireSpecRoot(), "2025-11-25/schema.ts");
     const result = cli(["protocol", "--schema", schema, "--revision", "2025-11-25", "--out", out], project);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);

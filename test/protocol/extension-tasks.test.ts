@@ -1,5 +1,5 @@
 /**
- * An extension schema that imports its base revision: the Tasks extension (../shared/spec/extensions/tasks, read in
+ * An extension schema that imports its base revision: the Tasks extension (`.spec/extensions/tasks`, read in
  * place). `mcp-gen protocol` follows `import type { Error as JSONRPCErrorObject, … } from "./spec.types.js"` and
  * writes self-contained bindings: the extension's own declarations, the base declarations they need (aliases under
  * the importer's names), tokens for the extension's methods only, and the `extension` descriptor.
@@ -17,12 +17,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { emitFidelityFile } from "../../generator/emit/fidelity.ts";
 import { posixRelative, REPO_ROOT } from "../../generator/pipeline/paths.ts";
 import { generateProtocol } from "../../generator/pipeline/protocol.ts";
-import { SPEC_ROOT } from "../../generator/scripts/generate-protocol.ts";
+import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
 import type { IrModel } from "../../generator/ir/model.ts";
 
 const run = promisify(execFile);
-const schemaPath = path.join(SPEC_ROOT, "extensions/tasks/schema.ts");
-const basePath = path.join(SPEC_ROOT, "extensions/tasks/spec.types.ts");
+const specRoot = requireSpecRoot();
+const schemaPath = path.join(specRoot, "extensions/tasks/schema.ts");
+const basePath = path.join(specRoot, "extensions/tasks/spec.types.ts");
 // Inside the repository, so the output's imports of zod and the runtime sources resolve.
 const outRoot = path.join(REPO_ROOT, ".tmp", `extension-tasks-${process.pid}`);
 const outDir = path.join(outRoot, "tasks");
@@ -80,6 +81,7 @@ async function generate() {
     revision: "tasks",
     outDir,
     extensionId: "io.modelcontextprotocol/tasks",
+    displayRoot: specRoot,
   });
   return generated;
 }

@@ -15,10 +15,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
 import { runGenerate } from "../../generator/commands/generate.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const SPEC = path.resolve(REPO, "../shared/spec");
+const SPEC = requireSpecRoot();
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const DRAFT_VERSION = "DRAFT-manifest-1";
 

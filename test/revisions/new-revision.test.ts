@@ -13,9 +13,10 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const SPEC = path.resolve(REPO, "../shared/spec");
+const SPEC = requireSpecRoot();
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const pinned = (name: string): string =>
   (

@@ -1,0 +1,138 @@
+/**
+ * The MCP specification's files as a pinned, verified input. Each file is named by its path under a spec root laid
+ * out as the specification repository's `schema/` folder (`2025-11-25/schema.ts`, `2026-07-28/examples/<Type>/x.json`)
+ * plus `extensions/<name>/…` for extension schemas, which live in repositories of their own. A file is fetched from
+ * its repository at the pinned commit (raw.githubusercontent.com, or `MCP_SPEC_BASE_URL`, e.g. a loopback copy in
+ * tests) and accepted only if its SHA-256 is the one committed in `spec-pins.ts`. Used by the repository's set-up
+ * (`generator/scripts/spec-inputs.ts`, which fills `.spec/`) and by `mcp-gen protocol --spec`.
+ */
+import { createHash } from "node:crypto";
+import { SPEC_PINS } from "./spec-pins.ts";
+
+/** A repository holding spec files, at the commit the pins were computed from. */
+export interface SpecRepository {
+  /** `owner/name` on GitHub. */
+  readonly repository: string;
+  readonly commit: string;
+  /** The folder of the repository that a spec-root path maps into. */
+  readonly folder: string;
+}
+
+/** The specification repository: `<root>/<path>` is its `schema/<path>` at this commit. */
+export const SPEC_REPOSITORY: SpecRepository = {
+  repository: "modelcontextprotocol/modelcontextprotocol",
+  commit: "b0f60ba5409db7a6582440a7b473cc0398890f15",
+  folder: "schema",
+};
+
+/** Extension schemas kept in repositories of their own: `<root>/extensions/<name>/<file>`. */
+export const EXTENSION_REPOSITORIES: Readonly<Record<string, SpecRepository>> = {
+  tasks: {
+    repository: "modelcontextprotocol/ext-tasks",
+    commit: "e4345978be1f602f1fc48d89051e8559dd5302a6",
+    folder: "schema/draft",
+  },
+};
+
+export const DEFAULT_SPEC_BASE_URL = "https://raw.githubusercontent.com";
+/** The environment variable that replaces `DEFAULT_SPEC_BASE_URL` (a mirror, or a loopback copy in tests). */
+export const SPEC_BASE_URL_ENV = "MCP_SPEC_BASE_URL";
+
+/** Limits of one download: a spec file is a few hundred KB. */
+export interface DownloadLimits {
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+}
+
+export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = { timeoutMs: 30_000, maxBytes: 16 * 1024 * 1024 };
+
+/** A spec file refused: its content is not the pinned one, or it could not be fetched. */
+export class SpecInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SpecInputError";
+  }
+}
+
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Every pinned spec-root path, sorted. */
+export function pinnedFiles(): string[] {
+  return Object.keys(SPEC_PINS).sort();
+}
+
+/** The pinned SHA-256 of a spec-root path, or undefined when the path is not pinned. */
+export function pinnedSha256(file: string): string | undefined {
+  return Object.hasOwn(SPEC_PINS, file) ? SPEC_PINS[file] : undefined;
+}
+
+/** The repository and in-repository path of a spec-root path (`extensions/tasks/schema.ts` → ext-tasks). */
+export function upstreamOf(file: string, commit?: string): { repo: SpecRepository; path: string } {
+  const [first, name, ...rest] = file.split("/");
+  const extension = first === "extensions" && name !== undefined ? EXTENSION_REPOSITORIES[name] : undefined;
+  const repo = extension ?? SPEC_REPOSITORY;
+  const inner = extension ? rest.join("/") : file;
+  return { repo: commit === undefined ? repo : { ...repo, commit }, path: `${repo.folder}/${inner}` };
+}
+
+/** The download URL of a spec-root path under `baseUrl` (raw.githubusercontent.com's layout). */
+export function specFileUrl(file: string, baseUrl: string, commit?: string): string {
+  const { repo, path } = upstreamOf(file, commit);
+  return `${baseUrl.replace(/\/+$/, "")}/${repo.repository}/${repo.commit}/${path}`;
+}
+
+/** The base URL downloads use: `MCP_SPEC_BASE_URL` when set, else raw.githubusercontent.com. */
+export function specBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const value = env[SPEC_BASE_URL_ENV];
+  return value !== undefined && value !== "" ? value : DEFAULT_SPEC_BASE_URL;
+}
+
+/** GETs `url` (http or https only), bounded in time and size; throws `SpecInputError` naming the URL and the cause. */
+export async function download(url: string, limits: DownloadLimits = DEFAULT_DOWNLOAD_LIMITS): Promise<Buffer> {
+  if (!/^https?:\/\//.test(url)) throw new SpecInputError(`cannot download ${url}: only http(s) URLs are supported`);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(limits.timeoutMs), redirect: "follow" });
+  } catch (error) {
+    throw new SpecInputError(`cannot download ${url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new SpecInputError(`cannot download ${url}: HTTP ${response.status}`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  try {
+    for (let next = await reader?.read(); next !== undefined && !next.done; next = await reader?.read()) {
+      size += next.value.byteLength;
+      if (size > limits.maxBytes)
+        throw new SpecInputError(`cannot download ${url}: larger than ${limits.maxBytes} bytes`);
+      chunks.push(next.value);
+    }
+  } catch (error) {
+    await reader?.cancel().catch(() => undefined);
+    if (error instanceof SpecInputError) throw error;
+    throw new SpecInputError(`cannot download ${url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Throws `SpecInputError` unless `data` has the pinned SHA-256 of `file` (`from` says where it came from, for the
+ * message). A path that is not pinned is refused too: only pinned files are accepted as verified.
+ */
+export function verifyPinned(file: string, data: Uint8Array, from: string): void {
+  const expected = pinnedSha256(file);
+  if (expected === undefined) throw new SpecInputError(`${file} is not a pinned spec file`);
+  const actual = sha256Hex(data);
+  if (actual !== expected) {
+    const { repo } = upstreamOf(file);
+    throw new SpecInputError(
+      `refusing ${file} from ${from}: its sha256 is ${actual}, not the pinned ${expected} ` +
+        `(${repo.repository} at ${repo.commit.slice(0, 12)}; pins: generator/pipeline/spec-pins.ts)`,
+    );
+  }
+}
