@@ -110,19 +110,35 @@ export async function ensureSpecInputs(options: EnsureOptions = {}): Promise<Ens
   await rm(path.join(root, MARKER), { force: true });
   const queue = [...missing];
   const worker = async () => {
+    // A refusal empties the queue: the other workers finish the file in hand and stop.
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const data = await readFromSource(source, file);
-      verifyPinned(file, data, source.kind === "dir" ? path.join(source.dir, file) : specFileUrl(file, source.base));
-      const target = path.join(root, file);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(`${target}.${process.pid}.tmp`, data);
-      await rename(`${target}.${process.pid}.tmp`, target);
+      try {
+        await fetchInto(root, source, file);
+      } catch (error) {
+        queue.length = 0;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency ?? 8 }, worker));
+  const outcomes = await Promise.allSettled(Array.from({ length: options.concurrency ?? 8 }, worker));
+  const failure = outcomes.find((o) => o.status === "rejected");
+  if (failure) throw failure.reason;
   const removed = await removeUnpinned(root);
   await writeFile(path.join(root, MARKER), pinsDigest());
   return { source, fetched: missing.length, removed };
+}
+
+let written = 0;
+
+/** Reads one pinned file from the source, verifies it and moves it into place (never a partial or unverified file). */
+async function fetchInto(root: string, source: SpecSource, file: string): Promise<void> {
+  const data = await readFromSource(source, file);
+  verifyPinned(file, data, source.kind === "dir" ? path.join(source.dir, file) : specFileUrl(file, source.base));
+  const target = path.join(root, file);
+  const temp = `${target}.${process.pid}.${++written}.tmp`;
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(temp, data);
+  await rename(temp, target);
 }
 
 async function readFromSource(source: SpecSource, file: string): Promise<Buffer> {

@@ -1,5 +1,5 @@
 /**
- * Example fixtures of a revision (../shared/spec/<rev>/examples/<Type>/*.json) and negative variants derived from
+ * Example fixtures of a revision (.spec/<rev>/examples/<Type>/*.json) and negative variants derived from
  * them with the IR: a required property removed, a wrong `method` literal, a wrong `jsonrpc`, a bad `@format uri`
  * value, a value of the wrong primitive type. Variant ids are stable (`Type/file.json#kind:path`).
  */
