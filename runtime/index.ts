@@ -21,7 +21,8 @@
  * (inputs are keyed `input-0`, `input-1`, … unless the handler names them: `ctx.elicit(params, { key: "user_name" })`).
  * Over Streamable HTTP with resumable streams, `ctx.closeSseStream()` ends the answer's connection early and the client
  * resumes it with Last-Event-ID (SSE polling).
- * Tool handler errors become `isError` results; `RpcError`s pass through as JSON-RPC errors.
+ * Tool handler errors become `isError` results; `RpcError`s pass through as JSON-RPC errors; a resource or template
+ * handler throws `ResourceNotFoundError` for the revision's resource-not-found error.
  *
  * Revisions are values: `revisions: [r2026_07_28, myDraft]` takes the `revision` descriptor a `mcp-gen protocol` folder
  * exports (or a built-in revision's name); built-in revisions are only the default. The wire version is the
@@ -103,6 +104,7 @@ export type {
   ToolHandler,
   ToolOptions,
 } from "./server/server.ts";
+export { ResourceNotFoundError } from "./server/errors.ts";
 export { ServerSession } from "./server/session.ts";
 export type { InputOptions, RequestContext, RequestLogger } from "./server/context.ts";
 export { registerTypedTools } from "./server/typed-tools.ts";

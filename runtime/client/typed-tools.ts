@@ -1,6 +1,17 @@
 /**
- * What generated clients (`mcp-gen generate`) build on: typed `tools/call` and `prompts/get` over a connected
- * `McpClient`. Structured outputs are validated before they are returned; a tool error becomes `ToolCallError`.
+ * What typed clients build on, generated (`mcp-gen generate`) or written by hand: `tools/call` and `prompts/get` over a
+ * connected `McpClient`. One error model for every typed call:
+ *
+ * - resolves only to a success: a tool's structured output validated against its schema (`callStructured`), or the
+ *   tool's result (`callTool`);
+ * - a tool that answers `isError: true` rejects with `ToolCallError` (the tool's name, its error `content` and the
+ *   whole result), whether or not the tool has an `outputSchema`;
+ * - the server refusing the request rejects with `RpcError` (JSON-RPC `code`, `message`, `data`: an unknown tool,
+ *   invalid params, a missing resource…);
+ * - an answer that breaks the schema rejects with `InvalidMessageError`; local failures with `RequestTimeoutError`,
+ *   `RequestCancelledError`, `ConnectionClosedError` or `ProtocolUsageError`.
+ *
+ * `McpClient.callTool` itself stays the wire: it resolves to the result as the server sent it, `isError` included.
  */
 import type { CallToolResult, ContentBlock, GetPromptResult } from "../protocol/builtin-types.ts";
 import type * as z from "zod/mini";
@@ -13,7 +24,7 @@ export interface StructuredToolCall<Output> {
   readonly result: CallToolResult;
 }
 
-/** Thrown when a tool with an `outputSchema` answers `isError: true` (the result is kept). */
+/** A tool answered `isError: true`: its error is `content` (what the model would read); `result` is all of it. */
 export class ToolCallError extends Error {
   constructor(
     readonly tool: string,
@@ -23,16 +34,23 @@ export class ToolCallError extends Error {
     super(`tool ${tool} failed${first?.type === "text" ? `: ${first.text}` : ""}`);
     this.name = "ToolCallError";
   }
+
+  /** The tool's error content, as the server sent it. */
+  get content(): readonly ContentBlock[] {
+    return this.result.content;
+  }
 }
 
-/** `tools/call` with typed arguments. */
-export function callTool(
+/** `tools/call` with typed arguments: the result, or `ToolCallError` when the tool answers `isError`. */
+export async function callTool(
   client: McpClient,
   name: string,
   args: object,
-  options: CallOptions | undefined,
+  options?: CallOptions,
 ): Promise<CallToolResult> {
-  return client.callTool(name, args as Readonly<Record<string, unknown>>, options);
+  const result = await client.callTool(name, args as Readonly<Record<string, unknown>>, options);
+  if (result.isError === true) throw new ToolCallError(name, result);
+  return result;
 }
 
 /**
@@ -45,10 +63,9 @@ export async function callStructured<Output>(
   name: string,
   args: object,
   validator: z.ZodMiniType<Output>,
-  options: CallOptions | undefined,
+  options?: CallOptions,
 ): Promise<StructuredToolCall<Output>> {
   const result = await callTool(client, name, args, options);
-  if (result.isError === true) throw new ToolCallError(name, result);
   const parsed = validator.safeParse(result.structuredContent);
   if (!parsed.success) throw new InvalidMessageError(`structuredContent of tool ${name}`, parsed.error.issues);
   return { structuredContent: parsed.data, result };
@@ -59,7 +76,7 @@ export function getPrompt(
   client: McpClient,
   name: string,
   args: object,
-  options: CallOptions | undefined,
+  options?: CallOptions,
 ): Promise<GetPromptResult> {
   return client.getPrompt(name, args as Readonly<Record<string, string>>, options);
 }

@@ -9,6 +9,7 @@ import type { RevisionProfile } from "../protocol/profiles.ts";
 import { formatIssues } from "../protocol/validation.ts";
 import { ERA_RULES } from "../protocol/era.ts";
 import type { RequestContext } from "./context.ts";
+import { ResourceNotFoundError } from "./errors.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
 import { paginate } from "./pagination.ts";
 import type { Completer, McpServer, RegisteredTool } from "./server.ts";
@@ -79,13 +80,23 @@ function toolError(text: string): Result {
 
 async function readResource(env: MethodEnv): Promise<Result> {
   const uri = env.params["uri"] as string;
-  const exact = env.server.resources.get(uri);
-  if (exact) return (await exact.handler(uri, env.context)) as Result;
-  for (const template of env.server.templates.values()) {
-    const variables = template.match(uri);
-    if (variables) return (await template.handler(uri, variables, env.context)) as Result;
+  try {
+    const exact = env.server.resources.get(uri);
+    if (exact) return (await exact.handler(uri, env.context)) as Result;
+    for (const template of env.server.templates.values()) {
+      const variables = template.match(uri);
+      if (variables) return (await template.handler(uri, variables, env.context)) as Result;
+    }
+  } catch (error) {
+    if (error instanceof ResourceNotFoundError) throw notFound(env, error.uri, error.message);
+    throw error;
   }
-  throw new RpcError(ERA_RULES[env.profile.era].resourceNotFoundCode, `Resource not found: ${uri}`, { uri });
+  throw notFound(env, uri, `Resource not found: ${uri}`);
+}
+
+/** The spec's resource-not-found error in the request's revision, with the URI as `data.uri`. */
+function notFound(env: MethodEnv, uri: string, message: string): RpcError {
+  return new RpcError(ERA_RULES[env.profile.era].resourceNotFoundCode, message, { uri });
 }
 
 async function getPrompt(env: MethodEnv): Promise<Result> {

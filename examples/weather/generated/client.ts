@@ -42,7 +42,10 @@ export interface TypedClient {
   readonly raw: McpClientCore;
 }
 
-/** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */
+/**
+ * Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned.
+ * A tool's `isError` answer rejects with `ToolCallError` (its content kept), a protocol error with `RpcError`.
+ */
 export function createClient(client: McpClientCore): TypedClient {
   return {
     tools: {

@@ -131,9 +131,14 @@ function printClient(f: Printer, model: UserModel): void {
   f.print("  readonly raw: ", Client, ";");
   f.print("}");
   f.print("");
+  f.print("/**");
   f.print(
-    "/** Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned. */",
+    " * Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned.",
   );
+  f.print(
+    " * A tool's `isError` answer rejects with `ToolCallError` (its content kept), a protocol error with `RpcError`.",
+  );
+  f.print(" */");
   f.print("export function createClient(client: ", Client, "): TypedClient {");
   f.print("  return {");
   for (const section of all) {
