@@ -1,11 +1,13 @@
 /**
- * `mcp-gen init [--dir .] [--name my-mcp-server]`: makes a project that runs. Writes, each only where nothing exists
+ * `mcp-gen init [--dir .] [--name <server name>]`: makes a project that runs. Writes, each only where nothing exists
  * yet: `mcp.yaml`, `src/handlers.ts`, a stdio entry `src/server.ts`, an HTTP entry `src/http.ts`, a `tsconfig.json`
- * (nodenext, strict) and a `package.json` when there is none; adds `"type": "module"` and the npm scripts `generate`,
- * `check`, `build`, `start` and `start:http` to an existing package.json where missing; then generates
- * `src/generated/`. Never overwrites a file (it says what it skipped) and never deletes one.
+ * (nodenext, strict, Node's types) and a `package.json` when there is none; adds `"type": "module"` and the npm
+ * scripts `generate`, `check`, `build`, `start` and `start:http` to an existing package.json where missing; then
+ * generates `src/generated/`. The server is named `--name`, else package.json's `name`, else the folder's name.
+ * mcp.yaml starts with a `yaml-language-server` line pointing at the manifest's JSON Schema where the project has
+ * mcp-gen installed. Never overwrites a file (it says what it skipped) and never deletes one.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/generated-file.ts";
@@ -16,7 +18,8 @@ import { runGenerate, type CommandIo } from "./generate.ts";
 
 export interface InitArgs {
   readonly dir: string;
-  readonly name: string;
+  /** The server's name; default: package.json's `name`, else the folder's name. */
+  readonly name?: string | undefined;
   readonly runtimeImport: string;
   readonly importExtension: ImportExtension;
 }
@@ -39,7 +42,14 @@ function entryImports(runtimeImport: string): { runtime: string; http: string } 
   return { runtime, http };
 }
 
-function scaffoldFiles(args: InitArgs, render: Templates): GeneratedFile[] {
+/** What the scaffold is made of besides the command's arguments: the server's name and the schema line of mcp.yaml. */
+interface ScaffoldFacts {
+  readonly name: string;
+  /** `# yaml-language-server: $schema=<path>\n`, or "" when mcp-gen is not installed for the project. */
+  readonly schemaLine: string;
+}
+
+function scaffoldFiles(args: InitArgs, facts: ScaffoldFacts, render: Templates): GeneratedFile[] {
   const { runtime, http } = entryImports(args.runtimeImport);
   const ext = args.importExtension;
   const view = { runtimeImport: JSON.stringify(runtime), httpImport: JSON.stringify(http), ext };
@@ -48,7 +58,8 @@ function scaffoldFiles(args: InitArgs, render: Templates): GeneratedFile[] {
       path: "mcp.yaml",
       // JSON strings are YAML double-quoted scalars: any name or specifier stays one value.
       content: render("mcp.yaml.hbs", {
-        name: JSON.stringify(args.name),
+        schemaLine: facts.schemaLine,
+        name: JSON.stringify(facts.name),
         runtimeImport: JSON.stringify(args.runtimeImport),
         importExtension: JSON.stringify(ext),
       }),
@@ -120,6 +131,43 @@ function newPackageJson(name: string): string {
   return `${JSON.stringify({ name: pkgName, version: "0.1.0", private: true, type: "module", scripts: INIT_SCRIPTS }, null, 2)}\n`;
 }
 
+/** The subpath under which the mcp-gen package exports the manifest's JSON Schema. */
+const SCHEMA_EXPORT = "./mcp-manifest.schema.json";
+
+/**
+ * The manifest schema of the mcp-gen installed for the project in `dir`, as a path relative to `dir` (where mcp.yaml
+ * is): `node_modules/mcp-gen` in `dir` or the nearest folder above that has it, as Node resolves the package (not
+ * through symlinks: pnpm's store path changes with every version), then the file its `exports` name.
+ */
+export function installedSchemaPath(dir: string): string | undefined {
+  for (let folder = path.resolve(dir); ; folder = path.dirname(folder)) {
+    const pkg = path.join(folder, "node_modules", "mcp-gen");
+    const file = schemaExport(pkg);
+    if (file !== undefined && existsSync(file)) return path.relative(dir, file).split(path.sep).join("/");
+    if (path.dirname(folder) === folder) return undefined;
+  }
+}
+
+/** The file the package at `pkg` exports as the manifest schema (undefined when there is no such package or export). */
+function schemaExport(pkg: string): string | undefined {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const target = (manifest as { exports?: Record<string, unknown> } | null)?.exports?.[SCHEMA_EXPORT];
+  return typeof target === "string" ? path.join(pkg, target) : undefined;
+}
+
+/** The server's name: `--name`, else package.json's `name`, else the folder's name. */
+function serverName(args: InitArgs, pkgText: string | undefined): string {
+  if (args.name !== undefined && args.name !== "") return args.name;
+  const pkg = pkgText === undefined ? undefined : (JSON.parse(pkgText) as { name?: unknown });
+  if (typeof pkg?.name === "string" && pkg.name !== "") return pkg.name;
+  return path.basename(path.resolve(args.dir));
+}
+
 const CODE = /\.(c|m)?(j|t)sx?$/;
 
 /** Whether the project already holds JavaScript or TypeScript (its folder and src/, node_modules never read). */
@@ -135,10 +183,12 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
   const show = (file: string) => path.relative(process.cwd(), path.join(args.dir, file)) || ".";
   const pkgPath = path.join(args.dir, "package.json");
   let pkgEdit: { text?: string; notes: string[] } | undefined;
+  let pkgText: string | undefined;
   // Decide everything about package.json before writing anything: a broken one stops init with nothing written.
   if (existsSync(pkgPath)) {
     try {
-      pkgEdit = editPackageJson(await readFile(pkgPath, "utf8"), await hasCode(args.dir));
+      pkgText = await readFile(pkgPath, "utf8");
+      pkgEdit = editPackageJson(pkgText, await hasCode(args.dir));
     } catch (error) {
       io.err(`mcp-gen: cannot edit ${show("package.json")}: ${error instanceof Error ? error.message : String(error)}`);
       io.err("mcp-gen: init wrote nothing");
@@ -146,8 +196,11 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
     }
   }
   await mkdir(args.dir, { recursive: true });
-  const files = scaffoldFiles(args, await loadTemplates("init"));
-  if (!pkgEdit) files.push({ path: "package.json", content: newPackageJson(args.name) });
+  const name = serverName(args, pkgText);
+  const schema = installedSchemaPath(args.dir);
+  const schemaLine = schema === undefined ? "" : `# yaml-language-server: $schema=${schema}\n`;
+  const files = scaffoldFiles(args, { name, schemaLine }, await loadTemplates("init"));
+  if (!pkgEdit) files.push({ path: "package.json", content: newPackageJson(name) });
   const { written, skipped } = await writeNewFiles(args.dir, files);
   if (pkgEdit?.text !== undefined) await writeFileAtomically(pkgPath, pkgEdit.text);
 
@@ -159,8 +212,9 @@ export async function runInit(args: InitArgs, io: CommandIo): Promise<number> {
   const scripts = Object.keys(INIT_SCRIPTS)
     .map((s) => `npm run ${s}`)
     .join(", ");
-  // The scripts run tsc: say so when the project does not have it yet.
-  const tsc = existsSync(path.join(args.dir, "node_modules", "typescript")) ? "" : "npm i -D typescript, then ";
-  io.out(`mcp-gen: next: ${tsc}${scripts} (see package.json)`);
+  // The scripts run tsc with Node's types (tsconfig "types": ["node"]): say so when the project lacks either.
+  const missing = ["typescript", "@types/node"].filter((p) => !existsSync(path.join(args.dir, "node_modules", p)));
+  const install = missing.length > 0 ? `npm i -D ${missing.join(" ")}, then ` : "";
+  io.out(`mcp-gen: next: ${install}${scripts} (see package.json)`);
   return 0;
 }

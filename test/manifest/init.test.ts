@@ -1,16 +1,19 @@
 /**
  * `mcp-gen init` through the real CLI: the scaffold (manifest, handlers, stdio and HTTP entries, tsconfig, package.json
  * scripts, generated code) type-checks and runs; an existing package.json gets "type": "module" (also over npm init's
- * "commonjs" when the project has no code yet) and the missing scripts; nothing is ever overwritten.
+ * "commonjs" when the project has no code yet) and the missing scripts; nothing is ever overwritten. The server is
+ * named after package.json (else the folder), and mcp.yaml points the YAML language server at the installed schema.
  * (output-safety.test.ts: what init and generate never touch; package.test.ts: the scaffold against the built package.)
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 
@@ -146,6 +149,52 @@ describe("mcp-gen init", () => {
     expect(refused.stderr).toMatch(/cannot edit .*package\.json: .*\nmcp-gen: init wrote nothing\n$/);
     expect(await readdir(broken)).toEqual(["package.json"]);
   }, 60_000);
+
+  it("names the server after package.json (else the folder) and points mcp.yaml at the installed schema", async () => {
+    const dir = path.join(SCRATCH, "init-named");
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: "@acme/weather-mcp", version: "1.0.0" }));
+    const result = cli("init", "--dir", dir, "--runtime-import", "../../../../../runtime/index.ts");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const text = await readFile(path.join(dir, "mcp.yaml"), "utf8");
+    const manifest = parseYaml(text) as { server: { name: string } };
+    expect(manifest.server.name).toBe("@acme/weather-mcp");
+    // The server says so on the wire.
+    const client = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", path.join(dir, "src/server.ts")],
+        cwd: REPO,
+        stderr: "ignore",
+      }),
+    );
+    try {
+      expect(client.serverInfo?.name).toBe("@acme/weather-mcp");
+    } finally {
+      await client.close();
+    }
+
+    // The first line names the schema relative to mcp.yaml: the file the installed mcp-gen package exports (in this
+    // repository, node_modules/mcp-gen is the workspace link to generator/), and the scaffold's manifest is valid.
+    const line = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
+    expect(line?.[1]).toBe("../../../node_modules/mcp-gen/manifest/mcp-manifest.schema.json");
+    const schemaFile = path.resolve(dir, line![1]!);
+    expect(await realpath(schemaFile)).toBe(path.join(REPO, "generator/manifest/mcp-manifest.schema.json"));
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(
+      JSON.parse(await readFile(schemaFile, "utf8")) as object,
+    );
+    expect(validate(manifest), JSON.stringify(validate.errors)).toBe(true);
+
+    // Without a package.json nor --name: the folder's name, for the server and the new package.json.
+    const bare = path.join(SCRATCH, "bare-folder");
+    expect(cli("init", "--dir", bare, "--runtime-import", "../../../../../runtime/index.ts").code).toBe(0);
+    expect((parseYaml(await readFile(path.join(bare, "mcp.yaml"), "utf8")) as typeof manifest).server.name).toBe(
+      "bare-folder",
+    );
+    expect(JSON.parse(await readFile(path.join(bare, "package.json"), "utf8"))).toMatchObject({ name: "bare-folder" });
+  }, 120_000);
 
   it('over npm init\'s "type": "commonjs": switched to module when the project has no code yet, else left and said', async () => {
     const fresh = path.join(SCRATCH, "init-npm-init");
