@@ -141,7 +141,30 @@ async function inspectFolder(outDir: string, files: readonly GeneratedFile[]): P
     const list = foreign.sort().slice(0, 5).join(", ") + (foreign.length > 5 ? `, … (${foreign.length} in all)` : "");
     throw refuse(`it holds files mcp-gen did not write for this manifest (${list}); use a new or empty folder`);
   }
+  const edited = await headerRemoved(outDir, owned, files);
+  if (edited.length > 0) {
+    const [one, more] = [edited.length === 1, edited.join(", ")];
+    throw refuse(
+      `${more} ${one ? "has" : "have"} lost the generated header (edited by hand?), so mcp-gen will not replace ${one ? "it" : "them"}; ` +
+        `move ${one ? "it" : "them"} out of the folder to keep the edits, or restore the first line to regenerate`,
+    );
+  }
   return { owned };
+}
+
+/**
+ * Owned files about to be replaced whose first line is no longer the generated header: a user took them over, and
+ * generation must not overwrite their edits (the README's promise), even though the record still lists them.
+ */
+async function headerRemoved(outDir: string, owned: ReadonlySet<string>, files: readonly GeneratedFile[]) {
+  const edited: string[] = [];
+  for (const file of files) {
+    if (!owned.has(file.path) || !file.content.startsWith(GENERATED_MARK)) continue;
+    const target = path.join(outDir, file.path);
+    const stat = await lstat(target).catch(() => undefined);
+    if (stat?.isFile() && !(await firstLine(target)).startsWith(GENERATED_MARK)) edited.push(file.path);
+  }
+  return edited.sort();
 }
 
 /** Owned files that exist and are no longer produced (regular files only, directly in `outDir`). */
