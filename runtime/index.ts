@@ -89,6 +89,7 @@ export {
 export type { ObjectSchema } from "./protocol/zod-helpers.ts";
 
 export { McpServer, McpServerCore } from "./server/server.ts";
+export { layerCapabilities } from "./protocol/capabilities.ts";
 export type {
   Completer,
   HandlerResult,

@@ -48,6 +48,8 @@ export const runtime = {
   McpServerCore: runtimeValue("McpServerCore", "core"),
   BUILTIN_REVISIONS: runtimeValue("BUILTIN_REVISIONS", "core"),
   registerTypedTools: runtimeValue("registerTypedTools", "core"),
+  layerCapabilities: runtimeValue("layerCapabilities", "core"),
+  ServerRequestHandler: runtimeType("ServerRequestHandler", "core"),
   jsonSchemaCheck: runtimeValue("jsonSchemaCheck", "core"),
   Awaitable: runtimeType("Awaitable", "core"),
   Completer: runtimeType("Completer", "core"),

@@ -53,11 +53,15 @@ export class ManifestError extends Error {
 
 /** Thrown inside the lowering with a manifest path; the loader adds file and position. */
 export class SchemaProblem extends Error {
+  /** The position shown is the key's (an unknown field), not its value's. */
+  readonly atKey: boolean;
   constructor(
     readonly path: ManifestPath,
     message: string,
+    options: { readonly atKey?: boolean } = {},
   ) {
     super(message);
     this.name = "SchemaProblem";
+    this.atKey = options.atKey ?? false;
   }
 }

@@ -19,6 +19,7 @@ import {
 } from "./errors.ts";
 import { lowerManifest, SchemaProblems, type LowerOptions, type ManifestList } from "./lower-manifest.ts";
 import { ManifestParts, ManifestSchema, manifestJsonSchema, type Manifest } from "./manifest-schema.ts";
+import { separateRevisionFields } from "./revision-extras.ts";
 import { didYouMean } from "./suggest.ts";
 import type { UserModel } from "./user-model.ts";
 
@@ -47,7 +48,8 @@ export function parseManifest(text: string, options: ParseOptions): LoadedManife
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) throw new ManifestError(file, syntaxDiagnostics(doc, lineCounter));
-  const raw: unknown = doc.toJS();
+  // Fields the manifest does not define, in objects a revision may extend, are checked by lowering against the IR.
+  const { raw, extras } = separateRevisionFields(doc.toJS());
   const parsed = ManifestSchema.safeParse(raw);
   const diagnostics: ManifestDiagnostic[] = parsed.success
     ? []
@@ -58,12 +60,12 @@ export function parseManifest(text: string, options: ParseOptions): LoadedManife
   if (sound) {
     try {
       const source = { path: displayPath(sound.manifest), sha256 };
-      model = lowerManifest(sound.manifest, { ...lowering, source }, sound.origin);
+      model = lowerManifest(sound.manifest, { ...lowering, source }, sound.origin, extras);
     } catch (error) {
       const problems =
         error instanceof SchemaProblems ? error.problems : error instanceof SchemaProblem ? [error] : undefined;
       if (!problems) throw error;
-      diagnostics.push(...problems.map((p) => diagnostic(doc, lineCounter, p.path, p.message)));
+      diagnostics.push(...problems.map((p) => problemDiagnostic(doc, lineCounter, p)));
     }
   }
   if (!parsed.success || !model || diagnostics.length > 0) throw new ManifestError(file, sortedOnce(file, diagnostics));
@@ -155,6 +157,15 @@ function positionOf(doc: Document, lineCounter: LineCounter, path: ManifestPath)
 function diagnostic(doc: Document, lineCounter: LineCounter, path: ManifestPath, message: string): ManifestDiagnostic {
   const position = positionOf(doc, lineCounter, path);
   return { path, message, ...(position ? { position } : {}) };
+}
+
+/** A lowering problem's diagnostic; an unknown field points at its key, as the schema's own unknown fields do. */
+function problemDiagnostic(doc: Document, lineCounter: LineCounter, problem: SchemaProblem): ManifestDiagnostic {
+  const key = problem.path.at(-1);
+  const at = problem.atKey && typeof key === "string" && keyPosition(doc, lineCounter, problem.path.slice(0, -1), key);
+  return at
+    ? { path: problem.path, message: problem.message, position: at }
+    : diagnostic(doc, lineCounter, problem.path, problem.message);
 }
 
 type Issue = z.core.$ZodIssue;

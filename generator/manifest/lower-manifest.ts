@@ -8,6 +8,15 @@ import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
 import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
+import { duplicates, type Duplicate } from "./duplicates.ts";
+import { lowerRevisions, serverInfo, servedRevisions, type RevisionLookup } from "./lower-revisions.ts";
+import {
+  checkRevisionFields,
+  newMethods,
+  withCapabilityFields,
+  withFields,
+  type RevisionExtra,
+} from "./revision-extras.ts";
 import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
 import { memberName, namesOf, pascalName } from "./names.ts";
 import type {
@@ -19,8 +28,6 @@ import type {
   UserSchema,
   UserTemplateVariable,
   UserTool,
-  UserRevision,
-  UserServerInfo,
   UserWarning,
 } from "./user-model.ts";
 
@@ -59,22 +66,16 @@ function attempt<T>(acc: Collected, step: () => T): T | undefined {
   }
 }
 
-/** A bindings folder as the read stage found it. */
-export type BindingsLookup = { readonly module: string } | { readonly problem: string };
+export type { BindingsLookup } from "./lower-revisions.ts";
 
 /** What lowering needs besides the manifest; the caller reads it (lowering reads no disk). */
-export interface LowerOptions {
+export interface LowerOptions extends RevisionLookup {
   /** Display path of the manifest (relative to the output folder, `/`-separated) and the sha256 of its bytes. */
   readonly source: IrSource;
-  /** Every built-in protocol revision the runtime knows: `server.revisions` may name only these (or a folder). */
-  readonly knownRevisions: readonly string[];
-  /**
-   * The read stage's answer for a `{ bindings: <folder> }` revision of this manifest: its `revision` module relative
-   * to the output folder, or why the folder holds no bindings. Without it, folders are refused.
-   */
-  readonly bindings?: (folder: string, manifest: Manifest) => BindingsLookup;
   /** Overrides the manifest's `generate.importExtension` (the CLI's `--import-extension`). */
   readonly importExtension?: ImportExtension;
+  /** Every method of the built-in revisions: the runtime serves these itself; others get typed handlers. */
+  readonly builtinMethods?: ReadonlySet<string>;
 }
 
 /**
@@ -86,6 +87,7 @@ export function lowerManifest(
   manifest: Manifest,
   options: LowerOptions,
   origin: Partial<Record<ManifestList, readonly number[]>> = {},
+  extras: readonly RevisionExtra[] = [],
 ): UserModel {
   const acc: Collected = { types: [], warnings: [], takenNames: new Set(), problems: [] };
   const at = (list: ManifestList) => (i: number) => origin[list]?.[i] ?? i;
@@ -111,15 +113,23 @@ export function lowerManifest(
     return indices;
   };
 
-  const revisions = lowerRevisions(manifest, options, acc);
+  const revisions = lowerRevisions(manifest, options, acc.problems);
+  const served = servedRevisions(revisions, options, extras.length > 0 ? "all" : "bindings");
+  const revisionFields = checkRevisionFields(extras, served);
+  acc.problems.push(...revisionFields.problems);
+  /** The revision-declared fields of the manifest object at `path`, as written. */
+  const fieldsAt = (path: ManifestPath) => revisionFields.accepted.get(formatPath(path)) ?? {};
   const declaredTools = manifest.tools ?? [];
   const badTools = report(nameClashes(declaredTools, "tools", "tool", at("tools")));
-  const tools = lowerEach("tools", declaredTools, badTools, (tool, path) => lowerTool(tool, path, acc));
+  const tools = lowerEach("tools", declaredTools, badTools, (tool, path) => ({
+    ...lowerTool(tool, path, acc),
+    fields: fieldsAt(path),
+  }));
 
   const declaredResources = manifest.resources ?? [];
   report([duplicates(declaredResources, "resources", "resource uri", (r) => r.uri, "uri", at("resources"))]);
-  const resources = declaredResources.map(({ uri, name, ...rest }): UserResource => {
-    return { uri, name, descriptor: { uri, name, ...rest } };
+  const resources = declaredResources.map(({ uri, name, ...rest }, i): UserResource => {
+    return { uri, name, descriptor: { uri, name, ...rest, ...fieldsAt(["resources", at("resources")(i)]) } };
   });
 
   const declaredTemplates = manifest.resourceTemplates ?? [];
@@ -129,19 +139,21 @@ export function lowerManifest(
     ...nameClashes(declaredTemplates, "resourceTemplates", "resource template", templateAt),
   ]);
   const resourceTemplates = lowerEach("resourceTemplates", declaredTemplates, badTemplates, (t, path) =>
-    lowerTemplate(t, path, acc),
+    withFields(lowerTemplate(t, path, acc), fieldsAt(path)),
   );
 
   const declaredPrompts = manifest.prompts ?? [];
   const badPrompts = report(nameClashes(declaredPrompts, "prompts", "prompt", at("prompts")));
-  const prompts = lowerEach("prompts", declaredPrompts, badPrompts, (p, path) => lowerPrompt(p, path, acc));
+  const prompts = lowerEach("prompts", declaredPrompts, badPrompts, (p, path) =>
+    withFields(lowerPrompt(p, path, acc), fieldsAt(path)),
+  );
   if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
 
   const hasCompletion =
     resourceTemplates.some((t) => t.variables.some((v) => v.completion)) ||
     prompts.some((p) => p.arguments.some((a) => a.completion));
   const caps = manifest.capabilities ?? {};
-  const capabilities: UserCapabilities = {
+  const switches: UserCapabilities = {
     ...(tools.length > 0 || caps.tools ? { tools: { listChanged: caps.tools?.listChanged ?? false } } : {}),
     ...(resources.length + resourceTemplates.length > 0 || caps.resources
       ? {
@@ -155,6 +167,7 @@ export function lowerManifest(
     logging: caps.logging ?? false,
     completions: caps.completions ?? hasCompletion,
   };
+  const capabilities = withCapabilityFields(switches, fieldsAt);
   return {
     source: options.source,
     server: serverInfo(manifest.server, revisions),
@@ -164,59 +177,16 @@ export function lowerManifest(
     resources,
     resourceTemplates,
     prompts,
+    methods: newMethods(served, capabilities, options.builtinMethods),
+    definitionFields: revisionFields.definitionFields,
     warnings: acc.warnings,
     runtimeImport: manifest.generate?.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     importExtension: options.importExtension ?? manifest.generate?.importExtension ?? DEFAULT_IMPORT_EXTENSION,
   };
 }
 
-/**
- * `server.revisions` must name revisions the runtime speaks or folders holding generated bindings: the generated
- * server hands them to the runtime, which would refuse an unknown one only when the server starts. Built-in names
- * come from the runtime's bindings, so a newly generated built-in revision is accepted without a code change.
- */
-function lowerRevisions(manifest: Manifest, options: LowerOptions, acc: Collected): UserRevision[] | undefined {
-  const declared = manifest.server.revisions;
-  if (!declared) return undefined;
-  const known = options.knownRevisions;
-  const lowered: UserRevision[] = [];
-  declared.forEach((entry, i) => {
-    if (typeof entry === "string") {
-      if (known.includes(entry)) lowered.push({ kind: "builtin", name: entry });
-      else
-        acc.problems.push(
-          new SchemaProblem(
-            ["server", "revisions", i],
-            `unknown protocol revision ${JSON.stringify(entry)} (known: ${known.join(", ")})`,
-          ),
-        );
-      return;
-    }
-    const found = options.bindings
-      ? options.bindings(entry.bindings, manifest)
-      : { problem: "bindings folders are not available here" };
-    if ("problem" in found) acc.problems.push(new SchemaProblem(["server", "revisions", i, "bindings"], found.problem));
-    else lowered.push({ kind: "bindings", folder: entry.bindings, module: found.module });
-  });
-  const key = (entry: string | { bindings: string }) =>
-    typeof entry === "string" ? entry : `{ bindings: ${normalizeFolder(entry.bindings)} }`;
-  acc.problems.push(...duplicates(declared, ["server", "revisions"], "protocol revision", key, null));
-  return lowered;
-}
-
-function serverInfo(server: Manifest["server"], revisions: readonly UserRevision[] | undefined): UserServerInfo {
-  const { revisions: _declared, ...info } = server;
-  return revisions ? { ...info, revisions } : info;
-}
-
-/** `./protocol/draft/` and `protocol/draft` name the same folder. */
-function normalizeFolder(folder: string): string {
-  const parts = folder.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  return (folder.startsWith("/") ? "/" : "") + parts.join("/");
-}
-
 /** Lowers both schemas of a tool before giving up, so a bad `inputSchema` does not hide a bad `outputSchema`. */
-function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): UserTool {
+function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): Omit<UserTool, "fields"> {
   const names = namesOf(tool.name);
   const lower = (json: Record<string, unknown>, part: "input" | "output") =>
     attempt(acc, () =>
@@ -326,40 +296,6 @@ function declare(acc: Collected, name: string, type: IrType, path: ManifestPath)
     throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
   acc.takenNames.add(name);
   acc.types.push({ name, type, extends: [] });
-}
-
-/** A duplicate among a list's entries: the problem, and the entry's position in the list being lowered. */
-type Duplicate = SchemaProblem & { readonly index: number };
-
-/**
- * Every item whose `key` repeats an earlier one, pointing at `<list>[i].<field>` (or `<list>[i]`); `at` maps a
- * position to the index shown.
- */
-function duplicates<T>(
-  items: readonly T[],
-  list: string | ManifestPath,
-  what: string,
-  key: (item: T) => string,
-  field: string | null,
-  at: (i: number) => number = (i) => i,
-): Duplicate[] {
-  const base = typeof list === "string" ? [list] : list;
-  const seen = new Map<string, number>();
-  const found: Duplicate[] = [];
-  items.forEach((item, i) => {
-    const value = key(item);
-    const first = seen.get(value);
-    if (first === undefined) {
-      seen.set(value, i);
-      return;
-    }
-    const problem = new SchemaProblem(
-      field === null ? [...base, at(i)] : [...base, at(i), field],
-      `duplicate ${what} ${JSON.stringify(value)} (first at ${formatPath([...base, at(first)])})`,
-    );
-    found.push(Object.assign(problem, { index: i }));
-  });
-  return found;
 }
 
 /** Repeated names, and distinct names that meet once turned into an identifier or a typed client's method. */

@@ -124,12 +124,16 @@ const Server = z.strictObject({
     ),
 });
 
+const ListChanged = z.strictObject({ listChanged: z.boolean().exactOptional() });
+const ResourcesCapability = z.strictObject({
+  listChanged: z.boolean().exactOptional(),
+  subscribe: z.boolean().exactOptional(),
+});
+
 const Capabilities = z.strictObject({
-  tools: z.strictObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
-  resources: z
-    .strictObject({ listChanged: z.boolean().exactOptional(), subscribe: z.boolean().exactOptional() })
-    .exactOptional(),
-  prompts: z.strictObject({ listChanged: z.boolean().exactOptional() }).exactOptional(),
+  tools: ListChanged.exactOptional(),
+  resources: ResourcesCapability.exactOptional(),
+  prompts: ListChanged.exactOptional(),
   logging: z.boolean().exactOptional(),
   completions: z
     .boolean()
@@ -164,6 +168,20 @@ export const ManifestSchema = z
     generate: Generate.exactOptional(),
   })
   .describe("mcp-gen manifest: the tools, resources, resource templates and prompts of one MCP server.");
+
+/**
+ * The manifest objects a protocol revision may add fields to, with the fields the manifest itself defines: the
+ * capabilities (and a capability's object) and the entries of each list. Other fields of these objects are checked
+ * against the IR of the revisions the server speaks (`revision-extras.ts`), not by this schema, so the published
+ * JSON Schema lists the manifest's own fields only.
+ */
+export const EXTENSIBLE = {
+  capabilities: { "": Capabilities, tools: ListChanged, resources: ResourcesCapability, prompts: ListChanged },
+  tools: { "": Tool },
+  resources: { "": Resource },
+  resourceTemplates: { "": ResourceTemplate },
+  prompts: { "": Prompt },
+} as const;
 
 /** The parts of a manifest, each checked on its own when the whole fails (so lowering can still run on the rest). */
 export const ManifestParts = { Server, Capabilities, Generate, Tool, Resource, ResourceTemplate, Prompt } as const;

@@ -21,6 +21,10 @@ export interface UserModel {
   readonly resources: readonly UserResource[];
   readonly resourceTemplates: readonly UserResourceTemplate[];
   readonly prompts: readonly UserPrompt[];
+  /** Requests of the listed revisions the runtime does not serve itself, served by typed handlers; by method. */
+  readonly methods: readonly UserMethod[];
+  /** Some definition carries a field a served revision declares beyond the manifest's own (lists are typed wider). */
+  readonly definitionFields: boolean;
   readonly warnings: readonly UserWarning[];
   /** Module specifier the generated files import the runtime from. */
   readonly runtimeImport: string;
@@ -59,13 +63,29 @@ export type UserRevision =
       readonly module: string;
     };
 
-/** Resolved capability switches (defaults applied). Only kinds the manifest declares appear. */
+/**
+ * Resolved capability switches (defaults applied). Only kinds the manifest declares appear. Any other key (and any
+ * other field of a kind's object) is one a served revision declares, checked against its IR and served as written.
+ */
 export interface UserCapabilities {
-  readonly tools?: { readonly listChanged: boolean };
-  readonly resources?: { readonly listChanged: boolean; readonly subscribe: boolean };
-  readonly prompts?: { readonly listChanged: boolean };
+  readonly tools?: { readonly listChanged: boolean; readonly [field: string]: unknown };
+  readonly resources?: {
+    readonly listChanged: boolean;
+    readonly subscribe: boolean;
+    readonly [field: string]: unknown;
+  };
+  readonly prompts?: { readonly listChanged: boolean; readonly [field: string]: unknown };
   readonly logging: boolean;
   readonly completions: boolean;
+  readonly [capability: string]: unknown;
+}
+
+/** A request a revision adds that the runtime does not serve itself: the generated server takes a typed handler. */
+export interface UserMethod {
+  readonly method: string;
+  /** Index in `server.revisions` of the revision whose method token types the handler. */
+  readonly revision: number;
+  readonly doc?: string;
 }
 
 /** A schema as the user wrote it, plus the name of its lowered type and how it is validated. */
@@ -97,6 +117,8 @@ export interface UserTool {
   readonly icons?: readonly ManifestIcon[];
   /** Required OAuth scopes (empty: none). */
   readonly scopes: readonly string[];
+  /** Fields of the tool definition a served revision declares beyond the manifest's own, as written. */
+  readonly fields: Readonly<Record<string, unknown>>;
 }
 
 export interface UserResource {

@@ -8,7 +8,7 @@ import { GeneratorError } from "../ir/errors.ts";
 import type { IrModel } from "../ir/model.ts";
 import { manifestSurface, type SurfaceRevision } from "../diff/surface.ts";
 import type { ManifestSurface } from "../diff/surface-model.ts";
-import type { UserModel } from "../manifest/user-model.ts";
+import type { UserModel, UserRevision } from "../manifest/user-model.ts";
 import { knownRevisions } from "./known-revisions.ts";
 
 /** The surface of `model`, lowered from the manifest in `manifestDir`. */
@@ -18,20 +18,33 @@ export function surfaceOf(model: UserModel, manifestDir: string): ManifestSurfac
 
 function revisionsOf(model: UserModel, manifestDir: string): SurfaceRevision[] {
   const listed = model.server.revisions ?? knownRevisions().map((name) => ({ kind: "builtin" as const, name }));
-  const revisions: SurfaceRevision[] = [];
-  for (const revision of listed) {
-    if (revision.kind === "bindings") {
-      const file = path.resolve(manifestDir, revision.folder, "ir.json");
-      // Bindings an earlier mcp-gen wrote may fail today's IR checks: they still generate, unrecorded.
-      const model = loadRecordable(file);
-      if (model) revisions.push({ model, bindings: revision.folder });
-      continue;
-    }
-    // A CLI without the built-in IRs beside it (a partial install) records the revisions it can read.
+  return listed.flatMap((revision) => {
+    const model = revisionModel(revision, manifestDir);
+    if (!model) return [];
+    return [revision.kind === "bindings" ? { model, bindings: revision.folder } : { model }];
+  });
+}
+
+const builtinModels = new Map<string, IrModel | undefined>();
+
+/**
+ * The IR of a revision a manifest names: a bindings folder's `ir.json` (bindings an earlier mcp-gen wrote may fail
+ * today's IR checks: they still generate, unrecorded), a built-in one's (a CLI without the built-in IRs beside it, a
+ * partial install, answers the ones it can read).
+ */
+export function revisionModel(revision: UserRevision, manifestDir: string): IrModel | undefined {
+  if (revision.kind === "bindings") return loadRecordable(path.resolve(manifestDir, revision.folder, "ir.json"));
+  if (!builtinModels.has(revision.name)) {
     const file = builtinIrPath(revision.name);
-    if (file !== undefined) revisions.push({ model: loadModel(file) });
+    builtinModels.set(revision.name, file === undefined ? undefined : loadModel(file));
   }
-  return revisions;
+  return builtinModels.get(revision.name);
+}
+
+/** Every method of the built-in revisions this CLI can read: the runtime serves them itself. */
+export function builtinMethods(): ReadonlySet<string> {
+  const models = knownRevisions().map((name) => revisionModel({ kind: "builtin", name }, "."));
+  return new Set(models.flatMap((m) => m?.methods.map((method) => method.method) ?? []));
 }
 
 function loadRecordable(file: string): IrModel | undefined {

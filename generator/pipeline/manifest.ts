@@ -15,7 +15,7 @@ import type { Manifest } from "../manifest/manifest-schema.ts";
 import type { UserModel } from "../manifest/user-model.ts";
 import { formatFiles } from "./format.ts";
 import { knownRevisions, lookUpBindings } from "./known-revisions.ts";
-import { surfaceOf } from "./manifest-surface.ts";
+import { builtinMethods, revisionModel, surfaceOf } from "./manifest-surface.ts";
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
 
@@ -84,6 +84,8 @@ export async function lowerManifestJob(job: ManifestJob): Promise<LoweredManifes
     displayPath: (parsed) => posixRelative(outDirOf(parsed), manifestPath),
     knownRevisions: knownRevisions(),
     bindings: (folder, parsed) => lookUpBindings(folder, path.dirname(manifestPath), outDirOf(parsed)),
+    revisionModel: (revision) => revisionModel(revision, path.dirname(manifestPath)),
+    builtinMethods: builtinMethods(),
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
   return { model, outDir: outDirOf(manifest), manifestPath };

@@ -30,16 +30,31 @@ export function describeGate(gate: CapabilityGate): string {
  * in-memory peer would otherwise see a key that JSON transports drop.
  */
 export function mergeCapabilities(...parts: Array<Capabilities | undefined>): Record<string, unknown> {
+  return merge(parts, false);
+}
+
+/**
+ * Layers `ServerOptions.capabilities` objects (a generated server's manifest switches, then the ones its code
+ * passes): deep, later wins for non-object values, and a key whose value is `undefined` stays as it is, the marker
+ * that turns off a capability the server would derive (`logging: undefined`), unless a later part sets it. So
+ * `{ tools: { listChanged: false } }` layered with `{ tools: {} }` keeps `listChanged: false`.
+ */
+export function layerCapabilities(...parts: Array<Capabilities | undefined>): Record<string, unknown> {
+  return merge(parts, true);
+}
+
+function merge(parts: ReadonlyArray<Capabilities | undefined>, keepRemovals: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const part of parts) {
     if (!part) continue;
     for (const [key, value] of Object.entries(part)) {
       if (value === undefined) {
-        delete out[key];
+        if (keepRemovals) out[key] = undefined;
+        else delete out[key];
         continue;
       }
       const prev = out[key];
-      out[key] = isPlainObject(value) ? mergeCapabilities(isPlainObject(prev) ? prev : undefined, value) : value;
+      out[key] = isPlainObject(value) ? merge([isPlainObject(prev) ? prev : undefined, value], keepRemovals) : value;
     }
   }
   return out;

@@ -176,6 +176,7 @@ function sections(model: UserModel): { name: string; members: Member[] }[] {
       })),
     },
     { name: "completions", members: completionMembers(model) },
+    { name: "methods", members: model.methods.map(methodMember) },
   ].filter((s) => s.members.length > 0);
 }
 
@@ -202,12 +203,34 @@ function registrations(model: UserModel): Printable[] {
     ]),
     ...model.resourceTemplates.map(templateRegistration),
     ...model.prompts.map(promptRegistration),
+    ...model.methods.map((m): Printable => [
+      "server.setRequestHandler(",
+      D,
+      `.methodTokens[${JSON.stringify(m.method)}], (params, context) => `,
+      `${memberAccess("handlers.methods", m.method)}(params, context));`,
+    ]),
   ];
+}
+
+/** A request a listed revision adds: typed by its method token (params in, complete result out). */
+function methodMember(m: UserModel["methods"][number]): Member {
+  return {
+    doc: emitDescription(m.doc),
+    signature: [
+      `readonly ${propertyKey(m.method)}: `,
+      typeUse(runtime.ServerRequestHandler),
+      "<(typeof ",
+      typeUse(D),
+      `.methodTokens)[${JSON.stringify(m.method)}]>`,
+    ],
+  };
 }
 
 function printHandlers(f: Printer, model: UserModel): void {
   f.print(
-    "/** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */",
+    model.methods.length === 0
+      ? "/** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */"
+      : "/** The handlers this server needs: one per tool, resource, template and prompt, and per request a revision adds. */",
   );
   f.print("export interface ServerHandlers {");
   for (const section of sections(model)) {
@@ -223,7 +246,7 @@ export function emitUserServerFile(model: UserModel, header: string): string {
   printHandlers(f, model);
   f.print("");
   f.print(
-    "/** Options of `createServer`; server info, revisions and capabilities come from the manifest unless overridden. */",
+    "/** Options of `createServer`: info and revisions override the manifest's, capabilities merge over its switches. */",
   );
   f.print("export type CreateServerOptions = Partial<Omit<", typeUse(runtime.ServerOptions), ', "revisions">> & {');
   f.print(
@@ -254,7 +277,11 @@ export function emitUserServerFile(model: UserModel, header: string): string {
     defaultRevisions,
     "...",
     D,
-    ".serverOptions, ...options });",
+    ".serverOptions, ...options, capabilities: ",
+    runtime.layerCapabilities,
+    "(",
+    D,
+    ".serverOptions.capabilities, options.capabilities) });",
   );
   for (const statement of registrations(model)) f.print("  ", statement);
   f.print("  return server;");

@@ -3,6 +3,7 @@
 
 import {
   McpServerCore,
+  layerCapabilities,
   registerTypedTools,
   type Awaitable,
   type ContentToolResult,
@@ -26,7 +27,7 @@ export interface ServerHandlers {
   };
 }
 
-/** Options of `createServer`; server info, revisions and capabilities come from the manifest unless overridden. */
+/** Options of `createServer`: info and revisions override the manifest's, capabilities merge over its switches. */
 export type CreateServerOptions = Partial<Omit<ServerOptions, "revisions">> & {
   /** Revisions served instead of the manifest's, as descriptors (`revision` of `<runtime>/protocol/<name>`). */
   readonly revisions?: readonly RevisionDescriptor[];
@@ -37,7 +38,11 @@ export type CreateServerOptions = Partial<Omit<ServerOptions, "revisions">> & {
  * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.
  */
 export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServerCore {
-  const server = new McpServerCore({ ...D.serverOptions, ...options });
+  const server = new McpServerCore({
+    ...D.serverOptions,
+    ...options,
+    capabilities: layerCapabilities(D.serverOptions.capabilities, options.capabilities),
+  });
   registerTypedTools(server, handlers.tools, {
     definitions: D.toolDefinitions,
     validators: S.toolValidators,
