@@ -8,7 +8,7 @@ import { stringify } from "yaml";
 import { McpClient, type Transport } from "@mcp-gen/runtime";
 import { StdioClientTransport } from "@mcp-gen/runtime/node";
 import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
-import { ManifestError } from "../manifest/errors.ts";
+import { formatPath, ManifestError, type ManifestPath } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
 import { knownRevisions } from "../pipeline/known-revisions.ts";
 import { writeFileAtomically } from "../pipeline/write.ts";
@@ -86,6 +86,22 @@ export async function readServer(client: McpClient, runtimeImport: string): Prom
   };
 }
 
+/** `tool "get_weather": ` for a problem inside a listed entry (the server's name for it), else "". */
+function entryOf(manifest: Record<string, unknown>, path: ManifestPath): string {
+  const [list, index] = path;
+  const kinds: Record<string, string> = {
+    tools: "tool",
+    resources: "resource",
+    resourceTemplates: "resource template",
+    prompts: "prompt",
+  };
+  const entries = typeof list === "string" && Object.hasOwn(kinds, list) ? manifest[list] : undefined;
+  const entry =
+    Array.isArray(entries) && typeof index === "number" ? (entries[index] as Record<string, unknown>) : undefined;
+  const name = entry?.["name"] ?? entry?.["uri"];
+  return typeof name === "string" ? `${kinds[list as string]} ${JSON.stringify(name)}: ` : "";
+}
+
 /** What a server may have kept from this import: kinds it declares no capability for, and client-gated lists. */
 export function hiddenNotes(client: McpClient, options: ImportOptions): string[] {
   const caps = client.serverCapabilities;
@@ -159,8 +175,14 @@ export async function runImport(args: ImportArgs, io: CommandIo): Promise<number
     });
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    for (const line of error.lines())
-      io.err(`mcp-gen: the server's definitions cannot be generated from: ${printable(line)}`);
+    // Server text (names, keys, patterns) is escaped and shortened part by part, so a long path leaves the reason.
+    for (const d of error.diagnostics) {
+      const where = d.position ? `${error.file}:${d.position.line}:${d.position.col}` : error.file;
+      const at = d.path.length > 0 ? `${printable(formatPath(d.path))}: ` : "";
+      io.err(
+        `mcp-gen: the server's definitions cannot be generated from: ${printable(entryOf(manifest, d.path))}${where}: ${at}${printable(d.message)}`,
+      );
+    }
     return 1;
   }
   await writeFileAtomically(path.resolve(args.out), text);

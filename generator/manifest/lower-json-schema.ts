@@ -17,17 +17,17 @@ import {
   TYPE_NAMES,
   WIDENING,
   arrayConstraints,
-  findAnchor,
   isObject,
   literalsFitType,
-  pointerSegments,
   propConstraints,
-  resolvePointer,
   zodExpresses,
   type Json,
   type SchemaObject,
 } from "./json-schema-keywords.ts";
 import { pascalName } from "./names.ts";
+import { unguardedCycle } from "./ref-cycles.ts";
+import { pointerOf, refTarget, resolveSegments, surveySchema, type SchemaSurvey } from "./schema-survey.ts";
+import { clashes, deriveName } from "./type-names.ts";
 
 export interface LoweredSchema {
   /** The root declaration first, then `$defs` declarations in the order they are first needed. */
@@ -45,8 +45,13 @@ class Lowering {
   readonly decls: IrTypeDecl[] = [];
   readonly warnings: { path: ManifestPath; message: string }[] = [];
   readonly enforced = new Set<string>();
+  /** Named declarations by the canonical pointer of their schema (`#` is the root). */
   private readonly declByPointer = new Map<string, string>();
-  private readonly inlineStack = new Set<string>();
+  /** Manifest path of each named declaration's schema. */
+  private readonly pathOf = new Map<string, ManifestPath>();
+  private readonly survey: SchemaSurvey;
+  /** The pointer whose declaration is being lowered: its own schema is lowered, not referenced. */
+  private declaring: string | undefined;
 
   constructor(
     private readonly root: SchemaObject,
@@ -55,6 +60,7 @@ class Lowering {
     private readonly takenNames: Set<string>,
   ) {
     this.draft07 = typeof root["$schema"] === "string" && /draft-0[4-7]/.test(root["$schema"]);
+    this.survey = surveySchema(root, rootPath);
   }
 
   /** Draft-04/06/07 semantics where they differ from 2020-12 (the root's `$schema` decides). */
@@ -62,26 +68,37 @@ class Lowering {
 
   run(): void {
     this.declByPointer.set("#", this.rootName);
-    this.claim(this.rootName, this.rootPath);
+    if (clashes(this.takenNames, this.rootName))
+      throw new SchemaProblem(
+        this.rootPath,
+        `type name ${this.rootName} is generated twice (or meets a validator's name); rename one of the sources`,
+      );
+    this.takenNames.add(this.rootName);
     const rootDecl = this.declare(this.rootName, this.root, this.rootPath);
     this.decls.unshift(rootDecl);
-  }
-
-  private claim(name: string, path: ManifestPath): void {
-    if (this.takenNames.has(name))
-      throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
-    this.takenNames.add(name);
+    const cycle = unguardedCycle(this.decls);
+    if (cycle) {
+      throw new SchemaProblem(
+        this.pathOf.get(cycle[0]!) ?? this.rootPath,
+        `recursive $ref: ${cycle.join(" → ")} is only itself (no object or array in between), which no type or validator can be`,
+      );
+    }
   }
 
   private declare(name: string, schema: SchemaObject | boolean, path: ManifestPath): IrTypeDecl {
     const description =
       isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
+    this.declaring = pointerOf(path.slice(this.rootPath.length));
     const type = this.lower(schema, path);
     return { name, type, extends: [], ...(description ? { doc: { text: description } } : {}) };
   }
 
   /** `asProp`: the schema is a property's, so the zod printer applies `IrProp.constraints` to it. */
   lower(schema: Json, path: ManifestPath, asProp = false): IrType {
+    // A schema some `$ref` points at is lowered once, as a named declaration, wherever it is met.
+    const pointer = pointerOf(path.slice(this.rootPath.length));
+    if (this.declaring === pointer) this.declaring = undefined;
+    else if (this.survey.refTargets.has(pointer)) return this.named(pointer, path.slice(this.rootPath.length), path);
     if (schema === true) return { kind: "primitive", name: "unknown" };
     if (schema === false) {
       this.widen("false", path, "the `false` schema (no value is valid) is typed unknown");
@@ -283,54 +300,42 @@ class Lowering {
 
   private lowerRef(ref: Json, path: ManifestPath): IrType {
     if (typeof ref !== "string") throw new SchemaProblem(path, "`$ref` must be a string");
-    const pointer = this.resolveAnchor(ref, path);
-    const known = this.declByPointer.get(pointer);
-    if (known) return { kind: "ref", name: known };
-    const target = resolvePointer(this.root, pointer);
-    if (target === undefined) throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}`);
-    const segments = pointerSegments(pointer);
-    const isDef =
-      segments.length >= 2 &&
-      (segments[segments.length - 2] === "$defs" || segments[segments.length - 2] === "definitions");
-    const targetPath = [...this.rootPath, ...segments];
-    if (isDef) {
-      const name =
-        this.rootName +
-        segments
-          .filter((s) => s !== "$defs" && s !== "definitions")
-          .map(pascalName)
-          .join("");
-      this.claim(name, targetPath);
-      this.declByPointer.set(pointer, name);
-      if (!isObject(target) && typeof target !== "boolean")
-        throw new SchemaProblem(targetPath, "a JSON Schema must be an object or a boolean");
-      // A boolean definition is lowered as itself: `false` must stay enforced, not become `{}`.
-      this.decls.push(this.declare(name, target, targetPath));
-      return { kind: "ref", name };
-    }
-    if (this.inlineStack.has(pointer))
-      throw new SchemaProblem(path, `recursive $ref ${JSON.stringify(ref)} must point into $defs`);
-    this.inlineStack.add(pointer);
-    const type = this.lower(target, targetPath);
-    this.inlineStack.delete(pointer);
-    return type;
-  }
-
-  /** `#name` (an `$anchor`) → the JSON pointer of the schema that declares it. Remote references are errors. */
-  private resolveAnchor(ref: string, path: ManifestPath): string {
-    if (ref === "#" || ref.startsWith("#/")) return ref;
-    if (ref.startsWith("#")) {
-      const found = findAnchor(this.root, ref.slice(1), "#");
-      if (found) return found;
+    if (ref !== "#" && !ref.startsWith("#"))
+      throw new SchemaProblem(
+        path,
+        `unresolvable $ref ${JSON.stringify(ref)}: only local references (#/…, #anchor) are supported; mcp-gen never fetches schemas`,
+      );
+    const target = refTarget(ref, this.survey.anchors);
+    if (target === undefined && !ref.startsWith("#/"))
       throw new SchemaProblem(
         path,
         `unresolvable $ref ${JSON.stringify(ref)}: no $anchor ${JSON.stringify(ref.slice(1))}`,
       );
-    }
-    throw new SchemaProblem(
-      path,
-      `unresolvable $ref ${JSON.stringify(ref)}: only local references (#/…, #anchor) are supported; mcp-gen never fetches schemas`,
-    );
+    if (target === undefined || resolveSegments(this.root, target.segments) === undefined)
+      throw new SchemaProblem(path, `unresolvable $ref ${JSON.stringify(ref)}`);
+    return this.named(target.pointer, target.segments, path);
+  }
+
+  /**
+   * The named declaration of the schema at `pointer` (a `$ref` target), declared on first use: `$defs`/`definitions`
+   * entries are named by their path without those keywords (`#/$defs/day` of `GetForecastOutput` →
+   * `GetForecastOutputDay`), other targets by their whole path; either made free of every name taken.
+   */
+  private named(pointer: string, segments: readonly (string | number)[], path: ManifestPath): IrType {
+    const known = this.declByPointer.get(pointer);
+    if (known) return { kind: "ref", name: known };
+    const target = resolveSegments(this.root, segments);
+    const targetPath = [...this.rootPath, ...segments];
+    if (!isObject(target) && typeof target !== "boolean")
+      throw new SchemaProblem(target === undefined ? path : targetPath, "a JSON Schema must be an object or a boolean");
+    const isDef = segments.length >= 2 && ["$defs", "definitions"].includes(String(segments[segments.length - 2]));
+    const parts = isDef ? segments.filter((s) => s !== "$defs" && s !== "definitions") : segments;
+    const name = deriveName(this.takenNames, this.rootName + pascalName(parts.join("/")));
+    this.declByPointer.set(pointer, name);
+    this.pathOf.set(name, targetPath);
+    // A boolean definition is lowered as itself: `false` must stay enforced, not become `{}`.
+    this.decls.push(this.declare(name, target, targetPath));
+    return { kind: "ref", name };
   }
 
   private subschemas(value: Json, path: ManifestPath): [Json, ManifestPath][] {

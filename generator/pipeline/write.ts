@@ -4,13 +4,18 @@
  * the order given (a rename is atomic per file). What may be removed or must be refused is decided by the caller's
  * ownership rule (`output-folder.ts` for a manifest's folder, the generated areas for `npm run generate`).
  */
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/generated-file.ts";
 
+/**
+ * A fresh temporary name beside `target`. It is unpredictable and created exclusively (`wx`: never an existing file,
+ * never through a symlink planted at the name), so nobody can make a write land elsewhere.
+ */
 function tempSibling(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
 }
 
 /**
@@ -28,7 +33,7 @@ export async function writeFiles(
       const target = path.join(root, file.path);
       const temp = tempSibling(target);
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(temp, file.content);
+      await writeFile(temp, file.content, { flag: "wx" });
       staged.push({ temp, target });
     }
   } catch (error) {

@@ -162,36 +162,42 @@ describe("JSON Schema: boolean subschemas", () => {
   });
 });
 
-describe("JSON Schema: inline $ref paths", () => {
-  it("inlines a $ref outside $defs, with the target's keywords enforced", () => {
+describe("JSON Schema: $ref paths outside $defs", () => {
+  // A $ref target is lowered once, as a named declaration, and referenced wherever it is met (issue 20: copies of
+  // copies grew exponentially).
+  it("names a $ref target outside $defs by its path, with the target's keywords enforced", () => {
     const out = lowerJs({
       type: "object",
       properties: { a: { $ref: "#/properties/b" }, b: { type: "string", format: "email", description: "B" } },
     });
-    expect(out.decls).toHaveLength(1);
+    expect(out.decls.map((d) => d.name)).toEqual(["Root", "RootPropertiesB"]);
+    const ref = { kind: "ref", name: "RootPropertiesB" };
     expect(out.decls[0]!.type).toEqual({
       kind: "object",
       props: [
-        { name: "a", type: { kind: "primitive", name: "string" }, optional: true },
-        { name: "b", type: { kind: "primitive", name: "string" }, optional: true, doc: { text: "B" } },
+        { name: "a", type: ref, optional: true },
+        { name: "b", type: ref, optional: true, doc: { text: "B" } },
       ],
       index: U,
+    });
+    expect(out.decls[1]).toEqual({
+      name: "RootPropertiesB",
+      type: { kind: "primitive", name: "string" },
+      extends: [],
+      doc: { text: "B" },
     });
     expect(out.enforcedByJsonSchema).toEqual(["format"]);
   });
 
-  it("reports problems inside an inlined target at the target's path", () => {
+  it("reports problems inside a target at the target's path, once", () => {
     expect(
       problem({ type: "object", properties: { a: { $ref: "#/properties/b" }, b: { type: "strin" } } }).path,
     ).toEqual(["tools", 0, "inputSchema", "properties", "b", "type"]);
     const out = lowerJs({ type: "object", properties: { a: { $ref: "#/properties/b" }, b: { typo: 1 } } });
-    expect(out.warnings.map((w) => w.path)).toEqual([
-      ["tools", 0, "inputSchema", "properties", "b", "typo"],
-      ["tools", 0, "inputSchema", "properties", "b", "typo"],
-    ]);
+    expect(out.warnings.map((w) => w.path)).toEqual([["tools", 0, "inputSchema", "properties", "b", "typo"]]);
   });
 
-  it("inlines through array indexes and escaped pointer segments", () => {
+  it("follows array indexes and escaped pointer segments", () => {
     const out = lowerJs({
       type: "object",
       properties: {
@@ -202,11 +208,16 @@ describe("JSON Schema: inline $ref paths", () => {
       },
     });
     const root = out.decls[0]!.type;
+    const ref = (name: string) => ({ kind: "ref", name });
     expect(root.kind === "object" && root.props.map((p) => [p.name, p.type])).toEqual([
-      ["a", { kind: "primitive", name: "integer" }],
-      ["x/y~z", { kind: "primitive", name: "boolean" }],
-      ["c", { kind: "primitive", name: "boolean" }],
+      ["a", ref("RootPropertiesTItems1")],
+      ["x/y~z", ref("RootPropertiesXYZ")],
+      ["c", ref("RootPropertiesXYZ")],
       ["t", expect.objectContaining({ kind: "union" })],
+    ]);
+    expect(out.decls.slice(1).map((d) => [d.name, d.type])).toEqual([
+      ["RootPropertiesTItems1", { kind: "primitive", name: "integer" }],
+      ["RootPropertiesXYZ", { kind: "primitive", name: "boolean" }],
     ]);
   });
 
@@ -221,10 +232,11 @@ describe("JSON Schema: inline $ref paths", () => {
     expect(root.kind === "object" && root.props[1]!.type).toEqual({ kind: "ref", name: "Root" });
   });
 
-  it("rejects an inline $ref cycle, a non-string $ref and a pointer to nothing", () => {
+  it("rejects a $ref cycle that is only itself, a non-string $ref and a pointer to nothing", () => {
     expect(problem({ type: "object", properties: { a: { $ref: "#/properties/a" } } })).toEqual({
-      path: ["tools", 0, "inputSchema", "properties", "a", "$ref"],
-      message: 'recursive $ref "#/properties/a" must point into $defs',
+      path: ["tools", 0, "inputSchema", "properties", "a"],
+      message:
+        "recursive $ref: RootPropertiesA → RootPropertiesA is only itself (no object or array in between), which no type or validator can be",
     });
     expect(problem({ type: "object", properties: { a: { $ref: 5 } } })).toEqual({
       path: ["tools", 0, "inputSchema", "properties", "a", "$ref"],

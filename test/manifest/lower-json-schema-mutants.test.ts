@@ -336,13 +336,12 @@ describe("paths of problems inside nested subschemas", () => {
     });
   });
 
-  it("inlines the same non-$defs target twice (only a cycle is an error)", () => {
-    const out = lower({
-      type: "object",
-      properties: { a: { $ref: "#/properties/c" }, b: { $ref: "#/properties/c" }, c: { type: "string" } },
-    });
-    const root = out.decls[0]!.type;
-    expect(root.kind === "object" && root.props.map((p) => p.type)).toEqual([S, S, S]);
+  it("declares a non-$defs target once and refers to it at every use (its own place included)", () => {
+    const c = { $ref: "#/properties/c" };
+    const out = lower({ type: "object", properties: { a: c, b: c, c: { type: "string" } } });
+    const [root, ref] = [out.decls[0]!.type, { kind: "ref", name: "RootPropertiesC" }];
+    expect(root.kind === "object" && root.props.map((p) => p.type)).toEqual([ref, ref, ref]);
+    expect(out.decls.slice(1)).toEqual([{ name: "RootPropertiesC", type: S, extends: [] }]);
   });
 });
 

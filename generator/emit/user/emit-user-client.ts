@@ -67,7 +67,7 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
       entries: model.resources.map((r) => ({
         doc: emitDescription(r.descriptor["description"]),
         signature: [JSON.stringify(r.uri), "(options?: ", Options, "): Promise<", ReadResourceResult, ">"],
-        code: `${JSON.stringify(r.uri)}: (options) => client.readResource(${JSON.stringify(r.uri)}, options)`,
+        code: `${propertyKey(r.uri)}: (options) => client.readResource(${JSON.stringify(r.uri)}, options)`,
       })),
     },
     {

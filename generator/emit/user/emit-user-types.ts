@@ -11,6 +11,7 @@ import { typeUse, type Printer } from "../printer.ts";
 import { builtinRevision, relativeModule, runtime, zod } from "../runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
 import { createZodContext, emitZodDeclaration } from "../zod.ts";
+import { jsonLiteral } from "./json-literal.ts";
 import { builtinRevisionSpecifier, createUserPrinter, D, T } from "./user-printer.ts";
 
 /** Every tool schema of the model, with the tool it belongs to. */
@@ -110,9 +111,9 @@ function printToolValidators(f: Printer, model: UserModel): void {
  * module (a built-in one from the runtime's `protocol/<name>` entry, a user's folder by relative path), so a bundle
  * of the server holds only the manifest's revisions.
  */
-function revisionLocals(f: Printer, model: UserModel, revisions: readonly UserRevision[]): string[] {
+function revisionValues(f: Printer, model: UserModel, revisions: readonly UserRevision[]): string {
   const taken = new Set<string>();
-  return revisions.map((r) => {
+  const values = revisions.map((r) => {
     const base = `revision_${(r.kind === "builtin" ? r.name : posix.basename(r.folder)).replace(/[^A-Za-z0-9_$]/g, "_")}`;
     let local = base;
     for (let n = 2; taken.has(local); n++) local = `${base}_${n}`;
@@ -121,28 +122,16 @@ function revisionLocals(f: Printer, model: UserModel, revisions: readonly UserRe
       r.kind === "builtin"
         ? builtinRevision(local, builtinRevisionSpecifier(model, r.name))
         : relativeModule(local, `${r.module}${model.importExtension}`);
-    return f.use(symbol);
+    return `${f.use(symbol)}.revision`;
   });
-}
-
-/**
- * `methodTokens`: the token of each request `ServerHandlers.methods` serves, from the revision that types it, so the
- * server file names them without importing any revision itself.
- */
-function printMethodTokens(f: Printer, model: UserModel, locals: readonly string[]): void {
-  if (model.methods.length === 0) return;
-  const entries = model.methods.map(
-    (m) => `${propertyKey(m.method)}: ${locals[m.revision]}.revision.methods[${JSON.stringify(m.method)}]`,
-  );
-  f.print("");
-  f.print("/** The method token of each request a revision adds that `ServerHandlers.methods` serves. */");
-  f.print(`export const methodTokens = { ${entries.join(", ")} };`);
+  return `revisions: [${values.join(", ")}]`;
 }
 
 /** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
 export function emitUserDefinitionsFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
-  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  // Object literals keep every key as an own property (`__proto__` included): see json-literal.ts.
+  const json = jsonLiteral;
   const schemas = toolSchemas(model);
   const keys = schemas.length > 0 ? schemas.map((s) => JSON.stringify(s.typeName)).join(" | ") : "never";
   const tools = model.tools.map((t) => {
@@ -154,23 +143,18 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
       ...(t.output ? [`outputSchema: ${jsonSchemaConst(t.output.typeName)}`] : []),
       ...(t.annotations ? [`annotations: ${json(t.annotations)}`] : []),
       ...(t.icons ? [`icons: ${json(t.icons)}`] : []),
-      ...Object.entries(t.fields).map(([key, value]) => `${propertyKey(key)}: ${json(value)}`),
     ];
     return `{ ${fields.join(", ")} }`;
   });
   const { revisions, instructions, ...info } = model.server;
-  const locals = revisions ? revisionLocals(f, model, revisions) : [];
-  // A field a revision adds is not in the runtime's definition types: the lists then accept any further field.
-  const definition = (symbol: (typeof runtime)["ToolDefinition"]) =>
-    model.definitionFields ? ["(", typeUse(symbol), " & Readonly<Record<string, unknown>>)"] : typeUse(symbol);
   const serverOptions = [
     `info: ${json(info)}`,
     ...(instructions !== undefined ? [`instructions: ${json(instructions)}`] : []),
-    ...(revisions ? [`revisions: [${locals.map((l) => `${l}.revision`).join(", ")}]`] : []),
+    ...(revisions ? [revisionValues(f, model, revisions)] : []),
     `capabilities: ${wireCapabilities(model)}`,
   ];
   const scopes = Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes]));
-  const jsonText = json(Object.fromEntries(schemas.map((s) => [s.typeName, s.json])));
+  const jsonText = JSON.stringify(Object.fromEntries(schemas.map((s) => [s.typeName, s.json])), null, 2);
   f.print("/** Server info, instructions, revisions and capability switches from the manifest. */");
   f.print("export const serverOptions: ", typeUse(runtime.ServerOptions), ` = { ${serverOptions.join(", ")} };`);
   f.print("");
@@ -190,11 +174,7 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   );
   f.print("");
   f.print("/** `tools/list`, in manifest order. */");
-  f.print(
-    "export const toolDefinitions: readonly ",
-    definition(runtime.ToolDefinition),
-    `[] = [${tools.join(",\n")}];`,
-  );
+  f.print("export const toolDefinitions: readonly ", typeUse(runtime.ToolDefinition), `[] = [${tools.join(",\n")}];`);
   f.print("");
   f.print(
     "/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */",
@@ -204,24 +184,23 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   f.print("/** `resources/list`, in manifest order. */");
   f.print(
     "export const resourceDefinitions: readonly ",
-    definition(runtime.ResourceDefinition),
+    typeUse(runtime.ResourceDefinition),
     `[] = ${json(model.resources.map((r) => r.descriptor))};`,
   );
   f.print("");
   f.print("/** `resources/templates/list`, in manifest order. */");
   f.print(
     "export const resourceTemplateDefinitions: readonly ",
-    definition(runtime.ResourceTemplateDefinition),
+    typeUse(runtime.ResourceTemplateDefinition),
     `[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};`,
   );
   f.print("");
   f.print("/** `prompts/list`, in manifest order. */");
   f.print(
     "export const promptDefinitions: readonly ",
-    definition(runtime.PromptDefinition),
+    typeUse(runtime.PromptDefinition),
     `[] = ${json(model.prompts.map((p) => p.descriptor))};`,
   );
-  printMethodTokens(f, model, locals);
   return f.render(header);
 }
 
@@ -230,15 +209,13 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
  * registrations. `logging: undefined` removes the runtime's default logging capability.
  */
 function wireCapabilities(model: UserModel): string {
-  const { tools, resources, prompts, completions, logging, ...declared } = model.capabilities;
+  const c = model.capabilities;
   const entries = [
-    ...(tools ? [`tools: ${JSON.stringify(tools)}`] : []),
-    ...(resources ? [`resources: ${JSON.stringify(resources)}`] : []),
-    ...(prompts ? [`prompts: ${JSON.stringify(prompts)}`] : []),
-    ...(completions ? ["completions: {}"] : []),
-    `logging: ${logging ? "{}" : "undefined"}`,
-    // Capabilities a served revision declares, as the manifest writes them.
-    ...Object.entries(declared).map(([name, value]) => `${propertyKey(name)}: ${JSON.stringify(value)}`),
+    ...(c.tools ? [`tools: ${JSON.stringify(c.tools)}`] : []),
+    ...(c.resources ? [`resources: ${JSON.stringify(c.resources)}`] : []),
+    ...(c.prompts ? [`prompts: ${JSON.stringify(c.prompts)}`] : []),
+    ...(c.completions ? ["completions: {}"] : []),
+    `logging: ${c.logging ? "{}" : "undefined"}`,
   ];
   return `{ ${entries.join(", ")} }`;
 }
