@@ -150,7 +150,7 @@ describe("import --config", () => {
         "try {",
         "  const echoed = await everything.tools.echo({ message: 'hi' });",
         "  const overHttp = await http.tools.echo({ message: 'over http' });",
-        "  const read = await files.tools.read_text_file({ path: `${process.cwd()}/files/a.txt` });",
+        "  const read = await files.tools.readTextFile({ path: `${process.cwd()}/files/a.txt` });",
         "  const content: string = read.structuredContent.content;",
         "  const first = echoed.content[0];",
         "  const second = overHttp.content[0];",
@@ -196,7 +196,7 @@ describe("import --config", () => {
       [
         'import { connect } from "./mcp-servers/index.js";',
         "const files = await connect('filesystem');",
-        "await files.tools.read_text_file({ path: 42 });",
+        "await files.tools.readTextFile({ path: 42 });",
         "await connect('not-a-server');",
         "",
       ].join("\n"),
