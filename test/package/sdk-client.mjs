@@ -1,7 +1,8 @@
 // Run inside the user-flow project (test/package/user-flow.sh copies it there): calls the scaffolded server's `greet`
 // tool with the official SDK v1 client, over stdio (`stdio <command> <args…>`) or Streamable HTTP (`http <url>`).
 // Exits non-zero, naming what differed, unless the tool is listed with its output schema, answers a good call with the
-// typed structured result, and answers a bad input with an isError result.
+// typed structured result, and answers a bad input with an isError result; with EXPECT_SERVER_NAME set, unless the
+// server's name (initialize's serverInfo) is that.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -20,6 +21,9 @@ const failures = [];
 const check = (ok, what) => ok || failures.push(what);
 try {
   await client.connect(transport);
+  const expectedName = process.env.EXPECT_SERVER_NAME;
+  const name = client.getServerVersion()?.name;
+  check(expectedName === undefined || name === expectedName, `server name ${expectedName} (got ${name})`);
   const { tools } = await client.listTools();
   const greet = tools.find((t) => t.name === "greet");
   check(greet !== undefined, `tools/list has greet (got ${tools.map((t) => t.name).join(", ")})`);

@@ -1,128 +1,177 @@
 #!/usr/bin/env bash
-# The first five minutes of a user, outside this repository (`npm run test:user-flow`; run by .ci/run):
-#   npm pack both packages → a fresh `npm init -y` project in a temp folder → npm i <runtime.tgz> zod and
-#   npm i -D <cli.tgz> typescript @types/node → mcp-gen init (nothing edited) → mcp-gen generate → npm run check →
-#   tsc with a plain config (module/moduleResolution nodenext, strict, no allowImportingTsExtensions) to JavaScript →
-#   the built server over stdio and over HTTP, called by the official SDK v1 client → an esbuild bundle of the server,
-#   run from a folder without node_modules → the production footprint of the runtime (npm i --omit=dev of the runtime
-#   tarball + zod alone: packages and MB, checked against the SDK v1 server's 29 MB).
-# Everything goes to a temp folder that is removed at the end (kept with KEEP=1). Packages not packed here come
-# from the npm registry at the versions this repository's lock file pins.
+# The first five minutes of a user, outside this repository (`npm run test:user-flow`; run by .ci/run): the README's
+# Quick start, its first ```sh block run line by line as written, under TypeScript 5.9 and under TypeScript 7.
+#   npm pack both packages into a folder, MCP_GEN (the README has the reader do the same in a clone) → for each
+#   TypeScript: a fresh project in a temp folder, every line of the block (`npm start` and `npm run start:http` are
+#   started by the official SDK v1 client, which calls the server's tool) → checks the block does not show: generate
+#   leaves node_modules alone, `npm run check`, init's tsconfig with skipLibCheck: false, a wrong handler output fails
+#   tsc at the field with its expected type → (once) esbuild bundles of the stdio and HTTP servers run from a folder
+#   without node_modules → the runtime's production footprint (npm i --omit=dev of the runtime tarball + zod), which
+#   must be the figure the README states.
+# Package versions the block leaves open (typescript, @types/node, zod) are pinned to this repository's lock file
+# (TypeScript 7: its typescript7 alias); the rest comes from the npm registry. Everything goes to a temp folder that
+# is removed at the end (kept with KEEP=1). TS=5 or TS=7 runs one TypeScript only.
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mcp-gen-user-flow.XXXXXX")"
 HTTP_PID=""
+stop_http() {
+  if [ -n "$HTTP_PID" ]; then
+    kill -- "-$HTTP_PID" 2>/dev/null || true
+    wait "$HTTP_PID" 2>/dev/null || true
+    HTTP_PID=""
+  fi
+}
 cleanup() {
-  if [ -n "$HTTP_PID" ]; then kill "$HTTP_PID" 2>/dev/null || true; fi
+  stop_http
   if [ "${KEEP:-}" = 1 ]; then echo "user-flow: kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 step() { echo "user-flow: $*"; }
 fail() { echo "user-flow: FAILED: $*" >&2; exit 1; }
-NPM_FLAGS=(--no-audit --no-fund --prefer-offline --loglevel=error)
+export npm_config_audit=false npm_config_fund=false npm_config_prefer_offline=true npm_config_loglevel=error
 # Versions pinned by the repository (the same ones its own tests use).
 pinned() { node -p "require('$REPO/package-lock.json').packages['node_modules/$1'].version"; }
-ZOD="zod@$(pinned zod)"
-DEV_DEPS=("typescript@$(pinned typescript)" "@types/node@$(pinned @types/node)" "@modelcontextprotocol/sdk@1.32.2" "esbuild@$(pinned esbuild)")
+TS_VERSIONS=("5:$(pinned typescript)" "7:$(pinned typescript7)")
 CLI_VERSION="$(node -p "require('$REPO/generator/package.json').version")"
 
-step "packing @mcp-gen/runtime and mcp-gen (prepack builds them)"
-mkdir -p "$WORK/packs"
-(cd "$REPO" && npm pack -w runtime -w generator --pack-destination "$WORK/packs" --loglevel=error >/dev/null)
-RUNTIME_TGZ="$(ls "$WORK"/packs/mcp-gen-runtime-*.tgz)"
-CLI_TGZ="$(ls "$WORK"/packs/mcp-gen-[0-9]*.tgz)"
+step "the README's Quick start block"
+QUICK_START="$(awk '/^## Quick start/ { q = 1 } q && /^```/ { if (b) exit; if ($0 == "```sh") { b = 1; next } } b' "$REPO/README.md")"
+[ -n "$QUICK_START" ] || fail "README.md has no \`\`\`sh block under ## Quick start"
+printf '%s\n' "$QUICK_START" | sed 's/^/  | /'
+
+step "packing @mcp-gen/runtime and mcp-gen into MCP_GEN (prepack builds them)"
+export MCP_GEN="$WORK/packs"
+mkdir -p "$MCP_GEN"
+(cd "$REPO" && npm pack -w runtime -w generator --pack-destination "$MCP_GEN" --loglevel=error >/dev/null)
+RUNTIME_TGZ="$MCP_GEN/mcp-gen-runtime-$(node -p "require('$REPO/runtime/package.json').version").tgz"
+CLI_TGZ="$MCP_GEN/mcp-gen-$CLI_VERSION.tgz"
+[ -f "$RUNTIME_TGZ" ] && [ -f "$CLI_TGZ" ] || fail "npm pack wrote $(ls "$MCP_GEN"), not $RUNTIME_TGZ and $CLI_TGZ"
 CLI_FILES="$(tar -tzf "$CLI_TGZ")"
 RUNTIME_FILES="$(tar -tzf "$RUNTIME_TGZ")"
 grep -q '^package/dist/templates/' <<<"$CLI_FILES" || fail "the CLI tarball has no templates"
+grep -q '^package/manifest/mcp-manifest.schema.json$' <<<"$CLI_FILES" || fail "the CLI tarball has no manifest schema"
 grep -q '^package/dist/runtime/index.d.ts$' <<<"$RUNTIME_FILES" || fail "the runtime tarball has no declarations"
 if grep -E '\.ts$' <<<"$CLI_FILES$RUNTIME_FILES" | grep -qv '\.d\.ts$'; then fail "a tarball ships TypeScript sources"; fi
 step "runtime: $(wc -l <<<"$RUNTIME_FILES") files, CLI: $(wc -l <<<"$CLI_FILES") files"
 
-APP="$WORK/app"
-mkdir -p "$APP" && cd "$APP"
-step "new project in $APP: npm init -y, npm i <runtime.tgz> $ZOD, npm i -D <cli.tgz> ${DEV_DEPS[*]}"
-npm init -y >/dev/null
-npm i "${NPM_FLAGS[@]}" "$RUNTIME_TGZ" "$ZOD"
-npm i -D "${NPM_FLAGS[@]}" "$CLI_TGZ" "${DEV_DEPS[@]}"
-[ -d node_modules/mcp-gen/dist ] || fail "mcp-gen is not installed"
-[ -L node_modules/mcp-gen ] && fail "mcp-gen is a symlink, not an installed copy"
-[ ! -d node_modules/tsx ] || fail "tsx was installed: the CLI must not need it at run time"
+step "tools of the flow itself, outside the projects: the SDK v1 client and esbuild"
+TOOLS="$WORK/tools"
+mkdir -p "$TOOLS" && cd "$TOOLS" && npm init -y >/dev/null
+npm i "@modelcontextprotocol/sdk@$(pinned @modelcontextprotocol/sdk)" "esbuild@$(pinned esbuild)" >/dev/null
+cp "$REPO/test/package/sdk-client.mjs" "$TOOLS/"
+sdk_client() { EXPECT_SERVER_NAME="$SERVER_NAME" node "$TOOLS/sdk-client.mjs" "$@"; }
 
-version="$(npx mcp-gen --version)"
-[ "$version" = "$CLI_VERSION" ] || fail "mcp-gen --version printed '$version', expected the CLI's $CLI_VERSION"
-step "mcp-gen --version → $version"
-
-step "npx mcp-gen init"
-npx mcp-gen init
-installed_before="$(find node_modules -type f | wc -l)"
-step "npx mcp-gen generate"
-npx mcp-gen generate
-[ "$(find node_modules -type f | wc -l)" = "$installed_before" ] || fail "generate changed node_modules"
-[ "$(node -p 'require("./package.json").type')" = module ] || fail 'init did not set "type": "module"'
-
-step "npm run check (the scripts init added)"
-npm run --silent check
-
-step "tsc with a plain config (nodenext, strict, no allowImportingTsExtensions) → build/"
-cat > tsconfig.plain.json <<'JSON'
-{
-  "compilerOptions": {
-    "target": "ES2022",
-    "module": "nodenext",
-    "moduleResolution": "nodenext",
-    "strict": true,
-    "skipLibCheck": false,
-    "rootDir": "src",
-    "outDir": "build"
-  },
-  "include": ["src"]
-}
-JSON
-npx tsc -p tsconfig.plain.json
-[ -f build/server.js ] && [ -f build/http.js ] || fail "the build has no build/server.js and build/http.js"
-cp "$REPO/test/package/sdk-client.mjs" .
-
-step "the built stdio server, called by the SDK v1 client"
-node sdk-client.mjs stdio node build/server.js
-
-# Starts `node <file>` with PORT=0, waits for the URL it prints, calls it with the SDK client, stops it.
+# Starts the command in its own process group with PORT=0, waits for the URL it prints, calls it with the SDK client,
+# stops the group (npm run and the node it starts).
 call_http() {
-  PORT=0 node "$1" >"$WORK/http.log" 2>&1 &
+  PORT=0 setsid "$@" >"$WORK/http.log" 2>&1 &
   HTTP_PID=$!
   local url=""
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 300); do
     url="$(grep -Eo 'http://[^ ]+' "$WORK/http.log" | head -n 1 || true)"
     [ -n "$url" ] && break
-    kill -0 "$HTTP_PID" 2>/dev/null || fail "the HTTP server $1 exited: $(cat "$WORK/http.log")"
+    kill -0 "$HTTP_PID" 2>/dev/null || fail "the HTTP server ($*) exited: $(cat "$WORK/http.log")"
     sleep 0.1
   done
-  [ -n "$url" ] || fail "the HTTP server $1 printed no URL: $(cat "$WORK/http.log")"
-  node "$APP/sdk-client.mjs" http "$url"
-  kill "$HTTP_PID"
-  wait "$HTTP_PID" 2>/dev/null || true
-  HTTP_PID=""
+  [ -n "$url" ] || fail "the HTTP server ($*) printed no URL: $(cat "$WORK/http.log")"
+  sdk_client http "$url"
+  stop_http
 }
 
-step "the built HTTP server, called by the SDK v1 client"
-call_http build/http.js
+# A line of the block, as written except for the pinned versions of the packages it leaves open.
+pin_versions() {
+  sed -E "s/(^| )typescript( |$)/\1typescript@$1\2/; s/(^| )@types\/node( |$)/\1@types\/node@$(pinned @types/node)\2/; \
+s/(^| )zod( |$)/\1zod@$(pinned zod)\2/"
+}
 
-step "npm run build && the scaffold's own entry (npm start) over stdio"
-npm run --silent build
-node sdk-client.mjs stdio npm start --silent
+# The block under one TypeScript, in a new project folder.
+quick_start() {
+  local major="$1" version="$2"
+  APP="$WORK/app-ts$major"
+  mkdir -p "$APP" && cd "$APP"
+  SERVER_NAME="app-ts$major" # what npm init -y names the package, so what the server must be called
+  while IFS= read -r line; do
+    local command
+    command="$(sed -E 's/[[:space:]]+#.*$//; s/^#.*$//; s/[[:space:]]+$//' <<<"$line")"
+    [ -n "$command" ] || continue
+    case "$command" in
+      "npm i "* | "npm install "*) command="$(pin_versions "$version" <<<"$command")" ;;
+    esac
+    step "[TypeScript $major] \$ $command"
+    case "$command" in
+      "npm start") sdk_client stdio npm start ;;
+      "npm run start:http") call_http npm run start:http ;;
+      *) eval "$command" ;;
+    esac
+  done <<<"$QUICK_START"
+}
 
-step "esbuild bundles of the stdio and HTTP servers, run from a folder without node_modules"
-for entry in server http; do
-  npx esbuild "src/$entry.ts" --bundle --platform=node --format=esm --target=node20 --log-level=warning \
-    --outfile="$WORK/bundle/$entry.mjs"
+# What the block does not show, in the project it made.
+after_quick_start() {
+  local major="$1" version="$2"
+  cd "$APP"
+  [ "$(npx tsc --version)" = "Version $version" ] || fail "the project's tsc is $(npx tsc --version), not $version"
+  [ -d node_modules/mcp-gen/dist ] || fail "mcp-gen is not installed"
+  [ -L node_modules/mcp-gen ] && fail "mcp-gen is a symlink, not an installed copy"
+  [ ! -d node_modules/tsx ] || fail "tsx was installed: the CLI must not need it at run time"
+  [ "$(npx mcp-gen --version)" = "$CLI_VERSION" ] || fail "mcp-gen --version is not the CLI's $CLI_VERSION"
+  [ "$(node -p 'require("./package.json").type')" = module ] || fail 'init did not set "type": "module"'
+  grep -q "^  name: \"$SERVER_NAME\"$" mcp.yaml || fail "mcp.yaml does not name the server $SERVER_NAME"
+  local schema
+  schema="$(sed -nE '1s/^# yaml-language-server: \$schema=(.+)$/\1/p' mcp.yaml)"
+  [ -n "$schema" ] && [ -f "$schema" ] || fail "mcp.yaml's first line names no schema file that exists: $(head -n 1 mcp.yaml)"
+  cmp -s "$schema" "$REPO/generator/manifest/mcp-manifest.schema.json" || fail "$schema is not the CLI's manifest schema"
+
+  local installed_before
+  installed_before="$(find node_modules -type f | wc -l)"
+  step "[TypeScript $major] npx mcp-gen generate, npm run check"
+  npx mcp-gen generate
+  [ "$(find node_modules -type f | wc -l)" = "$installed_before" ] || fail "generate changed node_modules"
+  npm run --silent check
+
+  step "[TypeScript $major] init's tsconfig with skipLibCheck: false (the runtime's and zod's declarations checked)"
+  echo '{ "extends": "./tsconfig.json", "compilerOptions": { "skipLibCheck": false, "noEmit": true } }' \
+    >tsconfig.libcheck.json
+  npx tsc -p tsconfig.libcheck.json
+  rm tsconfig.libcheck.json
+
+  step "[TypeScript $major] a wrong structuredContent fails tsc at the field, with the type it must have"
+  cp src/handlers.ts "$WORK/handlers.ts"
+  sed -i 's/greeting: `Hello, ${name}!`/greeting: name.length/' src/handlers.ts
+  local at output
+  at="$(grep -n 'greeting: name.length' src/handlers.ts | awk -F: '{ print $1 "," index($0, "greeting") - length($1) - 1 }')"
+  [ -n "$at" ] || fail "could not plant the wrong output in src/handlers.ts"
+  if output="$(npx tsc --noEmit --pretty false)"; then fail "tsc accepted a number as greeting"; fi
+  grep -qF "src/handlers.ts($at): error TS2322: Type 'number' is not assignable to type 'string'." <<<"$output" ||
+    fail "tsc's diagnostic does not point at greeting ($at) with its type: $output"
+  if grep -q "type 'undefined'" <<<"$output"; then fail "tsc explained the error against the isError branch: $output"; fi
+  cp "$WORK/handlers.ts" src/handlers.ts
+}
+
+FIRST=1
+for entry in "${TS_VERSIONS[@]}"; do
+  major="${entry%%:*}" version="${entry#*:}"
+  [ -z "${TS:-}" ] || [ "$TS" = "$major" ] || continue
+  quick_start "$major" "$version"
+  after_quick_start "$major" "$version"
+  if [ "$FIRST" = 1 ]; then
+    FIRST=0
+    step "esbuild bundles of the stdio and HTTP servers, run from a folder without node_modules"
+    for entry_point in server http; do
+      "$TOOLS/node_modules/.bin/esbuild" "src/$entry_point.ts" --bundle --platform=node --format=esm \
+        --target=node20 --log-level=warning --outfile="$WORK/bundle/$entry_point.mjs"
+    done
+    sdk_client stdio node "$WORK/bundle/server.mjs"
+    call_http node "$WORK/bundle/http.mjs"
+  fi
 done
-node sdk-client.mjs stdio node "$WORK/bundle/server.mjs"
-call_http "$WORK/bundle/http.mjs"
 
-step "production install: npm i --omit=dev <runtime.tgz> $ZOD"
+step "production install: npm i --omit=dev <runtime.tgz> zod@$(pinned zod)"
 PROD="$WORK/prod"
 mkdir -p "$PROD" && cd "$PROD"
 npm init -y >/dev/null
-npm i --omit=dev "${NPM_FLAGS[@]}" "$RUNTIME_TGZ" "$ZOD"
+npm i --omit=dev "$RUNTIME_TGZ" "zod@$(pinned zod)"
 packages="$(npm ls --all --parseable --omit=dev | tail -n +2 | wc -l)"
 megabytes="$(du -sm node_modules | cut -f1)"
 step "production footprint of a generated server: $packages packages, $megabytes MB (SDK v1 server: 29 MB)"
@@ -130,4 +179,11 @@ for heavy in typescript ts-morph prettier tsx esbuild handlebars yargs json-sche
   [ ! -e "node_modules/$heavy" ] || fail "the runtime's production install contains $heavy"
 done
 [ "$megabytes" -le 29 ] || fail "the runtime's production install ($megabytes MB) is heavier than an SDK v1 server's (29 MB)"
+# The README states the figure: it must be the one measured (MB within 1: disk usage varies with the file system).
+stated="$(grep -Eo '[0-9]+ packages, [0-9]+ MB installed with zod' "$REPO/README.md" | head -n 1)"
+[ -n "$stated" ] || fail "README.md states no 'N packages, M MB installed with zod'"
+read -r stated_packages _ stated_megabytes _ <<<"$stated"
+[ "$stated_packages" = "$packages" ] && [ $((stated_megabytes - megabytes)) -le 1 ] &&
+  [ $((megabytes - stated_megabytes)) -le 1 ] ||
+  fail "README.md says '$stated'; measured $packages packages, $megabytes MB"
 step "ok"
