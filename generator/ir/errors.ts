@@ -8,8 +8,12 @@ export class GeneratorError extends globalThis.Error {
   constructor(
     readonly reason: string,
     readonly location?: IrLocation,
+    /** 1-based, when known (TypeScript's syntax errors): the message then reads `file:line:column: reason`. */
+    readonly column?: number,
   ) {
-    super(location ? `${location.file}:${location.line}: ${reason}` : reason);
+    super(
+      location ? `${location.file}:${location.line}${column === undefined ? "" : `:${column}`}: ${reason}` : reason,
+    );
     this.name = "GeneratorError";
   }
 }

@@ -3,7 +3,7 @@
  * folder) that touches ts-morph; nothing from ts-morph leaves it.
  */
 import { createHash } from "node:crypto";
-import { Project, ScriptTarget } from "ts-morph";
+import { Project, ScriptTarget, ts, type SourceFile } from "ts-morph";
 import type { IrModel } from "../ir/model.ts";
 import { validateModel } from "../ir/validate.ts";
 import { GeneratorError } from "../ir/errors.ts";
@@ -103,6 +103,8 @@ function lowerModule(
   const source = project.createSourceFile(`/${importers.length}-${encodeURIComponent(displayPath)}`, text, {
     overwrite: true,
   });
+  const syntax = syntaxError(source, displayPath);
+  if (syntax) throw syntax;
   const imports = readImports(source, displayPath).map((imported) => {
     if (!input.readImport) {
       throw new GeneratorError(`cannot follow the import of "${imported.specifier}" here`, imported.location);
@@ -122,4 +124,24 @@ function lowerModule(
   });
   const pulled = pullImported(imports);
   return { ...lowerDeclarations(source, displayPath, pulled), imported: pulled };
+}
+
+/**
+ * TypeScript's own report of the first syntax error in a module (`schema.ts:5:6: error TS1110: Type expected.`), so a
+ * typo is not lowered into a puzzling "unsupported statement" further on.
+ */
+function syntaxError(source: SourceFile, displayPath: string): GeneratorError | undefined {
+  // The parser's own list, kept on the node; building a Program to ask for it costs about a second per schema.
+  const parsed = (source.compilerNode as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics;
+  const found = parsed ?? source.getProject().getProgram().compilerObject.getSyntacticDiagnostics(source.compilerNode);
+  const first = found[0];
+  if (!first) return undefined;
+  const { line, character } = ts.getLineAndCharacterOfPosition(source.compilerNode, first.start ?? 0);
+  const more = found.length > 1 ? ` (and ${found.length - 1} more syntax error${found.length > 2 ? "s" : ""})` : "";
+  const message = ts.flattenDiagnosticMessageText(first.messageText, " ");
+  return new GeneratorError(
+    `error TS${first.code}: ${message}${more}`,
+    { file: displayPath, line: line + 1 },
+    character + 1,
+  );
 }

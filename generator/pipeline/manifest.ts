@@ -47,7 +47,13 @@ async function readManifest(file: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ManifestError(file, [
-      { path: [], message: code === "ENOENT" ? "manifest not found" : `cannot read manifest (${code ?? "error"})` },
+      {
+        path: [],
+        message:
+          code === "ENOENT"
+            ? "manifest not found; start a project with `mcp-gen init`, or name the manifest with --manifest"
+            : `cannot read manifest (${code ?? "error"})`,
+      },
     ]);
   }
 }

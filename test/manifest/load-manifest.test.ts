@@ -163,6 +163,8 @@ describe("mcp-gen generate on a bad manifest", () => {
       { out: (l) => lines.push(l), err: (l) => lines.push(l) },
     );
     expect(code).toBe(1);
-    expect(lines).toEqual([`mcp-gen: ${path.join(dir, "nope.yaml")}: manifest not found`]);
+    expect(lines).toEqual([
+      `mcp-gen: ${path.join(dir, "nope.yaml")}: manifest not found; start a project with \`mcp-gen init\`, or name the manifest with --manifest`,
+    ]);
   });
 });
