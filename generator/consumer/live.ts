@@ -14,6 +14,10 @@ import { writeFileAtomically } from "../pipeline/write.ts";
 import { hiddenNotes, readServer } from "../commands/import.ts";
 import { printable } from "../commands/import-options.ts";
 import { runGenerate, type CommandIo } from "../commands/generate.ts";
+import { headerLine } from "../emit/generated-file.ts";
+import type { UserModel } from "../manifest/user-model.ts";
+import { formatTypeScript } from "../pipeline/format.ts";
+import { AGENT_SURFACE_FILE, emitAgentSurface, estimatedTokens } from "./agent-surface.ts";
 import { connectServer, ConnectError, redact, withTimeout } from "./connect.ts";
 import type { HostConfig, ServerEntry } from "./host-config.ts";
 import { expandPlaceholders, type PlaceholderContext } from "./placeholders.ts";
@@ -109,8 +113,13 @@ export async function writeServer(
     return ["the server's definitions contain a secret value of the config; nothing written"];
   const foreign = await foreignManifest(file);
   if (foreign) return [foreign];
+  let model: UserModel;
   try {
-    parseManifest(text, { file, displayPath: () => path.basename(file), knownRevisions: knownRevisions() });
+    model = parseManifest(text, {
+      file,
+      displayPath: () => path.basename(file),
+      knownRevisions: knownRevisions(),
+    }).model;
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     return error.lines().map((l) => `the server's definitions cannot be generated from: ${printable(l)}`);
@@ -118,5 +127,22 @@ export async function writeServer(
   await writeFileAtomically(file, text);
   const errors: string[] = [];
   const code = await runGenerate({ manifest: file, check: false }, { out: io.out, err: (l) => errors.push(l) });
-  return code === 0 ? [] : errors.length > 0 ? errors : ["generation failed"];
+  if (code !== 0) return errors.length > 0 ? errors : ["generation failed"];
+  await writeAgentSurface(file, model, io);
+  return [];
+}
+
+/** `api.d.ts` beside the manifest, replaced only when mcp-gen wrote it; prints its size in (estimated) tokens. */
+async function writeAgentSurface(manifestFile: string, model: UserModel, io: CommandIo): Promise<void> {
+  const file = path.join(path.dirname(manifestFile), AGENT_SURFACE_FILE);
+  if (existsSync(file) && !(await readFile(file, "utf8")).startsWith(headerLine("").split(" from ")[0]!)) {
+    io.err(`mcp-gen: ${file} exists and was not written by mcp-gen; not replaced`);
+    return;
+  }
+  const header =
+    `${headerLine(path.basename(manifestFile))}\n` +
+    "// The server's API for code an agent writes: its typed client (connect() of the index) implements Api.\n\n";
+  const text = await formatTypeScript(emitAgentSurface(model, header));
+  await writeFileAtomically(file, text);
+  io.out(`wrote ${AGENT_SURFACE_FILE} (${text.length} characters, about ${estimatedTokens(text)} tokens)`);
 }
