@@ -40,17 +40,30 @@ export const protocolCommand: CommandModule<object, ProtocolArgs> = {
   describe: "Generate protocol types, zod schemas and the method table from an MCP schema.ts",
   builder: (yargs: Argv) =>
     yargs
-      .option("schema", { type: "string", demandOption: true, describe: "Path to the revision's schema.ts" })
+      .option("schema", { type: "string", describe: "Path to the revision's schema.ts (or use --spec)" })
+      .option("spec", {
+        type: "string",
+        describe:
+          "Download the specification's schema.ts instead: <revision>[@commit] or draft[@commit] (pinned revisions are verified by sha256)",
+      })
+      .option("sha256", { type: "string", describe: "With --spec: the sha256 the downloaded schema.ts must have" })
       .option("revision", {
         type: "string",
-        demandOption: true,
-        describe: "Revision name, recorded as PROTOCOL_REVISION",
+        describe: "Revision name, recorded as PROTOCOL_REVISION (default with --spec: the spec's folder name)",
       })
       .option("out", { type: "string", demandOption: true, describe: "Output directory" })
+      .option("import-extension", { ...IMPORT_EXTENSION_OPTION, default: DEFAULT_IMPORT_EXTENSION })
       .option("extension-id", {
         type: "string",
         describe:
           "An extension schema's identifier (e.g. io.modelcontextprotocol/tasks): adds its descriptor, extension.ts",
+      })
+      .check((args) => {
+        if ((args.schema === undefined) === (args.spec === undefined))
+          throw new globalThis.Error("give exactly one of --schema <schema.ts> and --spec <revision>[@commit]");
+        if (args.schema !== undefined && args.revision === undefined)
+          throw new globalThis.Error("--revision <name> is required with --schema");
+        return true;
       }) as Argv<ProtocolArgs>,
   handler: async (args) => {
     const { runProtocol } = await import("./protocol.ts");

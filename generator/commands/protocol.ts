@@ -1,17 +1,69 @@
-/** `mcp-gen protocol --schema <schema.ts> --revision <name> --out <dir>`: protocol bindings for one revision. */
+/**
+ * `mcp-gen protocol (--schema <schema.ts> | --spec <revision>[@commit]) [--revision <name>] --out <dir>`: protocol
+ * bindings for one revision. Headers, `ir.json` and error messages name the schema relative to the working directory
+ * (a `--spec` download: relative to the spec's `schema/` folder, `2025-11-25/schema.ts`), so the output is the same
+ * wherever the CLI is installed. The output folder follows `generate --out`'s rules: a record of the files written
+ * (`.mcp-gen.json`), and a folder holding anything else is refused before anything is written.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { DEFAULT_IMPORT_EXTENSION } from "../manifest/defaults.ts";
+import { outputRecord, writeOutputFolder } from "../pipeline/output-folder.ts";
 import { generateProtocol } from "../pipeline/protocol.ts";
-import { writeFiles } from "../pipeline/write.ts";
+import { fetchSpecSchema } from "../pipeline/spec-source.ts";
 
 export interface ProtocolArgs {
-  readonly schema: string;
-  readonly revision: string;
+  readonly schema?: string;
+  readonly spec?: string;
+  readonly sha256?: string;
+  readonly revision?: string;
   readonly out: string;
   readonly "extension-id"?: string;
+  readonly "import-extension"?: string;
 }
 
 /** `{vendor-prefix}/{extension-name}` (extensions/overview.mdx: the rules of `_meta` keys, prefix mandatory). */
 const EXTENSION_ID =
   /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/** The schema to read: a file of the user's (named relative to the working directory) or a verified download. */
+interface SchemaInput {
+  readonly schemaPath: string;
+  readonly displayRoot: string;
+  readonly revision: string;
+  readonly cleanup: () => Promise<void>;
+}
+
+async function schemaInput(args: ProtocolArgs): Promise<SchemaInput> {
+  if ((args.schema === undefined) === (args.spec === undefined))
+    throw new Error("give the schema either as --schema <schema.ts> or as --spec <revision>[@commit]");
+  if (args.schema !== undefined) {
+    if (args.revision === undefined) throw new Error("--revision <name> is required with --schema");
+    if (args.sha256 !== undefined) throw new Error("--sha256 checks a --spec download; it does not apply to --schema");
+    return { schemaPath: args.schema, displayRoot: process.cwd(), revision: args.revision, cleanup: async () => {} };
+  }
+  const fetched = await fetchSpecSchema(args.spec!, args.sha256 !== undefined ? { sha256: args.sha256 } : {});
+  const shown = `${fetched.name}/schema.ts at ${fetched.commit.slice(0, 12)}`;
+  if (fetched.verified === "unverified") {
+    process.stderr.write(
+      `mcp-gen: warning: ${shown} is not pinned by this mcp-gen: its content is UNVERIFIED ` +
+        `(sha256 ${fetched.sha256}; pass --sha256 <hex> to require a known content)\n`,
+    );
+  } else {
+    process.stdout.write(`mcp-gen: ${shown} verified (sha256 ${fetched.sha256}, ${fetched.verified})\n`);
+  }
+  const root = await mkdtemp(path.join(os.tmpdir(), "mcp-gen-spec-"));
+  const schemaPath = path.join(root, fetched.name, "schema.ts");
+  await mkdir(path.dirname(schemaPath));
+  await writeFile(schemaPath, fetched.data);
+  return {
+    schemaPath,
+    displayRoot: root,
+    revision: args.revision ?? fetched.name,
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
 
 export async function runProtocol(args: ProtocolArgs): Promise<void> {
   const extensionId = args["extension-id"];
@@ -20,13 +72,22 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
       `--extension-id ${JSON.stringify(extensionId)} is not {vendor-prefix}/{name}, e.g. com.example/notes`,
     );
   }
-  const { files, warnings } = await generateProtocol({
-    schemaPath: args.schema,
-    revision: args.revision,
-    outDir: args.out,
-    ...(extensionId !== undefined ? { extensionId } : {}),
-  });
-  for (const warning of warnings) process.stderr.write(`mcp-gen: warning: ${warning}\n`);
-  await writeFiles(args.out, files);
-  process.stdout.write(`mcp-gen: wrote ${files.length} files to ${args.out}\n`);
+  const input = await schemaInput(args);
+  try {
+    const outDir = path.resolve(args.out);
+    const { model, files, warnings } = await generateProtocol({
+      schemaPath: input.schemaPath,
+      displayRoot: input.displayRoot,
+      revision: input.revision,
+      outDir,
+      importExtension: args["import-extension"] ?? DEFAULT_IMPORT_EXTENSION,
+      ...(extensionId !== undefined ? { extensionId } : {}),
+    });
+    for (const warning of warnings) process.stderr.write(`mcp-gen: warning: ${warning}\n`);
+    // Owned as a manifest's output is: the record names the schema as the headers do, and lists every file.
+    await writeOutputFolder(outDir, [...files, outputRecord(model.source.path, model.source.sha256, files)]);
+    process.stdout.write(`mcp-gen: wrote ${files.length} files to ${args.out}\n`);
+  } finally {
+    await input.cleanup();
+  }
 }

@@ -136,3 +136,56 @@ export function verifyPinned(file: string, data: Uint8Array, from: string): void
     );
   }
 }
+
+/** A schema fetched for `mcp-gen protocol --spec`. */
+export interface FetchedSchema {
+  /** The revision folder (`2025-11-25`, `draft`): the spec-root path is `<name>/schema.ts`. */
+  readonly name: string;
+  readonly commit: string;
+  readonly url: string;
+  readonly data: Buffer;
+  readonly sha256: string;
+  /** `pinned`: matched this mcp-gen's pins; `sha256`: matched `--sha256`; `unverified`: neither was possible. */
+  readonly verified: "pinned" | "sha256" | "unverified";
+}
+
+/** `<revision|draft>[@<commit>]`: a folder of the spec repository's `schema/`, at a commit (default: the pinned one). */
+const SPEC_ARGUMENT = /^(\d{4}-\d{2}-\d{2}|draft)(?:@([0-9a-f]{7,40}))?$/;
+
+/**
+ * Downloads `<name>/schema.ts` of the specification repository. A pinned file at the pinned commit must match its pin;
+ * with `expectedSha256` the content must match that; anything else is returned as `unverified` for the caller to say
+ * so. Throws `SpecInputError` for a malformed argument, a failed download or a mismatch.
+ */
+export async function fetchSpecSchema(
+  spec: string,
+  options: { readonly sha256?: string; readonly env?: NodeJS.ProcessEnv; readonly limits?: DownloadLimits } = {},
+): Promise<FetchedSchema> {
+  const match = SPEC_ARGUMENT.exec(spec);
+  if (!match) {
+    throw new SpecInputError(
+      `--spec ${JSON.stringify(spec)} is not <revision>[@<commit>]: a revision such as 2025-11-25, or draft, ` +
+        "optionally @ a commit of github.com/modelcontextprotocol/modelcontextprotocol (7 to 40 hex digits)",
+    );
+  }
+  const name = match[1]!;
+  const commit = match[2] ?? SPEC_REPOSITORY.commit;
+  const expected = options.sha256?.toLowerCase();
+  if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected))
+    throw new SpecInputError(`--sha256 ${JSON.stringify(options.sha256)} is not 64 hex digits`);
+  const file = `${name}/schema.ts`;
+  const url = specFileUrl(file, specBaseUrl(options.env), commit);
+  const data = await download(url, options.limits);
+  const sha256 = sha256Hex(data);
+  const base = { name, commit, url, data, sha256 };
+  if (expected !== undefined) {
+    if (sha256 !== expected)
+      throw new SpecInputError(`refusing ${file} from ${url}: its sha256 is ${sha256}, not the --sha256 ${expected}`);
+    return { ...base, verified: "sha256" };
+  }
+  if (pinnedSha256(file) !== undefined && SPEC_REPOSITORY.commit.startsWith(commit)) {
+    verifyPinned(file, data, url);
+    return { ...base, verified: "pinned" };
+  }
+  return { ...base, verified: "unverified" };
+}
