@@ -129,7 +129,11 @@ export async function connectServer(entry: ServerEntry, options: ConnectOptions)
     info: { name: "mcp-gen", version: "0.1.0" },
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
   });
-  const stderrTail = () => redact(opened.stderr.join("").trim().split("\n").slice(-3).join(" | "), opened.secrets);
+  // The last distinct lines (a client that retries another revision starts the server twice).
+  const stderrTail = () => {
+    const lines = [...new Set(opened.stderr.join("").trim().split("\n"))].slice(-3);
+    return redact(lines.join(" | "), opened.secrets);
+  };
   const close = async () => {
     await client.close().catch(() => undefined);
     await opened.loopback?.close().catch(() => undefined);

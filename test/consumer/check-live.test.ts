@@ -192,7 +192,7 @@ describe("check --live", () => {
     const after = await check();
     expect(after.stdout).toContain("tools: matches its pins");
     expect(after.code).toBe(0);
-  }, 180_000);
+  }, 300_000);
 
   it("each class alone sets its own exit bit", async () => {
     // Pinned now: V2 (accepted above).
@@ -203,7 +203,7 @@ describe("check --live", () => {
     await serve(V2.filter((t) => t.name !== "keep"));
     expect((await check()).code).toBe(2);
     await serve(V2);
-  }, 180_000);
+  }, 300_000);
 
   it("a server that cannot start is reported by name and exits 1", async () => {
     await writeFile(TOOLS, "not json");

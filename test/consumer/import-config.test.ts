@@ -202,7 +202,7 @@ describe("import --config", () => {
       http: "Echo: over http",
       content: "hello from a file\n",
     });
-  }, 180_000);
+  }, 300_000);
 
   it("a wrong argument type fails tsc", async () => {
     await writeFile(
@@ -225,5 +225,5 @@ describe("import --config", () => {
       /wrong\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
     );
     expect(compiled.output).toMatch(/wrong\.ts\(4,\d+\): error TS2345: Argument of type '"not-a-server"'/);
-  }, 180_000);
+  }, 300_000);
 });
