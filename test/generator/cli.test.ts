@@ -23,7 +23,7 @@ const mcpGen = (...args: string[]) =>
   );
 
 describe("mcp-gen protocol", () => {
-  it("writes the seven files of a revision", async () => {
+  it("writes the seven files of a revision and its outputs record", async () => {
     const out = path.join(tmp, "out");
     const result = await mcpGen(
       "protocol",
@@ -37,6 +37,7 @@ describe("mcp-gen protocol", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual([
+      ".mcp-gen.json",
       "constants.ts",
       "index.ts",
       "ir.json",
@@ -67,6 +68,13 @@ describe("mcp-gen protocol", () => {
   it("rejects a missing option", async () => {
     const result = await mcpGen("protocol", "--schema", specFile("2024-11-05"));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/Missing required arguments?: revision, out/);
+    expect(result.stderr).toMatch(/Missing required argument: out/);
+    const noRevision = await mcpGen("protocol", "--schema", specFile("2024-11-05"), "--out", path.join(tmp, "x"));
+    expect(noRevision.code).toBe(1);
+    expect(noRevision.stderr).toMatch(/--revision <name> is required with --schema/);
+    const both = await mcpGen("protocol", "--schema", "s.ts", "--spec", "2025-11-25", "--out", path.join(tmp, "x"));
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/give exactly one of --schema <schema\.ts> and --spec <revision>\[@commit\]/);
+    expect(existsSync(path.join(tmp, "x"))).toBe(false);
   });
 });
