@@ -110,6 +110,10 @@ export async function clientCalls(raw: McpClient): Promise<void> {
   await weather.resourceTemplates.currentConditions({ town: "Oslo" });
   // @ts-expect-error prompt argument `city` is required
   await weather.prompts.planTrip({ activity: "hiking" });
+  // @ts-expect-error an input with a required property cannot be left out (only one that may be `{}` can)
+  await weather.tools.convertTemperature();
+  // @ts-expect-error members are camelCase; the manifest's name is only what goes on the wire
+  await weather.tools.convert_temperature({ value: 20, to: "fahrenheit" });
 
   const converted = await weather.tools.convertTemperature({ value: 20, to: "fahrenheit" });
   // A content-only tool resolves to the runtime's CallToolResult (every built-in revision's), items ContentBlock.
