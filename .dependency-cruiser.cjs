@@ -72,7 +72,7 @@ module.exports = {
       comment: "The generator shares only leaf modules with the runtime (method tokens, helpers), never its state.",
       severity: "error",
       from: { path: "^generator/" },
-      to: { path: "^runtime/", pathNot: "^runtime/protocol/(method-type|zod-helpers|uri-template)\\.ts$" },
+      to: { path: "^runtime/", pathNot: "^runtime/protocol/(method-type|zod-helpers|uri-template|capabilities)\\.ts$" },
     },
   ],
   options: {

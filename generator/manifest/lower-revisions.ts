@@ -27,6 +27,8 @@ export interface RevisionLookup {
    * served revision declares them; without it, none are.
    */
   readonly revisionModel?: (revision: UserRevision) => IrModel | undefined;
+  /** The declaration listing a server's capabilities in a revision's IR (the lowering's naming convention). */
+  readonly serverCapabilities?: string;
 }
 
 /**
@@ -88,14 +90,14 @@ export function servedRevisions(
   options: RevisionLookup,
   needed: "all" | "bindings",
 ): ServedRevision[] {
-  const lookUp = options.revisionModel;
-  if (!lookUp) return [];
+  const { revisionModel: lookUp, serverCapabilities: capabilities } = options;
+  if (!lookUp || capabilities === undefined) return [];
   const listed = revisions ?? options.knownRevisions.map((name): UserRevision => ({ kind: "builtin", name }));
   return listed.flatMap((revision, i) => {
     // Only a user's bindings add methods; the built-in IRs are read when a field needs checking.
     if (needed === "bindings" && revision.kind !== "bindings") return [];
     const model = lookUp(revision);
     if (!model) return [];
-    return [revisions ? { model, index: i } : { model }];
+    return [revisions ? { model, capabilities, index: i } : { model, capabilities }];
   });
 }

@@ -59,9 +59,13 @@ function split(
   return kept;
 }
 
-/** A revision the server speaks, by its IR; `index` is its place in `server.revisions` when the manifest lists it. */
+/**
+ * A revision the server speaks, by its IR and the name of its declaration of server capabilities; `index` is its
+ * place in `server.revisions` when the manifest lists it.
+ */
 export interface ServedRevision {
   readonly model: IrModel;
+  readonly capabilities: string;
   readonly index?: number;
 }
 
@@ -77,8 +81,8 @@ export function checkRevisionFields(
   const problems: SchemaProblem[] = [];
   let definitionFields = false;
   for (const extra of extras) {
-    const declared = served.flatMap(({ model }) => {
-      const type = declaredType(model, extra.root, extra.inside);
+    const declared = served.flatMap(({ model, capabilities }) => {
+      const type = declaredType(model, capabilities, extra.root, extra.inside);
       return type ? [{ model, props: propsOf(model, type) ?? [] }] : [];
     });
     const fields: Record<string, unknown> = {};

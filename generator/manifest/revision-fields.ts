@@ -2,20 +2,28 @@
  * What a manifest may declare beyond its own fields, read from the IR of the revisions the server speaks (pure):
  * the server capabilities a revision declares, the fields of its tool / resource / resource template / prompt
  * definitions, and the client requests it adds that the runtime does not serve itself. Nothing here names a
- * revision or a type: the capabilities declaration is the lowering's (`CAPABILITY_DECLARATIONS`), and a manifest
- * list's definition is the element type of the same-named array in a client request's result (`tools` of the
- * `tools/list` result), as the runtime derives `ToolDefinition`.
+ * revision or a type: the capabilities declaration is the lowering's (`CAPABILITY_DECLARATIONS`, handed over by
+ * the read stage, as this stage does not import the lowering), and a manifest list's definition is the element type
+ * of the same-named array in a client request's result (`tools` of the `tools/list` result), as the runtime derives
+ * `ToolDefinition`.
  */
 import type { IrMethod, IrModel, IrProp, IrType } from "../ir/model.ts";
-import { CAPABILITY_DECLARATIONS } from "../lower/quirks.ts";
 import type { ManifestPath } from "./errors.ts";
 
 /** Where in a manifest a revision may add fields: the capabilities object (and a capability's object), a list entry. */
 export type ExtensibleRoot = "capabilities" | "tools" | "resources" | "resourceTemplates" | "prompts";
 
-/** The object type a revision declares for a manifest object: its root, then property names (`capabilities.tools`). */
-export function declaredType(model: IrModel, root: ExtensibleRoot, inside: readonly string[] = []): IrType | undefined {
-  let type = root === "capabilities" ? declaration(model, CAPABILITY_DECLARATIONS.server) : definitionType(model, root);
+/**
+ * The object type a revision declares for a manifest object: its root, then property names (`capabilities.tools`);
+ * `capabilities` names the declaration of a server's capabilities.
+ */
+export function declaredType(
+  model: IrModel,
+  capabilities: string,
+  root: ExtensibleRoot,
+  inside: readonly string[] = [],
+): IrType | undefined {
+  let type = root === "capabilities" ? declaration(model, capabilities) : definitionType(model, root);
   for (const name of inside) type = type && propsOf(model, type)?.find((p) => p.name === name)?.type;
   return type;
 }

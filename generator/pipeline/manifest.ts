@@ -13,6 +13,7 @@ import { formatPath, ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
 import type { Manifest } from "../manifest/manifest-schema.ts";
 import type { UserModel } from "../manifest/user-model.ts";
+import { CAPABILITY_DECLARATIONS } from "../lower/quirks.ts";
 import { formatFiles } from "./format.ts";
 import { knownRevisions, lookUpBindings } from "./known-revisions.ts";
 import { builtinMethods, revisionModel, surfaceOf } from "./manifest-surface.ts";
@@ -92,6 +93,7 @@ export async function lowerManifestJob(job: ManifestJob): Promise<LoweredManifes
     bindings: (folder, parsed) => lookUpBindings(folder, path.dirname(manifestPath), outDirOf(parsed)),
     revisionModel: (revision) => revisionModel(revision, path.dirname(manifestPath)),
     builtinMethods: builtinMethods(),
+    serverCapabilities: CAPABILITY_DECLARATIONS.server,
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
   return { model, outDir: outDirOf(manifest), manifestPath };

@@ -10,6 +10,7 @@ import { diffSurfaces } from "../../generator/diff/surface-compare.ts";
 import { formatManifestDiffText } from "../../generator/diff/surface-text.ts";
 import { manifestSurface } from "../../generator/diff/surface.ts";
 import type { IrModel } from "../../generator/ir/model.ts";
+import { CAPABILITY_DECLARATIONS } from "../../generator/lower/quirks.ts";
 import { lowerSchema } from "../../generator/lower/schema.ts";
 import { ManifestError } from "../../generator/manifest/errors.ts";
 import { parseManifest, type LoadedManifest } from "../../generator/manifest/load-manifest.ts";
@@ -32,6 +33,7 @@ function load(text: string): LoadedManifest {
     bindings: () => ({ module: "../draft/revision" }),
     revisionModel: (r) => (r.kind === "bindings" ? draft : revisionModel(r, ".")),
     builtinMethods: builtinMethods(),
+    serverCapabilities: CAPABILITY_DECLARATIONS.server,
   });
 }
 
