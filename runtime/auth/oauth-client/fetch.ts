@@ -17,7 +17,7 @@ import {
 import { authorizationCodeFlow, clientCredentialsFlow, refreshFlow, tokensKey, type FlowContext } from "./flow.ts";
 import { dpopFor, dpopResourceRequest, type Dpop } from "./dpop.ts";
 import { jwtBearerFlow } from "./grants.ts";
-import { guardedFetch, printable, type HttpLimits } from "./http.ts";
+import { checkIssuedTokens, guardedFetch, printable, type HttpLimits } from "./http.ts";
 import { memoryStore } from "./stores.ts";
 import { OAuthClientError, type OAuthClientProvider, type StoredTokens } from "./types.ts";
 
@@ -55,6 +55,36 @@ function replayable(body: RequestInit["body"]): boolean {
   return body === undefined || body === null || !(body instanceof ReadableStream);
 }
 
+/** Redirects followed for one request (fetch's own limit); past it the redirect response is returned. */
+const MAX_REDIRECTS = 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Headers describing a request body, dropped with the body when a redirect turns a request into a GET (Fetch). */
+const BODY_HEADERS = ["content-type", "content-encoding", "content-language", "content-location", "content-length"];
+
+/** A `Request` as plain init. Its body stays a stream (sent once: not replayed after a challenge or a 307). */
+function initOf(request: Request): RequestInit {
+  const init: RequestInit & { duplex?: "half" } = {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    ...(request.body !== null && { body: request.body, duplex: "half" }),
+  };
+  return init;
+}
+
+/** Whether a stored entry holds tokens this client can send (an older version may have stored anything). */
+function sendable(stored: Record<string, unknown>): boolean {
+  try {
+    const { access_token, token_type, refresh_token } = stored;
+    if (typeof access_token !== "string" || typeof token_type !== "string") return false;
+    if (refresh_token !== undefined && typeof refresh_token !== "string") return false;
+    checkIssuedTokens({ access_token, token_type, ...(refresh_token !== undefined && { refresh_token }) }, "stored");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function sameUrl(value: unknown, url: URL): boolean {
   try {
     return typeof value === "string" && new URL(value).href === url.href;
@@ -90,7 +120,7 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     for (let n = parts.length; n >= 0; n--) {
       const candidate = new URL(`/${parts.slice(0, n).join("/")}`, canonical.origin);
       const stored = await ctx.store.get(tokensKey(candidate.href));
-      if (stored && typeof stored["access_token"] === "string" && sameUrl(stored["resource"], candidate)) {
+      if (stored && sendable(stored) && sameUrl(stored["resource"], candidate)) {
         const binding: Binding = { resource: candidate, tokens: stored as unknown as StoredTokens };
         bindings.push(binding);
         return binding;
@@ -184,30 +214,61 @@ export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOpt
     return running;
   }
 
+  /** One request to `url` with the tokens where they belong (`init` describes the request). */
+  async function sendOnce(url: URL, init: RequestInit, tokens: StoredTokens | undefined, binding?: Binding) {
+    const headers = new Headers(init.headers);
+    headers.delete("authorization");
+    // A token goes only to URLs under the resource it was issued for; anything else goes without one.
+    const usable = tokens && isUnder(url, new URL(tokens.resource)) ? tokens : undefined;
+    const isDpop = usable?.token_type.toLowerCase() === "dpop";
+    if (usable && isDpop && binding?.dpop)
+      return dpopResourceRequest(base, binding.dpop, usable.access_token, url, init, headers);
+    // A DPoP-bound token without its key (stored by another process) is useless: none is sent.
+    if (usable && !isDpop) headers.set("authorization", `Bearer ${usable.access_token}`);
+    return base(url, { ...init, headers, redirect: "manual" });
+  }
+
+  /**
+   * Sends the request, following redirects here rather than in fetch (which keeps `Authorization` on a same-origin
+   * redirect): each hop gets the token only if it is under the token's resource.
+   */
+  async function send(url: URL, init: RequestInit, tokens: StoredTokens | undefined, binding?: Binding) {
+    let [current, hop] = [url, init];
+    for (let hops = 0; ; hops++) {
+      const response = await sendOnce(current, hop, tokens, binding);
+      const location = response.headers.get("location");
+      if (!REDIRECTS.has(response.status) || location === null || hops >= MAX_REDIRECTS) return response;
+      const keepsBody = response.status === 307 || response.status === 308;
+      if (keepsBody && !replayable(hop.body)) return response;
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        return response;
+      }
+      await response.body?.cancel().catch(() => undefined);
+      const method = (hop.method ?? "GET").toUpperCase();
+      if ((response.status === 303 && method !== "HEAD") || (!keepsBody && method === "POST")) {
+        const headers = new Headers(hop.headers);
+        for (const name of BODY_HEADERS) headers.delete(name);
+        const { body: _body, ...rest } = hop;
+        hop = { ...rest, method: "GET", headers };
+      }
+      current = next;
+    }
+  }
+
   return async function fetchWithOAuth(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request ? new Request(input, init) : undefined;
     const url = new URL(request ? request.url : input instanceof URL ? input.href : (input as string));
-    const canReplay = request ? request.body === null : replayable(init?.body);
+    const plain = request ? initOf(request) : { ...init };
+    const canReplay = replayable(plain.body);
     let binding = bindingFor(url) ?? (await loadStored(url));
     let authorizations = 0;
     let refreshed = false;
     for (;;) {
       const tokens = await freshToken(binding);
-      const headers = new Headers(request ? request.headers : init?.headers);
-      headers.delete("authorization");
-      // A token goes only to URLs under the resource it was issued for; anything else goes without one.
-      const usable = tokens && isUnder(url, new URL(tokens.resource)) ? tokens : undefined;
-      const isDpop = usable?.token_type.toLowerCase() === "dpop";
-      let response: Response;
-      if (usable && isDpop && binding?.dpop && !request) {
-        response = await dpopResourceRequest(base, binding.dpop, usable.access_token, url, init ?? {}, headers);
-      } else {
-        // A DPoP-bound token without its key (stored by another process) is useless: none is sent.
-        if (usable && !isDpop) headers.set("authorization", `Bearer ${usable.access_token}`);
-        response = request
-          ? await base(new Request(request.clone(), { headers }))
-          : await base(url, { ...init, headers });
-      }
+      const response = await send(url, plain, tokens, binding);
       const key = canonicalResource(url).href;
       if (response.status !== 401 && response.status !== 403) {
         fruitless.delete(key);

@@ -8,7 +8,7 @@ import * as oauth from "oauth4webapi";
 import { importPKCS8 } from "jose";
 import { libStep, type OAuthHttp } from "./discovery.ts";
 import { withNonceRetry, type Dpop } from "./dpop.ts";
-import { isLoopback, printable } from "./http.ts";
+import { checkIssuedTokens, isLoopback, printable } from "./http.ts";
 import {
   OAuthClientError,
   type ClientInformation,
@@ -205,7 +205,7 @@ function toTokens(
 ): StoredTokens {
   const scope = result.scope ?? requested;
   const refresh = result.refresh_token ?? previous?.refresh_token;
-  return {
+  const tokens = {
     access_token: result.access_token,
     token_type: result.token_type,
     ...(refresh !== undefined && { refresh_token: refresh }),
@@ -214,6 +214,7 @@ function toTokens(
     resource,
     issuer,
   };
+  return checkIssuedTokens(tokens, `token response of ${printable(issuer)}`);
 }
 
 function callbackParams(value: URL | URLSearchParams | string): URLSearchParams {

@@ -6,7 +6,7 @@
 import * as oauth from "oauth4webapi";
 import { libStep, type OAuthHttp } from "./discovery.ts";
 import { withNonceRetry, type Dpop } from "./dpop.ts";
-import { checkUrl, printable } from "./http.ts";
+import { checkIssuedTokens, checkUrl, printable } from "./http.ts";
 import { OAuthClientError, type StoredTokens, type TokenEndpointAuthMethod } from "./types.ts";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -81,7 +81,7 @@ export async function jwtBearerFlow(
       ),
     ),
   );
-  return {
+  const tokens = {
     access_token: result.access_token,
     token_type: result.token_type,
     ...(typeof result.expires_in === "number" && { expires_at: Math.floor(Date.now() / 1000) + result.expires_in }),
@@ -89,6 +89,7 @@ export async function jwtBearerFlow(
     resource,
     issuer: as.issuer,
   };
+  return checkIssuedTokens(tokens, what);
 }
 
 export interface EnterpriseAssertionOptions {

@@ -36,6 +36,36 @@ export function checkUrl(raw: string | URL, what: string): URL {
   return url;
 }
 
+/** RFC 6749 appendix A.12: an access token is visible ASCII; it is sent as one `Authorization` credential, so no space. */
+const ACCESS_TOKEN = /^[\x21-\x7e]+$/;
+/** An RFC 9110 token: the scheme of `Authorization: <token_type> <access_token>`. */
+const TOKEN_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** RFC 6749 appendix A.17: a refresh token is visible ASCII or space. */
+const REFRESH_TOKEN = /^[\x20-\x7e]+$/;
+
+/**
+ * Tokens an authorization server issued, checked before they are stored or used: one that a `Headers` object would
+ * refuse (CR/LF, characters past Latin-1) would otherwise be stored and make every later request throw.
+ */
+export function checkIssuedTokens<T extends { access_token: string; token_type: string; refresh_token?: string }>(
+  tokens: T,
+  what: string,
+): T {
+  const bad = !ACCESS_TOKEN.test(tokens.access_token)
+    ? "access_token"
+    : !TOKEN_TYPE.test(tokens.token_type)
+      ? "token_type"
+      : tokens.refresh_token !== undefined && !REFRESH_TOKEN.test(tokens.refresh_token)
+        ? "refresh_token"
+        : undefined;
+  if (bad)
+    throw new OAuthClientError(
+      `${what}: the authorization server issued a ${bad} that is not visible ASCII (RFC 6749); it was not stored`,
+      "token_request_failed",
+    );
+  return tokens;
+}
+
 /** Text from the network made safe for an error message: control characters dropped, length capped. */
 export function printable(text: string, max = 120): string {
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
