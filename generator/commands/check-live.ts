@@ -50,7 +50,13 @@ async function checkOne(name: string, lock: Lock, lockFile: string, config: Host
   const entry = config.servers.get(name);
   if (!entry) return fail(config.invalid.get(name) ?? `not in ${shown(config.file)}`);
   if (!existsSync(manifestFile)) return fail(`its manifest ${base.manifest} is missing`);
-  const committed = parse(await readFile(manifestFile, "utf8")) as Record<string, unknown>;
+  let committed: Record<string, unknown>;
+  try {
+    committed = parse(await readFile(manifestFile, "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    return fail(`its manifest ${base.manifest} is not YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof committed !== "object" || committed === null) return fail(`its manifest ${base.manifest} is empty`);
   try {
     const live = await readLive(entry, {
       context: contextOf(config),

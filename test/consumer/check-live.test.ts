@@ -205,6 +205,17 @@ describe("check --live", () => {
     await serve(V2);
   }, 300_000);
 
+  it("a manifest that is not YAML any more is reported, not a crash", async () => {
+    const file = path.join(SCRATCH, "pinned/tools/mcp.yaml");
+    const original = await readFile(file, "utf8");
+    await writeFile(file, "tools: [");
+    const run = await check("--format", "json");
+    await writeFile(file, original);
+    const report = JSON.parse(run.stdout) as { servers: { failure?: string }[] };
+    expect(report.servers[0]!.failure).toMatch(/^its manifest .*pinned\/tools\/mcp\.yaml is not YAML/);
+    expect(run.code).toBe(1);
+  }, 60_000);
+
   it("a server that cannot start is reported by name and exits 1", async () => {
     await writeFile(TOOLS, "not json");
     const run = await check("--format", "json");
