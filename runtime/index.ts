@@ -45,6 +45,7 @@ export type { EngineHandlers, IncomingRequest, ProgressUpdate, RequestOptions } 
 export {
   ConnectionClosedError,
   ErrorCode,
+  RuntimeErrorCode,
   ProtocolUsageError,
   RequestCancelledError,
   RequestTimeoutError,

@@ -97,7 +97,7 @@ export function headerParamsOf(inputSchema: unknown): HeaderParamsResult {
 function valueAt(args: unknown, path: readonly string[]): unknown {
   let node = args;
   for (const key of path) {
-    if (!isObject(node)) return undefined;
+    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined; // own keys: "constructor" is no argument
     node = node[key];
   }
   return node;

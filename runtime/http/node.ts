@@ -182,6 +182,13 @@ export interface ServeOptions extends McpHttpOptions {
   readonly requestTimeout?: number;
   /** Connections beyond this many are closed at once by Node. Default 1,000. */
   readonly maxConnections?: number;
+  /**
+   * One peer's share of `maxConnections`: a connection from an address that already holds this many is closed at
+   * once, so one peer cannot take the whole budget. IPv6 peers are counted per /64. Default: a tenth of
+   * `maxConnections`, at least 10 (100 of the default 1,000). Behind a reverse proxy every connection comes from the proxy's address: set it to
+   * `maxConnections` (or 0, which turns the share off) and limit per client at the proxy.
+   */
+  readonly maxConnectionsPerAddress?: number;
 }
 
 /** serve()'s connection defaults (ms, except `maxConnections`). */
@@ -235,6 +242,9 @@ function createNodeServer(listener: NodeListener, options: ServeOptions): Server
   );
   httpServer.keepAliveTimeout = options.keepAliveTimeout ?? SERVE_DEFAULTS.keepAliveTimeout;
   httpServer.maxConnections = options.maxConnections ?? SERVE_DEFAULTS.maxConnections;
+  const budget = httpServer.maxConnections;
+  const share = options.maxConnectionsPerAddress ?? Math.min(budget, Math.max(10, Math.floor(budget / 10)));
+  if (share > 0) limitPerAddress(httpServer, share);
   if (idleTimeout > 0) {
     httpServer.timeout = idleTimeout;
     // With a 'timeout' listener Node leaves the socket to us: close it unless a request is being served on it.
@@ -243,6 +253,40 @@ function createNodeServer(listener: NodeListener, options: ServeOptions): Server
     });
   }
   return httpServer;
+}
+
+/** Closes a connection from an address that already holds `share` connections. */
+function limitPerAddress(httpServer: Server, share: number): void {
+  const held = new Map<string, number>();
+  httpServer.on("connection", (socket: Socket) => {
+    const peer = peerOf(socket.remoteAddress);
+    const count = (held.get(peer) ?? 0) + 1;
+    if (count > share) {
+      socket.destroy();
+      return;
+    }
+    held.set(peer, count);
+    socket.once("close", () => {
+      const left = (held.get(peer) ?? 1) - 1;
+      if (left > 0) held.set(peer, left);
+      else held.delete(peer);
+    });
+  });
+}
+
+/** The peer an address belongs to: an IPv4 address (also IPv4-mapped IPv6), or an IPv6 /64 (one host's usual share). */
+export function peerOf(address: string | undefined): string {
+  if (address === undefined) return "";
+  const bare = address.replace(/%.*$/, "").toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (mapped) return mapped[1]!;
+  if (!bare.includes(":")) return bare;
+  const [head = "", tail] = bare.split("::");
+  const first = head === "" ? [] : head.split(":");
+  const last = tail === undefined || tail === "" ? [] : tail.split(":");
+  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - first.length - last.length)).fill("0");
+  const groups = [...first, ...zeros, ...last].slice(0, 4).map((g) => g.replace(/^0+(?=.)/, ""));
+  return `${groups.join(":")}::/64`;
 }
 
 /** `await serve(server, { port: 3000 })` → an MCP endpoint at http://127.0.0.1:3000/mcp. */

@@ -19,6 +19,15 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/**
+ * This runtime's own error codes, outside JSON-RPC's reserved range (-32768 to -32000) as MCP 2026-07-28 asks of
+ * codes not defined by the specification.
+ */
+export const RuntimeErrorCode = {
+  /** The session already runs `maxRequestsInFlight` requests; `data.limit` says how many. Retry when some finish. */
+  TooManyRequestsInFlight: -31429,
+} as const;
+
 /** An error received from, or to be sent to, the peer as a JSON-RPC error object. */
 export class RpcError extends Error {
   constructor(

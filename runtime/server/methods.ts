@@ -105,7 +105,10 @@ async function getPrompt(env: MethodEnv): Promise<Result> {
   if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
   let args: unknown = env.params["arguments"] ?? {};
   for (const arg of prompt.definition.arguments ?? []) {
-    if (arg.required && (args as Record<string, unknown>)[arg.name] === undefined) {
+    if (
+      arg.required &&
+      (!Object.hasOwn(args as object, arg.name) || (args as Record<string, unknown>)[arg.name] === undefined)
+    ) {
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: prompt ${name} needs argument "${arg.name}"`);
     }
   }
@@ -123,11 +126,15 @@ async function getPrompt(env: MethodEnv): Promise<Result> {
 
 async function complete(env: MethodEnv): Promise<Result> {
   const params = env.params as unknown as CompleteParams;
-  let completer: Completer | undefined;
-  if (params.ref.type === "ref/prompt")
-    completer = env.server.prompts.get(params.ref.name ?? "")?.complete[params.argument.name];
-  else if (params.ref.type === "ref/resource")
-    completer = env.server.templates.get(params.ref.uri ?? "")?.complete[params.argument.name];
+  const completers =
+    params.ref.type === "ref/prompt"
+      ? env.server.prompts.get(params.ref.name ?? "")?.complete
+      : params.ref.type === "ref/resource"
+        ? env.server.templates.get(params.ref.uri ?? "")?.complete
+        : undefined;
+  // Own keys only: an argument named "constructor" or "__proto__" must not find Object.prototype's members.
+  const name = params.argument.name;
+  const completer: Completer | undefined = completers && Object.hasOwn(completers, name) ? completers[name] : undefined;
   const values = completer
     ? await completer(params.argument.value, {
         arguments: ("context" in params ? params.context?.arguments : undefined) ?? {},

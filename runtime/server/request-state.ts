@@ -96,7 +96,8 @@ const UNSALIENT = new Set(["_meta", "inputResponses", "requestState"]);
 
 /** SHA-256 of the params that identify the request (everything but `_meta` and the MRTR fields), key-order independent. */
 export async function digestParams(params: unknown): Promise<string> {
-  const salient: Record<string, unknown> = {};
+  // No prototype: a param named "__proto__" is a key like any other, not the object's prototype.
+  const salient = Object.create(null) as Record<string, unknown>;
   if (typeof params === "object" && params !== null) {
     for (const [k, v] of Object.entries(params)) if (!UNSALIENT.has(k)) salient[k] = v;
   }
@@ -105,16 +106,35 @@ export async function digestParams(params: unknown): Promise<string> {
   );
 }
 
-/** JSON with object keys sorted, so equal values give equal strings. */
+/**
+ * JSON with object keys sorted, so equal values give equal strings. Iterative (an explicit stack of what is left to
+ * write): params nested 200,000 deep, which JSON.parse accepts, must not overflow the call stack.
+ */
 export function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(",")}}`;
+  const out: string[] = [];
+  const todo: Array<{ readonly text: string } | { readonly value: unknown }> = [{ value }];
+  for (let item = todo.pop(); item !== undefined; item = todo.pop()) {
+    if ("text" in item) {
+      out.push(item.text);
+      continue;
+    }
+    const v = item.value;
+    if (typeof v !== "object" || v === null) {
+      out.push(JSON.stringify(v) ?? "null");
+      continue;
+    }
+    const isArray = Array.isArray(v);
+    const keys = isArray ? [] : Object.keys(v).sort();
+    const members: unknown[] = isArray ? v : keys.map((k) => (v as Record<string, unknown>)[k]);
+    // Pushed in reverse: the closing bracket first, the first member last (popped next).
+    todo.push({ text: isArray ? "]" : "}" });
+    for (let i = members.length - 1; i >= 0; i--) {
+      todo.push({ value: members[i] });
+      todo.push({ text: (i > 0 ? "," : "") + (isArray ? "" : `${JSON.stringify(keys[i])}:`) });
+    }
+    out.push(isArray ? "[" : "{");
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
 }
 
 /** The caller a state is bound to: the one rule of transport/principal.ts, "" when unauthenticated. */

@@ -123,6 +123,12 @@ export interface ServerOptions {
    * URI's length): a longer `resources/read` URI matches no template. Templates with their own `match` are not bound.
    */
   readonly maxTemplateUriLength?: number;
+  /**
+   * Requests of one session whose handlers may run at once (default 256); each member of a batch counts. Requests
+   * beyond it are answered at once with error -31429 (`RuntimeErrorCode.TooManyRequestsInFlight`). A request whose
+   * client hung up counts until its handler settles. Over HTTP without sessions every request is its own session.
+   */
+  readonly maxRequestsInFlight?: number;
   /** Page size for list results (default 100; 0 = no pagination). */
   readonly pageSize?: number;
   /** HMAC key for multi round-trip `requestState` (default: random per process; set it when several processes serve). */

@@ -29,6 +29,7 @@ import {
   type ServerEra,
   type ServingPort,
 } from "./eras.ts";
+import { InFlight } from "./in-flight.ts";
 import { ListenStreams } from "./listen-streams.ts";
 import type { MethodImpl } from "./methods.ts";
 import type { McpServer } from "./server.ts";
@@ -50,6 +51,7 @@ export class ServerSession implements ContextHost, ServingPort {
     (profile, method, params, related) => void this.sendGated(profile, method, params, undefined, related),
   );
   private servedStateless = false;
+  private readonly inFlight = new InFlight(() => this.server.options.maxRequestsInFlight);
 
   constructor(
     readonly server: McpServer,
@@ -60,7 +62,7 @@ export class ServerSession implements ContextHost, ServingPort {
     this.engine = new JsonRpcEngine(
       transport,
       {
-        onRequest: (request) => this.onRequest(request),
+        onRequest: (request) => this.inFlight.run(this.onRequest, request),
         onNotification: (method, params) => this.onNotification(method, params),
         acceptsBatch: () => this.handshake?.profile.batches ?? false,
         toRpcError: (error, request) => {
@@ -198,7 +200,7 @@ export class ServerSession implements ContextHost, ServingPort {
 
   // ---- incoming -----------------------------------------------------------------------------------------
 
-  private onRequest(request: IncomingRequest): Promise<Result> | Result {
+  private readonly onRequest = (request: IncomingRequest): Promise<Result> | Result => {
     const route = this.route(request);
     if (route === "initialize") {
       const opened = openHandshake(this.server, request);
@@ -212,7 +214,7 @@ export class ServerSession implements ContextHost, ServingPort {
     const scope = era.scope(this, request, profile, admitted.admitted);
     if (scope instanceof Promise) return scope.then((s) => this.run(era, request, admitted, s));
     return this.run(era, request, admitted, scope);
-  }
+  };
 
   /**
    * A request naming its revision in `_meta` is stateless-era, `initialize` too: that era has no `initialize` (its
@@ -354,7 +356,9 @@ export class ServerSession implements ContextHost, ServingPort {
 
   /** A method's token in `profile`, else in an extension the client declared. */
   private methodToken(profile: RevisionProfile, method: string, declared: Capabilities): AnyMethodType | undefined {
-    return profile.methods[method] ?? this.server.extensionToken(method, declared);
+    // Own keys only: a method named "constructor" or "toString" must not find Object.prototype's members.
+    const own = Object.hasOwn(profile.methods, method) ? profile.methods[method] : undefined;
+    return own ?? this.server.extensionToken(method, declared);
   }
 
   private onNotification(method: string, params: unknown): void {

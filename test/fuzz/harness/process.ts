@@ -10,7 +10,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 // `node --import tsx` (not the tsx CLI, which runs a second process): signals and /proc then reach the server itself.
 const tsxLoader = path.join(root, "node_modules/tsx/dist/loader.mjs");
-const launch = path.join(root, "test/fuzz/harness/launch.ts");
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -28,7 +27,14 @@ export interface ServerProcess {
 }
 
 export interface StartOptions {
-  readonly mode: "stdio" | "http";
+  /** `web`: the web handler under Bun (hostile.ts only; needs `bun`). */
+  readonly mode: "stdio" | "http" | "web";
+  /** The launcher in this folder (default launch.ts; hostile.ts for the server-input properties). */
+  readonly launcher?: "launch.ts" | "hostile.ts";
+  /** Extra environment (e.g. HOSTILE_SERVER, HOSTILE_HTTP for hostile.ts). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The Bun executable, for mode `web`. */
+  readonly bun?: string;
   readonly httpOptions?: Record<string, unknown>;
   readonly auth?: { issuer: string; audience: string; jwks: unknown };
 }
@@ -39,9 +45,14 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const env: Record<string, string | undefined> = {
     ...process.env,
     FUZZ_HTTP_OPTIONS: JSON.stringify(options.httpOptions ?? {}),
+    ...options.env,
   };
   if (options.auth) env["FUZZ_AUTH"] = JSON.stringify(options.auth);
-  const child = spawn(process.execPath, ["--import", pathToFileURL(tsxLoader).href, launch, options.mode], {
+  const script = path.join(root, "test/fuzz/harness", options.launcher ?? "launch.ts");
+  const [file, args] = options.bun
+    ? [options.bun, [script, options.mode]]
+    : [process.execPath, ["--import", pathToFileURL(tsxLoader).href, script, options.mode]];
+  const child = spawn(file, args, {
     cwd: root,
     env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -58,7 +69,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     for (const match of chunk.matchAll(/fuzz-heap (\d+)/g)) heapWaiters.shift()?.(Number(match[1]));
   });
   let url = "";
-  if (options.mode === "http") {
+  if (options.mode !== "stdio") {
     url = await new Promise<string>((resolve, reject) => {
       let out = "";
       const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);

@@ -72,7 +72,15 @@ const drawn: fc.Arbitrary<Drawn> = fc
 
 /** fc.assert with a short report: counterexamples here can be 16,000 characters long. */
 export function holds<T>(property: fc.IProperty<T>, options: RunOptions): void {
-  const details = fc.check(property, { numRuns: options.numRuns, seed: options.seed });
+  report(fc.check(property, { numRuns: options.numRuns, seed: options.seed }));
+}
+
+/** `holds` for an async property. */
+export async function holdsAsync<T>(property: fc.IAsyncProperty<T>, options: RunOptions): Promise<void> {
+  report(await fc.check(property, { numRuns: options.numRuns, seed: options.seed }));
+}
+
+function report<T>(details: fc.RunDetails<T>): void {
   if (!details.failed) return;
   const example = JSON.stringify(details.counterexample).slice(0, 300);
   const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
