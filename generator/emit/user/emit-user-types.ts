@@ -111,9 +111,9 @@ function printToolValidators(f: Printer, model: UserModel): void {
  * module (a built-in one from the runtime's `protocol/<name>` entry, a user's folder by relative path), so a bundle
  * of the server holds only the manifest's revisions.
  */
-function revisionValues(f: Printer, model: UserModel, revisions: readonly UserRevision[]): string {
+function revisionLocals(f: Printer, model: UserModel, revisions: readonly UserRevision[]): string[] {
   const taken = new Set<string>();
-  const values = revisions.map((r) => {
+  return revisions.map((r) => {
     const base = `revision_${(r.kind === "builtin" ? r.name : posix.basename(r.folder)).replace(/[^A-Za-z0-9_$]/g, "_")}`;
     let local = base;
     for (let n = 2; taken.has(local); n++) local = `${base}_${n}`;
@@ -122,9 +122,22 @@ function revisionValues(f: Printer, model: UserModel, revisions: readonly UserRe
       r.kind === "builtin"
         ? builtinRevision(local, builtinRevisionSpecifier(model, r.name))
         : relativeModule(local, `${r.module}${model.importExtension}`);
-    return `${f.use(symbol)}.revision`;
+    return f.use(symbol);
   });
-  return `revisions: [${values.join(", ")}]`;
+}
+
+/**
+ * `methodTokens`: the token of each request `ServerHandlers.methods` serves, from the revision that types it, so the
+ * server file names them without importing any revision itself.
+ */
+function printMethodTokens(f: Printer, model: UserModel, locals: readonly string[]): void {
+  if (model.methods.length === 0) return;
+  const entries = model.methods.map(
+    (m) => `${propertyKey(m.method)}: ${locals[m.revision]}.revision.methods[${JSON.stringify(m.method)}]`,
+  );
+  f.print("");
+  f.print("/** The method token of each request a revision adds that `ServerHandlers.methods` serves. */");
+  f.print(`export const methodTokens = { ${entries.join(", ")} };`);
 }
 
 /** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
@@ -143,14 +156,19 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
       ...(t.output ? [`outputSchema: ${jsonSchemaConst(t.output.typeName)}`] : []),
       ...(t.annotations ? [`annotations: ${json(t.annotations)}`] : []),
       ...(t.icons ? [`icons: ${json(t.icons)}`] : []),
+      ...Object.entries(t.fields).map(([key, value]) => `${propertyKey(key)}: ${json(value)}`),
     ];
     return `{ ${fields.join(", ")} }`;
   });
   const { revisions, instructions, ...info } = model.server;
+  const locals = revisions ? revisionLocals(f, model, revisions) : [];
+  // A field a revision adds is not in the runtime's definition types: the lists then accept any further field.
+  const definition = (symbol: (typeof runtime)["ToolDefinition"]) =>
+    model.definitionFields ? ["(", typeUse(symbol), " & Readonly<Record<string, unknown>>)"] : typeUse(symbol);
   const serverOptions = [
     `info: ${json(info)}`,
     ...(instructions !== undefined ? [`instructions: ${json(instructions)}`] : []),
-    ...(revisions ? [revisionValues(f, model, revisions)] : []),
+    ...(revisions ? [`revisions: [${locals.map((l) => `${l}.revision`).join(", ")}]`] : []),
     `capabilities: ${wireCapabilities(model)}`,
   ];
   const scopes = Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes]));
@@ -174,7 +192,11 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   );
   f.print("");
   f.print("/** `tools/list`, in manifest order. */");
-  f.print("export const toolDefinitions: readonly ", typeUse(runtime.ToolDefinition), `[] = [${tools.join(",\n")}];`);
+  f.print(
+    "export const toolDefinitions: readonly ",
+    definition(runtime.ToolDefinition),
+    `[] = [${tools.join(",\n")}];`,
+  );
   f.print("");
   f.print(
     "/** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */",
@@ -184,23 +206,24 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   f.print("/** `resources/list`, in manifest order. */");
   f.print(
     "export const resourceDefinitions: readonly ",
-    typeUse(runtime.ResourceDefinition),
+    definition(runtime.ResourceDefinition),
     `[] = ${json(model.resources.map((r) => r.descriptor))};`,
   );
   f.print("");
   f.print("/** `resources/templates/list`, in manifest order. */");
   f.print(
     "export const resourceTemplateDefinitions: readonly ",
-    typeUse(runtime.ResourceTemplateDefinition),
+    definition(runtime.ResourceTemplateDefinition),
     `[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};`,
   );
   f.print("");
   f.print("/** `prompts/list`, in manifest order. */");
   f.print(
     "export const promptDefinitions: readonly ",
-    typeUse(runtime.PromptDefinition),
+    definition(runtime.PromptDefinition),
     `[] = ${json(model.prompts.map((p) => p.descriptor))};`,
   );
+  printMethodTokens(f, model, locals);
   return f.render(header);
 }
 
@@ -209,13 +232,15 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
  * registrations. `logging: undefined` removes the runtime's default logging capability.
  */
 function wireCapabilities(model: UserModel): string {
-  const c = model.capabilities;
+  const { tools, resources, prompts, completions, logging, ...declared } = model.capabilities;
   const entries = [
-    ...(c.tools ? [`tools: ${JSON.stringify(c.tools)}`] : []),
-    ...(c.resources ? [`resources: ${JSON.stringify(c.resources)}`] : []),
-    ...(c.prompts ? [`prompts: ${JSON.stringify(c.prompts)}`] : []),
-    ...(c.completions ? ["completions: {}"] : []),
-    `logging: ${c.logging ? "{}" : "undefined"}`,
+    ...(tools ? [`tools: ${JSON.stringify(tools)}`] : []),
+    ...(resources ? [`resources: ${JSON.stringify(resources)}`] : []),
+    ...(prompts ? [`prompts: ${JSON.stringify(prompts)}`] : []),
+    ...(completions ? ["completions: {}"] : []),
+    `logging: ${logging ? "{}" : "undefined"}`,
+    // Capabilities a served revision declares, as the manifest writes them.
+    ...Object.entries(declared).map(([name, value]) => `${propertyKey(name)}: ${jsonLiteral(value)}`),
   ];
   return `{ ${entries.join(", ")} }`;
 }
