@@ -108,6 +108,8 @@ export async function readMessage(
   try {
     return { body: JSON.parse(text) };
   } catch {
-    return { error: rpcError(400, -32700, "Parse error: the body is not valid JSON", null) };
+    // RFC 8259 §8.1: JSON sent over a network carries no byte-order mark; every transport here refuses one.
+    const why = text.startsWith("\uFEFF") ? "the body starts with a byte-order mark" : "the body is not valid JSON";
+    return { error: rpcError(400, -32700, `Parse error: ${why}`, null) };
   }
 }

@@ -9,11 +9,16 @@ import { BodyTooLargeError, type HttpRequestIn, type HttpResponseOut } from "./t
 
 async function readLimited(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new BodyTooLargeError(limit);
+  if (declared > limit) {
+    // Not a byte of it is wanted: the host must not go on reading the upload for us.
+    request.body?.cancel().catch(() => undefined);
+    throw new BodyTooLargeError(limit);
+  }
   if (!request.body) return "";
   const reader = request.body.getReader();
-  // One decoder per body, streaming: a character split across chunks decodes whole.
-  const decoder = new TextDecoder();
+  // One decoder per body, streaming: a character split across chunks decodes whole. `ignoreBOM` keeps a leading
+  // byte-order mark in the text, so JSON.parse refuses it here as serve() and stdio do (RFC 8259 §8.1).
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let text = "";
   let size = 0;
   for (;;) {
@@ -29,15 +34,30 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   return text + decoder.decode();
 }
 
-export function fromWebRequest(request: Request): HttpRequestIn {
-  const url = new URL(request.url);
+/** Where a request was sent. Bun gives an HTTP/1.0 request without Host a bare path (`/mcp`) as its URL. */
+function targetOf(request: Request): { readonly url: URL | undefined; readonly absolute: boolean } {
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(request.url);
+  try {
+    return { url: new URL(request.url, "http://host.invalid"), absolute };
+  } catch {
+    return { url: undefined, absolute };
+  }
+}
+
+/** `onTooLarge`: called when the body is refused as too large (the answer should then close the connection). */
+export function fromWebRequest(request: Request, onTooLarge?: () => void): HttpRequestIn {
+  const { url, absolute } = targetOf(request);
   return {
     method: request.method,
-    path: url.pathname,
-    search: url.search,
-    // A Request built in-process may lack Host; its URL then says where it was sent.
-    header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
-    readBody: (limit) => readLimited(request, limit),
+    path: url?.pathname ?? "",
+    search: url?.search ?? "",
+    // A Request built in-process may lack Host; an absolute URL then says where it was sent.
+    header: (name) => request.headers.get(name) ?? (name === "host" && absolute && url?.host ? url.host : undefined),
+    readBody: (limit) =>
+      readLimited(request, limit).catch((error: unknown) => {
+        if (error instanceof BodyTooLargeError) onTooLarge?.();
+        throw error;
+      }),
     onGone: (listener) => {
       if (request.signal.aborted) listener();
       else request.signal.addEventListener("abort", listener, { once: true });
@@ -89,9 +109,11 @@ export function toWebResponse(out: HttpResponseOut): Response {
 /** A fetch-style handler for an `McpHttpHandler`. */
 export function toFetchHandler(handler: McpHttpHandler): (request: Request) => Promise<Response> {
   return async (request) => {
-    const out = await handler.handle(fromWebRequest(request));
+    let tooLarge = false;
+    const out = await handler.handle(fromWebRequest(request, () => (tooLarge = true)));
     try {
-      return toWebResponse(out);
+      // After a refused upload the connection must close: a host keeping it alive would read the rest of the upload.
+      return toWebResponse(tooLarge ? { ...out, headers: { ...out.headers, connection: "close" } } : out);
     } catch (error) {
       // e.g. a header value `Headers` refuses: answer 500 rather than reject into the host's error path.
       handler.reportError(error);
