@@ -7,6 +7,7 @@ import { httpSessionFrames, legacyFrames, statelessFrames, stdioFrames, type Run
 import { forgedTokens } from "./properties/tokens.ts";
 import { failedInitialize, hostAndOrigin, wrongHeaders } from "./properties/abuse.ts";
 import { startServer } from "./harness/process.ts";
+import { SERVER_INPUT_PROPERTIES } from "./properties/server-inputs.ts";
 
 /** An HTTP abuse property on its own server process. */
 const onHttpServer =
@@ -44,6 +45,7 @@ const properties: Array<[string, (options: RunOptions) => Promise<void>]> = [
   ["abuse host/origin", onHttpServer(hostAndOrigin)],
   ["abuse wrong headers", onHttpServer(wrongHeaders)],
   ["abuse failed initialize", onHttpServer(failedInitialize)],
+  ...SERVER_INPUT_PROPERTIES,
 ];
 
 console.log(`fuzz: ${count} cases per property, seed ${seed}${only ? `, only "${only}"` : ""}`);

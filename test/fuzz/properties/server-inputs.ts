@@ -12,10 +12,11 @@ import fc from "fast-check";
 import type { Socket } from "node:net";
 import { expandUriTemplate } from "../../../runtime/protocol/uri-template.ts";
 import { postFrame } from "../harness/peers.ts";
+import { startServer } from "../harness/process.ts";
 import { head, openSocket, rawRequest } from "../harness/raw-http.ts";
 import { openSession } from "./abuse.ts";
 import type { RunOptions } from "./frames.ts";
-import { holdsAsync } from "./templates.ts";
+import { adversarialMatching, holdsAsync, templateRoundTrip } from "./templates.ts";
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -242,3 +243,33 @@ export async function connectionFlood(url: string, share: number, options: RunOp
     options,
   );
 }
+
+/** Runs `property` against its own hostile.ts server process (cap 20 in flight, 10 sockets per address). */
+const onHostile =
+  (property: (url: string, o: RunOptions) => Promise<void>, share = 1) =>
+  async (o: RunOptions): Promise<void> => {
+    const server = await startServer({
+      mode: "http",
+      launcher: "hostile.ts",
+      env: {
+        HOSTILE_SERVER: JSON.stringify({ maxRequestsInFlight: 20 }),
+        HOSTILE_HTTP: JSON.stringify({ maxConnections: 50, maxConnectionsPerAddress: 10 }),
+      },
+    });
+    try {
+      // Network properties cost far more per case than the frame properties: `share` of the count.
+      await property(server.url, { ...o, numRuns: Math.max(1, Math.round(o.numRuns * share)) });
+    } finally {
+      await server.stop();
+    }
+  };
+
+/** The server-input properties for `npm run fuzz` (test/fuzz/run.ts); template matching runs in-process. */
+export const SERVER_INPUT_PROPERTIES: Array<[string, (o: RunOptions) => Promise<void>]> = [
+  ["template matching round trip", async (o) => templateRoundTrip(o)],
+  ["template matching time", async (o) => adversarialMatching(o)],
+  ["server completion names", onHostile(completionNames)],
+  ["server template URIs", onHostile(templateUris, 0.1)],
+  ["server dropped batches", onHostile((url, o) => droppedBatches(url, 20, o), 0.01)],
+  ["server connection floods", onHostile((url, o) => connectionFlood(url, 10, o), 0.02)],
+];
