@@ -7,6 +7,7 @@ import { httpSessionFrames, legacyFrames, statelessFrames, stdioFrames, type Run
 import { forgedTokens } from "./properties/tokens.ts";
 import { failedInitialize, hostAndOrigin, wrongHeaders } from "./properties/abuse.ts";
 import { startServer } from "./harness/process.ts";
+import { generatorInputs } from "./properties/generator.ts";
 import { SERVER_INPUT_PROPERTIES } from "./properties/server-inputs.ts";
 
 /** An HTTP abuse property on its own server process. */
@@ -45,6 +46,7 @@ const properties: Array<[string, (options: RunOptions) => Promise<void>]> = [
   ["abuse host/origin", onHttpServer(hostAndOrigin)],
   ["abuse wrong headers", onHttpServer(wrongHeaders)],
   ["abuse failed initialize", onHttpServer(failedInitialize)],
+  ["generator inputs (import → generate → tsc → load → call)", (o) => generatorInputs(o)],
   ...SERVER_INPUT_PROPERTIES,
 ];
 
