@@ -6,7 +6,7 @@
  * rules are those of `placeholders.ts`, printed here because generated code imports only the runtime.
  */
 import { createPrinter } from "../emit/printer.ts";
-import { headerLine } from "../emit/generated-file.ts";
+import { blockCommentText, commentText, headerLine } from "../emit/generated-file.ts";
 import { relativeModule } from "../emit/runtime-symbols.ts";
 import type { ServerEntry } from "./host-config.ts";
 import { hasPlaceholder } from "./placeholders.ts";
@@ -140,7 +140,9 @@ export function emitIndex(input: IndexInput): string {
   p.use(value("StreamableHttpClientTransport", input.runtime.http));
   p.use(relativeModule("os", "node:os"));
   p.print(SPEC_TYPE);
-  p.print(`/** The servers of ${input.config}; \`\${…}\` placeholders are filled in by \`connect\`, never stored. */`);
+  p.print(
+    `/** The servers of ${blockCommentText(input.config)}; \`\${…}\` placeholders are filled in by \`connect\`, never stored. */`,
+  );
   p.print("export const servers = {");
   for (const s of input.servers) p.print(`  ${JSON.stringify(s.name)}: ${JSON.stringify(s.entry)},`);
   p.print("} as const satisfies Record<string, ServerSpec>;");
@@ -151,5 +153,7 @@ export function emitIndex(input: IndexInput): string {
   });
   p.print("};");
   p.print(CONNECT);
-  return p.render(`${headerLine(input.config)}\n// Regenerate with: mcp-gen import --config ${input.config}\n\n`);
+  return p.render(
+    `${headerLine(input.config)}\n// Regenerate with: mcp-gen import --config ${commentText(input.config)}\n\n`,
+  );
 }

@@ -22,11 +22,16 @@ export function headerLine(input: string, sha256?: string): string {
  * `text` safe inside a `//` comment: line terminators (CR, LF, U+2028, U+2029, which would end the comment and make
  * the rest of a path code) and other control characters are written as `\uXXXX`, as is a backslash.
  */
-function commentText(text: string): string {
+export function commentText(text: string): string {
   return text.replace(
     /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
+}
+
+/** `text` safe inside a `/* … *\/` comment: as {@link commentText}, and a `*\/` that would close it written `*\\/`. */
+export function blockCommentText(text: string): string {
+  return commentText(text).replaceAll("*/", "*\\/");
 }
 
 export function tsHeader(input: string, sha256: string): string {
