@@ -5,8 +5,7 @@
  * the new capability and the tool field, `mcp-gen generate` gives the handler interface a typed `methods["notes/add"]`,
  * `tsc` builds the project, and a client speaking only the draft spawns the built server over stdio, sees the
  * capability and the tool field, and calls the new method. Code passing `capabilities` merges with the manifest's.
- *
- * init's tsconfig gets `rewriteRelativeImportExtensions` (protocol output imports `./methods.ts`).
+ * init's tsconfig is used as init wrote it (protocol output imports `./methods.js`).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -129,11 +128,6 @@ describe("a draft's new capability, tool field and request, from schema.ts to a 
     writeFileSync(path.join(app, "src/server.ts"), SERVER);
     writeFileSync(path.join(app, "src/client.ts"), CLIENT);
     rmSync(path.join(app, "src/http.ts"));
-    const tsconfig = JSON.parse(readFileSync(path.join(app, "tsconfig.json"), "utf8")) as {
-      compilerOptions: Record<string, unknown>;
-    };
-    tsconfig.compilerOptions["rewriteRelativeImportExtensions"] = true;
-    writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
     try {
       run(process.execPath, [TSC, "-p", "tsconfig.json"]);
     } catch (error) {
