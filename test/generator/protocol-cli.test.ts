@@ -5,7 +5,6 @@
  * under `generate --out`'s rules (issue 20 item 11: its own earlier output is replaced; a folder holding a
  * hand-written file, or a project root, is refused before anything is written and the file kept).
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,22 +13,15 @@ import { sha256Hex } from "../../generator/pipeline/spec-source.ts";
 import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
 import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "../protocol/spec-server.ts";
+import { runNode, type CliRun } from "./cli-run.ts";
 
 const project = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-protocol-cli-"));
 let server: SpecServer;
 
-function mcpGen(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "bin/mcp-gen.js"), "protocol", ...args], {
-      cwd: project,
-      env: { ...process.env, MCP_SPEC_BASE_URL: server.url },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
+function mcpGen(...args: string[]): Promise<CliRun> {
+  return runNode(path.join(REPO_ROOT, "bin/mcp-gen.js"), ["protocol", ...args], {
+    cwd: project,
+    env: { ...process.env, MCP_SPEC_BASE_URL: server.url },
   });
 }
 
@@ -49,7 +41,7 @@ describe("mcp-gen protocol --spec", () => {
     server.serve(`${SPEC_URL_PREFIX}2024-11-05/schema.ts`, Buffer.concat([original, Buffer.from("\n")]));
     try {
       const result = await mcpGen("--spec", "2024-11-05", "--out", "tampered");
-      expect(result.status).toBe(1);
+      expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
         /refusing 2024-11-05\/schema\.ts from http:\/\/127\.0\.0\.1:\d+\/.*: its sha256 is/,
       );
@@ -63,7 +55,7 @@ describe("mcp-gen protocol --spec", () => {
     const draft = readFileSync(path.join(requireSpecRoot(), "2026-07-28/schema.ts"));
     server.serve(`${SPEC_URL_PREFIX}draft/schema.ts`, draft);
     const unverified = await mcpGen("--spec", "draft", "--out", "draft");
-    expect(unverified.status).toBe(0);
+    expect(unverified.code).toBe(0);
     expect(unverified.stderr).toContain(
       "draft/schema.ts at b0f60ba5409d is not pinned by this mcp-gen: its content is UNVERIFIED",
     );
@@ -76,7 +68,7 @@ describe("mcp-gen protocol --spec", () => {
     expect(pinned.stderr).toBe("");
     expect(pinned.stdout).toContain(`draft/schema.ts at b0f60ba5409d verified (sha256 ${sha256Hex(draft)}, sha256)`);
     const wrong = await mcpGen("--spec", "draft", "--sha256", "0".repeat(64), "--out", "draft-wrong");
-    expect(wrong.status).toBe(1);
+    expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`its sha256 is ${sha256Hex(draft)}, not the --sha256 ${"0".repeat(64)}`);
     expect(existsSync(path.join(project, "draft-wrong"))).toBe(false);
 
@@ -84,12 +76,12 @@ describe("mcp-gen protocol --spec", () => {
     const other = "/modelcontextprotocol/modelcontextprotocol/0123456789abcdef/schema/2025-06-18/schema.ts";
     server.serve(other, readFileSync(path.join(requireSpecRoot(), "2025-06-18/schema.ts")));
     const atCommit = await mcpGen("--spec", "2025-06-18@0123456789abcdef", "--out", "at-commit");
-    expect(atCommit.status).toBe(0);
+    expect(atCommit.code).toBe(0);
     expect(atCommit.stderr).toContain("2025-06-18/schema.ts at 0123456789ab is not pinned by this mcp-gen");
     expect(server.requests).toContain(other);
 
     const malformed = await mcpGen("--spec", "../../etc/passwd", "--out", "x");
-    expect(malformed.status).toBe(1);
+    expect(malformed.code).toBe(1);
     expect(malformed.stderr).toMatch(/--spec "\.\.\/\.\.\/etc\/passwd" is not <revision>\[@<commit>\]/);
   }, 600_000);
 });
@@ -97,16 +89,16 @@ describe("mcp-gen protocol --spec", () => {
 describe("mcp-gen protocol --out", () => {
   it("imports siblings with the chosen extension, refuses a folder with a file it did not write, replaces its own", async () => {
     const ts = await mcpGen("--spec", "2025-03-26", "--import-extension", ".ts", "--out", "bindings");
-    expect(ts.status).toBe(0);
+    expect(ts.code).toBe(0);
     expect(read("bindings/index.ts")).toContain('export type * from "./types.ts";');
     const js = await mcpGen("--spec", "2025-03-26", "--out", "bindings");
-    expect(js.status).toBe(0);
+    expect(js.code).toBe(0);
     expect(read("bindings/index.ts")).toContain('export type * from "./types.js";');
     expect(JSON.parse(read("bindings/.mcp-gen.json")).files).toContain("revision.ts");
 
     writeFileSync(path.join(project, "bindings/notes.ts"), "// mine\n");
     const refused = await mcpGen("--spec", "2025-03-26", "--out", "bindings");
-    expect(refused.status).toBe(1);
+    expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("refusing to generate into bindings: it holds files mcp-gen did not write");
     expect(refused.stderr).toContain("(notes.ts)");
     expect(read("bindings/notes.ts")).toBe("// mine\n");
@@ -114,7 +106,7 @@ describe("mcp-gen protocol --out", () => {
     mkdirSync(path.join(project, "root"));
     writeFileSync(path.join(project, "root/package.json"), "{}\n");
     const projectRoot = await mcpGen("--spec", "2025-03-26", "--out", "root");
-    expect(projectRoot.status).toBe(1);
+    expect(projectRoot.code).toBe(1);
     expect(projectRoot.stderr).toContain("it is a project root (it holds package.json)");
     expect(existsSync(path.join(project, "root/index.ts"))).toBe(false);
   }, 600_000);

@@ -4,7 +4,6 @@
  * revision and capabilities are the ones the server sees, what a server may have hidden is said, and bad option
  * values are one clear line with nothing written.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,22 +15,13 @@ import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts"
 import { createServer as createWeatherServer } from "../../examples/weather/generated/index.ts";
 import { serve, type RunningServer } from "../../runtime/http/index.ts";
 import { McpServer } from "../../runtime/index.ts";
+import { runNode } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(REPO, "bin/mcp-gen.js");
 
 /** The CLI in a child process, without blocking this process (which serves the HTTP servers). */
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runNode(BIN, args, { cwd: REPO });
 
 let dir: string;
 let protectedServer: RunningServer;

@@ -7,7 +7,7 @@
  * README's draft example (`mcp-gen protocol --spec draft --out src/protocol/draft`, then `{ bindings:
  * ./src/protocol/draft }` in mcp.yaml) compiles in the project `init` makes, with init's own tsconfig.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -15,6 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
 import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { runNode, type CliRun } from "../generator/cli-run.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "../protocol/spec-server.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -26,27 +27,9 @@ let scratch: string;
 let server: SpecServer;
 const bins: string[] = [];
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs a CLI asynchronously (the loopback spec server lives in this process). */
-function run(bin: string, args: readonly string[], cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd,
-      env: { ...process.env, MCP_SPEC_BASE_URL: server.url },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = (bin: string, args: readonly string[], cwd: string): Promise<CliRun> =>
+  runNode(bin, args, { cwd, env: { ...process.env, MCP_SPEC_BASE_URL: server.url } });
 
 /** Every file under `dir`, relative path → content. */
 function tree(dir: string): Map<string, string> {
@@ -105,13 +88,13 @@ describe("protocol output, whatever the install layout", () => {
         project,
       );
       expect(local.stderr).toBe("");
-      expect(local.status).toBe(0);
+      expect(local.code).toBe(0);
       const spec = await run(bin, ["protocol", "--spec", "2025-11-25", "--out", `out${i}/spec`], project);
       expect(spec.stderr).toBe("");
       expect(spec.stdout).toMatch(
         /2025-11-25\/schema\.ts at b0f60ba5409d verified \(sha256 e74b56e73b2e[0-9a-f]+, pinned\)/,
       );
-      expect(spec.status).toBe(0);
+      expect(spec.code).toBe(0);
       outputs.push(tree(path.join(project, `out${i}`)));
     }
     const [first, second] = outputs as [Map<string, string>, Map<string, string>];
@@ -143,7 +126,7 @@ describe("protocol output, whatever the install layout", () => {
         ["protocol", "--schema", "bad/broken.ts", "--revision", "r", "--out", "out-bad"],
         project,
       );
-      expect(failed.status).toBe(1);
+      expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(new RegExp(`^mcp-gen: bad/broken\\.ts:${line + 2}\\b`, "m"));
       expect(failed.stderr).not.toContain("../");
     }
@@ -162,7 +145,7 @@ describe("protocol output, whatever the install layout", () => {
     );
     const bin = bins[1]!;
     const init = await run(bin, ["init"], project);
-    expect(init.status, init.stderr).toBe(0);
+    expect(init.code, init.stderr).toBe(0);
     // The draft: the 2025-11-25 schema under a wire version of its own (so it adds no request the handlers must
     // serve), served where the specification repository keeps its draft.
     const latest = readFileSync(path.join(requireSpecRoot(), "2025-11-25/schema.ts"), "utf8");
@@ -170,7 +153,7 @@ describe("protocol output, whatever the install layout", () => {
     expect(draft).not.toBe(latest);
     server.serve(`${SPEC_URL_PREFIX}draft/schema.ts`, draft);
     const unverified = await run(bin, ["protocol", "--spec", "draft", "--out", "src/protocol/draft"], project);
-    expect(unverified.status, unverified.stderr).toBe(0);
+    expect(unverified.code, unverified.stderr).toBe(0);
     expect(unverified.stderr).toMatch(
       /draft\/schema\.ts at b0f60ba5409d is not pinned by this mcp-gen: its content is UNVERIFIED/,
     );
@@ -180,7 +163,7 @@ describe("protocol output, whatever the install layout", () => {
       manifest.replace(/^server:\n/m, "server:\n  revisions: [2025-11-25, { bindings: ./src/protocol/draft }]\n"),
     );
     const generate = await run(bin, ["generate"], project);
-    expect(generate.status, generate.stderr).toBe(0);
+    expect(generate.code, generate.stderr).toBe(0);
     expect(readFileSync(path.join(project, "src/generated/definitions.ts"), "utf8")).toContain(
       "../protocol/draft/revision.js",
     );
