@@ -106,7 +106,7 @@ describe("issued tokens a header cannot carry are refused, never stored", () => 
   ] as const) {
     it(`${what}: a clear OAuthClientError, nothing stored, and the next request authorizes again`, async () => {
       const net = stubNet(standardRoutes());
-      let issued = bad;
+      let issued: string = bad;
       net.routes[TOKEN] = () => jsonReply({ access_token: issued, token_type: "Bearer", expires_in: 3600 });
       const store = memoryStore();
       const f = oauthFetch(approver({ store }), { fetch: net.fetch });
