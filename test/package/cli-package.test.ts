@@ -5,7 +5,9 @@
  * link, as npm would install them next to it), including @mcp-gen/runtime, which the CLI reaches only by package
  * name. Checked: `--version` is the CLI's own, not the project's; `generate` finds the runtime's protocol revisions
  * through the package; `protocol --out <folder outside the repo>` imports the runtime by package specifier and the
- * output type-checks against the runtime package. Also `runtimeImportFrom`, the rule that picks that specifier.
+ * output type-checks against the runtime package; hostile manifests (a u-invalid pattern, 200-deep nesting, a tool named
+ * `__proto__` with scopes) are refused or kept safe as by the source CLI. Also `runtimeImportFrom`, the rule that picks
+ * that specifier.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -86,6 +88,39 @@ describe("the compiled CLI", () => {
     expect(good.stderr).toBe("");
     expect(good.status).toBe(0);
   }, 60_000);
+
+  it("refuses hostile manifests as the source CLI does (issue 20 items 7-9): u-invalid pattern, 200-deep nesting; a __proto__ tool keeps its scopes", () => {
+    const project = path.join(scratch, "hostile");
+    mkdirSync(project);
+    const write = (tools: unknown[]) =>
+      writeFileSync(
+        path.join(project, "mcp.json"),
+        JSON.stringify({ server: { name: "h", version: "1.0.0" }, tools, generate: { out: "generated" } }),
+      );
+    write([
+      { name: "t", inputSchema: { type: "object", properties: { id: { type: "string", pattern: "^[\\w-.]+$" } } } },
+    ]);
+    const pattern = cli(["generate", "--manifest", "mcp.json"], project);
+    expect(pattern.status).toBe(1);
+    expect(pattern.stderr).toMatch(
+      /mcp\.json:\d+:\d+: tools\[0\]\.inputSchema\.properties\.id\.pattern: invalid pattern/,
+    );
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 200; i++) deep = { type: "object", properties: { a: deep } };
+    write([{ name: "deep", inputSchema: deep }]);
+    const nested = cli(["generate", "--manifest", "mcp.json"], project);
+    expect(nested.status).toBe(1);
+    expect(nested.stderr).not.toMatch(/Maximum call stack/);
+    expect(nested.stderr).toMatch(/schemas nest deeper than 64 levels/);
+    write([{ name: "__proto__", scopes: ["admin"] }]);
+    const proto = cli(["generate", "--manifest", "mcp.json"], project);
+    expect(proto.stderr).toBe("");
+    expect(proto.status).toBe(0);
+    // The scope table is read at run time: __proto__ must be an own entry, not the table's prototype.
+    const definitions = readFileSync(path.join(project, "generated/definitions.ts"), "utf8");
+    expect(definitions).not.toMatch(/^\s*"?__proto__"?\s*:/m);
+    expect(definitions).toMatch(/^\s*\["__proto__"\]: \["admin"\],$/m);
+  }, 120_000);
 
   it("protocol --out outside the repository imports the runtime by package specifier, and type-checks against it", () => {
     const project = path.join(scratch, "protocol-project");
