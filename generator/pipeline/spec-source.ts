@@ -3,11 +3,11 @@
  * out as the specification repository's `schema/` folder (`2025-11-25/schema.ts`, `2026-07-28/examples/<Type>/x.json`)
  * plus `extensions/<name>/…` for extension schemas, which live in repositories of their own. A file is fetched from
  * its repository at the pinned commit (raw.githubusercontent.com, or `MCP_SPEC_BASE_URL`, e.g. a loopback copy in
- * tests) and accepted only if its SHA-256 is the one committed in `spec-pins.ts`. Used by the repository's set-up
+ * tests) and accepted only if its SHA-256 is the one committed in `generator/spec/pins.ts`. Used by the repository's set-up
  * (`generator/scripts/spec-inputs.ts`, which fills `.spec/`) and by `mcp-gen protocol --spec`.
  */
 import { createHash } from "node:crypto";
-import { SPEC_PINS } from "./spec-pins.ts";
+import { SPEC_PINS } from "../spec/pins.ts";
 
 /** A repository holding spec files, at the commit the pins were computed from. */
 export interface SpecRepository {
@@ -132,7 +132,7 @@ export function verifyPinned(file: string, data: Uint8Array, from: string): void
     const { repo } = upstreamOf(file);
     throw new SpecInputError(
       `refusing ${file} from ${from}: its sha256 is ${actual}, not the pinned ${expected} ` +
-        `(${repo.repository} at ${repo.commit.slice(0, 12)}; pins: generator/pipeline/spec-pins.ts)`,
+        `(${repo.repository} at ${repo.commit.slice(0, 12)}; pins: generator/spec/pins.ts)`,
     );
   }
 }
@@ -164,7 +164,7 @@ export async function fetchSpecSchema(
   const match = SPEC_ARGUMENT.exec(spec);
   if (!match) {
     throw new SpecInputError(
-      `--spec ${JSON.stringify(spec)} is not <revision>[@<commit>]: a revision such as 2025-11-25, or draft, ` +
+      `--spec ${JSON.stringify(spec)} is not <revision>[@<commit>]: a revision (YYYY-MM-DD, as the schema folders are named) or draft, ` +
         "optionally @ a commit of github.com/modelcontextprotocol/modelcontextprotocol (7 to 40 hex digits)",
     );
   }

@@ -8,7 +8,7 @@
  * 3. a download from the specification's repositories at the pinned commits (`MCP_SPEC_BASE_URL` replaces
  *    raw.githubusercontent.com, e.g. with a mirror or a loopback copy),
  *
- * and is accepted only with the SHA-256 pinned in `generator/pipeline/spec-pins.ts`. Files already in `.spec/` with
+ * and is accepted only with the SHA-256 pinned in `generator/spec/pins.ts`. Files already in `.spec/` with
  * the pinned hash are kept; anything else there is removed. `--pin <dir>` rewrites the pins from a folder (after
  * moving to a new spec commit: update the commits in `spec-source.ts` too).
  */
@@ -17,7 +17,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { posixRelative, REPO_ROOT } from "../pipeline/paths.ts";
-import { SPEC_PINS } from "../pipeline/spec-pins.ts";
+import { SPEC_PINS } from "../spec/pins.ts";
 import {
   download,
   EXTENSION_REPOSITORIES,
@@ -42,7 +42,7 @@ export const SPEC_INSTRUCTION =
   "the MCP specification's files are missing from .spec/ or do not match the pins: run `npm run spec` " +
   `(also run by npm test and npm run generate). It copies them from $${SPEC_DIR_ENV} or ../shared/spec when present, ` +
   "else downloads them from github.com/modelcontextprotocol at the pinned commits (MCP_SPEC_BASE_URL replaces " +
-  "https://raw.githubusercontent.com), and checks each file's sha256 against generator/pipeline/spec-pins.ts";
+  "https://raw.githubusercontent.com), and checks each file's sha256 against generator/spec/pins.ts";
 
 /** Identifies the pinned set: the commits and every file's hash. */
 function pinsDigest(): string {
@@ -177,7 +177,7 @@ async function pinnable(dir: string): Promise<string[]> {
   return files.sort();
 }
 
-/** `--pin <dir>`: the text of spec-pins.ts for the files of `dir`. */
+/** `--pin <dir>`: the text of generator/spec/pins.ts for the files of `dir`. */
 export async function pinsModule(dir: string): Promise<string> {
   const lines: string[] = [];
   for (const file of await pinnable(dir))
@@ -188,8 +188,9 @@ export async function pinsModule(dir: string): Promise<string> {
     [
       "/**",
       " * The SHA-256 of every specification file the project reads, by its path under the spec root (see",
-      " * `spec-source.ts` for the commits they were taken at). Written by `tsx generator/scripts/spec-inputs.ts --pin",
-      " * <spec folder>`; `npm run spec` and `mcp-gen protocol --spec` accept no other content.",
+      " * `pipeline/spec-source.ts` for the commits they were taken at). Data, not code: it sits outside lower/, ir/,",
+      " * pipeline/ and emit/, where no revision name may appear. Written by `tsx generator/scripts/spec-inputs.ts",
+      " * --pin <spec folder>`; `npm run spec` and `mcp-gen protocol --spec` accept no other content.",
       " */",
       "export const SPEC_PINS: Readonly<Record<string, string>> = {",
       ...lines,
@@ -203,7 +204,7 @@ async function main(): Promise<void> {
   const pin = process.argv.indexOf("--pin");
   if (pin >= 0) {
     const dir = path.resolve(process.argv[pin + 1] ?? SHARED_SPEC);
-    await writeFile(path.join(REPO_ROOT, "generator/pipeline/spec-pins.ts"), await pinsModule(dir));
+    await writeFile(path.join(REPO_ROOT, "generator/spec/pins.ts"), await pinsModule(dir));
     process.stdout.write(`spec: pinned ${(await pinnable(dir)).length} files of ${dir}\n`);
     return;
   }

@@ -1,7 +1,8 @@
 /**
  * The SHA-256 of every specification file the project reads, by its path under the spec root (see
- * `spec-source.ts` for the commits they were taken at). Written by `tsx generator/scripts/spec-inputs.ts --pin
- * <spec folder>`; `npm run spec` and `mcp-gen protocol --spec` accept no other content.
+ * `pipeline/spec-source.ts` for the commits they were taken at). Data, not code: it sits outside lower/, ir/,
+ * pipeline/ and emit/, where no revision name may appear. Written by `tsx generator/scripts/spec-inputs.ts
+ * --pin <spec folder>`; `npm run spec` and `mcp-gen protocol --spec` accept no other content.
  */
 export const SPEC_PINS: Readonly<Record<string, string>> = {
   "2024-11-05/schema.json": "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce",
