@@ -1,0 +1,166 @@
+/**
+ * Every shell command README.md and docs/*.md show in a ```sh or ```bash block is run by a test (issue 22: "every
+ * command in them is run by a test"). A command is covered in one of three ways:
+ * - the Quick start block: test/package/user-flow.sh reads it from README.md and runs each line (checked here by
+ *   running user-flow.sh's own extraction and finding the command in what it returns);
+ * - this file runs it (cheap commands that need no network and leave the tree as it was);
+ * - RUN_BY names the test or CI script that runs it and strings that file must contain (its invocation of the
+ *   command), and, for `npm run <script>`, package.json must define the script.
+ * Anything else fails with its file and line. Usage summaries, long runs and commands that need the network or a
+ * clean machine belong in ```text blocks.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO, runNode } from "../generator/cli-run.ts";
+import { shellCommands, userDocs, type ShellCommand } from "./markdown.ts";
+
+interface RunBy {
+  /** The test file or CI script that runs the command, relative to the repository. */
+  readonly file: string;
+  /** What that file contains when it runs the command (its invocation, in the file's own syntax). */
+  readonly shows: readonly string[];
+}
+
+const CI: RunBy = { file: ".ci/run", shows: [] };
+const ci = (...shows: string[]): RunBy => ({ ...CI, shows });
+
+/** Commands run elsewhere, keyed by the command as the docs write it (whitespace collapsed). */
+const RUN_BY: Readonly<Record<string, RunBy>> = {
+  "npm ci": ci("npm ci --no-audit --no-fund"),
+  "npm test": ci("\nnpm test\n"),
+  "npm run lint": ci("\nnpm run lint\n"),
+  "npm run generate:check": ci("\nnpm run generate:check\n"),
+  "npm run test:user-flow": ci("\nnpm run test:user-flow\n"),
+  "npm run conformance": ci("\nnpm run conformance\n"),
+  "npm run conformance:client": ci("\nnpm run conformance:client\n"),
+  "npx mcp-gen import --config .mcp.json": {
+    file: "test/consumer/import-config.test.ts",
+    shows: ['cli(SCRATCH, "import", "--config", ".mcp.json")'],
+  },
+  "npx mcp-gen check --live --format sarif --output mcp.sarif": {
+    file: "test/consumer/check-live.test.ts",
+    shows: ['"check", "--live"', 'check("--format", "sarif", "--output", "drift.sarif")'],
+  },
+  "npx mcp-gen diff 2025-11-25 2026-07-28": {
+    file: "test/generator/diff.test.ts",
+    shows: ['["bin/mcp-gen.js", "diff", "2025-11-25", "2026-07-28"]'],
+  },
+  "npx mcp-gen protocol --spec draft --out src/protocol/draft": {
+    file: "test/package/protocol-layouts.test.ts",
+    shows: ['["protocol", "--spec", "draft", "--out", "src/protocol/draft"]'],
+  },
+  "npx mcp-gen protocol --schema notes.schema.ts --revision notes-draft --out src/protocol/notes-draft": {
+    file: "test/revisions/draft-end-to-end.test.ts",
+    shows: [
+      '"protocol",\n      "--schema",\n      "notes.schema.ts",\n      "--revision",\n      "notes-draft",\n      "--out",\n      "src/protocol/notes-draft",',
+    ],
+  },
+  "npx mcp-gen protocol --schema ext/schema.ts --revision tasks --extension-id io.modelcontextprotocol/tasks --out tasks/":
+    {
+      file: "test/generator/extension-cli.test.ts",
+      shows: ['"--revision",\n      "tasks",', '"--extension-id",', '"io.modelcontextprotocol/tasks"'],
+    },
+};
+
+/** The commands of the README's Quick start block as test/package/user-flow.sh extracts them (its own awk line). */
+function quickStartAsUserFlowReadsIt(): string[] {
+  const script = readFileSync(path.join(REPO, "test/package/user-flow.sh"), "utf8");
+  const extraction = script.split("\n").find((line) => line.startsWith('QUICK_START="$('));
+  expect(extraction, "user-flow.sh no longer extracts QUICK_START from README.md").toBeDefined();
+  const block = execFileSync(
+    "bash",
+    ["-c", `REPO=${JSON.stringify(REPO)}\n${extraction}\nprintf '%s' "$QUICK_START"`],
+    {
+      encoding: "utf8",
+    },
+  );
+  return block.split("\n").flatMap((line) =>
+    line
+      .replace(/(^|\s)#.*$/, "")
+      .split("&&")
+      .map((part) => part.trim().replace(/\s+/g, " "))
+      .filter((part) => part !== ""),
+  );
+}
+
+const all = userDocs().flatMap(shellCommands);
+const quickStart = new Set(quickStartAsUserFlowReadsIt());
+const where = (command: ShellCommand): string => `${command.file}:${command.line}: ${command.command}`;
+
+/** Commands this file runs (the tests at the end). */
+const RUN_HERE = new Set([
+  "node bin/mcp-gen.js generate --manifest examples/weather/mcp.yaml",
+  "npx tsx examples/weather/client.ts",
+]);
+
+describe("every command of README.md and docs/ is run by a test", () => {
+  it("finds the commands (the parser sees the Quick start and the repository block)", () => {
+    expect(all.filter((c) => c.file === "README.md").length).toBeGreaterThanOrEqual(quickStart.size + 4);
+    expect([...quickStart]).toContain("npx mcp-gen init");
+  });
+
+  it("every command is the Quick start, run here, or named in RUN_BY (file:line of each that is not)", () => {
+    const uncovered = all.filter((c) => !quickStart.has(c.command) && !RUN_HERE.has(c.command) && !RUN_BY[c.command]);
+    expect(uncovered.map(where)).toEqual([]);
+  });
+
+  it("the Quick start commands the docs show are the ones user-flow.sh runs", () => {
+    const readme = all.filter((c) => c.file === "README.md").map((c) => c.command);
+    for (const command of quickStart) expect(readme, "user-flow.sh runs a line the README lost").toContain(command);
+  });
+
+  it.each(Object.entries(RUN_BY))("%s: the file named runs it", (command, runBy) => {
+    expect(
+      all.some((c) => c.command === command),
+      "a RUN_BY entry no doc shows any more",
+    ).toBe(true);
+    const file = path.join(REPO, runBy.file);
+    expect(existsSync(file), `${runBy.file} does not exist`).toBe(true);
+    const text = readFileSync(file, "utf8");
+    for (const shown of runBy.shows) expect(text, `${runBy.file} does not contain ${shown}`).toContain(shown);
+    const script = /^npm run ([\w:-]+)$/.exec(command)?.[1];
+    if (script !== undefined) {
+      const scripts = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: object })
+        .scripts;
+      expect(Object.keys(scripts)).toContain(script);
+    }
+  });
+});
+
+describe("the commands this file runs", () => {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-docs-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("each is still shown by a doc", () => {
+    for (const command of RUN_HERE) expect(all.map((c) => c.command)).toContain(command);
+  });
+
+  it("node bin/mcp-gen.js generate --manifest examples/weather/mcp.yaml (in a copy of the example)", async () => {
+    // The same command and arguments, from a folder holding a copy of the example, so the shared tree is not written.
+    mkdirSync(path.join(scratch, "examples/weather"), { recursive: true });
+    cpSync(path.join(REPO, "examples/weather/mcp.yaml"), path.join(scratch, "examples/weather/mcp.yaml"));
+    const run = await runNode(
+      path.join(REPO, "bin/mcp-gen.js"),
+      ["generate", "--manifest", "examples/weather/mcp.yaml"],
+      {
+        cwd: scratch,
+      },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const written = readdirSync(path.join(scratch, "examples/weather/generated")).sort();
+    const committed = readdirSync(path.join(REPO, "examples/weather/generated")).sort();
+    expect(written).toEqual(committed);
+  });
+
+  it("npx tsx examples/weather/client.ts: the typed client calls the weather server over stdio", async () => {
+    const tsx = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
+    const run = await runNode(tsx, ["examples/weather/client.ts"], { cwd: REPO });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^alerts: /m);
+    expect(run.stdout).toMatch(/^revision: \d{4}-\d{2}-\d{2}$/m);
+  });
+});
