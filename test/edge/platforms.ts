@@ -13,7 +13,7 @@ import { EDGE_BIN } from "./runtimes.ts";
 
 const BIN = EDGE_BIN;
 
-/** The compatibility date the README states for Workers; no compatibility flags. */
+/** The compatibility date docs/deploying.md states for Workers; no compatibility flags. */
 export const COMPATIBILITY_DATE = "2026-11-01";
 /** The request-state key every isolate shares (an environment secret on Workers). */
 export const SHARED_STATE_KEY = "edge-harness-shared-request-state-key-0123456789";

@@ -1,4 +1,4 @@
-/** The README's mounting snippets, run: the handler inside Hono (web Request/Response) and inside Express (node:http). */
+/** The mounting snippets of docs/deploying.md, run: the handler inside Hono (web Request/Response) and inside Express (node:http). */
 import { afterAll, describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import type { Server } from "node:http";

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4, end to end as the README's worked example: a draft schema.ts adds a server capability (`notes`), a
+ * Issue 21 item 4, end to end as docs/revisions-and-extensions.md's worked example: a draft schema.ts adds a server capability (`notes`), a
  * `Tool` field (`color`) and a client request (`notes/add`). In a project `mcp-gen init` made (the runtime installed
  * from its packed tarball), `mcp-gen protocol` writes the draft's bindings into `src/`, the manifest names them with
  * the new capability and the tool field, `mcp-gen generate` gives the handler interface a typed `methods["notes/add"]`,

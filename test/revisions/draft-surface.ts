@@ -1,7 +1,7 @@
 /**
  * A draft revision with new surface, made from a released schema.ts: a server capability (`notes`), a `Tool` field
- * (`color`) and a client request (`notes/add`, gated by `notes` by the naming rule). The README's worked example
- * is this draft; test/revisions/draft-*.test.ts run it.
+ * (`color`) and a client request (`notes/add`, gated by `notes` by the naming rule). The worked example of
+ * docs/revisions-and-extensions.md is this draft; test/revisions/draft-*.test.ts run it.
  */
 import { readFileSync } from "node:fs";
 import { specFile } from "../protocol/spec.ts";
