@@ -1,0 +1,69 @@
+/**
+ * The README's "A server in two files": its manifest generates, its handlers compile against the generated types
+ * under strict + exactOptionalPropertyTypes, and the promise the comment makes holds (a structuredContent that does
+ * not fit the tool's outputSchema does not compile). The runtime is imported from its sources, as the examples do.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO, cli, runNode } from "../generator/cli-run.ts";
+
+const SECTION = "## A server in two files";
+
+/** The body of the first ```<lang> block after the section's heading. */
+function block(readme: string, lang: string): string {
+  const section = readme.slice(readme.indexOf(SECTION));
+  const match = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(section);
+  if (!match?.[1]) throw new Error(`README.md has no \`\`\`${lang} block under "${SECTION}"`);
+  return match[1];
+}
+
+describe("the README's server in two files", () => {
+  const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
+  const project = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-readme-"));
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+  const runtime = path.join(REPO, "runtime/index.ts");
+  const handlers = block(readme, "ts")
+    .replace('"@mcp-gen/runtime"', JSON.stringify(runtime))
+    .replace("./generated/index.js", "./generated/index.ts");
+
+  const tsc = () => runNode(path.join(REPO, "node_modules/typescript/bin/tsc"), ["-p", "."], { cwd: project });
+
+  it("generates from the manifest and the handlers type-check", async () => {
+    expect(readme).toContain(SECTION);
+    const manifest = `${block(readme, "yaml")}generate:\n  runtimeImport: ${JSON.stringify(runtime)}\n  importExtension: ".ts"\n`;
+    writeFileSync(path.join(project, "mcp.yaml"), manifest);
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "module" }));
+    const compilerOptions = {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      types: ["node"],
+      typeRoots: [path.join(REPO, "node_modules/@types")],
+    };
+    writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["server.ts"] }));
+    const generated = await cli(project, "generate", "--manifest", "mcp.yaml", "--out", "generated");
+    expect(generated.stderr).toBe("");
+    expect(generated.code).toBe(0);
+    writeFileSync(path.join(project, "server.ts"), handlers);
+    const checked = await tsc();
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.code).toBe(0);
+  });
+
+  it("a structuredContent that does not fit the outputSchema does not compile", async () => {
+    expect(handlers).toContain("structuredContent: { high: 20 }");
+    writeFileSync(path.join(project, "server.ts"), handlers.replace("{ high: 20 }", '{ high: "warm" }'));
+    const checked = await tsc();
+    expect(checked.code).not.toBe(0);
+    expect(checked.stdout).toMatch(
+      /server\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/,
+    );
+  });
+});
