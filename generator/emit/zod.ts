@@ -1,7 +1,7 @@
 /**
  * IR types → zod v4 source text. Pure functions shared by the protocol and manifest emitters.
  *
- * Choices (see README "Protocol bindings"):
+ * Choices (see docs/revisions-and-extensions.md, "Validation choices"):
  * - zod's functional entry `zod/mini` (`z.optional(x)`, `x.check(z.minLength(1))`): the same schemas and parser as
  *   classic zod, but tree-shakable, so a bundle carries only the schema kinds and checks it uses (issue 14), and
  *   cheaper to construct (no methods attached per instance).
