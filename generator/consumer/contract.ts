@@ -1,8 +1,8 @@
 /**
  * The pinned contract of a server: a hash of each tool, resource, resource template and prompt definition, plus
- * what the server said about itself. Canonical form (documented in docs/consumers.md, "Pinned contracts"): the definition as
- * the imported manifest stores it (the fields `mcp-gen import` keeps: name, title, description, icons, schemas,
- * annotations, arguments, uri/uriTemplate, mimeType, size), serialized with RFC 8785 (JSON Canonicalization
+ * what the server said about itself. Canonical form (documented in docs/consumers.md, "Pinned contracts"): the
+ * definition as the imported manifest stores it (the fields `mcp-gen import` keeps: name, title, description, icons,
+ * schemas, annotations, arguments, uri/uriTemplate, mimeType, size), serialized with RFC 8785 (JSON Canonicalization
  * Scheme), hashed with SHA-256 over its UTF-8 bytes, written `sha256:<lower-case hex>`.
  */
 import { createHash } from "node:crypto";
