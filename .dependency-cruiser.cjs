@@ -9,7 +9,7 @@ const layer = (name, allowed) => ({
   severity: "error",
   from: { path: `^runtime/${name}/` },
   to: {
-    path: "^(runtime|generated)/",
+    path: "^runtime/",
     pathNot: [`^runtime/${name}/`, ...allowed.map((a) => `^${a}/`)],
   },
 });
@@ -34,9 +34,9 @@ module.exports = {
     },
     layer("jsonrpc", []),
     layer("transport", ["runtime/jsonrpc"]),
-    layer("protocol", ["runtime/jsonrpc", "runtime/transport", "generated/protocol"]),
-    layer("server", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "generated/protocol"]),
-    layer("client", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "generated/protocol"]),
+    layer("protocol", ["runtime/jsonrpc", "runtime/transport", "runtime/generated/protocol"]),
+    layer("server", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "runtime/generated/protocol"]),
+    layer("client", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "runtime/generated/protocol"]),
     layer("auth", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol"]),
     layer("http", [
       "runtime/jsonrpc",
@@ -45,7 +45,7 @@ module.exports = {
       "runtime/server",
       "runtime/client",
       "runtime/auth",
-      "generated/protocol",
+      "runtime/generated/protocol",
     ]),
     stage("ir", ["lower", "manifest", "emit", "diff", "pipeline", "commands", "scripts"]),
     stage("lower", ["manifest", "emit", "diff", "pipeline", "commands", "scripts"]),
@@ -57,14 +57,17 @@ module.exports = {
       name: "generated-bindings-import-leaves-only",
       comment: "Generated protocol bindings depend on the runtime's leaf modules only, so the runtime can import them.",
       severity: "error",
-      from: { path: "^generated/protocol/" },
-      to: { path: "^runtime/", pathNot: "^runtime/protocol/(method-type|zod-helpers)\\.ts$" },
+      from: { path: "^runtime/generated/protocol/" },
+      to: {
+        path: "^runtime/",
+        pathNot: ["^runtime/generated/protocol/", "^runtime/protocol/(method-type|zod-helpers)\\.ts$"],
+      },
     },
     {
       name: "runtime-is-not-a-dev-tool",
       comment: "A deployed server installs the runtime only: it never imports the generator, tests or scripts.",
       severity: "error",
-      from: { path: "^(runtime|generated)/" },
+      from: { path: "^runtime/" },
       to: { path: "^(generator|test|bench|scripts|examples)/" },
     },
     {

@@ -13,7 +13,7 @@ export default tseslint.config(
       ".stryker-tmp/**",
       "reports/**",
       "coverage/**",
-      "generated/**",
+      "runtime/generated/**",
       "examples/*/generated/**",
       "test/edge/app/generated/**",
       "test/edge/.build/**",

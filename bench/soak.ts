@@ -37,8 +37,8 @@ async function serveChild(kind: string): Promise<void> {
   let sessions: () => number;
   if (kind === "ours") {
     const { McpServer } = await import("../runtime/index.ts");
-    const { McpHttpHandler } = await import("../runtime/http/handler.ts");
-    const { toNodeListener } = await import("../runtime/http/node.ts");
+    const { McpHttpHandler } = await import("../runtime/http/server/handler.ts");
+    const { toNodeListener } = await import("../runtime/http/server/node.ts");
     const AddArgs = z.object({ a: z.number(), b: z.number() });
     const server = new McpServer({ info: { name: "soak", version: "1" } }).tool(
       {

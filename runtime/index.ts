@@ -3,7 +3,7 @@
  *
  * Layers (each imports only those before it): `jsonrpc/` (framing, messages, errors) → `transport/` (the `Transport`
  * contract, stdio, in-memory) → `protocol/` (method tokens, the JSON-RPC engine over a transport, revision profiles
- * derived from `generated/protocol/`, capabilities, `_meta`, validation) → `server/` and `client/` → `auth/` and
+ * derived from `runtime/generated/protocol/`, capabilities, `_meta`, validation) → `server/` and `client/` → `auth/` and
  * `http/` (Streamable HTTP and HTTP+SSE, both sides).
  *
  * Server:

@@ -25,11 +25,11 @@ const targets = {
     }),
   cli: () =>
     staged("generator", "tsconfig.cli.json", (dist) => {
-      cpSync(path.join(ROOT, "templates"), path.join(dist, "templates"), { recursive: true });
+      cpSync(path.join(ROOT, "generator/templates"), path.join(dist, "generator/templates"), { recursive: true });
       // The built-in revisions' IRs, where `mcp-gen diff <revision>` looks for them (generator/diff/load.ts).
-      for (const revision of readdirSync(path.join(ROOT, "generated/protocol"), { withFileTypes: true })) {
+      for (const revision of readdirSync(path.join(ROOT, "runtime/generated/protocol"), { withFileTypes: true })) {
         if (!revision.isDirectory()) continue;
-        const ir = path.join("generated/protocol", revision.name, "ir.json");
+        const ir = path.join("runtime/generated/protocol", revision.name, "ir.json");
         cpSync(path.join(ROOT, ir), path.join(dist, ir));
       }
     }),

@@ -3,7 +3,7 @@
  * served over HTTP on a free loopback port. Prints `MCP_URL=<url>` once listening; stops on SIGTERM.
  * (`npm run conformance -- --server <module>` runs the suite against another server script.)
  */
-import { serve } from "../runtime/http/node.ts";
+import { serve } from "../runtime/http/server/node.ts";
 import { createServer } from "../examples/everything/generated/index.ts";
 import { handlers } from "../examples/everything/handlers.ts";
 

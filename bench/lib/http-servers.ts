@@ -12,8 +12,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { McpServer as V2Server, createMcpHandler } from "@modelcontextprotocol/server";
 import { getRequestListener } from "@hono/node-server";
 import { McpServer } from "../../runtime/index.ts";
-import { McpHttpHandler } from "../../runtime/http/handler.ts";
-import { toNodeListener } from "../../runtime/http/node.ts";
+import { McpHttpHandler } from "../../runtime/http/server/handler.ts";
+import { toNodeListener } from "../../runtime/http/server/node.ts";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const addResult = (a: number, b: number) => ({ content: [{ type: "text" as const, text: String(a + b) }] });

@@ -9,8 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 
-/** `templates/` beside `generator/` in this repository, and beside the compiled CLI in the package. */
-const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../templates");
+/** `generator/templates/` in this repository; copied beside the compiled CLI (`dist/generator/templates/`) in the package. */
+const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../templates");
 
 /** Renders the named template of the set with an already-rendered view model. */
 export type Templates = (name: string, view: object) => string;

@@ -10,9 +10,9 @@ import type { IrModel } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
 import { validateModel } from "../ir/validate.ts";
 
-/** Where built-in revisions' ir.json files may be: this repository's generated/protocol, else the runtime package's. */
+/** Where built-in revisions' ir.json files may be: this repository's runtime/generated/protocol, else the runtime package's. */
 function builtinRoots(): string[] {
-  const roots = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../generated/protocol")];
+  const roots = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../runtime/generated/protocol")];
   try {
     const runtimePackage = createRequire(import.meta.url).resolve("@mcp-gen/runtime/package.json");
     roots.push(path.join(path.dirname(runtimePackage), "dist/generated/protocol"));

@@ -1,5 +1,5 @@
 /**
- * `IrModel` of a protocol revision → the unformatted files of `generated/protocol/<revision>/`:
+ * `IrModel` of a protocol revision → the unformatted files of `runtime/generated/protocol/<revision>/`:
  * types.ts, schemas.ts, methods.ts, constants.ts, revision.ts (when the era is known), extension.ts (for an extension
  * schema given its identifier), index.ts and ir.json.
  * Every TypeScript file prints through the printer, which imports zod, the runtime's method tokens and zod helpers,

@@ -1,5 +1,5 @@
 /**
- * generated/protocol/revisions.ts: every generated revision directory, as a map revision → module namespace, and the
+ * runtime/generated/protocol/revisions.ts: every generated revision directory, as a map revision → module namespace, and the
  * list of their descriptors.
  */
 import { createHash } from "node:crypto";
@@ -30,7 +30,7 @@ export function emitRevisionsFile(revisions: readonly string[]): string {
     sorted.map((rev) => [namespace(rev), ".revision"]).map((p, i) => (i ? [", ", p] : p)),
     "] as const;",
   );
-  return f.render(tsHeader("the revision directories of generated/protocol", hash));
+  return f.render(tsHeader("the revision directories of runtime/generated/protocol", hash));
 }
 
 /** A built-in revision as the release-order table states it: its folder, wire version and transport facts. */
@@ -42,7 +42,7 @@ export interface BuiltinRevisionFacts {
 }
 
 /**
- * generated/protocol/release-order.ts: the built-in revisions' wire versions, oldest first (by folder name), with the
+ * runtime/generated/protocol/release-order.ts: the built-in revisions' wire versions, oldest first (by folder name), with the
  * era and batch facts their IR states, and no imports: the runtime's registry ranks built-ins and the HTTP layer
  * answers a built-in version's transport rules without bundling any revision's bindings.
  */
@@ -66,5 +66,5 @@ export function emitReleaseOrderFile(revisions: readonly BuiltinRevisionFacts[])
   for (const r of sorted)
     f.print(`  ${JSON.stringify(r.version)}: { era: ${JSON.stringify(r.era)}, batches: ${r.batches} },`);
   f.print("};");
-  return f.render(tsHeader("the revision directories of generated/protocol", hash));
+  return f.render(tsHeader("the revision directories of runtime/generated/protocol", hash));
 }

@@ -4,9 +4,9 @@
  *
  * A built-in revision is a folder of the runtime's bindings holding a descriptor (`revision.ts`; once built, its
  * declarations `revision.d.ts`, the JavaScript being bundled per entry), whatever its name looks like. The runtime's registry is built from the same folders (through
- * generated/protocol/revisions.ts, kept in sync by `npm run generate:check`); they are listed from disk rather than
+ * runtime/generated/protocol/revisions.ts, kept in sync by `npm run generate:check`); they are listed from disk rather than
  * imported so that checking a manifest does not load every revision's schemas. Run from this repository's sources,
- * the folders are generated/protocol/ (so a newly generated revision counts before any build); run as the installed
+ * the folders are runtime/generated/protocol/ (so a newly generated revision counts before any build); run as the installed
  * CLI, they are the @mcp-gen/runtime package's built bindings, found through its `./protocol` export.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -26,7 +26,7 @@ export function knownRevisions(): readonly string[] {
 
 /** The bindings folder and the descriptor file each revision folder holds. */
 function protocolDir(): [dir: string, descriptor: string] {
-  const source = fileURLToPath(new URL("../../generated/protocol/", import.meta.url));
+  const source = fileURLToPath(new URL("../../runtime/generated/protocol/", import.meta.url));
   if (existsSync(path.join(source, "revisions.ts"))) return [source, "revision.ts"];
   const revisions = createRequire(import.meta.url).resolve("@mcp-gen/runtime/protocol");
   return [path.dirname(revisions), "revision.d.ts"];

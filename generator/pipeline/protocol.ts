@@ -44,7 +44,7 @@ const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
 
 /**
  * Where protocol bindings written to `outDir` import a runtime entry point from (default: the method tokens). Inside
- * this repository (its generated/protocol/, compiled into the runtime package, and test fixtures) they import the
+ * this repository (its runtime/generated/protocol/, compiled into the runtime package, and test fixtures) they import the
  * runtime's source relatively; any other folder — a user's, or any folder when run as the installed CLI, which has no
  * runtime sources next to it — imports the installed runtime package through its `exports`.
  */

@@ -1,12 +1,12 @@
 /**
- * `npm run generate`: regenerates generated/protocol/<revision>/ for every revision directory of the spec root
- * (`.spec/`, filled and verified first by `spec-inputs.ts`) that holds a schema.ts, generated/protocol/revisions.ts,
- * the fidelity files test/protocol/fidelity/<rev>.ts, and generated/extensions/<name>/ for every extension schema
+ * `npm run generate`: regenerates runtime/generated/protocol/<revision>/ for every revision directory of the spec root
+ * (`.spec/`, filled and verified first by `spec-inputs.ts`) that holds a schema.ts, runtime/generated/protocol/revisions.ts,
+ * the fidelity files test/protocol/fidelity/<rev>.ts, and runtime/generated/extensions/<name>/ for every extension schema
  * (`.spec/extensions/<name>/schema.ts`). Headers and `ir.json` name the schemas relative to the spec root
  * (`2025-11-25/schema.ts`), so the output does not depend on where the spec files came from.
  * `npm run generate:check` (`--check`) writes nothing and exits 1 naming every stale, missing or extra file. Writing
  * and checking are the write stage's (`pipeline/write.ts`), as for a manifest; generation owns every file under
- * generated/protocol and the `.ts` files of the fidelity folder.
+ * runtime/generated/protocol and the `.ts` files of the fidelity folder.
  */
 import { readdir } from "node:fs/promises";
 import { existsSync, readdirSync } from "node:fs";
@@ -22,9 +22,9 @@ import { compareFiles, writeFiles } from "../pipeline/write.ts";
 import { ensureSpecInputs, requireSpecRoot, SPEC_ROOT } from "./spec-inputs.ts";
 
 export { SPEC_ROOT };
-export const PROTOCOL_OUT = path.join(REPO_ROOT, "generated/protocol");
+export const PROTOCOL_OUT = path.join(REPO_ROOT, "runtime/generated/protocol");
 export const FIDELITY_OUT = path.join(REPO_ROOT, "test/protocol/fidelity");
-export const EXTENSIONS_OUT = path.join(REPO_ROOT, "generated/extensions");
+export const EXTENSIONS_OUT = path.join(REPO_ROOT, "runtime/generated/extensions");
 
 /**
  * The identifier of each extension schema under <spec root>/extensions/<name>/ (the `--extension-id` its bindings
@@ -78,7 +78,7 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
   return all;
 }
 
-/** generated/extensions/<name>/ for every <spec root>/extensions/<name>/schema.ts (an extension of a revision). */
+/** runtime/generated/extensions/<name>/ for every <spec root>/extensions/<name>/schema.ts (an extension of a revision). */
 function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
   const root = path.join(specRoot, "extensions");
   if (!existsSync(root)) return [];
@@ -103,7 +103,7 @@ function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
 }
 
 /**
- * Where generated files live: every file under generated/protocol and generated/extensions, the `.ts` files of the
+ * Where generated files live: every file under runtime/generated/protocol and runtime/generated/extensions, the `.ts` files of the
  * fidelity folder.
  */
 const GENERATED_AREAS = [

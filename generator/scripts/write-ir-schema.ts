@@ -30,7 +30,7 @@ export function irSchemaText(): string {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "mcp-gen ir.json",
     description:
-      "The lowered model of one MCP revision (generated/protocol/<revision>/ir.json); generator/ir/model.ts.",
+      "The lowered model of one MCP revision (runtime/generated/protocol/<revision>/ir.json); generator/ir/model.ts.",
   });
 }
 

@@ -6,8 +6,8 @@
  * Workers, Deno, Bun: import from `@mcp-gen/runtime/http/web` (web-entry.ts), the same server side without the
  * `node:http` edge, on web APIs only.
  */
-export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./handler.ts";
-export { toFetchHandler, fromWebRequest, toWebResponse } from "./web.ts";
+export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./server/handler.ts";
+export { toFetchHandler, fromWebRequest, toWebResponse } from "./server/web.ts";
 export {
   serve,
   SERVE_DEFAULTS,
@@ -17,13 +17,13 @@ export {
   type RunningServer,
   type ServeOptions,
   type NodeListener,
-} from "./node.ts";
-export type { HostTool, LegacyPaths } from "./options.ts";
-export { InMemoryEventStore, type EventStore } from "./event-store.ts";
-export { LOOPBACK_HOSTS, type HostGuardOptions } from "./guards.ts";
-export { headerParamsFromTools, type HeaderParamsLookup } from "./stateless-checks.ts";
+} from "./server/node.ts";
+export type { HostTool, LegacyPaths } from "./server/options.ts";
+export { InMemoryEventStore, type EventStore } from "./server/event-store.ts";
+export { LOOPBACK_HOSTS, type HostGuardOptions } from "./server/guards.ts";
+export { headerParamsFromTools, type HeaderParamsLookup } from "./server/stateless-checks.ts";
 export { encodeHeaderValue, decodeHeaderValue, headerParamsOf, type HeaderParam } from "./mcp-headers.ts";
-export { StreamableHttpClientTransport, HttpError, type HttpClientOptions } from "./client-transport.ts";
-export type { ResponseMode } from "./exchange.ts";
-export type { HttpRequestIn, HttpResponseOut } from "./types.ts";
+export { StreamableHttpClientTransport, HttpError, type HttpClientOptions } from "./client/transport.ts";
+export type { ResponseMode } from "./server/exchange.ts";
+export type { HttpRequestIn, HttpResponseOut } from "./server/types.ts";
 export * from "../auth/index.ts";

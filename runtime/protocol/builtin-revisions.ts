@@ -4,7 +4,7 @@
  * every built-in revision's bindings, so whatever references it bundles all of them; code that passes descriptors to
  * `McpServerCore` / `McpClientCore` never does (see `registry.ts`).
  */
-import { revisionDescriptors } from "../../generated/protocol/revisions.ts";
+import { revisionDescriptors } from "../generated/protocol/revisions.ts";
 import type { RevisionDescriptor } from "./method-type.ts";
 import type { RevisionProfile } from "./profiles.ts";
 import { rankProfiles, SUPPORTED_REVISIONS, type RevisionInput } from "./registry.ts";

@@ -4,7 +4,7 @@
  * a peer may negotiate. Derived from the generated method tables; nothing here is written by hand. Server and
  * client both read them here (neither may import the other).
  */
-import type { revisions } from "../../generated/protocol/revisions.ts";
+import type { revisions } from "../generated/protocol/revisions.ts";
 import type { CompleteResultOf, ParamsOf, ResultOf } from "./method-type.ts";
 
 type BuiltinTable = (typeof revisions)[keyof typeof revisions]["methods"];

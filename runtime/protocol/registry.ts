@@ -1,6 +1,6 @@
 /**
  * Revisions as values. A revision is its descriptor (`RevisionDescriptor`: the `revision` export of a generated
- * `generated/protocol/<name>/index.ts`, or of any `mcp-gen protocol --out` folder); servers and clients take a
+ * `runtime/generated/protocol/<name>/index.ts`, or of any `mcp-gen protocol --out` folder); servers and clients take a
  * list of them (`revisions: [r2026_07_28, myDraft]`). The package's built-in revisions are only the default list,
  * and their names (strings) stay accepted in such lists.
  *
@@ -18,7 +18,7 @@
  * built-in names live in `builtin-revisions.ts`, which `McpServer` and `McpClient` use and which bundles every
  * built-in revision; `McpServerCore` / `McpClientCore` given descriptors bundle only those descriptors' revisions.
  */
-import { builtinReleaseOrder, builtinTransportFacts } from "../../generated/protocol/release-order.ts";
+import { builtinReleaseOrder, builtinTransportFacts } from "../generated/protocol/release-order.ts";
 import type { RevisionDescriptor } from "./method-type.ts";
 import { profileOf, type Era, type RevisionProfile } from "./profiles.ts";
 

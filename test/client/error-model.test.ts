@@ -25,8 +25,8 @@ import {
   RpcError,
   ToolCallError,
 } from "../../runtime/index.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 
 const ITEMS: Readonly<Record<string, string>> = { "1": "first item" };
 

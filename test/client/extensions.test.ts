@@ -19,7 +19,7 @@ import {
   type ServerSession,
 } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
-import { serve } from "../../runtime/http/node.ts";
+import { serve } from "../../runtime/http/server/node.ts";
 import { killPeers, startFixture } from "./peers.ts";
 
 const EXT = "com.example/echo";

@@ -5,8 +5,8 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { revision as r2025_11_25 } from "../../generated/protocol/2025-11-25/index.ts";
-import { revision as r2026_07_28 } from "../../generated/protocol/2026-07-28/index.ts";
+import { revision as r2025_11_25 } from "../../runtime/generated/protocol/2025-11-25/index.ts";
+import { revision as r2026_07_28 } from "../../runtime/generated/protocol/2026-07-28/index.ts";
 import {
   createMemoryTransportPair,
   McpClient,

@@ -5,10 +5,10 @@
  * At run time the same calls go to a real McpServer in both eras.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { methods as m25 } from "../../generated/protocol/2025-11-25/methods.ts";
-import { methods as m26 } from "../../generated/protocol/2026-07-28/methods.ts";
-import type * as T25 from "../../generated/protocol/2025-11-25/types.ts";
-import type * as T26 from "../../generated/protocol/2026-07-28/types.ts";
+import { methods as m25 } from "../../runtime/generated/protocol/2025-11-25/methods.ts";
+import { methods as m26 } from "../../runtime/generated/protocol/2026-07-28/methods.ts";
+import type * as T25 from "../../runtime/generated/protocol/2025-11-25/types.ts";
+import type * as T26 from "../../runtime/generated/protocol/2026-07-28/types.ts";
 import { createMemoryTransportPair, McpClient, McpServer, ProtocolUsageError } from "../../runtime/index.ts";
 
 async function connect(revision: string, client?: McpClient): Promise<{ client: McpClient; server: McpServer }> {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { handlers } from "../../examples/weather/handlers.ts";
 import { createServer } from "../../examples/weather/generated/index.ts";
 import { jwtVerifier } from "../../runtime/auth/jwt.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { headlessAuthorize, startTestAs, type TestAs } from "../oauth/fixtures/oidc-as.ts";
 import { REPO } from "../generator/cli-run.ts";
 

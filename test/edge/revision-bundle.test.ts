@@ -37,13 +37,17 @@ async function bundledRevisions(name: string, contents: string): Promise<string[
 
 describe("revisions in a bundle", () => {
   it("holds only the descriptors a McpServerCore is given", async () => {
-    const imports = CHOSEN.map((r, i) => `import { revision as r${i} } from "./generated/protocol/${r}/index.ts";`);
+    const imports = CHOSEN.map(
+      (r, i) => `import { revision as r${i} } from "./runtime/generated/protocol/${r}/index.ts";`,
+    );
     const source = worker(imports.join("\n"), "McpServerCore", `, revisions: [r0, r1]`);
     expect(await bundledRevisions("two", source)).toEqual(CHOSEN);
   }, 60_000);
 
   it("holds only the descriptors a McpClientCore is given", async () => {
-    const imports = CHOSEN.map((r, i) => `import { revision as r${i} } from "./generated/protocol/${r}/index.ts";`);
+    const imports = CHOSEN.map(
+      (r, i) => `import { revision as r${i} } from "./runtime/generated/protocol/${r}/index.ts";`,
+    );
     const source = `${imports.join("\n")}
 import { McpClientCore } from "./runtime/index.ts";
 import { StreamableHttpClientTransport } from "./runtime/http/index.ts";

@@ -200,9 +200,9 @@ export type ClientRequest = InitializeRequest;${extra}`,
 
 describe("diff arguments", () => {
   it("name a built-in revision, a generated folder or an ir.json file", () => {
-    const file = path.join(repoRoot, "generated/protocol/2025-06-18/ir.json");
+    const file = path.join(repoRoot, "runtime/generated/protocol/2025-06-18/ir.json");
     expect(irPathOf("2025-06-18")).toBe(file);
-    expect(irPathOf("generated/protocol/2025-06-18", repoRoot)).toBe(file);
+    expect(irPathOf("runtime/generated/protocol/2025-06-18", repoRoot)).toBe(file);
     expect(irPathOf(file)).toBe(file);
     expect(loadModel("2025-06-18").protocol.era).toBe("handshake");
   });

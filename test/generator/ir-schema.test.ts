@@ -14,7 +14,7 @@ const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true 
   JSON.parse(committed) as object,
 );
 
-const protocolDir = path.join(repoRoot, "generated/protocol");
+const protocolDir = path.join(repoRoot, "runtime/generated/protocol");
 const irFiles = [
   ...readdirSync(protocolDir, { withFileTypes: true })
     .filter((e) => e.isDirectory())

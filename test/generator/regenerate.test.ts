@@ -33,8 +33,8 @@ describe("regeneration", () => {
       expect(file.content.includes(today), `${file.path} holds today's date`).toBe(false);
     }
     expect(await checkGenerated(first)).toEqual([]);
-    for (const file of first.filter((f) => f.path.startsWith("generated/protocol/20"))) {
-      const revision = file.path.split("/")[2]!;
+    for (const file of first.filter((f) => f.path.startsWith("runtime/generated/protocol/20"))) {
+      const revision = file.path.split("/")[3]!;
       const sha = createHash("sha256")
         .update(readFileSync(path.join(requireSpecRoot(), revision, "schema.ts")))
         .digest("hex");
@@ -56,12 +56,12 @@ describe("regeneration", () => {
   });
 
   it("generate:check exits 1 naming stale, missing and extra files", async () => {
-    for (const dir of ["generated/protocol", "test/protocol/fidelity"]) {
+    for (const dir of ["runtime/generated/protocol", "test/protocol/fidelity"]) {
       cpSync(path.join(REPO_ROOT, dir), path.join(tmp, dir), { recursive: true });
     }
-    appendFileSync(path.join(tmp, "generated/protocol/2025-06-18/types.ts"), "// edited by hand\n");
-    unlinkSync(path.join(tmp, "generated/protocol/2024-11-05/methods.ts"));
-    writeFileSync(path.join(tmp, "generated/protocol/2026-07-28/leftover.ts"), "export {};\n");
+    appendFileSync(path.join(tmp, "runtime/generated/protocol/2025-06-18/types.ts"), "// edited by hand\n");
+    unlinkSync(path.join(tmp, "runtime/generated/protocol/2024-11-05/methods.ts"));
+    writeFileSync(path.join(tmp, "runtime/generated/protocol/2026-07-28/leftover.ts"), "export {};\n");
     const script = path.join(REPO_ROOT, "generator/scripts/generate-protocol.ts");
     const tsx = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
     const failure = await run(process.execPath, [tsx, script, "--check", "--root", tmp], { cwd: REPO_ROOT }).then(
@@ -69,9 +69,9 @@ describe("regeneration", () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toContain("stale: generated/protocol/2025-06-18/types.ts");
-    expect(failure?.stderr).toContain("missing: generated/protocol/2024-11-05/methods.ts");
-    expect(failure?.stderr).toContain("extra: generated/protocol/2026-07-28/leftover.ts");
+    expect(failure?.stderr).toContain("stale: runtime/generated/protocol/2025-06-18/types.ts");
+    expect(failure?.stderr).toContain("missing: runtime/generated/protocol/2024-11-05/methods.ts");
+    expect(failure?.stderr).toContain("extra: runtime/generated/protocol/2026-07-28/leftover.ts");
     expect(failure?.stderr).not.toContain("2025-11-25");
   });
 });

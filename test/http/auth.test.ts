@@ -7,11 +7,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { jwtVerifier } from "../../runtime/auth/jwt.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
-import { parseBearerChallenge } from "../../runtime/http/client-sse.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
+import { parseBearerChallenge } from "../../runtime/http/client/sse.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { CollectingSink, initializeMessage, post, request } from "./helpers.ts";
-import { HttpError, StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
+import { HttpError, StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
 import { McpClient, McpServer, type RequestContext } from "../../runtime/index.ts";
 
 const ISSUER = "https://auth.example.test";

@@ -1,8 +1,8 @@
 /** The server and helpers the bad-input tests share: the HTTP layer over the fixture host, with small limits. */
 import { afterAll, beforeAll } from "vitest";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { FixtureHost, FIXTURE_TOOLS } from "./fixtures/fixture-host.ts";
-import { headerParamsFromTools } from "../../runtime/http/stateless-checks.ts";
+import { headerParamsFromTools } from "../../runtime/http/server/stateless-checks.ts";
 import { modernMeta, MODERN } from "./helpers.ts";
 
 /** Starts the server for the calling test file (beforeAll/afterAll); read `.server` inside tests. */

@@ -1,7 +1,7 @@
 /** Bad input and guard rails: every bad request gets a clear HTTP/JSON-RPC error and the server keeps serving. */
 import { describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
-import { serve } from "../../runtime/http/node.ts";
+import { serve } from "../../runtime/http/server/node.ts";
 import { badInputServer, call, errorOf, modernHeaders } from "./bad-input-setup.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { initializeMessage, modernMeta, MODERN, openSession, post, waitFor } from "./helpers.ts";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuthInfo } from "../../runtime/transport/transport.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { initializeMessage, post } from "./helpers.ts";
 

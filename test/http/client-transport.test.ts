@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpClient, RpcError } from "../../runtime/index.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { headerParamsFromTools } from "../../runtime/http/stateless-checks.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
+import { headerParamsFromTools } from "../../runtime/http/server/stateless-checks.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { FixtureHost, FIXTURE_TOOLS } from "./fixtures/fixture-host.ts";
 import { CollectingSink, initializeMessage, modernMeta, request, waitFor } from "./helpers.ts";
 

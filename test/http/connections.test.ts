@@ -4,7 +4,7 @@
  * is being answered; an aborted upload is reported to `onError` once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serve, SERVE_DEFAULTS, type RunningServer } from "../../runtime/http/node.ts";
+import { serve, SERVE_DEFAULTS, type RunningServer } from "../../runtime/http/server/node.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { initializeMessage, openSession, post } from "./helpers.ts";
 import { postHead, rawConnect, receive, sleep, statusOf, within } from "./raw.ts";

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient, McpServer, RpcError, type RequestContext } from "../../runtime/index.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { waitFor } from "./helpers.ts";
 
 const URL_TO_OPEN = "https://auth.example.com/connect";

@@ -1,8 +1,8 @@
 /** The generated weather example (typed server and typed client) over real loopback HTTP, in every revision. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { createClient, createServer } from "../../examples/weather/generated/index.ts";
 import { handlers } from "../../examples/weather/handlers.ts";
 

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { jwtVerifier } from "../../runtime/auth/jwt.ts";
-import { McpHttpHandler } from "../../runtime/http/handler.ts";
-import { serve, toNodeListener, type RunningServer } from "../../runtime/http/node.ts";
-import { SseStream } from "../../runtime/http/sse.ts";
-import type { HttpRequestIn, HttpResponseOut } from "../../runtime/http/types.ts";
+import { McpHttpHandler } from "../../runtime/http/server/handler.ts";
+import { serve, toNodeListener, type RunningServer } from "../../runtime/http/server/node.ts";
+import { SseStream } from "../../runtime/http/server/sse.ts";
+import type { HttpRequestIn, HttpResponseOut } from "../../runtime/http/server/types.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { initializeMessage, post } from "./helpers.ts";
 import { postHead, rawConnect, receive, statusOf, within } from "./raw.ts";
@@ -200,7 +200,7 @@ describe("an oversized upload", () => {
 
 describe("toFetchHandler", () => {
   it("answers 500 for an answer whose headers Headers refuses, and reports it once", async () => {
-    const { toFetchHandler } = await import("../../runtime/http/web.ts");
+    const { toFetchHandler } = await import("../../runtime/http/server/web.ts");
     const reported: unknown[] = [];
     const fetchHandler = toFetchHandler(new BrokenHandler(new FixtureHost(), { onError: (e) => reported.push(e) }));
     const bad = await fetchHandler(new Request("http://127.0.0.1/bad-header"));

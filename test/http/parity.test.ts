@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "../../runtime/index.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { MODERN, modernMeta, openSession, post } from "./helpers.ts";
 
 type Answer = {
@@ -258,7 +258,7 @@ describe("Mcp-Name (2026-07-28)", () => {
 
 describe("our client never echoes unsafe server text into a header", () => {
   it("keeps no SSE id that is not header text, so it cannot become a Last-Event-ID", async () => {
-    const { readSse } = await import("../../runtime/http/client-sse.ts");
+    const { readSse } = await import("../../runtime/http/client/sse.ts");
     const cursor = { lastEventId: undefined as string | undefined, retryMs: undefined as number | undefined };
     const events = "id: ok-1\ndata: {}\n\nid: bad – id\ndata: {}\n\n";
     const body = new Response(events).body!;
@@ -274,7 +274,7 @@ describe("our client never echoes unsafe server text into a header", () => {
 
 describe("legacy HTTP+SSE client", () => {
   it("refuses an endpoint on another origin and never POSTs (or sends the token) there", async () => {
-    const { LegacySseClient } = await import("../../runtime/http/legacy-client.ts");
+    const { LegacySseClient } = await import("../../runtime/http/client/legacy.ts");
     const posted: string[] = [];
     const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);

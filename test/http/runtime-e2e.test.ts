@@ -13,8 +13,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { createServer } from "../../examples/everything/generated/index.ts";
 import { handlers } from "../../examples/everything/handlers.ts";
 import { JSON_HEADERS, modernMeta, post, waitFor } from "./helpers.ts";

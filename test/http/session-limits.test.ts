@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "../../runtime/index.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
 import { initializeMessage, openSession, post, waitFor } from "./helpers.ts";
 
 let running: RunningServer | undefined;

@@ -4,15 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { McpHttpHandler } from "../../runtime/http/handler.ts";
-import { toFetchHandler } from "../../runtime/http/web.ts";
-import { serve } from "../../runtime/http/node.ts";
+import { McpHttpHandler } from "../../runtime/http/server/handler.ts";
+import { toFetchHandler } from "../../runtime/http/server/web.ts";
+import { serve } from "../../runtime/http/server/node.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { McpClient, McpServer } from "../../runtime/index.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
 import {
   CollectingSink,
   initializeMessage,

@@ -129,9 +129,9 @@ describe("the web-standard HTTP entry", () => {
 
   it("bundles for a neutral platform with no node: import and no Node-only global", async () => {
     const { inputs, nodeOnly } = await bundle({ file: WEB_ENTRY });
-    expect(inputs).toContain("runtime/http/handler.ts");
-    expect(inputs).toContain("runtime/http/web.ts");
-    expect(inputs).not.toContain("runtime/http/node.ts");
+    expect(inputs).toContain("runtime/http/server/handler.ts");
+    expect(inputs).toContain("runtime/http/server/web.ts");
+    expect(inputs).not.toContain("runtime/http/server/node.ts");
     expect(inputs.filter((i) => i.startsWith("node:"))).toEqual([]);
     expect(nodeOnly).toEqual([]);
   }, 60_000);

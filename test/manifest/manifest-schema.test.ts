@@ -40,7 +40,7 @@ describe("published manifest JSON Schema", () => {
 });
 
 describe("templates", () => {
-  const dir = path.join(REPO, "templates");
+  const dir = path.join(REPO, "generator/templates");
   const templates = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".hbs"));
 
   it("there are templates to check", () => {

@@ -125,10 +125,10 @@ it("a user project type-checks against the package's .d.ts (strict, skipLibCheck
     encoding: "utf8",
   });
   const fromRepo = files.split("\n").filter((f) => f.startsWith(`${REPO}/`) && !f.startsWith(`${project}/`));
-  // Outside the project, only installed packages: nothing from runtime/ or generated/protocol/ sources.
+  // Outside the project, only installed packages: nothing from runtime/ or runtime/generated/protocol/ sources.
   expect(fromRepo.filter((f) => !f.startsWith(`${REPO}/node_modules/`))).toEqual([]);
-  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/index.d.ts"));
-  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/http/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/http/index.d.ts"));
   expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/generated/protocol/2025-11-25/schemas.d.ts"));
   execFileSync(process.execPath, [TSC, "--noEmit", "-p", config], { encoding: "utf8" });
 }, 120_000);
@@ -162,8 +162,8 @@ it("mcp-gen init with the default runtime import: the scaffold builds with its o
   // init's own tsconfig.json (nodenext, strict, exactOptionalPropertyTypes, src → dist), nothing added.
   const config = path.join(dir, "tsconfig.json");
   const files = execFileSync(process.execPath, [TSC, "--listFilesOnly", "-p", config], { encoding: "utf8" });
-  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/index.d.ts"));
-  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/runtime/http/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/index.d.ts"));
+  expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/http/index.d.ts"));
   expect(files.split("\n").filter((f) => f.startsWith(path.join(REPO, "runtime/")))).toEqual([]);
   execFileSync(process.execPath, [TSC, "-p", config], { encoding: "utf8" });
 

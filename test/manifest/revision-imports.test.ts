@@ -1,6 +1,6 @@
 /**
  * How generated definitions name their revisions: descriptor values imported from one module each, spelled from
- * `runtimeImport` (a package: its `protocol/<name>` entry; the runtime's sources: generated/protocol beside runtime/)
+ * `runtimeImport` (a package: its `protocol/<name>` entry; the runtime's sources: runtime/generated/protocol beside runtime/)
  * and, for a user's bindings folder, the module the read stage found, with the manifest's import extension.
  */
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ describe("revision imports of definitions.ts", () => {
     );
   });
 
-  it("the runtime's sources as runtimeImport: generated/protocol beside runtime/; no extension when asked", () => {
+  it("the runtime's sources as runtimeImport: runtime/generated/protocol beside runtime/; no extension when asked", () => {
     const text = definitions(
       '{ runtimeImport: "../../runtime/index.ts", importExtension: "" }',
       "[{ bindings: a/x }, { bindings: b/x }]",
@@ -43,7 +43,7 @@ describe("revision imports of definitions.ts", () => {
     expect(text).toContain('import * as revision_x_2 from "../b/x/revision";');
     expect(text).toContain("revisions: [revision_x.revision, revision_x_2.revision]");
     expect(definitions('{ runtimeImport: "../../runtime/index.ts" }', "[2025-06-18]")).toContain(
-      'import * as revision_2025_06_18 from "../../generated/protocol/2025-06-18/index.ts";',
+      'import * as revision_2025_06_18 from "../../runtime/generated/protocol/2025-06-18/index.ts";',
     );
   });
 

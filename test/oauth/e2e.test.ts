@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jwtVerifier } from "../../runtime/auth/jwt.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
 import { McpClient } from "../../runtime/index.ts";
 import {
   oauthFetch,

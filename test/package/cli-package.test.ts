@@ -45,7 +45,7 @@ beforeAll(() => {
     "--outDir",
     path.join(pkg, "dist"),
   ]);
-  cpSync(path.join(REPO_ROOT, "templates"), path.join(pkg, "dist/templates"), { recursive: true });
+  cpSync(path.join(REPO_ROOT, "generator/templates"), path.join(pkg, "dist/generator/templates"), { recursive: true });
   symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
   bin = path.join(pkg, CLI_PACKAGE.bin["mcp-gen"]!);
 }, 180_000);
@@ -153,16 +153,16 @@ describe("the compiled CLI", () => {
     };
     writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig));
     const files = execFileSync(process.execPath, [TSC, "--listFilesOnly", "-p", project], { encoding: "utf8" });
-    expect(files).toContain(path.join(REPO_ROOT, "runtime/dist/runtime/protocol/method-type.d.ts"));
+    expect(files).toContain(path.join(REPO_ROOT, "runtime/dist/protocol/method-type.d.ts"));
     expect(files).not.toContain(path.join(REPO_ROOT, "runtime/protocol/method-type.ts"));
     execFileSync(process.execPath, [TSC, "-p", project], { encoding: "utf8" });
   }, 120_000);
 });
 
 describe("runtimeImportFrom", () => {
-  it("this repository's generated/protocol imports the runtime source relatively (the runtime package builds from it)", () => {
-    expect(runtimeImportFrom(path.join(REPO_ROOT, "generated/protocol/2025-11-25"))).toBe(
-      "../../../runtime/protocol/method-type.ts",
+  it("this repository's runtime/generated/protocol imports the runtime source relatively (the runtime package builds from it)", () => {
+    expect(runtimeImportFrom(path.join(REPO_ROOT, "runtime/generated/protocol/2025-11-25"))).toBe(
+      "../../../protocol/method-type.ts",
     );
   });
 
@@ -179,8 +179,8 @@ describe("runtimeImportFrom", () => {
       exports: Record<string, { types: string; default: string }>;
     };
     expect(runtimePackage.exports["./method-type"]).toEqual({
-      types: "./dist/runtime/protocol/method-type.d.ts",
-      default: "./dist/runtime/protocol/method-type.js",
+      types: "./dist/protocol/method-type.d.ts",
+      default: "./dist/protocol/method-type.js",
     });
   });
 });

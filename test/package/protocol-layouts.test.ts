@@ -50,9 +50,9 @@ beforeAll(async () => {
   execFileSync(process.execPath, [TSC, "-p", path.join(REPO_ROOT, "tsconfig.cli.json"), "--outDir", compiled]);
   // What the package build (scripts/build-packages.mjs) adds: the templates and the built-in revisions' IRs.
   cpSync(path.join(REPO_ROOT, "templates"), path.join(compiled, "templates"), { recursive: true });
-  for (const revision of readdirSync(path.join(REPO_ROOT, "generated/protocol"), { withFileTypes: true })) {
+  for (const revision of readdirSync(path.join(REPO_ROOT, "runtime/generated/protocol"), { withFileTypes: true })) {
     if (!revision.isDirectory()) continue;
-    const ir = path.join("generated/protocol", revision.name, "ir.json");
+    const ir = path.join("runtime/generated/protocol", revision.name, "ir.json");
     cpSync(path.join(REPO_ROOT, ir), path.join(compiled, ir));
   }
   const layouts = [
@@ -112,7 +112,7 @@ describe("protocol output, whatever the install layout", () => {
     expect(localIr).not.toContain("node_modules");
     // A --spec download is named as `npm run generate` names it: its ir.json is the committed one's, byte for byte.
     expect(first.get(path.join("spec", "ir.json"))).toBe(
-      readFileSync(path.join(REPO_ROOT, "generated/protocol/2025-11-25/ir.json"), "utf8"),
+      readFileSync(path.join(REPO_ROOT, "runtime/generated/protocol/2025-11-25/ir.json"), "utf8"),
     );
 
     mkdirSync(path.join(project, "bad"));

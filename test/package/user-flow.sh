@@ -49,9 +49,9 @@ CLI_TGZ="$MCP_GEN/mcp-gen-$CLI_VERSION.tgz"
 [ -f "$RUNTIME_TGZ" ] && [ -f "$CLI_TGZ" ] || fail "npm pack wrote $(ls "$MCP_GEN"), not $RUNTIME_TGZ and $CLI_TGZ"
 CLI_FILES="$(tar -tzf "$CLI_TGZ")"
 RUNTIME_FILES="$(tar -tzf "$RUNTIME_TGZ")"
-grep -q '^package/dist/templates/' <<<"$CLI_FILES" || fail "the CLI tarball has no templates"
+grep -q '^package/dist/generator/templates/' <<<"$CLI_FILES" || fail "the CLI tarball has no templates"
 grep -q '^package/manifest/mcp-manifest.schema.json$' <<<"$CLI_FILES" || fail "the CLI tarball has no manifest schema"
-grep -q '^package/dist/runtime/index.d.ts$' <<<"$RUNTIME_FILES" || fail "the runtime tarball has no declarations"
+grep -q '^package/dist/index.d.ts$' <<<"$RUNTIME_FILES" || fail "the runtime tarball has no declarations"
 if grep -E '\.ts$' <<<"$CLI_FILES$RUNTIME_FILES" | grep -qv '\.d\.ts$'; then fail "a tarball ships TypeScript sources"; fi
 step "runtime: $(wc -l <<<"$RUNTIME_FILES") files, CLI: $(wc -l <<<"$CLI_FILES") files"
 

@@ -37,7 +37,7 @@ function exportedDeclarations(file: string): Exported {
   return { types, values };
 }
 
-const generatedDir = (revision: string) => path.join(import.meta.dirname, "../../generated/protocol", revision);
+const generatedDir = (revision: string) => path.join(import.meta.dirname, "../../runtime/generated/protocol", revision);
 const sorted = (names: readonly string[]) => [...names].sort();
 
 describe.each(RELEASED)("declarations of %s", (revision) => {

@@ -4,7 +4,7 @@
  * results declare `resultType` / caching hints or may be an `InputRequiredResult`.
  */
 import { describe, expect, it } from "vitest";
-import { revisionDescriptors, revisions } from "../../generated/protocol/revisions.ts";
+import { revisionDescriptors, revisions } from "../../runtime/generated/protocol/revisions.ts";
 import type { AnyMethodType, RevisionDescriptor } from "../../runtime/protocol/method-type.ts";
 import { RELEASED, specModel } from "./spec.ts";
 

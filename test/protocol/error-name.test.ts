@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import * as P from "../../generated/protocol/2025-11-25/index.ts";
+import * as P from "../../runtime/generated/protocol/2025-11-25/index.ts";
 import { PROTOCOL_OUT } from "../../generator/scripts/generate-protocol.ts";
 
 describe("the spec's Error interface", () => {

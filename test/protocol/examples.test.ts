@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { z } from "zod";
-import * as schemas from "../../generated/protocol/2026-07-28/schemas.ts";
+import * as schemas from "../../runtime/generated/protocol/2026-07-28/schemas.ts";
 import { exampleFixtures, negativeVariants, type Fixture } from "./fixtures.ts";
 import { specFile, specModel } from "./spec.ts";
 

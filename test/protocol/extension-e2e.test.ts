@@ -1,5 +1,5 @@
 /**
- * The generated Tasks extension bindings (generated/extensions/tasks, from the extension's own schema.ts) in use: the
+ * The generated Tasks extension bindings (runtime/generated/extensions/tasks, from the extension's own schema.ts) in use: the
  * runtime server and client both list the generated `extension` descriptor, negotiate
  * `io.modelcontextprotocol/tasks` through `capabilities.extensions`, and the client calls `tasks/get` typed by the
  * generated token — in memory and over Streamable HTTP, in the 2026-07-28 revision the extension builds on.
@@ -14,8 +14,8 @@ import {
   type ServerExtension,
 } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
-import { serve } from "../../runtime/http/node.ts";
-import { extension, methods, type GetTaskResult } from "../../generated/extensions/tasks/index.ts";
+import { serve } from "../../runtime/http/server/node.ts";
+import { extension, methods, type GetTaskResult } from "../../runtime/generated/extensions/tasks/index.ts";
 
 const REVISION = "2026-07-28";
 const ID = "io.modelcontextprotocol/tasks";

@@ -76,14 +76,18 @@ function methodLiterals(source: ts.SourceFile): string[] {
 
 let generated: { model: IrModel; files: { path: string; content: string }[]; warnings: string[] } | undefined;
 async function generate() {
-  generated ??= await generateProtocol({
+  generated ??= await generateInto(outDir);
+  return generated;
+}
+
+function generateInto(dir: string) {
+  return generateProtocol({
     schemaPath,
     revision: "tasks",
-    outDir,
+    outDir: dir,
     extensionId: "io.modelcontextprotocol/tasks",
     displayRoot: specRoot,
   });
-  return generated;
 }
 
 describe("the Tasks extension schema", () => {
@@ -187,7 +191,7 @@ describe("the Tasks extension schema", () => {
       path.join(fidelityDir, "interop.ts"),
       [
         `import type * as Gen from "${generatedSpecifier}/types.ts";`,
-        `import type * as Builtin from "${posixRelative(fidelityDir, path.join(REPO_ROOT, "generated/protocol/2026-07-28/types.ts"))}";`,
+        `import type * as Builtin from "${posixRelative(fidelityDir, path.join(REPO_ROOT, "runtime/generated/protocol/2026-07-28/types.ts"))}";`,
         ...copied.map(
           ([local, name]) =>
             `export function ${local}(gen: Gen.${local}, builtin: Builtin.${name}): unknown[] { const a: Builtin.${name} = gen; const b: Gen.${local} = builtin; return [a, b]; }`,
@@ -221,7 +225,7 @@ describe("the Tasks extension schema", () => {
   });
 
   it("validates the spec's task shapes with the generated schemas", async () => {
-    const { methods } = await import("../../generated/extensions/tasks/index.ts");
+    const { methods } = await import("../../runtime/generated/extensions/tasks/index.ts");
     const get = methods["tasks/get"];
     const base = {
       taskId: "t1",
@@ -246,11 +250,11 @@ describe("the Tasks extension schema", () => {
     expect(notification.params.safeParse({ ...base, status: "cancelled" }).success).toBe(true);
   });
 
-  it("the committed generated/extensions/tasks is this output", async () => {
-    const { files } = await generate();
-    const committed = path.join(REPO_ROOT, "generated/extensions/tasks");
+  it("the committed runtime/generated/extensions/tasks is this output", async () => {
+    const committed = path.join(REPO_ROOT, "runtime/generated/extensions/tasks");
+    // Generated for the committed folder (nothing is written), so even the relative runtime imports are the same.
+    const { files } = await generateInto(committed);
     expect(readdirSync(committed).sort()).toEqual(files.map((f) => f.path).sort());
-    // Same depth below the repository root, so even the relative runtime imports are the same.
     for (const file of files)
       expect(readFileSync(path.join(committed, file.path), "utf8"), file.path).toBe(file.content);
     expect(existsSync(path.join(committed, "revision.ts"))).toBe(false);

@@ -5,10 +5,10 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { type methods as m2026 } from "../../generated/protocol/2026-07-28/methods.ts";
-import type * as T2026 from "../../generated/protocol/2026-07-28/types.ts";
-import { type methods as m2025 } from "../../generated/protocol/2025-11-25/methods.ts";
-import type * as T2025 from "../../generated/protocol/2025-11-25/types.ts";
+import { type methods as m2026 } from "../../runtime/generated/protocol/2026-07-28/methods.ts";
+import type * as T2026 from "../../runtime/generated/protocol/2026-07-28/types.ts";
+import { type methods as m2025 } from "../../runtime/generated/protocol/2025-11-25/methods.ts";
+import type * as T2025 from "../../runtime/generated/protocol/2025-11-25/types.ts";
 import {
   ProtocolNotificationType,
   ProtocolRequestType,

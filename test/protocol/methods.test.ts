@@ -1,12 +1,12 @@
 /**
  * Method tables against the spec (spec-matrix §1.1, derived by hand from the spec, not from the generator): per
  * revision the set of methods, their directions, results, deliveries and capability gates, in the IR and in the
- * committed generated/protocol/<rev>/methods.ts.
+ * committed runtime/generated/protocol/<rev>/methods.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { IrType } from "../../generator/ir/model.ts";
 import { ProtocolNotificationType, ProtocolRequestType } from "../../runtime/protocol/method-type.ts";
-import { revisions } from "../../generated/protocol/revisions.ts";
+import { revisions } from "../../runtime/generated/protocol/revisions.ts";
 import { RELEASED, specModel } from "./spec.ts";
 
 const C = "clientToServer";
@@ -103,7 +103,7 @@ describe.each(RELEASED.map((rev, i) => [rev, i] as const))("method table of %s",
     }
   });
 
-  it("is what generated/protocol/<rev>/methods.ts exports", () => {
+  it("is what runtime/generated/protocol/<rev>/methods.ts exports", () => {
     const table = revisions[revision].methods as Record<string, unknown>;
     expect(Object.keys(table)).toEqual(model.methods.map((m) => m.method));
     for (const m of model.methods) {

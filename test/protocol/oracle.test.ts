@@ -10,7 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { z } from "zod";
-import { revisions } from "../../generated/protocol/revisions.ts";
+import { revisions } from "../../runtime/generated/protocol/revisions.ts";
 import { negativeVariants, type Fixture } from "./fixtures.ts";
 import { RELEASED, specFile, specModel } from "./spec.ts";
 import { synthesize, unionMembers } from "./synthesize.ts";

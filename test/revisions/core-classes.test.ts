@@ -3,8 +3,8 @@
  * revisions, see test/edge/revision-bundle.test.ts); `McpServer` / `McpClient` keep the built-in default and names.
  */
 import { describe, expect, it } from "vitest";
-import { revision as r2025_11_25 } from "../../generated/protocol/2025-11-25/index.ts";
-import { revision as r2026_07_28 } from "../../generated/protocol/2026-07-28/index.ts";
+import { revision as r2025_11_25 } from "../../runtime/generated/protocol/2025-11-25/index.ts";
+import { revision as r2026_07_28 } from "../../runtime/generated/protocol/2026-07-28/index.ts";
 import { McpClient, McpClientCore, McpServer, McpServerCore } from "../../runtime/index.ts";
 
 const info = { name: "t", version: "1.0.0" };

@@ -1,7 +1,7 @@
 /** Revisions the package does not ship, made in-process from built-in descriptors plus a method of our own. */
 import { z } from "zod";
-import { revision as r2025_11_25 } from "../../generated/protocol/2025-11-25/index.ts";
-import { revision as r2026_07_28 } from "../../generated/protocol/2026-07-28/index.ts";
+import { revision as r2025_11_25 } from "../../runtime/generated/protocol/2025-11-25/index.ts";
+import { revision as r2026_07_28 } from "../../runtime/generated/protocol/2026-07-28/index.ts";
 import {
   ProtocolNotificationType,
   ProtocolRequestType,

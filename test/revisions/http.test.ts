@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../runtime/client/client.ts";
-import { StreamableHttpClientTransport } from "../../runtime/http/client-transport.ts";
-import { serve, type RunningServer } from "../../runtime/http/node.ts";
-import { sendsPrimingEvent } from "../../runtime/http/transport-revisions.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/client/transport.ts";
+import { serve, type RunningServer } from "../../runtime/http/server/node.ts";
+import { sendsPrimingEvent } from "../../runtime/http/server/transport-revisions.ts";
 import { McpServer } from "../../runtime/server/server.ts";
 import { addNote, handshakeDraft, statelessDraft } from "./drafts.ts";
 

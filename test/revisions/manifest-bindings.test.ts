@@ -136,7 +136,7 @@ describe("a manifest naming a user-generated revision folder", () => {
     );
     expect(definitions).toContain('import * as revision_draft from "../protocol/draft/revision.ts";');
     expect(definitions).toContain("revisions: [revision_2025_11_25.revision, revision_draft.revision]");
-    expect(definitions.match(/generated\/protocol\/[^/"]+\//g)).toEqual(["generated/protocol/2025-11-25/"]);
+    expect(definitions.match(/generated\/protocol\/[^/"]+\//g)).toEqual(["runtime/generated/protocol/2025-11-25/"]);
 
     writeFileSync(path.join(scratch, "main.ts"), MAIN());
     writeFileSync(path.join(scratch, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));

@@ -4,7 +4,7 @@
  * methods are served only when both sides declare the extension; handlers are registered and typed by token.
  */
 import { describe, expect, it } from "vitest";
-import { revision as r2025_11_25 } from "../../generated/protocol/2025-11-25/index.ts";
+import { revision as r2025_11_25 } from "../../runtime/generated/protocol/2025-11-25/index.ts";
 import type { RevisionDescriptor } from "../../runtime/protocol/method-type.ts";
 import { selectProfiles } from "../../runtime/protocol/builtin-revisions.ts";
 import { eraOf, getProfile } from "../../runtime/protocol/registry.ts";

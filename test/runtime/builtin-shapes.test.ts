@@ -1,17 +1,17 @@
 /**
  * The protocol shapes the runtime's API names (`CallToolResult`, `ToolDefinition`, …) are the generated types of the
  * built-in revisions, not hand-written copies: each result alias is exactly the union of the revisions' own result
- * types (listed here by hand from generated/protocol/<rev>/types.ts), definitions accept every revision's and read
+ * types (listed here by hand from runtime/generated/protocol/<rev>/types.ts), definitions accept every revision's and read
  * any revision's optional fields without narrowing, and content narrows on `type`. Type assertions are checked by
  * tsc (`@ts-expect-error` lines fail it when they stop being errors); the run-time part serves one definition to a
  * 2024-11-05 and a 2026-07-28 client.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type * as T1105 from "../../generated/protocol/2024-11-05/types.ts";
-import type * as T0326 from "../../generated/protocol/2025-03-26/types.ts";
-import type * as T0618 from "../../generated/protocol/2025-06-18/types.ts";
-import type * as T1125 from "../../generated/protocol/2025-11-25/types.ts";
-import type * as T0728 from "../../generated/protocol/2026-07-28/types.ts";
+import type * as T1105 from "../../runtime/generated/protocol/2024-11-05/types.ts";
+import type * as T0326 from "../../runtime/generated/protocol/2025-03-26/types.ts";
+import type * as T0618 from "../../runtime/generated/protocol/2025-06-18/types.ts";
+import type * as T1125 from "../../runtime/generated/protocol/2025-11-25/types.ts";
+import type * as T0728 from "../../runtime/generated/protocol/2026-07-28/types.ts";
 import {
   createMemoryTransportPair,
   McpClient,

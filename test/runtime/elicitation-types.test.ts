@@ -4,11 +4,11 @@
  * must be an error, or tsc reports the unused directive) plus the generated validators on values of those types.
  */
 import { describe, expect, it } from "vitest";
-import type * as Rev0618 from "../../generated/protocol/2025-06-18/types.ts";
-import type * as Rev2025 from "../../generated/protocol/2025-11-25/types.ts";
-import type * as Rev2026 from "../../generated/protocol/2026-07-28/types.ts";
-import { ElicitRequestParamsSchema as Params2025 } from "../../generated/protocol/2025-11-25/schemas.ts";
-import { ElicitRequestParamsSchema as Params2026 } from "../../generated/protocol/2026-07-28/schemas.ts";
+import type * as Rev0618 from "../../runtime/generated/protocol/2025-06-18/types.ts";
+import type * as Rev2025 from "../../runtime/generated/protocol/2025-11-25/types.ts";
+import type * as Rev2026 from "../../runtime/generated/protocol/2026-07-28/types.ts";
+import { ElicitRequestParamsSchema as Params2025 } from "../../runtime/generated/protocol/2025-11-25/schemas.ts";
+import { ElicitRequestParamsSchema as Params2026 } from "../../runtime/generated/protocol/2026-07-28/schemas.ts";
 import type {
   ClientHandlers,
   ElicitFormParams,

@@ -3,7 +3,7 @@
  * verdict and the data of the generated schema itself, whatever was validated before.
  */
 import { describe, expect, it } from "vitest";
-import * as S26 from "../../generated/protocol/2026-07-28/schemas.ts";
+import * as S26 from "../../runtime/generated/protocol/2026-07-28/schemas.ts";
 import { withRepeatedMeta } from "../../runtime/protocol/repeated-meta.ts";
 import { formatIssues, type Validator } from "../../runtime/protocol/validation.ts";
 

@@ -17,14 +17,14 @@ export const D = sibling("D", "definitions");
 /**
  * The runtime's entry of a built-in revision: `@mcp-gen/runtime/protocol/<name>` for a package `runtimeImport`. A
  * relative or absolute one points at the runtime's sources (`…/runtime/index.ts`, as in this repository's examples), whose
- * built-in bindings are `generated/protocol/<name>/` beside `runtime/`.
+ * built-in bindings are `generated/protocol/<name>/` inside that `runtime/` folder.
  */
 export function builtinRevisionSpecifier(model: UserModel, name: string): string {
   const runtimeImport = model.runtimeImport;
   const isPath = runtimeImport.startsWith(".") || posix.isAbsolute(runtimeImport);
   if (!isPath) return `${runtimeImport}/protocol/${name}`;
   const runtimeDir = posix.dirname(runtimeImport);
-  const file = posix.join(posix.dirname(runtimeDir), "generated", "protocol", name, "index");
+  const file = posix.join(runtimeDir, "generated", "protocol", name, "index");
   const relative = posix.isAbsolute(file) || file.startsWith(".") ? file : `./${file}`;
   return `${relative}${posix.extname(runtimeImport)}`;
 }

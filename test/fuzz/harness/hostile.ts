@@ -86,7 +86,7 @@ if (mode === "stdio") {
     gc();
     process.stderr.write(`fuzz-heap ${process.memoryUsage().heapUsed}\n`);
   });
-  const { serve } = await import("../../../runtime/http/node.ts");
+  const { serve } = await import("../../../runtime/http/server/node.ts");
   const served = await serve(server, httpOptions);
   process.stdout.write(`${served.url}\n`);
 }

@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import type { McpClient, McpClientCore, McpServer } from "../../../runtime/index.ts";
-import { revision as revision_2025_11_25 } from "../../../generated/protocol/2025-11-25/index.ts";
+import { revision as revision_2025_11_25 } from "../../../runtime/generated/protocol/2025-11-25/index.ts";
 import {
   createClient,
   createServer,

@@ -2,8 +2,8 @@
 
 import type * as z from "zod/mini";
 import type * as Spec from "../../../.spec/2024-11-05/schema.ts";
-import type * as Schemas from "../../../generated/protocol/2024-11-05/schemas.ts";
-import type * as Gen from "../../../generated/protocol/2024-11-05/types.ts";
+import type * as Schemas from "../../../runtime/generated/protocol/2024-11-05/schemas.ts";
+import type * as Gen from "../../../runtime/generated/protocol/2024-11-05/types.ts";
 
 /** Declarations covered by this file, in source order. */
 export const covered = [

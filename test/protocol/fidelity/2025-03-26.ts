@@ -2,8 +2,8 @@
 
 import type * as z from "zod/mini";
 import type * as Spec from "../../../.spec/2025-03-26/schema.ts";
-import type * as Schemas from "../../../generated/protocol/2025-03-26/schemas.ts";
-import type * as Gen from "../../../generated/protocol/2025-03-26/types.ts";
+import type * as Schemas from "../../../runtime/generated/protocol/2025-03-26/schemas.ts";
+import type * as Gen from "../../../runtime/generated/protocol/2025-03-26/types.ts";
 
 /** Declarations covered by this file, in source order. */
 export const covered = [

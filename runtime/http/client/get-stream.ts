@@ -1,0 +1,69 @@
+/**
+ * The client's GET requests of Streamable HTTP (handshake era): resuming a broken response stream with
+ * `Last-Event-ID`, and the standalone stream for server-initiated messages, reconnected after the server's `retry`.
+ */
+import { delay, readSse, type SseCursor } from "./sse.ts";
+import type { HttpClientOptions } from "./options.ts";
+
+/** What the GET requests need from their transport. */
+export interface GetContext {
+  readonly url: URL;
+  readonly fetchFn: typeof fetch;
+  /** Aborted when the transport closes. */
+  readonly signal: AbortSignal;
+  readonly reconnect: HttpClientOptions["reconnect"];
+  /** The transport's headers for a request that carries no message (session id, version, authorization). */
+  headers(): Promise<Record<string, string>>;
+}
+
+/** The wait before reconnecting: the server's `retry`, else exponential backoff from the options. */
+export function retryDelay(context: GetContext, cursor: SseCursor, attempt: number): number {
+  if (cursor.retryMs !== undefined) return cursor.retryMs;
+  const initial = context.reconnect?.initialDelayMs ?? 1000;
+  return Math.min(initial * 1.5 ** attempt, context.reconnect?.maxDelayMs ?? 30_000);
+}
+
+async function get(context: GetContext, lastEventId: string | undefined): Promise<Response> {
+  const headers = await context.headers();
+  headers["accept"] = "text/event-stream";
+  if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+  return context.fetchFn(context.url, { method: "GET", headers, signal: context.signal });
+}
+
+/** GET with Last-Event-ID; undefined when the server does not resume (or the attempt failed: the caller retries). */
+export async function resumeStream(
+  context: GetContext,
+  lastEventId: string | undefined,
+): Promise<ReadableStream<Uint8Array> | undefined> {
+  try {
+    const response = await get(context, lastEventId);
+    if (response.ok && (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body)
+      return response.body;
+    await response.body?.cancel();
+  } catch {
+    // retried by the caller
+  }
+  return undefined;
+}
+
+/** Keeps the standalone GET stream open until the transport closes, the server refuses it, or reconnects run out. */
+export async function runGetStream(context: GetContext, onMessage: (data: string) => void): Promise<void> {
+  const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
+  for (let attempt = 0; !context.signal.aborted;) {
+    let response: Response;
+    try {
+      response = await get(context, cursor.lastEventId);
+    } catch {
+      if (++attempt > (context.reconnect?.maxAttempts ?? 5)) return;
+      await delay(retryDelay(context, cursor, attempt), context.signal);
+      continue;
+    }
+    if (!response.ok || !response.body) {
+      await response.body?.cancel();
+      return; // 405: the server offers no GET stream; 404: the session is gone (the next POST recovers)
+    }
+    attempt = 0;
+    await readSse(response.body, cursor, { onMessage }).catch(() => undefined);
+    await delay(retryDelay(context, cursor, attempt), context.signal);
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * The client side of Streamable HTTP for every revision, as a `Transport` for the client session. What differs by
+ * era (session, headers, cancellation, resumption, recovery, the HTTP+SSE fallback) is the era strategy of each
+ * message (client-era.ts); this class does the HTTP work those rules ask for.
+ */
+import { ErrorCode } from "../../jsonrpc/errors.ts";
+import type { OutgoingOptions, Transport, TransportSink } from "../../transport/transport.ts";
+import { delay, HttpError, readSse, type SseCursor } from "./sse.ts";
+import { LegacySseClient } from "./legacy.ts";
+import { headerParamsOf, type HeaderParam } from "../mcp-headers.ts";
+import {
+  errorCode,
+  excerpt,
+  isHeaderText,
+  isStatelessEraError,
+  isObject,
+  jsonRpcBody,
+  parse,
+  type HttpClientOptions,
+  type Id,
+  type Message,
+} from "./options.ts";
+import { eraOfMessage, type HttpClientEra } from "./era.ts";
+import { resumeStream, retryDelay, runGetStream, type GetContext } from "./get-stream.ts";
+
+export { HttpError };
+
+export type { HttpClientOptions } from "./options.ts";
+
+export class StreamableHttpClientTransport implements Transport {
+  /** Every POST gets an HTTP answer: the probe need not guess from silence (versioning.mdx, streamable-http.mdx). */
+  readonly answersEveryRequest = true;
+  private sink: TransportSink | undefined;
+  private readonly url: URL;
+  private readonly fetchFn: typeof fetch;
+  private readonly life = new AbortController();
+  private readonly inFlight = new Map<Id, AbortController>();
+  /** The era of each request still in flight (how it is cancelled). */
+  private readonly eraOfRequest = new Map<Id, HttpClientEra>();
+  private readonly toolParams = new Map<string, readonly HeaderParam[]>();
+  private readonly pendingToolLists = new Set<Id>();
+  private readonly swallowed = new Map<Id, (message: Message) => void>();
+  private initializeRequest: Message | undefined;
+  private legacy: LegacySseClient | undefined;
+  private getStreamOpen = false;
+  private reinitCounter = 0;
+  private renewing: Promise<void> | undefined;
+  private readonly getContext: GetContext;
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+
+  constructor(
+    url: string | URL,
+    private readonly options: HttpClientOptions = {},
+  ) {
+    this.url = new URL(url);
+    this.fetchFn = options.fetch ?? fetch;
+    this.getContext = {
+      url: this.url,
+      fetchFn: this.fetchFn,
+      signal: this.life.signal,
+      reconnect: options.reconnect,
+      headers: () => this.headers(undefined),
+    };
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
+
+  async send(message: object, _options?: OutgoingOptions): Promise<void> {
+    if (this.life.signal.aborted) throw new Error("transport closed");
+    if (this.legacy) return this.legacy.send(message);
+    const m = message as Message;
+    const era = eraOfMessage(m);
+    if (m["method"] === "notifications/cancelled") {
+      const params = m["params"];
+      const id = isObject(params) ? params["requestId"] : undefined;
+      if (this.isId(id) && (era.cancelsByClosingStream || this.eraOfRequest.get(id)?.cancelsByClosingStream)) {
+        this.inFlight.get(id)?.abort();
+        return;
+      }
+    }
+    if (m["method"] === "initialize") this.initializeRequest = m;
+    if (m["method"] === "tools/list" && era.readsToolHeaders && this.isId(m["id"])) this.pendingToolLists.add(m["id"]);
+    await this.post(m, true);
+  }
+
+  async close(): Promise<void> {
+    await this.closeWith(undefined);
+  }
+
+  private async closeWith(error: Error | undefined): Promise<void> {
+    if (this.life.signal.aborted) return;
+    this.life.abort();
+    await this.legacy?.close();
+    this.sink?.closed(error);
+  }
+
+  /** End the session on the server (DELETE), then close. */
+  async terminateSession(): Promise<void> {
+    if (this.sessionId !== undefined && !this.legacy) {
+      const response = await this.fetchFn(this.url, { method: "DELETE", headers: await this.headers(undefined) }).catch(
+        () => undefined,
+      );
+      await response?.body?.cancel();
+      this.sessionId = undefined;
+    }
+    await this.close();
+  }
+
+  private isId(v: unknown): v is Id {
+    return typeof v === "string" || typeof v === "number";
+  }
+
+  private async headers(message: Message | undefined): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { ...this.options.headers };
+    const token = typeof this.options.token === "function" ? await this.options.token() : this.options.token;
+    if (token) headers["authorization"] = `Bearer ${token}`;
+    const state = { sessionId: this.sessionId, protocolVersion: this.protocolVersion, toolParams: this.toolParams };
+    return Object.assign(headers, eraOfMessage(message).headers(message, state));
+  }
+
+  private async post(message: Message, mayRecover: boolean): Promise<void> {
+    const id = "method" in message && this.isId(message["id"]) ? message["id"] : undefined;
+    const era = eraOfMessage(message);
+    const controller = new AbortController();
+    const abortWithLife = () => controller.abort();
+    this.life.signal.addEventListener("abort", abortWithLife, { once: true });
+    const release = () => {
+      this.life.signal.removeEventListener("abort", abortWithLife);
+      if (id !== undefined && this.inFlight.get(id) === controller) {
+        this.inFlight.delete(id);
+        this.eraOfRequest.delete(id);
+      }
+    };
+    if (id !== undefined) {
+      this.inFlight.set(id, controller);
+      this.eraOfRequest.set(id, era);
+    }
+    let response: Response;
+    const sentSession = this.sessionId;
+    try {
+      const headers = await this.headers(message);
+      headers["content-type"] = "application/json";
+      headers["accept"] = "application/json, text/event-stream";
+      response = await this.fetchFn(this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      release();
+      if (controller.signal.aborted) return; // cancelled by the session, or the transport closed
+      throw error;
+    }
+    const sessionId = response.headers.get("mcp-session-id");
+    // A session id is visible ASCII (0x21-0x7E); anything else is not echoed back in a header.
+    if (sessionId !== null && era.keepsSession && /^[\x21-\x7e]+$/.test(sessionId)) this.sessionId = sessionId;
+    if (response.status === 202) {
+      release();
+      await response.body?.cancel();
+      if (message["method"] === "notifications/initialized") this.openGetStream();
+      return;
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok) {
+      release();
+      const text = await response.text();
+      if (
+        response.status === 404 &&
+        era.renewsSessionOn404 &&
+        mayRecover &&
+        sentSession !== undefined &&
+        message["method"] !== "initialize"
+      ) {
+        // Several requests may hit the ended session at once: one re-initialization serves them all.
+        if (this.sessionId === sentSession)
+          this.renewing ??= this.newSession().finally(() => (this.renewing = undefined));
+        await this.renewing;
+        return this.post(message, false);
+      }
+      const body = jsonRpcBody(text, type);
+      // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
+      if (body && id !== undefined && body["id"] === id && "error" in body) {
+        // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
+        if (
+          mayRecover &&
+          era.relistsOnHeaderMismatch &&
+          message["method"] === "tools/call" &&
+          errorCode(body) === -32020
+        ) {
+          await this.relistTools(message);
+          return this.post(message, false);
+        }
+        return this.deliver(body);
+      }
+      const legacy =
+        era.fallsBackToLegacySse && message["method"] === "initialize" && [400, 404, 405].includes(response.status);
+      if (legacy && this.options.legacyFallback !== false && !isStatelessEraError(body)) {
+        return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
+      }
+      throw new HttpError(response.status, text, response.headers);
+    }
+    if (type.includes("text/event-stream") && response.body) {
+      void this.consumeStream(response.body, id, era, controller).finally(release);
+      return;
+    }
+    release();
+    const text = await response.text();
+    if (id === undefined && text.trim() === "") return; // a notification or response: nothing to read
+    const json = type === "" || type.includes("application/json");
+    const messages = json ? parse(text) : undefined;
+    const problem =
+      messages === undefined
+        ? json
+          ? `the server's JSON response is not a JSON-RPC message: ${excerpt(text)}`
+          : `the server answered HTTP ${response.status} with Content-Type "${type}", not JSON or an SSE stream`
+        : id !== undefined && !messages.some((m) => m["id"] === id && !("method" in m))
+          ? `the server's JSON response does not answer request ${JSON.stringify(id)}: ${excerpt(text)}`
+          : undefined;
+    for (const message of messages ?? []) this.deliver(message);
+    if (problem === undefined) return;
+    if (id === undefined) throw new Error(`HTTP transport: ${problem}`);
+    this.failRequest(id, problem);
+  }
+
+  /** Fetch every page of tools/list (answers kept off the session) to refresh the tools' header annotations. */
+  private async relistTools(like: Message): Promise<void> {
+    const params = isObject(like["params"]) ? like["params"] : {};
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const id = `mcp-gen-relist-${++this.reinitCounter}`;
+      const answered = new Promise<Message>((resolve) => this.swallowed.set(id, resolve));
+      const listParams = { _meta: params["_meta"], ...(cursor !== undefined ? { cursor } : {}) };
+      await this.post({ jsonrpc: "2.0", id, method: "tools/list", params: listParams }, false);
+      const result = (await answered)["result"];
+      if (!isObject(result) || !Array.isArray(result["tools"])) return;
+      this.acceptTools(result["tools"]);
+      cursor = typeof result["nextCursor"] === "string" ? result["nextCursor"] : undefined;
+      if (cursor === undefined) return;
+    }
+  }
+
+  /** Read a POST's SSE stream; if it breaks before the response, resume with GET + Last-Event-ID where the era does. */
+  private async consumeStream(
+    body: ReadableStream<Uint8Array>,
+    id: Id | undefined,
+    era: HttpClientEra,
+    controller: AbortController,
+  ): Promise<void> {
+    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
+    let answered = false;
+    const onMessage = (data: string) => {
+      const parsed = parse(data);
+      if (!parsed) {
+        if (id === undefined || answered)
+          return this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
+        // The stream that should carry this request's answer is unreadable: fail the request and stop reading.
+        answered = true;
+        this.failRequest(id, `the server's SSE stream carried data that is not a JSON-RPC message: ${excerpt(data)}`);
+        controller.abort();
+        return;
+      }
+      for (const message of parsed) {
+        if (id !== undefined && message["id"] === id && !("method" in message)) answered = true;
+        this.deliver(message);
+      }
+    };
+    let stream: ReadableStream<Uint8Array> | undefined = body;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (stream) await readSse(stream, cursor, { onMessage });
+      } catch {
+        // network error: fall through to resumption
+      }
+      if (answered || id === undefined || controller.signal.aborted || this.life.signal.aborted) return;
+      const max = this.options.reconnect?.maxAttempts ?? 5;
+      if (!era.resumesStreams || cursor.lastEventId === undefined || attempt >= max) {
+        this.deliver({
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32000, message: "Connection closed: the HTTP stream ended before the response" },
+        });
+        return;
+      }
+      await delay(retryDelay(this.getContext, cursor, attempt), this.life.signal);
+      stream = await resumeStream(this.getContext, cursor.lastEventId);
+    }
+  }
+
+  /** The standalone GET stream for server-initiated messages, kept open with reconnects. */
+  private openGetStream(): void {
+    if (this.options.openGetStream === false || this.getStreamOpen || this.sessionId === undefined) return;
+    this.getStreamOpen = true;
+    const onMessage = (data: string) => {
+      const messages = parse(data);
+      if (messages) for (const m of messages) this.deliver(m);
+      else this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
+    };
+    void runGetStream(this.getContext, onMessage).finally(() => (this.getStreamOpen = false));
+  }
+
+  /** 404 on a session: start a new one by replaying the initialize request, then continue. */
+  private async newSession(): Promise<void> {
+    this.sessionId = undefined;
+    const init = this.initializeRequest;
+    if (!init) throw new Error("session expired and no initialize request to replay");
+    const id = `mcp-gen-reinit-${++this.reinitCounter}`;
+    const answered = new Promise<Message>((resolve) => this.swallowed.set(id, resolve));
+    await this.post({ ...init, id }, false);
+    const result = await answered;
+    if ("error" in result) throw new Error("re-initialization failed");
+    await this.post({ jsonrpc: "2.0", method: "notifications/initialized" }, false);
+  }
+
+  /** Settles a pending request with an error of this transport's own (the server's answer was unusable). */
+  private failRequest(id: Id, reason: string): void {
+    this.deliver({ jsonrpc: "2.0", id, error: { code: ErrorCode.ParseError, message: `Parse error: ${reason}` } });
+  }
+
+  private deliver(message: Message): void {
+    const id = message["id"];
+    if (!("method" in message) && this.isId(id)) {
+      const swallow = this.swallowed.get(id);
+      if (swallow) {
+        this.swallowed.delete(id);
+        swallow(message);
+        return;
+      }
+      const result = message["result"];
+      const version = isObject(result) ? result["protocolVersion"] : undefined;
+      // It becomes the MCP-Protocol-Version header of every later request: only header-safe text is taken.
+      if (typeof version === "string" && isHeaderText(version) && this.initializeRequest?.["id"] === id)
+        this.protocolVersion = version;
+      if (this.pendingToolLists.delete(id) && isObject(result) && Array.isArray(result["tools"]))
+        message = { ...message, result: { ...result, tools: this.acceptTools(result["tools"]) } };
+    }
+    this.sink?.receive(message);
+  }
+
+  /** Record each tool's `x-mcp-header` annotations; tools whose annotations are invalid are dropped. */
+  private acceptTools(tools: unknown[]): unknown[] {
+    return tools.filter((tool) => {
+      if (!isObject(tool) || typeof tool["name"] !== "string") return true;
+      const result = headerParamsOf(tool["inputSchema"]);
+      if (!result.ok) return false;
+      this.toolParams.set(tool["name"], result.params);
+      return true;
+    });
+  }
+
+  private async fallBackToLegacy(message: Message, original: HttpError): Promise<void> {
+    const legacy = new LegacySseClient(this.url, this.fetchFn, () => this.headers(undefined), this.life.signal);
+    try {
+      await legacy.connect(
+        (m) => this.deliver(m as Message),
+        (error) => void this.closeWith(error),
+        (data) => this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`),
+      );
+    } catch {
+      throw original;
+    }
+    this.legacy = legacy;
+    await legacy.send(message);
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The handshake era on Streamable HTTP (2025-03-26 … 2025-11-25). Admission: `initialize` opens a session and only a
+ * successful one keeps it; every later request names it (`Mcp-Session-Id`, bound to the principal that opened it)
+ * and may name a version (`MCP-Protocol-Version`, default `REVISION_WITHOUT_HEADER`); batches where the negotiated
+ * revision has them. With `sessions: false` every POST is served alone after a replayed `initialize`. Stream rules:
+ * answers go to the POST they belong to, else to the session's GET stream; a client that goes away is not a
+ * cancellation; priming events where the revision has them (session-transport.ts).
+ */
+import { principalOf } from "../../transport/principal.ts";
+import { ERA_RULES } from "../../protocol/era.ts";
+import {
+  clientKeyOf,
+  invalidRequest,
+  isPostedRequest,
+  mintSessionId,
+  rpcError,
+  type Posted,
+  type PostedRequest,
+} from "./answers.ts";
+import { connectOrForget, type EraCall, type EraServices, type HttpEra } from "./eras.ts";
+import { InMemoryEventStore } from "./event-store.ts";
+import type { RequestId } from "./exchange.ts";
+import { accepts } from "./guards.ts";
+import { RequestTransport, type StatelessServeOptions } from "./request-transport.ts";
+import type { SessionRegistry } from "./session-registry.ts";
+import { SessionTransport } from "./session-transport.ts";
+import { REVISION_WITHOUT_HEADER } from "./transport-revisions.ts";
+import { emptyResponse, JSON_HEADERS, jsonResponse, type HttpResponseOut } from "./types.ts";
+import { revisionEra, revisionHasBatches, unsupportedVersion, versionMismatch } from "./versions.ts";
+
+const OPENING_METHOD = ERA_RULES.handshake.openingMethod;
+
+export class HandshakeEra implements HttpEra {
+  readonly era = "handshake";
+
+  constructor(
+    private readonly services: EraServices,
+    private readonly registry: SessionRegistry,
+  ) {}
+
+  /** The era has sessions (protocol/era.ts); on HTTP the application may still serve it without (`sessions: false`). */
+  private get sessionful(): boolean {
+    return ERA_RULES.handshake.sessions && this.services.options.sessions !== false;
+  }
+
+  async post(posted: Posted, call: EraCall): Promise<HttpResponseOut> {
+    const { request, authInfo } = call;
+    // The opening request opens a session; an `initialize` notification opens nothing (it goes the session path).
+    if (posted.method === OPENING_METHOD && isPostedRequest(posted) && this.sessionful)
+      return this.initialize(posted, call);
+    const replyId = posted.id ?? null;
+    const version = request.header("mcp-protocol-version");
+    if (version !== undefined && revisionEra(version) !== "handshake")
+      return unsupportedVersion(version, replyId, this.services.serves());
+    const scope = this.services.scopeFailure([posted], authInfo);
+    if (scope) return scope;
+    if (!this.sessionful) return this.serveSessionless(posted, call, version ?? REVISION_WITHOUT_HEADER);
+    const session = this.findSession(call, replyId);
+    if (!(session instanceof SessionTransport)) return session;
+    const mismatch = versionMismatch(request, session, replyId, this.services.serves());
+    if (mismatch) return mismatch;
+    const mode = this.services.options.responseMode ?? "auto";
+    if (isPostedRequest(posted)) {
+      if (session.hasInFlight(posted.id))
+        return jsonResponse(400, invalidRequest(posted.id, `id ${JSON.stringify(posted.id)} is already in flight`));
+      return session.post([posted], [], false, this.services.context(call), mode, request)!;
+    }
+    void session.post([], [posted], false, this.services.context(call), mode);
+    return emptyResponse(202);
+  }
+
+  /**
+   * A JSON-RPC batch (2025-03-26 sessions): every element is answered on its own as JSON-RPC 2.0 §6 and stdio do;
+   * an invalid element gets its -32600 in the batch answer and the valid ones still run.
+   */
+  async postBatch(valid: readonly Posted[], invalid: readonly object[], call: EraCall): Promise<HttpResponseOut> {
+    const { request, authInfo } = call;
+    const version = request.header("mcp-protocol-version");
+    if (version !== undefined && revisionEra(version) !== "handshake")
+      return unsupportedVersion(version, null, this.services.serves());
+    const scope = this.services.scopeFailure(valid, authInfo);
+    if (scope) return scope;
+    if (!this.sessionful) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
+    const session = this.findSession(call, null);
+    if (!(session instanceof SessionTransport)) return session;
+    const mismatch = versionMismatch(request, session, null, this.services.serves());
+    if (mismatch) return mismatch;
+    if (!revisionHasBatches(session.protocolVersion))
+      return rpcError(
+        400,
+        -32600,
+        `Invalid Request: revision ${session.protocolVersion ?? "(none)"} has no batches`,
+        null,
+      );
+    if (valid.some((p) => p.method === OPENING_METHOD))
+      return rpcError(400, -32600, "Invalid Request: initialize must not be batched", null);
+    const errors = [...invalid];
+    const requests: PostedRequest[] = [];
+    const others: Posted[] = [];
+    const ids = new Set<RequestId>();
+    for (const p of valid) {
+      if (!isPostedRequest(p)) others.push(p);
+      else if (session.hasInFlight(p.id) || ids.has(p.id))
+        errors.push(invalidRequest(p.id, `id ${JSON.stringify(p.id)} is already in flight`));
+      else {
+        ids.add(p.id);
+        requests.push(p);
+      }
+    }
+    const mode = this.services.options.responseMode ?? "auto";
+    const answer = session.post(
+      requests,
+      others,
+      true,
+      this.services.context(call),
+      mode,
+      requests.length > 0 ? request : undefined,
+      errors,
+    );
+    return answer ?? emptyResponse(202);
+  }
+
+  /** GET: the session's stream for messages unrelated to any request, or a resumption with Last-Event-ID. */
+  async get(call: EraCall): Promise<HttpResponseOut> {
+    const { request } = call;
+    if (!this.sessionful || request.header("mcp-session-id") === undefined)
+      return emptyResponse(405, { allow: "POST" });
+    if (!accepts(request.header("accept"), "text/event-stream"))
+      return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
+    const session = this.findSession(call);
+    if (!(session instanceof SessionTransport)) return session;
+    return (
+      versionMismatch(request, session, null, this.services.serves()) ?? session.listen(request.header("last-event-id"))
+    );
+  }
+
+  /** DELETE: the client ends its session. */
+  async delete(call: EraCall): Promise<HttpResponseOut> {
+    const { request } = call;
+    if (!this.sessionful || request.header("mcp-session-id") === undefined)
+      return emptyResponse(405, { allow: "POST" });
+    const session = this.findSession(call);
+    if (!(session instanceof SessionTransport)) return session;
+    const mismatch = versionMismatch(request, session, null, this.services.serves());
+    if (mismatch) return mismatch;
+    await session.close();
+    return emptyResponse(200);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.registry.sessions.values()].map((s) => s.close()));
+  }
+
+  /**
+   * `initialize` opens a session, and only a successful one keeps it: the id is issued with an InitializeResult
+   * and nothing else (a failed initialize is answered without `Mcp-Session-Id` and leaves nothing behind).
+   */
+  private async initialize(posted: PostedRequest, call: EraCall): Promise<HttpResponseOut> {
+    const { request, authInfo } = call;
+    const options = this.services.options;
+    const client = clientKeyOf(authInfo, request.remoteAddress);
+    const refused = this.registry.refusal(client);
+    if (refused) return rpcError(refused.status, -32000, refused.message, posted.id);
+    const store = options.eventStore === false ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()))();
+    const session = new SessionTransport(mintSessionId(), {
+      eventStore: store,
+      retryMs: options.retryMs,
+      keepAliveMs: options.keepAliveMs ?? 25_000,
+      pollAfterMs: options.pollAfterMs,
+      onClosed: (s) => this.registry.remove(s),
+    });
+    session.principal = principalOf(authInfo);
+    this.registry.add(session, client);
+    await connectOrForget(this.services.host, session);
+    // Plain JSON, so the answer (and with it the session id header) is decided only once the outcome is known.
+    const answer = await session.post([posted], [], false, this.services.context(call), "json", request)!;
+    if (session.protocolVersion !== undefined) return answer;
+    await session.close();
+    return { ...answer, headers: JSON_HEADERS };
+  }
+
+  /** The request's session, or the error answer (carrying `replyId`, the id of the request being refused). */
+  private findSession(call: EraCall, replyId: RequestId | null = null): SessionTransport | HttpResponseOut {
+    const id = call.request.header("mcp-session-id");
+    if (id === undefined) return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required", replyId);
+    const session = this.registry.sessions.get(id);
+    // A session bound to one principal is invisible to another (no session hijacking with a stolen id).
+    if (
+      !session ||
+      session.isClosed ||
+      (session.principal !== undefined && session.principal !== principalOf(call.authInfo))
+    )
+      return rpcError(404, -32001, "Session not found", replyId);
+    return session;
+  }
+
+  /**
+   * `sessions: false`: the server session needs an `initialize` before it serves anything, so one is replayed first
+   * at the request's revision, and the session is used once. A response POSTed has nobody waiting for it.
+   */
+  private serveSessionless(
+    posted: Posted,
+    call: EraCall,
+    revision: string,
+  ): HttpResponseOut | Promise<HttpResponseOut> {
+    if (posted.method === undefined) return emptyResponse(202);
+    const options = this.services.options;
+    const serve: StatelessServeOptions = {
+      mode: options.responseMode ?? "auto",
+      keepAliveMs: options.keepAliveMs ?? 25_000,
+      cancelOnClose: false,
+      handshakeRevision: revision,
+    };
+    const context = this.services.context(call);
+    const transport = new RequestTransport();
+    return connectOrForget(this.services.host, transport).then(() =>
+      transport.run(posted, serve, context, call.request),
+    );
+  }
+}

@@ -1,0 +1,76 @@
+/** The options of the MCP HTTP endpoint (`McpHttpHandler`, and `serve()` on top of them). */
+import type { Transport } from "../../transport/transport.ts";
+import type { RegisteredTool } from "../../server/server.ts";
+import type { BearerAuthOptions } from "../../auth/bearer.ts";
+import type { EventStore } from "./event-store.ts";
+import type { ResponseMode } from "./exchange.ts";
+import type { HostGuardOptions } from "./guards.ts";
+import type { HeaderParamsLookup } from "./stateless-checks.ts";
+
+/**
+ * A registered tool as the HTTP layer reads it: its definition (`x-mcp-header` annotations for `serve()`'s header
+ * checks) and the OAuth scopes a caller needs (enforced with bearer auth). `McpServer`'s tools are such entries.
+ */
+export interface HostTool {
+  readonly definition: Pick<RegisteredTool["definition"], "name" | "inputSchema">;
+  readonly scopes?: RegisteredTool["scopes"];
+}
+
+/** What the HTTP layer needs from an MCP server (`McpServer` is one): start a server-side session on a transport. */
+export interface SessionHost {
+  connect(transport: Transport): Promise<unknown> | unknown;
+  /** The revisions the server speaks (named when a client asks for another). Default: every revision of the runtime. */
+  readonly revisions?: readonly string[];
+  /** The server's tools by name (`McpServer.tools`); without them only `auth.toolScopes` and `headerParams` apply. */
+  readonly tools?: ReadonlyMap<string, HostTool>;
+}
+
+export interface McpHttpOptions extends HostGuardOptions {
+  /** The MCP endpoint path. Default "/mcp". `null`: every path not claimed by another route. */
+  readonly path?: string | null;
+  /** Handshake era: mint `Mcp-Session-Id`s (default true). `false` serves every POST statelessly. */
+  readonly sessions?: boolean;
+  /** "auto" (default): plain JSON unless something is sent before the response; "sse"; "json". */
+  readonly responseMode?: ResponseMode;
+  /** Default 4 MiB; larger bodies get 413. */
+  readonly maxBodyBytes?: number;
+  /** Resumability store per session (default: in memory, bounded); `false` disables event ids. */
+  readonly eventStore?: false | (() => EventStore);
+  /** Sent as the SSE `retry` field with the priming event. */
+  readonly retryMs?: number;
+  /**
+   * SSE polling (2025-11-25 sessions): close a POST's SSE connection this long after it opened when the response
+   * is not there yet; the client comes back with GET + Last-Event-ID (after `retryMs`) for the rest. For proxies
+   * and load balancers that cut long requests. Default: off.
+   */
+  readonly pollAfterMs?: number;
+  /** Sessions idle (no open stream, nothing in flight) this long are closed. Default 15 minutes. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** Default 10,000; beyond it new sessions get 503. */
+  readonly maxSessions?: number;
+  /**
+   * Sessions one client may hold (the token's principal when authenticated, else the remote address); beyond it
+   * new sessions get 429. Default 100. Behind a proxy every client has the proxy's address: raise it there.
+   */
+  readonly maxSessionsPerClient?: number;
+  /** A session that has not sent `notifications/initialized` is closed after this long without traffic. Default 30 s. */
+  readonly uninitializedSessionTimeoutMs?: number;
+  /** SSE keep-alive comment interval. Default 25 s; 0 disables. */
+  readonly keepAliveMs?: number;
+  /** Request headers (lower-case) copied into every handler's context. Default: user-agent, x-request-id, traceparent, tracestate. */
+  readonly forwardHeaders?: readonly string[];
+  /** Bearer auth as an OAuth resource server. */
+  readonly auth?: BearerAuthOptions;
+  /** Legacy HTTP+SSE endpoints (default on, at /sse and /messages); `false` disables them. */
+  readonly legacySse?: false | LegacyPaths;
+  /** Stateless era: a tool's `x-mcp-header` annotations, to check `Mcp-Param-*` headers. */
+  readonly headerParams?: HeaderParamsLookup;
+  /** Stateless-era versions this server speaks; others get -32022. Default: left to the server. */
+  readonly modernVersions?: readonly string[];
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface LegacyPaths {
+  readonly ssePath: string;
+  readonly messagesPath: string;
+}

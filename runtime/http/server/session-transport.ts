@@ -1,0 +1,231 @@
+/**
+ * The server side of one handshake-era Streamable HTTP session (2025-03-26 … 2025-11-25), as a `Transport`
+ * for the server session. Each POST is an `Exchange`; messages the server sends go to the POST of the request
+ * they answer or relate to, else to the session's GET stream, and never to two streams.
+ */
+import {
+  deliverClassified,
+  type IncomingContext,
+  type OutgoingOptions,
+  type Transport,
+  type TransportSink,
+} from "../../transport/transport.ts";
+import type { Posted, PostedRequest } from "./answers.ts";
+import type { EventStore } from "./event-store.ts";
+import { Exchange, type RequestId } from "./exchange.ts";
+import { SseStream, SSE_HEADERS } from "./sse.ts";
+import { jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
+import { sendsPrimingEvent } from "./transport-revisions.ts";
+
+const GET_STREAM = "g";
+
+function isResponse(message: object): message is { id: RequestId } {
+  return "id" in message && !("method" in message) && ("result" in message || "error" in message);
+}
+
+/** `IncomingContext.closeStream` for the requests of one POST. */
+function streamCloser(exchange: Exchange): () => boolean {
+  return () => exchange.closeConnection();
+}
+
+export interface SessionTransportOptions {
+  readonly eventStore?: EventStore | undefined;
+  readonly retryMs?: number | undefined;
+  readonly keepAliveMs?: number;
+  readonly pollAfterMs?: number | undefined;
+  readonly onClosed: (session: SessionTransport) => void;
+}
+
+export class SessionTransport implements Transport {
+  private sink: TransportSink | undefined;
+  private readonly exchanges = new Map<RequestId, Exchange>();
+  private readonly byStream = new Map<string, Exchange>();
+  private getStream: SseStream | undefined;
+  private streamCounter = 0;
+  private closed = false;
+  /** The negotiated protocol version, learnt from the InitializeResult this transport carried. */
+  protocolVersion: string | undefined;
+  lastActive = Date.now();
+  /** Whether the client completed the handshake (`notifications/initialized`); sessions that do not are evicted early. */
+  initialized = false;
+  /** Who created the session (token subject/client); later requests must come from the same principal. */
+  principal: string | undefined;
+  /** The header every answer carries; one object per session (answers only read it). */
+  private readonly idHeader: Readonly<Record<string, string>>;
+  private readonly forgetStream = (exchange: Exchange) => void this.byStream.delete(exchange.streamId);
+
+  constructor(
+    readonly sessionId: string,
+    private readonly options: SessionTransportOptions,
+  ) {
+    this.idHeader = { "mcp-session-id": sessionId };
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
+
+  /** Someone is listening or waiting: an open GET stream, or a POST whose client is still connected. */
+  get busy(): boolean {
+    if (this.getStream !== undefined) return true;
+    for (const exchange of this.exchanges.values()) if (!exchange.detached) return true;
+    return false;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  hasInFlight(id: RequestId): boolean {
+    return this.exchanges.has(id);
+  }
+
+  /**
+   * Deliver the messages of one POST, as the handler classified them. Requests get an Exchange; the promise is the
+   * HTTP answer. `errors`: answers already decided for invalid elements of a batch; they join the batch's answer
+   * (JSON-RPC 2.0 §6).
+   */
+  post(
+    requests: readonly PostedRequest[],
+    others: readonly Posted[],
+    batch: boolean,
+    context: IncomingContext,
+    mode: "auto" | "sse" | "json",
+    client?: GoneSource,
+    errors: readonly object[] = [],
+  ): Promise<HttpResponseOut> | undefined {
+    this.lastActive = Date.now();
+    let exchange: Exchange | undefined;
+    if (requests.length === 0 && errors.length > 0) {
+      for (const message of others) this.receiveOther(message, context);
+      return Promise.resolve(jsonResponse(200, errors, this.idHeader));
+    }
+    if (requests.length > 0) {
+      const streamId = String(++this.streamCounter);
+      exchange = new Exchange({
+        streamId,
+        mode,
+        batch,
+        headers: this.idHeader,
+        eventStore: this.options.eventStore,
+        priming: sendsPrimingEvent(this.protocolVersion),
+        retryMs: this.options.retryMs,
+        keepAliveMs: this.options.keepAliveMs ?? 0,
+        pollAfterMs: this.options.pollAfterMs,
+      });
+      const ex = exchange;
+      for (const request of requests) {
+        ex.outstanding.add(request.id);
+        this.exchanges.set(request.id, ex);
+      }
+      this.byStream.set(streamId, ex);
+      ex.onFinished = this.forgetStream;
+      // A client gone before its answer started leaves the exchange to finish into the event store only; it no
+      // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
+      client?.onGone(() => ex.clientGone());
+      if (errors.length > 0) ex.preset(errors);
+    }
+    for (const message of others) this.receiveOther(message, context);
+    if (exchange) {
+      const ex = exchange;
+      const withClose: IncomingContext = { ...context, closeStream: streamCloser(ex) };
+      for (const request of requests) if (this.sink) deliverClassified(this.sink, request.classified, withClose);
+    }
+    return exchange?.done;
+  }
+
+  private receiveOther(posted: Posted, context: IncomingContext): void {
+    if (posted.method === "notifications/initialized") this.initialized = true;
+    if (this.sink) deliverClassified(this.sink, posted.classified, context);
+  }
+
+  /** GET: the stream for messages unrelated to any request, or a resumption with Last-Event-ID. */
+  async listen(lastEventId: string | undefined): Promise<HttpResponseOut> {
+    this.lastActive = Date.now();
+    const headers = { ...SSE_HEADERS, "mcp-session-id": this.sessionId };
+    const store = this.options.eventStore;
+    if (lastEventId !== undefined && store) {
+      const stream = new SseStream();
+      const replayed = store.replayAfter(lastEventId, (id, message) =>
+        stream.send({ id, event: "message", data: JSON.stringify(message) }),
+      );
+      // With a synchronous store, replay and re-attaching happen in one go: no event can slip in between.
+      const streamId = replayed instanceof Promise ? await replayed : replayed;
+      if (streamId === undefined) return { status: 400, headers: {}, body: "Unknown Last-Event-ID" };
+      if (streamId === GET_STREAM) return this.openGetStream(stream, headers);
+      const exchange = this.byStream.get(streamId);
+      if (exchange) exchange.resume(stream);
+      else stream.end();
+      return { status: 200, headers, body: stream };
+    }
+    if (this.getStream?.open)
+      return { status: 409, headers: {}, body: "A GET stream is already open for this session" };
+    const stream = new SseStream();
+    if (store && sendsPrimingEvent(this.protocolVersion)) {
+      const id = await store.storeEvent(GET_STREAM, undefined);
+      stream.send({ id, data: "", ...(this.options.retryMs !== undefined ? { retryMs: this.options.retryMs } : {}) });
+    }
+    return this.openGetStream(stream, headers);
+  }
+
+  private openGetStream(stream: SseStream, headers: Record<string, string>): HttpResponseOut {
+    this.getStream?.end();
+    this.getStream = stream;
+    stream.startKeepAlive(this.options.keepAliveMs ?? 0);
+    stream.onClose(() => {
+      if (this.getStream === stream) this.getStream = undefined;
+      this.lastActive = Date.now();
+    });
+    return { status: 200, headers, body: stream };
+  }
+
+  async send(message: object, options?: OutgoingOptions): Promise<void> {
+    if (this.closed) throw new Error("session closed");
+    if (isResponse(message)) {
+      const exchange = this.exchanges.get(message.id);
+      if (!exchange) return; // the request was not ours to answer over HTTP (already answered or cancelled)
+      this.exchanges.delete(message.id);
+      // Idle time counts from the last answer, not from when a long request came in.
+      this.lastActive = Date.now();
+      this.noteVersion(message);
+      await exchange.deliver(message, message.id);
+      return;
+    }
+    const related = options?.relatedRequestId !== undefined ? this.exchanges.get(options.relatedRequestId) : undefined;
+    if (related) {
+      await related.deliver(message);
+      return;
+    }
+    const store = this.options.eventStore;
+    const id = store ? await store.storeEvent(GET_STREAM, message) : undefined;
+    if (this.getStream?.open) {
+      this.getStream.send({ ...(id !== undefined ? { id } : {}), event: "message", data: JSON.stringify(message) });
+    } else if ("id" in message && "method" in message) {
+      // A server request with nowhere to go would wait forever: fail it now.
+      throw new Error("no open stream to deliver the request to; the client has no GET stream");
+    }
+  }
+
+  /** The session ends: DELETE, idle expiry, or the server closing it. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const exchange of new Set(this.exchanges.values())) exchange.abort();
+    this.exchanges.clear();
+    this.byStream.clear();
+    this.getStream?.end();
+    this.getStream = undefined;
+    this.options.eventStore?.forgetSession?.();
+    this.options.onClosed(this);
+    this.sink?.closed();
+  }
+
+  private noteVersion(message: object): void {
+    if (this.protocolVersion !== undefined || !("result" in message)) return;
+    const result = message.result;
+    if (typeof result === "object" && result !== null && "protocolVersion" in result) {
+      const version = result.protocolVersion;
+      if (typeof version === "string") this.protocolVersion = version;
+    }
+  }
+}
