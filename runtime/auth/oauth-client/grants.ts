@@ -7,28 +7,15 @@ import * as oauth from "oauth4webapi";
 import { libStep, type OAuthHttp } from "./discovery.ts";
 import { withNonceRetry, type Dpop } from "./dpop.ts";
 import { checkIssuedTokens, checkUrl, printable } from "./http.ts";
-import { OAuthClientError, type StoredTokens, type TokenEndpointAuthMethod } from "./types.ts";
+import {
+  OAuthClientError,
+  type AssertionContext,
+  type JwtBearerOptions,
+  type StoredTokens,
+  type TokenEndpointAuthMethod,
+} from "./types.ts";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-
-/** What the assertion callback learns about the grant it is for. */
-export interface AssertionContext {
-  readonly issuer: string;
-  readonly resource: string;
-  readonly scope?: string;
-}
-
-export interface JwtBearerOptions {
-  /** The assertion for this AS and resource: a workload identity token, or `enterpriseAssertion(...)`. */
-  assertion(context: AssertionContext): Promise<string> | string;
-  readonly client_id: string;
-  readonly client_secret?: string;
-  /** Default: client_secret_basic with a secret, else none. */
-  readonly token_endpoint_auth_method?: Extract<
-    TokenEndpointAuthMethod,
-    "none" | "client_secret_basic" | "client_secret_post"
-  >;
-}
 
 function clientAuth(options: {
   client_secret?: string;

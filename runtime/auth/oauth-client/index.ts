@@ -5,9 +5,4 @@ export { parseBearerChallenge, metadataCandidates, type BearerChallenge } from "
 export type { Dpop } from "./dpop.ts";
 export type { HttpLimits } from "./http.ts";
 export * from "./types.ts";
-export {
-  enterpriseAssertion,
-  type AssertionContext,
-  type EnterpriseAssertionOptions,
-  type JwtBearerOptions,
-} from "./grants.ts";
+export { enterpriseAssertion, type EnterpriseAssertionOptions } from "./grants.ts";

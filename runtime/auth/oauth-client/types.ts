@@ -1,5 +1,4 @@
 /** The pieces a user of the OAuth client supplies (provider, storage) and the records it keeps. */
-import type { JwtBearerOptions } from "./grants.ts";
 
 /** A JSON value as stored by a token store. */
 export type StoredValue = { readonly [key: string]: unknown };
@@ -47,6 +46,26 @@ export interface ClientPrivateKey {
   /** JWS algorithm, e.g. "ES256" or "RS256". */
   readonly alg: string;
   readonly kid?: string;
+}
+
+/** What the assertion callback learns about the grant it is for. */
+export interface AssertionContext {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly scope?: string;
+}
+
+/** The JWT bearer grant (RFC 7523) with an assertion the application obtains (`OAuthClientProvider.jwtBearer`). */
+export interface JwtBearerOptions {
+  /** The assertion for this AS and resource: a workload identity token, or `enterpriseAssertion(...)`. */
+  assertion(context: AssertionContext): Promise<string> | string;
+  readonly client_id: string;
+  readonly client_secret?: string;
+  /** Default: client_secret_basic with a secret, else none. */
+  readonly token_endpoint_auth_method?: Extract<
+    TokenEndpointAuthMethod,
+    "none" | "client_secret_basic" | "client_secret_post"
+  >;
 }
 
 /**
