@@ -29,7 +29,7 @@ const ALWAYS_OUT = [
   "test/protocol/fidelity",
   "test/manifest/compile",
   "test/manifest/package",
-  "test/generator/regenerate",
+  "test/generator/pipeline/regenerate",
 ];
 
 function testFiles(dir: string): string[] {
@@ -40,7 +40,7 @@ function testFiles(dir: string): string[] {
   });
 }
 
-/** `STRYKER_TESTS=test/runtime,test/http` narrows the set to some folders (e.g. to skip another area's failing tests). */
+/** `STRYKER_TESTS=test/runtime/protocol,test/runtime/http` narrows the set to some folders (e.g. to skip another area's failing tests). */
 const only = process.env["STRYKER_TESTS"]?.split(",").filter(Boolean);
 
 const excluded = testFiles("test").filter(
@@ -61,9 +61,9 @@ export default defineConfig({
     // STRYKER_ISOLATE=0 reuses one worker's module cache across mutant runs (no ts-morph re-import per mutant). Only
     // sound with --ignore-static (mutants that run at module load would keep their first-loaded form) and with tests
     // that memoise nothing computed by the mutated code across files. The lowering's fast subset, for example:
-    // STRYKER_TESTS=test/generator/lower,test/generator/extension-imports STRYKER_ISOLATE=0 node scripts/mutation.mjs
+    // STRYKER_TESTS=test/generator/lower STRYKER_ISOLATE=0 node scripts/mutation.mjs
     //   --mutate generator/lower/methods.ts --concurrency 1 --ignore-static (quirks.ts, whose tables are module-level:
-    //   add test/generator/quirks, keep isolation and leave out --ignore-static).
+    //   add test/generator/lower/quirks, keep isolation and leave out --ignore-static).
     isolate: process.env["STRYKER_ISOLATE"] !== "0",
   },
 });

@@ -5,7 +5,7 @@
  * [--incremental reports/x.json]`.
  * Stryker is pinned to 9.6.1, the last release whose engines include Node 20 (10 requires Node 22 and, through Babel 8,
  * 22.18: 48 of the 49 EBADENGINE warnings `npm ci` printed on Node 20); this script loads its engine directly.
- * Narrow the tests with STRYKER_TESTS=test/runtime,test/http (see vitest.stryker.config.ts).
+ * Narrow the tests with STRYKER_TESTS=test/runtime/protocol,test/runtime/http (see vitest.stryker.config.ts).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";

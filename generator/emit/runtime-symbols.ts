@@ -1,7 +1,7 @@
 /**
  * The one table of what generated code may import: every runtime symbol (with the runtime entry point exporting it,
  * and whether it is a type), zod, and the sibling files of an output folder. Emitters print these symbols and never
- * spell an import; test/generator/runtime-symbols.test.ts proves each runtime entry is really exported where listed.
+ * spell an import; test/generator/emit/printer.test.ts proves each runtime entry is really exported where listed.
  * Every `zod-helpers` and `method-type` symbol the manifest emitters use is also exported by the core entry.
  */
 import type { ImportSymbol, RuntimeEntry } from "./printer.ts";

@@ -1,6 +1,6 @@
 /**
  * Everything the generator knows about MCP that `schema.ts` does not say structurally. It is one table on purpose:
- * every entry is checked by test/generator/quirks.test.ts against the five released schemas (an entry that no longer
+ * every entry is checked by test/generator/lower/quirks.test.ts against the five released schemas (an entry that no longer
  * matches a declaration, or that naming alone would already cover, fails the test).
  *
  * Nothing here is keyed on a revision string.

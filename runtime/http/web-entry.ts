@@ -1,7 +1,7 @@
 /**
  * The web-standard HTTP entry (`@mcp-gen/runtime/http/web`): the MCP endpoint as `Request → Response` for Workers,
  * Deno, Bun and Hono, without the `node:http` edge and `serve()` (those are on `@mcp-gen/runtime/http`). Everything
- * reachable from here uses web APIs only; test/http/web-only.test.ts bundles this module for a neutral platform and
+ * reachable from here uses web APIs only; test/runtime/http/server/web-only.test.ts bundles this module for a neutral platform and
  * fails on any `node:` import or use of `Buffer`, `process` or `setImmediate`.
  */
 export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./server/handler.ts";

@@ -39,15 +39,15 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
   "npm run conformance": ci("npm run conformance"),
   "npm run conformance:client": ci("npm run conformance:client"),
   "npx mcp-gen import --config .mcp.json": {
-    file: "test/consumer/import-config.test.ts",
+    file: "test/generator/consumer/import-config.test.ts",
     shows: ['cli(SCRATCH, "import", "--config", ".mcp.json")'],
   },
   "npx mcp-gen check --live --format sarif --output mcp.sarif": {
-    file: "test/consumer/check-live.test.ts",
+    file: "test/generator/consumer/check-live.test.ts",
     shows: ['"check", "--live"', 'check("--format", "sarif", "--output", "drift.sarif")'],
   },
   "npx mcp-gen diff 2025-11-25 2026-07-28": {
-    file: "test/generator/diff.test.ts",
+    file: "test/generator/diff/diff.test.ts",
     shows: ['["bin/mcp-gen.js", "diff", "2025-11-25", "2026-07-28"]'],
   },
   "npx mcp-gen protocol --spec draft --out src/protocol/draft": {
@@ -62,7 +62,7 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
   },
   "npx mcp-gen protocol --schema ext/schema.ts --revision tasks --extension-id io.modelcontextprotocol/tasks --out tasks/":
     {
-      file: "test/generator/extension-cli.test.ts",
+      file: "test/generator/commands/extension-cli.test.ts",
       shows: [
         '"--schema", wrapper, "--revision", "tasks", "--out", out, "--extension-id", "io.modelcontextprotocol/tasks",',
       ],

@@ -1,7 +1,7 @@
 /**
  * The web-standard edge: `(request: Request) => Promise<Response>` for Node, Bun, Deno and workers. This module and
  * everything it imports use web APIs only (no `node:*`, `Buffer`, `process`, `setImmediate`; nothing random or timed
- * at construction), which test/http/web-only.test.ts checks by bundling it for a neutral platform.
+ * at construction), which test/runtime/http/server/web-only.test.ts checks by bundling it for a neutral platform.
  */
 import type { McpHttpHandler } from "./handler.ts";
 import { SseStream } from "./sse.ts";

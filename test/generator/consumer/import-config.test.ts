@@ -1,0 +1,229 @@
+/**
+ * `mcp-gen import --config` as a user runs it: a `.mcp.json` listing server-everything over stdio and over
+ * Streamable HTTP, server-filesystem, a server that dies at start and an invalid entry. One import writes a
+ * manifest, a typed client and pins per server and an index; a user program compiled under a plain nodenext
+ * tsconfig calls a tool of each server through `connect(name)` with typed results; a wrong argument type fails
+ * `tsc`; no planted secret of the config's env or headers appears in any written file or in the CLI's output.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, REPO, type CliRun } from "../cli-run.ts";
+
+const require = createRequire(import.meta.url);
+const TSC = require.resolve("typescript/bin/tsc");
+const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const FILESYSTEM = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+const SCRATCH = path.join(REPO, ".tmp", `consumer-import-${process.pid}`);
+const run = promisify(execFile);
+
+/** Planted secrets: literal values and values the placeholders fill in. None may be written or printed. */
+const SECRETS = {
+  envLiteral: "lit-env-PLANTED-a1b2c3",
+  envFromEnvironment: "envtok-PLANTED-d4e5f6",
+  headerLiteral: "hdr-PLANTED-g7h8i9",
+  headerFromEnvironment: "httptok-PLANTED-j1k2l3",
+  brokenEcho: "broken-PLANTED-m4n5o6",
+};
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as { port: number }).port;
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+/** Every file under `dir`, recursively. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+async function tsc(project: string): Promise<{ code: number; output: string }> {
+  try {
+    await run(process.execPath, [TSC, "-p", project], { cwd: SCRATCH });
+    return { code: 0, output: "" };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+  }
+}
+
+let http: ChildProcess;
+let imported: CliRun;
+
+beforeAll(async () => {
+  await mkdir(path.join(SCRATCH, "files"), { recursive: true });
+  await writeFile(path.join(SCRATCH, "files", "a.txt"), "hello from a file\n");
+  await writeFile(path.join(SCRATCH, "package.json"), JSON.stringify({ type: "module", private: true }));
+  const port = await freePort();
+  http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.stderr!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("listening")) resolve();
+    });
+    http.once("exit", (code) => reject(new Error(`server-everything (HTTP) exited with ${code}`)));
+  });
+  const config = {
+    mcpServers: {
+      everything: {
+        command: process.execPath,
+        args: [EVERYTHING, "stdio"],
+        env: { API_KEY: SECRETS.envLiteral, TOKEN: "${env:PLANTED_TOKEN}" },
+      },
+      "everything-http": {
+        type: "http",
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: { Authorization: "Bearer ${env:PLANTED_HTTP_TOKEN}", "X-Api-Key": SECRETS.headerLiteral },
+      },
+      filesystem: { command: process.execPath, args: [FILESYSTEM, "${workspaceFolder}/files"] },
+      broken: {
+        command: process.execPath,
+        args: ["-e", "console.error('cannot start with key ' + process.env.KEY); process.exit(3)"],
+        env: { KEY: SECRETS.brokenEcho },
+      },
+      invalid: { type: "carrier-pigeon" },
+    },
+  };
+  await writeFile(path.join(SCRATCH, ".mcp.json"), JSON.stringify(config, null, 2));
+  process.env["PLANTED_TOKEN"] = SECRETS.envFromEnvironment;
+  process.env["PLANTED_HTTP_TOKEN"] = SECRETS.headerFromEnvironment;
+  imported = await cli(SCRATCH, "import", "--config", ".mcp.json");
+}, 180_000);
+
+afterAll(async () => {
+  http?.kill();
+  delete process.env["PLANTED_TOKEN"];
+  delete process.env["PLANTED_HTTP_TOKEN"];
+  await rm(SCRATCH, { recursive: true, force: true });
+});
+
+describe("import --config", () => {
+  it("imports the servers that answer, names each that failed with why, and exits 2 (partial)", async () => {
+    expect(imported.code, imported.stderr).toBe(2);
+    expect(imported.stderr).toMatch(/broken: failed: .*exit code 3/);
+    expect(imported.stderr).toMatch(/invalid: failed: the config entry is invalid: unknown type "carrier-pigeon"/);
+    expect(imported.stderr).toContain("imported 3 of 5 servers; failed: invalid, broken");
+    for (const server of ["everything", "everything-http", "filesystem"]) {
+      const manifest = await readFile(path.join(SCRATCH, "mcp-servers", server, "mcp.yaml"), "utf8");
+      expect(manifest).toContain(`# Imported by mcp-gen from server "${server}" of ../../.mcp.json`);
+      expect(await readFile(path.join(SCRATCH, "mcp-servers", server, "generated", "client.ts"), "utf8")).toContain(
+        "export function createClient",
+      );
+    }
+    const lock = JSON.parse(await readFile(path.join(SCRATCH, "mcp-servers", "mcp.lock.json"), "utf8")) as {
+      servers: Record<string, { server: { name: string }; protocolRevision: string; tools: Record<string, string> }>;
+    };
+    expect(Object.keys(lock.servers).sort()).toEqual(["everything", "everything-http", "filesystem"]);
+    expect(lock.servers["everything"]!.server.name).toBe("mcp-servers/everything");
+    expect(lock.servers["everything"]!.protocolRevision).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(lock.servers["filesystem"]!.tools["read_text_file"]).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("writes an agent-facing api.d.ts per server, descriptions as doc comments, and prints its size in tokens", async () => {
+    const api = await readFile(path.join(SCRATCH, "mcp-servers", "filesystem", "api.d.ts"), "utf8");
+    expect(api).toMatch(/^\/\/ Code generated by mcp-gen from mcp\.yaml\. DO NOT EDIT\./);
+    expect(api).toMatch(
+      /\/\*\* Read the complete contents of a file from the file system as text\.[^\n]*\*\/\n\s*readTextFile\(/,
+    );
+    expect(imported.stdout).toMatch(/filesystem: wrote api\.d\.ts \(\d+ characters, about \d+ tokens\)/);
+  });
+
+  it("writes no planted secret into any file and prints none", async () => {
+    const written = await filesUnder(path.join(SCRATCH, "mcp-servers"));
+    expect(written.length).toBeGreaterThan(20);
+    const texts = [imported.stdout, imported.stderr, ...(await Promise.all(written.map((f) => readFile(f, "utf8"))))];
+    for (const secret of Object.values(SECRETS)) for (const text of texts) expect(text).not.toContain(secret);
+    // The broken server's reason is printed, its secret redacted.
+    expect(imported.stderr).toContain("cannot start with key ***");
+  });
+
+  it("a user program compiled under a plain nodenext tsconfig calls a tool of each server with typed results", async () => {
+    await writeFile(
+      path.join(SCRATCH, "use.ts"),
+      [
+        'import { connect } from "./mcp-servers/index.js";',
+        'import type { Api as EverythingApi } from "./mcp-servers/everything/api.js";',
+        'import type { Api as FilesApi } from "./mcp-servers/filesystem/api.js";',
+        "const everything = await connect('everything');",
+        "const http = await connect('everything-http', { inputs: { 'everything-http.X-Api-Key': 'k' } });",
+        "const files = await connect('filesystem');",
+        "// The agent-facing declarations are implemented by the typed clients.",
+        "const apis: [EverythingApi, FilesApi] = [everything, files];",
+        "try {",
+        "  const echoed = await everything.tools.echo({ message: 'hi' });",
+        "  const overHttp = await http.tools.echo({ message: 'over http' });",
+        "  const read = await files.tools.readTextFile({ path: `${process.cwd()}/files/a.txt` });",
+        "  const content: string = read.structuredContent.content;",
+        "  const first = echoed.content[0];",
+        "  const second = overHttp.content[0];",
+        "  console.log(JSON.stringify({",
+        "    echo: first?.type === 'text' ? first.text : null,",
+        "    http: second?.type === 'text' ? second.text : null,",
+        "    content,",
+        "  }));",
+        "} finally {",
+        "  await Promise.all([everything.close(), http.close(), files.close()]);",
+        "  void apis;",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const options = {
+      module: "nodenext",
+      target: "es2022",
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      outDir: "dist",
+      types: ["node"],
+    };
+    await writeFile(
+      path.join(SCRATCH, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: options, include: ["use.ts", "mcp-servers"] }),
+    );
+    const compiled = await tsc("tsconfig.json");
+    expect(compiled.output).toBe("");
+    const { stdout } = await run(process.execPath, [path.join(SCRATCH, "dist", "use.js")], {
+      cwd: SCRATCH,
+      env: { ...process.env, API_KEY: "from-the-environment" },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      echo: "Echo: hi",
+      http: "Echo: over http",
+      content: "hello from a file\n",
+    });
+  }, 300_000);
+
+  it("a wrong argument type fails tsc", async () => {
+    await writeFile(
+      path.join(SCRATCH, "wrong.ts"),
+      [
+        'import { connect } from "./mcp-servers/index.js";',
+        "const files = await connect('filesystem');",
+        "await files.tools.readTextFile({ path: 42 });",
+        "await connect('not-a-server');",
+        "",
+      ].join("\n"),
+    );
+    await writeFile(
+      path.join(SCRATCH, "tsconfig.wrong.json"),
+      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, include: ["wrong.ts"] }),
+    );
+    const compiled = await tsc("tsconfig.wrong.json");
+    expect(compiled.code).not.toBe(0);
+    expect(compiled.output).toMatch(
+      /wrong\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
+    );
+    expect(compiled.output).toMatch(/wrong\.ts\(4,\d+\): error TS2345: Argument of type '"not-a-server"'/);
+  }, 300_000);
+});

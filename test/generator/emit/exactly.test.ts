@@ -1,0 +1,103 @@
+/**
+ * Every emitted schema is declared with its type (`export const XSchema: z.ZodMiniType<T.X> = exactly<T.X>()(…)`), so
+ * `z.infer` of an exported schema is the declared type by construction. What keeps that honest is `exactly`: the
+ * module compiles only if the type zod infers for the expression and the declared type are mutually assignable. This
+ * test compiles an emitted module as is (no errors), then with the expression changed in ways that make the validator
+ * stricter or looser than its type, and expects tsc to reject each change at that declaration.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatTypeScript } from "../../../generator/pipeline/format.ts";
+import { emitSchemasModule, emitTypesModule } from "../../../generator/emit/protocol.ts";
+import { runtimeImportFrom } from "../../../generator/pipeline/protocol.ts";
+import type { IrTypeDecl } from "../../../generator/ir/model.ts";
+
+const REPO = path.resolve(import.meta.dirname, "../../..");
+
+const decls: IrTypeDecl[] = [
+  {
+    name: "Thing",
+    extends: [],
+    type: {
+      kind: "object",
+      props: [
+        { name: "label", optional: false, type: { kind: "primitive", name: "string" } },
+        { name: "count", optional: true, type: { kind: "primitive", name: "number" } },
+        {
+          name: "kind",
+          optional: false,
+          type: {
+            kind: "union",
+            items: [
+              { kind: "literal", value: "x" },
+              { kind: "literal", value: "y" },
+            ],
+          },
+        },
+      ],
+    },
+  },
+  {
+    name: "Things",
+    extends: [],
+    type: { kind: "array", element: { kind: "ref", name: "Thing" } },
+  },
+];
+
+let dir: string;
+let schemas: string;
+
+/** tsc diagnostics of `schemasText` next to the emitted types, under the repository's strict options. */
+async function diagnostics(schemasText: string): Promise<string[]> {
+  await writeFile(path.join(dir, "schemas.ts"), schemasText);
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(REPO, "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => undefined,
+    },
+  );
+  const program = ts.createProgram([path.join(dir, "schemas.ts")], { ...config!.options, noEmit: true });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
+    const text = d.file ? (d.file.text.split("\n")[line] ?? "") : "";
+    return `${text.trim()} :: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`;
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(REPO, ".tmp", "exactly-"));
+  await writeFile(path.join(dir, "types.ts"), await formatTypeScript(emitTypesModule(decls)));
+  schemas = await formatTypeScript(emitSchemasModule(decls, { runtime: (entry) => runtimeImportFrom(dir, entry) }));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("exactly<T>() in emitted schemas", () => {
+  it("the emitted module compiles and declares compact types", async () => {
+    expect(schemas).toContain("export const ThingSchema: ObjectSchema<T.Thing> = exactly<T.Thing>()(");
+    expect(schemas).toContain("export const ThingsSchema: z.ZodMiniType<T.Things> = exactly<T.Things>()(");
+    expect(await diagnostics(schemas)).toEqual([]);
+  });
+
+  const changes: [string, string, string][] = [
+    ["an optional property made required", "count: optionalKey(z.number())", "count: z.number()"],
+    ["an optional property that accepts undefined", "count: optionalKey(z.number())", "count: z.optional(z.number())"],
+    ["a literal union narrowed", 'kind: z.enum(["x", "y"])', 'kind: z.enum(["x"])'],
+    ["a property widened", "label: z.string()", "label: z.unknown()"],
+    ["a property retyped", "label: z.string()", "label: z.number()"],
+    ["an array element retyped", "z.array(built(ThingSchema))", "z.array(z.string())"],
+  ];
+  it.each(changes)("rejects %s", async (_case, from, to) => {
+    expect(schemas).toContain(from);
+    const errors = await diagnostics(schemas.replace(from, to));
+    expect(errors.length, errors.join("\n")).toBeGreaterThan(0);
+    // Reported on the changed declaration's expression (its opening line or the changed line).
+    expect(errors.some((e) => e.includes("exactly<") || e.includes(to.split(":")[0]!) || e.includes(to))).toBe(true);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * How generated definitions name their revisions: descriptor values imported from one module each, spelled from
+ * `runtimeImport` (a package: its `protocol/<name>` entry; the runtime's sources: runtime/generated/protocol beside runtime/)
+ * and, for a user's bindings folder, the module the read stage found, with the manifest's import extension.
+ */
+import { describe, expect, it } from "vitest";
+import { emitUserFiles } from "../../../../generator/emit/user/emit-user.ts";
+import { parseManifest } from "../../../../generator/manifest/load-manifest.ts";
+import { ManifestError } from "../../../../generator/manifest/errors.ts";
+
+function definitions(generate: string, revisions: string): string {
+  const text = `server: { name: s, version: 1.0.0, revisions: ${revisions} }\ngenerate: ${generate}\n`;
+  const { model } = parseManifest(text, {
+    file: "mcp.yaml",
+    displayPath: () => "../mcp.yaml",
+    knownRevisions: ["2025-06-18", "2025-11-25"],
+    bindings: (folder) => ({ module: `../${folder.replace(/^\.\//, "")}/revision` }),
+  });
+  return emitUserFiles(model).find((f) => f.path === "definitions.ts")!.content;
+}
+
+describe("revision imports of definitions.ts", () => {
+  it("a package runtimeImport: each built-in from its protocol/<name> entry, a folder by relative path", () => {
+    const text = definitions(
+      '{ importExtension: ".js" }',
+      "[2025-11-25, { bindings: ./protocol/my-draft }, 2025-06-18]",
+    );
+    expect(text).toContain('import * as revision_2025_11_25 from "@mcp-gen/runtime/protocol/2025-11-25";');
+    expect(text).toContain('import * as revision_2025_06_18 from "@mcp-gen/runtime/protocol/2025-06-18";');
+    expect(text).toContain('import * as revision_my_draft from "../protocol/my-draft/revision.js";');
+    // The manifest's order is kept: the runtime ranks revisions itself.
+    expect(text).toContain(
+      "revisions: [revision_2025_11_25.revision, revision_my_draft.revision, revision_2025_06_18.revision]",
+    );
+  });
+
+  it("the runtime's sources as runtimeImport: runtime/generated/protocol beside runtime/; no extension when asked", () => {
+    const text = definitions(
+      '{ runtimeImport: "../../runtime/index.ts", importExtension: "" }',
+      "[{ bindings: a/x }, { bindings: b/x }]",
+    );
+    expect(text).toContain('import * as revision_x from "../a/x/revision";');
+    expect(text).toContain('import * as revision_x_2 from "../b/x/revision";');
+    expect(text).toContain("revisions: [revision_x.revision, revision_x_2.revision]");
+    expect(definitions('{ runtimeImport: "../../runtime/index.ts" }', "[2025-06-18]")).toContain(
+      'import * as revision_2025_06_18 from "../../runtime/generated/protocol/2025-06-18/index.ts";',
+    );
+  });
+
+  it("without revisions, no revision is imported (the runtime's default list applies)", () => {
+    const text = emitUserFiles(
+      parseManifest("server: { name: s, version: 1.0.0 }\n", {
+        file: "mcp.yaml",
+        displayPath: () => "../mcp.yaml",
+        knownRevisions: ["2025-11-25"],
+      }).model,
+    ).find((f) => f.path === "definitions.ts")!.content;
+    expect(text).not.toMatch(/protocol\/|revision_|revisions:/);
+  });
+
+  it("lowering without the read stage's lookup refuses a folder instead of guessing", () => {
+    expect(() =>
+      parseManifest("server: { name: s, version: 1.0.0, revisions: [{ bindings: ./d }] }\n", {
+        file: "mcp.yaml",
+        displayPath: () => "../mcp.yaml",
+        knownRevisions: ["2025-11-25"],
+      }),
+    ).toThrow(ManifestError);
+  });
+});

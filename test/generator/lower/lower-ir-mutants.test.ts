@@ -1,0 +1,181 @@
+/**
+ * Reader cases the older tests left open (surviving mutants of generator/lower): when a union is discriminated, and
+ * how JSDoc becomes documentation and constraints. Oracle: the rules in the modules' headers (a discriminator is a
+ * required literal property, distinct in every member; JSDoc text is normalised to LF without trailing blanks, number
+ * tags must hold numbers, constraint tags stay in the docs).
+ *
+ * Equivalent mutants left alive in discriminators.ts: the first member's candidate filter (`!p.optional && p.type.kind
+ * === "literal"`, its removal or either half replaced by `true` or `||`) only narrows a list that is checked again
+ * member by member, the first included; and `prop.type.kind === "literal"` → `true` in that check, because only a
+ * literal type has a `value` (any other type yields undefined, which disqualifies the key just the same).
+ */
+import { describe, expect, it } from "vitest";
+import type { IrModel, IrObjectType, IrProp, IrType, IrTypeDecl } from "../../../generator/ir/model.ts";
+import { markDiscriminators } from "../../../generator/lower/discriminators.ts";
+import { lowerSchema } from "../../../generator/lower/schema.ts";
+
+const literal = (value: string): IrType => ({ kind: "literal", value });
+const prop = (name: string, type: IrType, optional = false): IrProp => ({ name, type, optional });
+const object = (name: string, ...props: IrProp[]): IrTypeDecl => ({
+  name,
+  type: { kind: "object", props } satisfies IrObjectType,
+  extends: [],
+});
+const unionOf = (name: string, ...members: string[]): IrTypeDecl => ({
+  name,
+  type: { kind: "union", items: members.map((m): IrType => ({ kind: "ref", name: m })) },
+  extends: [],
+});
+const discriminatorOf = (decls: IrTypeDecl[], name = "U"): string | undefined => {
+  const type = markDiscriminators(decls).find((d) => d.name === name)!.type;
+  return type.kind === "union" ? type.discriminator : undefined;
+};
+
+describe("discriminated unions", () => {
+  const text = object("Text", prop("type", literal("text")), prop("text", { kind: "primitive", name: "string" }));
+  const image = object("Image", prop("type", literal("image")), prop("data", { kind: "primitive", name: "string" }));
+
+  it("marks a union of named objects with a required, distinct literal property", () => {
+    expect(discriminatorOf([text, image, unionOf("U", "Text", "Image")])).toBe("type");
+  });
+
+  it("picks the first property that qualifies, skipping one whose values repeat", () => {
+    const a = object("A", prop("group", literal("same")), prop("kind", literal("a")));
+    const b = object("B", prop("group", literal("same")), prop("kind", literal("b")));
+    expect(discriminatorOf([a, b, unionOf("U", "A", "B")])).toBe("kind");
+  });
+
+  it("marks nothing when a member's property is optional, not a literal, or missing", () => {
+    const optional = object("Opt", prop("type", literal("opt"), true));
+    const wide = object("Wide", prop("type", { kind: "primitive", name: "string" }));
+    const missing = object("Missing", prop("other", literal("x")));
+    expect(discriminatorOf([text, optional, unionOf("U", "Text", "Opt")])).toBeUndefined();
+    expect(discriminatorOf([text, optional, unionOf("U", "Opt", "Text")])).toBeUndefined();
+    expect(discriminatorOf([text, wide, unionOf("U", "Text", "Wide")])).toBeUndefined();
+    expect(discriminatorOf([text, missing, unionOf("U", "Text", "Missing")])).toBeUndefined();
+  });
+
+  it("marks nothing for a member that is not a named object, a single member, or an open literal union", () => {
+    const alias: IrTypeDecl = { name: "Str", type: { kind: "primitive", name: "string" }, extends: [] };
+    expect(discriminatorOf([text, alias, unionOf("U", "Text", "Str")])).toBeUndefined();
+    const inline: IrTypeDecl = {
+      name: "U",
+      type: {
+        kind: "union",
+        items: [
+          { kind: "ref", name: "Text" },
+          { kind: "object", props: [prop("type", literal("x"))] },
+        ],
+      },
+      extends: [],
+    };
+    expect(discriminatorOf([text, inline])).toBeUndefined();
+    expect(discriminatorOf([text, unionOf("U", "Text")])).toBeUndefined();
+    const open: IrTypeDecl = {
+      name: "U",
+      type: {
+        kind: "union",
+        items: [
+          { kind: "ref", name: "Text" },
+          { kind: "ref", name: "Image" },
+        ],
+        openLiterals: ["a"],
+      },
+      extends: [],
+    };
+    expect(markDiscriminators([text, image, open])[2]).toBe(open);
+  });
+
+  it("never takes a primitive member for a declaration that happens to share its name", () => {
+    // `integer` is a legal interface name in TypeScript and also the IR's name for a `@TJS-type integer` number.
+    const named = object("integer", prop("type", literal("i")));
+    const mixed: IrTypeDecl = {
+      name: "U",
+      type: {
+        kind: "union",
+        items: [
+          { kind: "primitive", name: "integer" },
+          { kind: "ref", name: "Text" },
+        ],
+      },
+      extends: [],
+    };
+    expect(discriminatorOf([text, named, mixed])).toBeUndefined();
+  });
+
+  it("adds no discriminator key at all to a union it does not mark", () => {
+    const wide = object("Wide", prop("type", { kind: "primitive", name: "string" }));
+    const union = unionOf("U", "Text", "Wide");
+    // exactOptionalPropertyTypes: an absent discriminator, not one set to undefined.
+    expect(markDiscriminators([text, wide, union])[2]).toStrictEqual(union);
+  });
+
+  it("leaves every other declaration as it is", () => {
+    const decls = [text, image, unionOf("U", "Text", "Image")];
+    const marked = markDiscriminators(decls);
+    expect(marked[0]).toBe(text);
+    expect(marked[1]).toBe(image);
+    expect(marked[2]).toEqual({ ...decls[2], type: { ...decls[2]!.type, discriminator: "type" } });
+  });
+});
+
+describe("JSDoc", () => {
+  const lower = (text: string): IrModel => lowerSchema({ text, displayPath: "inline/schema.ts", revision: "test" });
+  const thing = (model: IrModel): IrTypeDecl => model.types.find((t) => t.name === "Thing")!;
+
+  it("normalises line endings and trailing blanks, and keeps every tag (constraints too) in the docs in order", () => {
+    const model = lower(
+      "/**\r\n * First line.   \r\n * Second line.\r\n *\r\n * @see [Docs](/docs#x) for more.  \r\n * @format uri\r\n */\r\nexport interface Thing { a: string }\r\n",
+    );
+    expect(thing(model).doc).toEqual({
+      text: "First line.\nSecond line.",
+      tags: [
+        { name: "see", text: "[Docs](/docs#x) for more." },
+        { name: "format", text: "uri" },
+      ],
+    });
+  });
+
+  it("documents a declaration that has only @deprecated (an empty reason), and none without JSDoc", () => {
+    const model = lower(
+      "/** @deprecated */\nexport interface Thing { a: string }\nexport interface Plain { b: string }\n",
+    );
+    expect(thing(model).doc).toEqual({ text: "", deprecated: "" });
+    const plain = model.types.find((t) => t.name === "Plain")!;
+    expect(plain).not.toHaveProperty("doc");
+  });
+
+  it("reads the JSDoc block closest to the declaration", () => {
+    const model = lower("/** Far. */\n/** Near. */\nexport interface Thing { a: string }\n");
+    expect(thing(model).doc).toEqual({ text: "Near." });
+  });
+
+  it("reads every numeric tag as a number", () => {
+    const model = lower(`export interface Thing {
+      /** @exclusiveMinimum 0 @exclusiveMaximum 10 @multipleOf 0.5 */
+      n: number;
+      /** @minLength 1 @maxLength 5 */
+      s: string;
+      /** @minItems 2 */
+      l: string[];
+    }\n`);
+    const type = thing(model).type;
+    expect(type.kind === "object" && type.props.map((p) => p.constraints)).toEqual([
+      { exclusiveMinimum: 0, exclusiveMaximum: 10, multipleOf: 0.5 },
+      { minLength: 1, maxLength: 5 },
+      { minItems: 2 },
+    ]);
+  });
+
+  it("rejects a numeric tag without a number, at the declaration's line", () => {
+    expect(() => lower("export interface Thing {\n  /** @minimum abc */\n  n: number;\n}\n")).toThrow(
+      /inline\/schema\.ts:\d+.*@minimum needs a number, got "abc"/,
+    );
+    expect(() => lower("export interface Thing {\n  /** @maxItems */\n  l: string[];\n}\n")).toThrow(
+      '@maxItems needs a number, got ""',
+    );
+    expect(() => lower("export interface Thing {\n  /** @maximum Infinity */\n  n: number;\n}\n")).toThrow(
+      '@maximum needs a number, got "Infinity"',
+    );
+  });
+});
