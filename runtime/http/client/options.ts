@@ -71,3 +71,26 @@ export function parse(data: string): Message[] | undefined {
   const items = Array.isArray(value) ? value : [value];
   return items.length > 0 && items.every(isObject) ? items : undefined;
 }
+
+/**
+ * A POST's JSON answer: the messages it holds, and what is wrong with it (not JSON-RPC, not JSON at all, or not
+ * answering the request `id`), for a transport error.
+ */
+export function jsonAnswer(
+  text: string,
+  type: string,
+  status: number,
+  id: Id | undefined,
+): { messages: Message[]; problem: string | undefined } {
+  const json = type === "" || type.includes("application/json");
+  const messages = json ? parse(text) : undefined;
+  const problem =
+    messages === undefined
+      ? json
+        ? `the server's JSON response is not a JSON-RPC message: ${excerpt(text)}`
+        : `the server answered HTTP ${status} with Content-Type "${type}", not JSON or an SSE stream`
+      : id !== undefined && !messages.some((m) => m["id"] === id && !("method" in m))
+        ? `the server's JSON response does not answer request ${JSON.stringify(id)}: ${excerpt(text)}`
+        : undefined;
+  return { messages: messages ?? [], problem };
+}

@@ -1,11 +1,11 @@
 /**
  * The client side of Streamable HTTP for every revision, as a `Transport` for the client session. What differs by
  * era (session, headers, cancellation, resumption, recovery, the HTTP+SSE fallback) is the era strategy of each
- * message (client-era.ts); this class does the HTTP work those rules ask for.
+ * message (era.ts); this class does the HTTP work those rules ask for.
  */
 import { ErrorCode } from "../../jsonrpc/errors.ts";
 import type { OutgoingOptions, Transport, TransportSink } from "../../transport/transport.ts";
-import { delay, HttpError, readSse, type SseCursor } from "./sse.ts";
+import { HttpError } from "./sse.ts";
 import { LegacySseClient } from "./legacy.ts";
 import { headerParamsOf, type HeaderParam } from "../mcp-headers.ts";
 import {
@@ -14,6 +14,7 @@ import {
   isHeaderText,
   isStatelessEraError,
   isObject,
+  jsonAnswer,
   jsonRpcBody,
   parse,
   type HttpClientOptions,
@@ -21,7 +22,8 @@ import {
   type Message,
 } from "./options.ts";
 import { eraOfMessage, type HttpClientEra } from "./era.ts";
-import { resumeStream, retryDelay, runGetStream, type GetContext } from "./get-stream.ts";
+import { runGetStream, type GetContext } from "./get-stream.ts";
+import { readPostStream } from "./post-stream.ts";
 
 export { HttpError };
 
@@ -121,35 +123,19 @@ export class StreamableHttpClientTransport implements Transport {
     return Object.assign(headers, eraOfMessage(message).headers(message, state));
   }
 
+  /** POSTs one message and hands its answer (JSON, an SSE stream, or an HTTP error) to the session. */
   private async post(message: Message, mayRecover: boolean): Promise<void> {
     const id = "method" in message && this.isId(message["id"]) ? message["id"] : undefined;
     const era = eraOfMessage(message);
-    const controller = new AbortController();
-    const abortWithLife = () => controller.abort();
-    this.life.signal.addEventListener("abort", abortWithLife, { once: true });
-    const release = () => {
-      this.life.signal.removeEventListener("abort", abortWithLife);
-      if (id !== undefined && this.inFlight.get(id) === controller) {
-        this.inFlight.delete(id);
-        this.eraOfRequest.delete(id);
-      }
-    };
-    if (id !== undefined) {
-      this.inFlight.set(id, controller);
-      this.eraOfRequest.set(id, era);
-    }
+    const { controller, release } = this.track(id, era);
     let response: Response;
     const sentSession = this.sessionId;
     try {
       const headers = await this.headers(message);
       headers["content-type"] = "application/json";
       headers["accept"] = "application/json, text/event-stream";
-      response = await this.fetchFn(this.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(message),
-        signal: controller.signal,
-      });
+      const body = JSON.stringify(message);
+      response = await this.fetchFn(this.url, { method: "POST", headers, body, signal: controller.signal });
     } catch (error) {
       release();
       if (controller.signal.aborted) return; // cancelled by the session, or the transport closed
@@ -164,63 +150,85 @@ export class StreamableHttpClientTransport implements Transport {
       if (message["method"] === "notifications/initialized") this.openGetStream();
       return;
     }
-    const type = response.headers.get("content-type") ?? "";
     if (!response.ok) {
       release();
-      const text = await response.text();
-      if (
-        response.status === 404 &&
-        era.renewsSessionOn404 &&
-        mayRecover &&
-        sentSession !== undefined &&
-        message["method"] !== "initialize"
-      ) {
-        // Several requests may hit the ended session at once: one re-initialization serves them all.
-        if (this.sessionId === sentSession)
-          this.renewing ??= this.newSession().finally(() => (this.renewing = undefined));
-        await this.renewing;
-        return this.post(message, false);
-      }
-      const body = jsonRpcBody(text, type);
-      // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
-      if (body && id !== undefined && body["id"] === id && "error" in body) {
-        // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
-        if (
-          mayRecover &&
-          era.relistsOnHeaderMismatch &&
-          message["method"] === "tools/call" &&
-          errorCode(body) === -32020
-        ) {
-          await this.relistTools(message);
-          return this.post(message, false);
-        }
-        return this.deliver(body);
-      }
-      const legacy =
-        era.fallsBackToLegacySse && message["method"] === "initialize" && [400, 404, 405].includes(response.status);
-      if (legacy && this.options.legacyFallback !== false && !isStatelessEraError(body)) {
-        return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
-      }
-      throw new HttpError(response.status, text, response.headers);
+      return this.refused(message, response, { id, era, sentSession, mayRecover });
     }
-    if (type.includes("text/event-stream") && response.body) {
-      void this.consumeStream(response.body, id, era, controller).finally(release);
+    if ((response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body) {
+      const receiver = {
+        deliver: (m: Message) => this.deliver(m),
+        fail: (failed: Id, reason: string) => this.failRequest(failed, reason),
+        malformed: (reason: string) => this.sink?.malformed?.(reason),
+      };
+      void readPostStream(this.getContext, response.body, id, era, controller, receiver).finally(release);
       return;
     }
     release();
+    await this.answeredWithJson(response, id);
+  }
+
+  /** Marks a request in flight (the session cancels it by aborting its controller) until `release()`. */
+  private track(id: Id | undefined, era: HttpClientEra): { controller: AbortController; release: () => void } {
+    const controller = new AbortController();
+    const abortWithLife = () => controller.abort();
+    this.life.signal.addEventListener("abort", abortWithLife, { once: true });
+    if (id !== undefined) {
+      this.inFlight.set(id, controller);
+      this.eraOfRequest.set(id, era);
+    }
+    const release = () => {
+      this.life.signal.removeEventListener("abort", abortWithLife);
+      if (id !== undefined && this.inFlight.get(id) === controller) {
+        this.inFlight.delete(id);
+        this.eraOfRequest.delete(id);
+      }
+    };
+    return { controller, release };
+  }
+
+  /**
+   * An HTTP error answering a POST: a new session after 404 on an ended one, a JSON-RPC error for the session (after
+   * re-listing the tools once on -32020), the HTTP+SSE fallback for a refused first initialize, else an HttpError.
+   */
+  private async refused(
+    message: Message,
+    response: Response,
+    sent: { id: Id | undefined; era: HttpClientEra; sentSession: string | undefined; mayRecover: boolean },
+  ): Promise<void> {
+    const { id, era, sentSession, mayRecover } = sent;
+    const text = await response.text();
+    const method = message["method"];
+    const renews = response.status === 404 && era.renewsSessionOn404 && method !== "initialize";
+    if (renews && mayRecover && sentSession !== undefined) {
+      // Several requests may hit the ended session at once: one re-initialization serves them all.
+      if (this.sessionId === sentSession)
+        this.renewing ??= this.newSession().finally(() => (this.renewing = undefined));
+      await this.renewing;
+      return this.post(message, false);
+    }
+    const body = jsonRpcBody(text, response.headers.get("content-type") ?? "");
+    // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
+    if (body && id !== undefined && body["id"] === id && "error" in body) {
+      // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
+      if (mayRecover && era.relistsOnHeaderMismatch && method === "tools/call" && errorCode(body) === -32020) {
+        await this.relistTools(message);
+        return this.post(message, false);
+      }
+      return this.deliver(body);
+    }
+    const legacy = era.fallsBackToLegacySse && method === "initialize" && [400, 404, 405].includes(response.status);
+    if (legacy && this.options.legacyFallback !== false && !isStatelessEraError(body)) {
+      return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
+    }
+    throw new HttpError(response.status, text, response.headers);
+  }
+
+  /** A POST answered with JSON: its messages go to the session; an unusable answer fails the request. */
+  private async answeredWithJson(response: Response, id: Id | undefined): Promise<void> {
     const text = await response.text();
     if (id === undefined && text.trim() === "") return; // a notification or response: nothing to read
-    const json = type === "" || type.includes("application/json");
-    const messages = json ? parse(text) : undefined;
-    const problem =
-      messages === undefined
-        ? json
-          ? `the server's JSON response is not a JSON-RPC message: ${excerpt(text)}`
-          : `the server answered HTTP ${response.status} with Content-Type "${type}", not JSON or an SSE stream`
-        : id !== undefined && !messages.some((m) => m["id"] === id && !("method" in m))
-          ? `the server's JSON response does not answer request ${JSON.stringify(id)}: ${excerpt(text)}`
-          : undefined;
-    for (const message of messages ?? []) this.deliver(message);
+    const { messages, problem } = jsonAnswer(text, response.headers.get("content-type") ?? "", response.status, id);
+    for (const message of messages) this.deliver(message);
     if (problem === undefined) return;
     if (id === undefined) throw new Error(`HTTP transport: ${problem}`);
     this.failRequest(id, problem);
@@ -240,53 +248,6 @@ export class StreamableHttpClientTransport implements Transport {
       this.acceptTools(result["tools"]);
       cursor = typeof result["nextCursor"] === "string" ? result["nextCursor"] : undefined;
       if (cursor === undefined) return;
-    }
-  }
-
-  /** Read a POST's SSE stream; if it breaks before the response, resume with GET + Last-Event-ID where the era does. */
-  private async consumeStream(
-    body: ReadableStream<Uint8Array>,
-    id: Id | undefined,
-    era: HttpClientEra,
-    controller: AbortController,
-  ): Promise<void> {
-    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
-    let answered = false;
-    const onMessage = (data: string) => {
-      const parsed = parse(data);
-      if (!parsed) {
-        if (id === undefined || answered)
-          return this.sink?.malformed?.(`SSE data is not a JSON-RPC message: ${excerpt(data)}`);
-        // The stream that should carry this request's answer is unreadable: fail the request and stop reading.
-        answered = true;
-        this.failRequest(id, `the server's SSE stream carried data that is not a JSON-RPC message: ${excerpt(data)}`);
-        controller.abort();
-        return;
-      }
-      for (const message of parsed) {
-        if (id !== undefined && message["id"] === id && !("method" in message)) answered = true;
-        this.deliver(message);
-      }
-    };
-    let stream: ReadableStream<Uint8Array> | undefined = body;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if (stream) await readSse(stream, cursor, { onMessage });
-      } catch {
-        // network error: fall through to resumption
-      }
-      if (answered || id === undefined || controller.signal.aborted || this.life.signal.aborted) return;
-      const max = this.options.reconnect?.maxAttempts ?? 5;
-      if (!era.resumesStreams || cursor.lastEventId === undefined || attempt >= max) {
-        this.deliver({
-          jsonrpc: "2.0",
-          id,
-          error: { code: -32000, message: "Connection closed: the HTTP stream ended before the response" },
-        });
-        return;
-      }
-      await delay(retryDelay(this.getContext, cursor, attempt), this.life.signal);
-      stream = await resumeStream(this.getContext, cursor.lastEventId);
     }
   }
 
