@@ -28,7 +28,9 @@ export default tseslint.config(
     files: ["**/*.ts"],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["vitest.config.ts", "vitest.stryker.config.ts"] },
+        projectService: {
+          allowDefaultProject: ["vitest.config.ts", "vitest.stryker.config.ts", "vitest.unit.config.ts"],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
