@@ -33,6 +33,7 @@ const ci = (line: string): RunBy => ({ file: ".ci/run", shows: [line], asLine: t
 const RUN_BY: Readonly<Record<string, RunBy>> = {
   "npm ci": ci("npm ci --no-audit --no-fund"),
   "npm test": ci("npm test"),
+  "npm run test:unit": ci("npm run test:unit"),
   "npm run lint": ci("npm run lint"),
   "npm run generate:check": ci("npm run generate:check"),
   "npm run test:user-flow": ci("npm run test:user-flow"),
