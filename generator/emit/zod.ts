@@ -215,12 +215,6 @@ export interface ZodDeclarationOptions {
    * expression goes through `exactly<T.X>()`, so it still compiles only if zod's inferred type and `T.X` agree.
    */
   readonly declaredTypes?: boolean;
-  /**
-   * Annotate every schema with its declared type (`z.ZodMiniType<T.X>`) without a compile-time check, for files tsc does
-   * not check (`// @ts-nocheck`): consumers see compact declared types and nothing infers zod's generics. The
-   * agreement of schema and type must then be proven elsewhere (the manifest emitter's differential tests).
-   */
-  readonly annotate?: boolean;
   /** How to name the declared TypeScript type in the annotation (e.g. `T.JSONValue`). */
   readonly typeRef: (name: string) => string;
 }
@@ -236,7 +230,6 @@ export function emitZodDeclaration(decl: IrTypeDecl, ctx: ZodEmitContext, option
   const name = ctx.declared(decl.name);
   const type = options.typeRef(decl.name);
   if (options.recursive) return `${doc}export const ${name}: z.ZodMiniType<${type}> = z.lazy(() => ${schema});\n`;
-  if (options.annotate) return `${doc}export const ${name}: z.ZodMiniType<${type}> = ${expr};\n`;
   if (!options.declaredTypes) return `${doc}export const ${name} = ${expr};\n`;
   const isObject = ctx.isObjectSchema?.(decl.name) ?? false;
   const annotation = `${isObject ? ctx.use(runtime.ObjectSchema) : "z.ZodMiniType"}<${type}>`;

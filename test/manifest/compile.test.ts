@@ -4,8 +4,8 @@
  * (`@ts-expect-error` for wrong inputs, wrong outputs and missing handlers) type-check under the strict tsconfig,
  * with `noUnusedLocals`/`noUnusedParameters` on, as many user projects have them. Unused-symbol diagnostics count
  * only in generated files (the runtime and other hand-written code are held to the repository's tsconfig).
- * Generated schemas.ts files are `// @ts-nocheck` (validators annotated with their declared types); their checked form
- * is compiled by differential.test.ts.
+ * Generated schemas.ts files are checked too: each validator is typed through `exactly<T>()`, so a validator that
+ * disagrees with its declared type fails here (differential.test.ts compares both with an independent oracle).
  * Then the diagnostics a user reads: a handler returning a wrong `structuredContent` fails tsc at the wrong field,
  * naming it or its expected type, under both compilers (not "not assignable to type 'undefined'", what TS 7 said when
  * it explained the error against the `isError` branch of `StructuredToolResult`).

@@ -379,45 +379,56 @@ export const toolDefinitions: readonly ToolDefinition[] = [
 /** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
-/** `resources/list`, in manifest order. */
-export const resourceDefinitions: readonly ResourceDefinition[] = [
-  {
+/** `resources/list` entries by URI (`createServer` registers them in manifest order). */
+export const resourceDefinitions: Readonly<
+  Record<"test://static-text" | "test://static-binary" | "test://watched-resource", ResourceDefinition>
+> = {
+  "test://static-text": {
     uri: "test://static-text",
     name: "static-text",
     description: "A static text resource.",
     mimeType: "text/plain",
   },
-  {
+  "test://static-binary": {
     uri: "test://static-binary",
     name: "static-binary",
     description: "A static PNG image.",
     mimeType: "image/png",
   },
-  {
+  "test://watched-resource": {
     uri: "test://watched-resource",
     name: "watched-resource",
     description: "A resource clients subscribe to.",
     mimeType: "text/plain",
   },
-];
+};
 
-/** `resources/templates/list`, in manifest order. */
-export const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = [
-  {
+/** `resources/templates/list` entries by name (`createServer` registers them in manifest order). */
+export const resourceTemplateDefinitions: Readonly<Record<"template-data", ResourceTemplateDefinition>> = {
+  "template-data": {
     uriTemplate: "test://template/{id}/data",
     name: "template-data",
     description: "JSON data for an id.",
     mimeType: "application/json",
   },
-];
+};
 
-/** `prompts/list`, in manifest order. */
-export const promptDefinitions: readonly PromptDefinition[] = [
-  {
+/** `prompts/list` entries by name (`createServer` registers them in manifest order). */
+export const promptDefinitions: Readonly<
+  Record<
+    | "test_simple_prompt"
+    | "test_prompt_with_arguments"
+    | "test_prompt_with_embedded_resource"
+    | "test_prompt_with_image"
+    | "test_input_required_result_prompt",
+    PromptDefinition
+  >
+> = {
+  test_simple_prompt: {
     name: "test_simple_prompt",
     description: "A prompt without arguments.",
   },
-  {
+  test_prompt_with_arguments: {
     name: "test_prompt_with_arguments",
     description: "A prompt with two required arguments.",
     arguments: [
@@ -433,7 +444,7 @@ export const promptDefinitions: readonly PromptDefinition[] = [
       },
     ],
   },
-  {
+  test_prompt_with_embedded_resource: {
     name: "test_prompt_with_embedded_resource",
     description: "A prompt that embeds a resource.",
     arguments: [
@@ -444,12 +455,12 @@ export const promptDefinitions: readonly PromptDefinition[] = [
       },
     ],
   },
-  {
+  test_prompt_with_image: {
     name: "test_prompt_with_image",
     description: "A prompt with an image.",
   },
-  {
+  test_input_required_result_prompt: {
     name: "test_input_required_result_prompt",
     description: "Asks the user for context before answering.",
   },
-];
+};

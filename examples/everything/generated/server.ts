@@ -178,26 +178,28 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
     validators: S.toolValidators,
     scopes: D.toolScopes,
   });
-  server.resource(D.resourceDefinitions[0]!, (uri, context) => handlers.resources["test://static-text"](uri, context));
-  server.resource(D.resourceDefinitions[1]!, (uri, context) =>
+  server.resource(D.resourceDefinitions["test://static-text"], (uri, context) =>
+    handlers.resources["test://static-text"](uri, context),
+  );
+  server.resource(D.resourceDefinitions["test://static-binary"], (uri, context) =>
     handlers.resources["test://static-binary"](uri, context),
   );
-  server.resource(D.resourceDefinitions[2]!, (uri, context) =>
+  server.resource(D.resourceDefinitions["test://watched-resource"], (uri, context) =>
     handlers.resources["test://watched-resource"](uri, context),
   );
   server.resourceTemplate(
-    D.resourceTemplateDefinitions[0]!,
+    D.resourceTemplateDefinitions["template-data"],
     (uri, variables, context) =>
       handlers.resourceTemplates["template-data"](S.TemplateDataVariablesSchema.parse(variables), uri, context),
     { complete: { id: handlers.completions.resourceTemplates["template-data"].id } },
   );
   server.prompt<T.TestSimplePromptArguments>(
-    D.promptDefinitions[0]!,
+    D.promptDefinitions.test_simple_prompt,
     (args, context) => handlers.prompts.test_simple_prompt(args, context),
     { arguments: S.TestSimplePromptArgumentsSchema },
   );
   server.prompt<T.TestPromptWithArgumentsArguments>(
-    D.promptDefinitions[1]!,
+    D.promptDefinitions.test_prompt_with_arguments,
     (args, context) => handlers.prompts.test_prompt_with_arguments(args, context),
     {
       arguments: S.TestPromptWithArgumentsArgumentsSchema,
@@ -205,17 +207,17 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
     },
   );
   server.prompt<T.TestPromptWithEmbeddedResourceArguments>(
-    D.promptDefinitions[2]!,
+    D.promptDefinitions.test_prompt_with_embedded_resource,
     (args, context) => handlers.prompts.test_prompt_with_embedded_resource(args, context),
     { arguments: S.TestPromptWithEmbeddedResourceArgumentsSchema },
   );
   server.prompt<T.TestPromptWithImageArguments>(
-    D.promptDefinitions[3]!,
+    D.promptDefinitions.test_prompt_with_image,
     (args, context) => handlers.prompts.test_prompt_with_image(args, context),
     { arguments: S.TestPromptWithImageArgumentsSchema },
   );
   server.prompt<T.TestInputRequiredResultPromptArguments>(
-    D.promptDefinitions[4]!,
+    D.promptDefinitions.test_input_required_result_prompt,
     (args, context) => handlers.prompts.test_input_required_result_prompt(args, context),
     { arguments: S.TestInputRequiredResultPromptArgumentsSchema },
   );

@@ -227,29 +227,29 @@ export const toolScopes: Readonly<Record<string, readonly string[]>> = {
   get_alerts: ["weather:alerts"],
 };
 
-/** `resources/list`, in manifest order. */
-export const resourceDefinitions: readonly ResourceDefinition[] = [
-  {
+/** `resources/list` entries by URI (`createServer` registers them in manifest order). */
+export const resourceDefinitions: Readonly<Record<"weather://stations", ResourceDefinition>> = {
+  "weather://stations": {
     uri: "weather://stations",
     name: "stations",
     description: "The weather stations this server knows.",
     mimeType: "application/json",
   },
-];
+};
 
-/** `resources/templates/list`, in manifest order. */
-export const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = [
-  {
+/** `resources/templates/list` entries by name (`createServer` registers them in manifest order). */
+export const resourceTemplateDefinitions: Readonly<Record<"current_conditions", ResourceTemplateDefinition>> = {
+  current_conditions: {
     uriTemplate: "weather://{city}/current",
     name: "current_conditions",
     description: "Current conditions in a city.",
     mimeType: "application/json",
   },
-];
+};
 
-/** `prompts/list`, in manifest order. */
-export const promptDefinitions: readonly PromptDefinition[] = [
-  {
+/** `prompts/list` entries by name (`createServer` registers them in manifest order). */
+export const promptDefinitions: Readonly<Record<"plan_trip", PromptDefinition>> = {
+  plan_trip: {
     name: "plan_trip",
     description: "Plans a trip around the forecast.",
     arguments: [
@@ -263,4 +263,4 @@ export const promptDefinitions: readonly PromptDefinition[] = [
       },
     ],
   },
-];
+};

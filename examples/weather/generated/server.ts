@@ -79,15 +79,17 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
     validators: S.toolValidators,
     scopes: D.toolScopes,
   });
-  server.resource(D.resourceDefinitions[0]!, (uri, context) => handlers.resources["weather://stations"](uri, context));
+  server.resource(D.resourceDefinitions["weather://stations"], (uri, context) =>
+    handlers.resources["weather://stations"](uri, context),
+  );
   server.resourceTemplate(
-    D.resourceTemplateDefinitions[0]!,
+    D.resourceTemplateDefinitions.current_conditions,
     (uri, variables, context) =>
       handlers.resourceTemplates.current_conditions(S.CurrentConditionsVariablesSchema.parse(variables), uri, context),
     { complete: { city: handlers.completions.resourceTemplates.current_conditions.city } },
   );
   server.prompt<T.PlanTripArguments>(
-    D.promptDefinitions[0]!,
+    D.promptDefinitions.plan_trip,
     (args, context) => handlers.prompts.plan_trip(args, context),
     { arguments: S.PlanTripArgumentsSchema, complete: { city: handlers.completions.prompts.plan_trip.city } },
   );

@@ -50,12 +50,12 @@ function completers(path: string, names: readonly string[]): string {
   return `, { complete: { ${names.map((n) => `${propertyKey(n)}: ${memberAccess(path, n)}`).join(", ")} } }`;
 }
 
-function templateRegistration(t: UserResourceTemplate, index: number): Printable {
+function templateRegistration(t: UserResourceTemplate): Printable {
   const completable = t.variables.filter((v) => v.completion).map((v) => v.name);
   return [
     "server.resourceTemplate(",
     D,
-    `.resourceTemplateDefinitions[${index}]!, (uri, variables, context) => `,
+    `${memberAccess(".resourceTemplateDefinitions", t.name)}, (uri, variables, context) => `,
     `${memberAccess("handlers.resourceTemplates", t.name)}(`,
     S,
     `.${t.variablesTypeName}Schema.parse(variables), uri, context)`,
@@ -63,7 +63,7 @@ function templateRegistration(t: UserResourceTemplate, index: number): Printable
   ];
 }
 
-function promptRegistration(p: UserPrompt, index: number): Printable {
+function promptRegistration(p: UserPrompt): Printable {
   const completable = p.arguments.filter((a) => a.completion).map((a) => a.name);
   const complete = completable.length
     ? `, complete: { ${completable.map((n) => `${propertyKey(n)}: ${memberAccess(memberAccess("handlers.completions.prompts", p.name), n)}`).join(", ")} }`
@@ -73,7 +73,7 @@ function promptRegistration(p: UserPrompt, index: number): Printable {
     t(p.argumentsTypeName),
     ">(",
     D,
-    `.promptDefinitions[${index}]!, (args, context) => `,
+    `${memberAccess(".promptDefinitions", p.name)}, (args, context) => `,
     `${memberAccess("handlers.prompts", p.name)}(args, context), { arguments: `,
     S,
     `.${p.argumentsTypeName}Schema${complete} });`,
@@ -196,10 +196,10 @@ function registrations(model: UserModel): Printable[] {
           ],
         ]
       : []),
-    ...model.resources.map((r, i): Printable => [
+    ...model.resources.map((r): Printable => [
       "server.resource(",
       D,
-      `.resourceDefinitions[${i}]!, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
+      `${memberAccess(".resourceDefinitions", r.uri)}, (uri, context) => ${memberAccess("handlers.resources", r.uri)}(uri, context));`,
     ]),
     ...model.resourceTemplates.map(templateRegistration),
     ...model.prompts.map(promptRegistration),

@@ -43,23 +43,12 @@ export function emitUserTypesFile(model: UserModel, header: string): string {
 }
 
 /**
- * How schemas.ts is emitted. By default tsc does not check it (`// @ts-nocheck`) and every validator is annotated
- * with its declared type (`z.ZodMiniType<T.X>`): a user's tsc then never infers zod's generics, which is most of what a
- * zod-based server costs to type-check (bench/manifest-tsc.ts). `checked` emits the same validators for tsc to check,
- * with inferred types: the differential tests compile that form to prove `z.infer` of each validator equals its type.
+ * `schemas.ts`: every validator is typed as its declared type (`z.ZodMiniType<T.X>`), through the runtime's
+ * `exactly<T.X>()`, which compiles only if the type zod infers for the validator and `T.X` are mutually assignable:
+ * the user's tsc proves each validator against its type, and importers see the compact declared types.
  */
-export interface SchemasEmitOptions {
-  readonly checked?: boolean;
-}
-
-const NO_CHECK =
-  "// @ts-nocheck: the validators are annotated with their declared types (./types.ts); mcp-gen's tests prove each\n" +
-  "// validator's inferred type equals its declaration, so tsc need not infer zod's generics here.\n";
-
-export function emitUserSchemasFile(model: UserModel, header: string, options: SchemasEmitOptions = {}): string {
+export function emitUserSchemasFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
-  const annotate = options.checked !== true;
-  if (annotate) f.preamble(NO_CHECK);
   const checked = checkedRoots(model);
   const ctx = createZodContext({
     printer: f,
@@ -68,14 +57,14 @@ export function emitUserSchemasFile(model: UserModel, header: string, options: S
   const { order, recursive } = dependencyOrder(model.types);
   const typeRef = (name: string) => `${f.use(T, true)}.${name}`;
   for (const decl of order)
-    f.print(emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, annotate }));
+    f.print(emitZodDeclaration(decl, ctx, { recursive: recursive.has(decl.name), typeRef, declaredTypes: true }));
   for (const s of toolSchemas(model).filter((s) => checked.has(s.typeName))) {
     const keywords = s.enforcedByJsonSchema.map((k) => `\`${k}\``).join(", ");
     f.print(
       emitDoc({
         text: `Validates {@link ${typeRef(s.typeName)}} completely: the zod shape plus the original JSON Schema for ${keywords}.`,
       }),
-      `export const ${s.typeName}Schema${annotate ? `: ${f.use(zod, true)}.ZodMiniType<${typeRef(s.typeName)}>` : ""} = `,
+      `export const ${s.typeName}Schema: ${f.use(zod, true)}.ZodMiniType<${typeRef(s.typeName)}> = `,
       `${s.typeName}Shape.check(`,
       zod,
       ".superRefine(",
@@ -203,26 +192,36 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   );
   f.print(`export const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(scopes)};`);
   f.print("");
-  f.print("/** `resources/list`, in manifest order. */");
-  f.print(
-    "export const resourceDefinitions: readonly ",
-    definition(runtime.ResourceDefinition),
-    `[] = ${json(model.resources.map((r) => r.descriptor))};`,
-  );
-  f.print("");
-  f.print("/** `resources/templates/list`, in manifest order. */");
-  f.print(
-    "export const resourceTemplateDefinitions: readonly ",
-    definition(runtime.ResourceTemplateDefinition),
-    `[] = ${json(model.resourceTemplates.map((t) => t.descriptor))};`,
-  );
-  f.print("");
-  f.print("/** `prompts/list`, in manifest order. */");
-  f.print(
-    "export const promptDefinitions: readonly ",
-    definition(runtime.PromptDefinition),
-    `[] = ${json(model.prompts.map((p) => p.descriptor))};`,
-  );
+  // By the key `ServerHandlers` uses, so server.ts names each entry (the lists are in registration order).
+  const keyed = (entries: readonly [string, unknown][]) => ({
+    keys: entries.length > 0 ? entries.map(([key]) => JSON.stringify(key)).join(" | ") : "never",
+    value: json(Object.fromEntries(entries)),
+  });
+  const listed: [string, string, (typeof runtime)["ToolDefinition"], ReturnType<typeof keyed>][] = [
+    [
+      "resourceDefinitions",
+      "`resources/list` entries by URI",
+      runtime.ResourceDefinition,
+      keyed(model.resources.map((r) => [r.uri, r.descriptor])),
+    ],
+    [
+      "resourceTemplateDefinitions",
+      "`resources/templates/list` entries by name",
+      runtime.ResourceTemplateDefinition,
+      keyed(model.resourceTemplates.map((t) => [t.name, t.descriptor])),
+    ],
+    [
+      "promptDefinitions",
+      "`prompts/list` entries by name",
+      runtime.PromptDefinition,
+      keyed(model.prompts.map((p) => [p.name, p.descriptor])),
+    ],
+  ];
+  for (const [name, doc, symbol, { keys, value }] of listed) {
+    f.print(`/** ${doc} (\`createServer\` registers them in manifest order). */`);
+    f.print(`export const ${name}: Readonly<Record<${keys}, `, definition(symbol), `>> = ${value};`);
+    f.print("");
+  }
   printMethodTokens(f, model, locals);
   return f.render(header);
 }

@@ -6,12 +6,7 @@ import type { UserModel } from "../../manifest/user-model.ts";
 import { headerLine, type GeneratedFile } from "../generated-file.ts";
 import { emitUserClientFile } from "./emit-user-client.ts";
 import { emitUserServerFile } from "./emit-user-server.ts";
-import {
-  emitUserDefinitionsFile,
-  emitUserSchemasFile,
-  emitUserTypesFile,
-  type SchemasEmitOptions,
-} from "./emit-user-types.ts";
+import { emitUserDefinitionsFile, emitUserSchemasFile, emitUserTypesFile } from "./emit-user-types.ts";
 import { createUserPrinter } from "./user-printer.ts";
 
 /** The header of every file generated from a manifest (the manifest path is relative to the output folder). */
@@ -27,11 +22,11 @@ function emitUserIndexFile(model: UserModel, header: string): string {
   return f.render(header);
 }
 
-export function emitUserFiles(model: UserModel, options: SchemasEmitOptions = {}): GeneratedFile[] {
+export function emitUserFiles(model: UserModel): GeneratedFile[] {
   const header = userHeader(model);
   const files: GeneratedFile[] = [
     { path: "types.ts", content: emitUserTypesFile(model, header) },
-    { path: "schemas.ts", content: emitUserSchemasFile(model, header, options) },
+    { path: "schemas.ts", content: emitUserSchemasFile(model, header) },
     { path: "definitions.ts", content: emitUserDefinitionsFile(model, header) },
     { path: "server.ts", content: emitUserServerFile(model, header) },
     { path: "client.ts", content: emitUserClientFile(model, header) },

@@ -110,17 +110,17 @@ export const toolDefinitions: readonly ToolDefinition[] = [
 /** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
-/** `resources/list`, in manifest order. */
-export const resourceDefinitions: readonly ResourceDefinition[] = [
-  {
+/** `resources/list` entries by URI (`createServer` registers them in manifest order). */
+export const resourceDefinitions: Readonly<Record<"edge://about", ResourceDefinition>> = {
+  "edge://about": {
     uri: "edge://about",
     name: "about",
     mimeType: "text/plain",
   },
-];
+};
 
-/** `resources/templates/list`, in manifest order. */
-export const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = [];
+/** `resources/templates/list` entries by name (`createServer` registers them in manifest order). */
+export const resourceTemplateDefinitions: Readonly<Record<never, ResourceTemplateDefinition>> = {};
 
-/** `prompts/list`, in manifest order. */
-export const promptDefinitions: readonly PromptDefinition[] = [];
+/** `prompts/list` entries by name (`createServer` registers them in manifest order). */
+export const promptDefinitions: Readonly<Record<never, PromptDefinition>> = {};

@@ -53,6 +53,8 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
     validators: S.toolValidators,
     scopes: D.toolScopes,
   });
-  server.resource(D.resourceDefinitions[0]!, (uri, context) => handlers.resources["edge://about"](uri, context));
+  server.resource(D.resourceDefinitions["edge://about"], (uri, context) =>
+    handlers.resources["edge://about"](uri, context),
+  );
   return server;
 }

@@ -46,38 +46,38 @@ export const toolDefinitions: readonly ToolDefinition[] = [];
 /** Required OAuth scopes per tool (manifest `scopes`); `createServer` registers them and HTTP bearer auth enforces them. */
 export const toolScopes: Readonly<Record<string, readonly string[]>> = {};
 
-/** `resources/list`, in manifest order. */
-export const resourceDefinitions: readonly ResourceDefinition[] = [
-  {
+/** `resources/list` entries by URI (`createServer` registers them in manifest order). */
+export const resourceDefinitions: Readonly<Record<"docs://index" | "docs://changelog", ResourceDefinition>> = {
+  "docs://index": {
     uri: "docs://index",
     name: "index",
     description: "The table of contents.",
     mimeType: "text/markdown",
   },
-  {
+  "docs://changelog": {
     uri: "docs://changelog",
     name: "changelog",
     title: "Changelog",
     size: 2048,
   },
-];
+};
 
-/** `resources/templates/list`, in manifest order. */
-export const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = [
-  {
+/** `resources/templates/list` entries by name (`createServer` registers them in manifest order). */
+export const resourceTemplateDefinitions: Readonly<Record<"page" | "file", ResourceTemplateDefinition>> = {
+  page: {
     uriTemplate: "docs://pages/{slug}{?version,lang}",
     name: "page",
     description: "One page of the docs.",
   },
-  {
+  file: {
     uriTemplate: "docs://files{/path*}",
     name: "file",
   },
-];
+};
 
-/** `prompts/list`, in manifest order. */
-export const promptDefinitions: readonly PromptDefinition[] = [
-  {
+/** `prompts/list` entries by name (`createServer` registers them in manifest order). */
+export const promptDefinitions: Readonly<Record<"summarize" | "greet", PromptDefinition>> = {
+  summarize: {
     name: "summarize",
     description: "Summarizes a page.",
     arguments: [
@@ -91,7 +91,7 @@ export const promptDefinitions: readonly PromptDefinition[] = [
       },
     ],
   },
-  {
+  greet: {
     name: "greet",
   },
-];
+};

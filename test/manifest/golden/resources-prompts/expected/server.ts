@@ -59,22 +59,26 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
     ...options,
     capabilities: layerCapabilities(D.serverOptions.capabilities, options.capabilities),
   });
-  server.resource(D.resourceDefinitions[0]!, (uri, context) => handlers.resources["docs://index"](uri, context));
-  server.resource(D.resourceDefinitions[1]!, (uri, context) => handlers.resources["docs://changelog"](uri, context));
+  server.resource(D.resourceDefinitions["docs://index"], (uri, context) =>
+    handlers.resources["docs://index"](uri, context),
+  );
+  server.resource(D.resourceDefinitions["docs://changelog"], (uri, context) =>
+    handlers.resources["docs://changelog"](uri, context),
+  );
   server.resourceTemplate(
-    D.resourceTemplateDefinitions[0]!,
+    D.resourceTemplateDefinitions.page,
     (uri, variables, context) => handlers.resourceTemplates.page(S.PageVariablesSchema.parse(variables), uri, context),
     { complete: { slug: handlers.completions.resourceTemplates.page.slug } },
   );
-  server.resourceTemplate(D.resourceTemplateDefinitions[1]!, (uri, variables, context) =>
+  server.resourceTemplate(D.resourceTemplateDefinitions.file, (uri, variables, context) =>
     handlers.resourceTemplates.file(S.FileVariablesSchema.parse(variables), uri, context),
   );
   server.prompt<T.SummarizeArguments>(
-    D.promptDefinitions[0]!,
+    D.promptDefinitions.summarize,
     (args, context) => handlers.prompts.summarize(args, context),
     { arguments: S.SummarizeArgumentsSchema, complete: { slug: handlers.completions.prompts.summarize.slug } },
   );
-  server.prompt<T.GreetArguments>(D.promptDefinitions[1]!, (args, context) => handlers.prompts.greet(args, context), {
+  server.prompt<T.GreetArguments>(D.promptDefinitions.greet, (args, context) => handlers.prompts.greet(args, context), {
     arguments: S.GreetArgumentsSchema,
   });
   return server;

@@ -161,11 +161,11 @@ export const toolScopes: Readonly<Record<string, readonly string[]>> = {
   search: ["search:read"],
 };
 
-/** `resources/list`, in manifest order. */
-export const resourceDefinitions: readonly ResourceDefinition[] = [];
+/** `resources/list` entries by URI (`createServer` registers them in manifest order). */
+export const resourceDefinitions: Readonly<Record<never, ResourceDefinition>> = {};
 
-/** `resources/templates/list`, in manifest order. */
-export const resourceTemplateDefinitions: readonly ResourceTemplateDefinition[] = [];
+/** `resources/templates/list` entries by name (`createServer` registers them in manifest order). */
+export const resourceTemplateDefinitions: Readonly<Record<never, ResourceTemplateDefinition>> = {};
 
-/** `prompts/list`, in manifest order. */
-export const promptDefinitions: readonly PromptDefinition[] = [];
+/** `prompts/list` entries by name (`createServer` registers them in manifest order). */
+export const promptDefinitions: Readonly<Record<never, PromptDefinition>> = {};
