@@ -13,7 +13,7 @@ import path from "node:path";
 import { diffModels } from "../diff/compare.ts";
 import { loadModel } from "../diff/load.ts";
 import { diffSurfaces } from "../diff/surface-compare.ts";
-import { isSurface } from "../diff/surface-shape.ts";
+import { isRecordedSurface } from "../diff/surface-shape.ts";
 import type { DiffOrigin, ManifestDiff, ManifestSurface } from "../diff/surface-model.ts";
 import { formatManifestDiffText } from "../diff/surface-text.ts";
 import { formatDiffText } from "../diff/text.ts";
@@ -21,7 +21,7 @@ import { GeneratorError } from "../ir/errors.ts";
 import { DEFAULT_MANIFEST } from "../manifest/defaults.ts";
 import { ManifestError } from "../manifest/errors.ts";
 import { lowerManifestJob } from "../pipeline/manifest.ts";
-import { surfaceOf } from "../pipeline/manifest-surface.ts";
+import { surfaceOf, surfaceOfRecord } from "../pipeline/manifest-surface.ts";
 import { parseRecord, RECORD_FILE } from "../pipeline/output-folder.ts";
 
 export interface DiffArgs {
@@ -99,11 +99,11 @@ async function outputDiff(manifest: string, out: string | undefined) {
       `${shown} was written by an earlier mcp-gen that recorded no surface to compare with; regenerate once (mcp-gen generate), then diff after your next change`,
     );
   }
-  if (!isSurface(record.surface)) {
+  if (!isRecordedSurface(record.surface)) {
     throw new GeneratorError(`${shown}: its surface is not one this mcp-gen can read; regenerate, then diff`);
   }
   const from: DiffOrigin = { kind: "record", path: shown, sha256: record.sha256 };
-  return diffSurfaces(record.surface, now.surface, { from, to: now.origin });
+  return diffSurfaces(surfaceOfRecord(record.surface), now.surface, { from, to: now.origin });
 }
 
 async function manifestsDiff(a: string, b: string) {

@@ -25,6 +25,17 @@ export interface ManifestSurface {
   readonly revisions: readonly RevisionSurface[];
 }
 
+/**
+ * `.mcp-gen.json` `surface`: the surface with what the runtime already knows left out, so that upgrading the runtime
+ * rewrites the record only when it changes a generated file. A built-in revision is recorded by name (its facts are
+ * the runtime's `ir.json`, read again when `mcp-gen diff` compares); a user's bindings folder with its facts (the
+ * folder is theirs and may change); `revisions` is absent when the manifest names none and the server speaks every
+ * built-in revision of the runtime it runs with. Records of earlier versions, every revision with its facts, read too.
+ */
+export type RecordedSurface = Omit<ManifestSurface, "revisions"> & {
+  readonly revisions?: readonly (string | RevisionSurface)[];
+};
+
 export interface ServerSurface {
   readonly name: string;
   readonly version: string;

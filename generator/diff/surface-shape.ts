@@ -1,8 +1,8 @@
 /**
  * Whether a recorded `surface` (read back from `.mcp-gen.json`, which a person may have edited) has the shape
- * `ManifestSurface` promises, so the comparison never meets a missing field.
+ * `RecordedSurface` promises, so the comparison never meets a missing field.
  */
-import type { ManifestSurface } from "./surface-model.ts";
+import type { RecordedSurface } from "./surface-model.ts";
 
 type Check = (value: unknown) => boolean;
 
@@ -41,20 +41,24 @@ const surfaceShape = shaped({
     shaped({ name: isString, arguments: isString, completions: arrayOf(isString), descriptor: isObject }),
   ),
   types: arrayOf((t) => named(t) && isObject((t as Record<string, unknown>)["type"])),
-  revisions: arrayOf(
-    shaped(
-      {
-        name: isString,
-        version: isString,
-        batches: (v) => typeof v === "boolean",
-        schema: isString,
-        methods: (v) => isObject(v) && Object.values(v).every(isString),
-      },
-      { bindings: isString, era: (v) => v === "handshake" || v === "stateless" },
-    ),
-  ),
 });
 
-export function isSurface(value: unknown): value is ManifestSurface {
-  return surfaceShape(value);
+const revisionShape = shaped(
+  {
+    name: isString,
+    version: isString,
+    batches: (v) => typeof v === "boolean",
+    schema: isString,
+    methods: (v) => isObject(v) && Object.values(v).every(isString),
+  },
+  { bindings: isString, era: (v) => v === "handshake" || v === "stateless" },
+);
+
+/** Built-in revisions by name, a user's bindings with their facts; absent: every built-in revision of the runtime. */
+const recordedRevisions = arrayOf((r) => isString(r) || revisionShape(r));
+const recordedShape: Check = (v) =>
+  surfaceShape(v) && isObject(v) && (v["revisions"] === undefined || recordedRevisions(v["revisions"]));
+
+export function isRecordedSurface(value: unknown): value is RecordedSurface {
+  return recordedShape(value);
 }

@@ -5,7 +5,7 @@
  */
 import type { IrMethod, IrModel, IrType, IrTypeDecl } from "../ir/model.ts";
 import { typeDigests, type TypeDigest } from "./digest.ts";
-import type { Descriptor, ManifestSurface, MethodFacts, RevisionSurface } from "./surface-model.ts";
+import type { Descriptor, ManifestSurface, MethodFacts, RecordedSurface, RevisionSurface } from "./surface-model.ts";
 
 interface Completable {
   readonly name: string;
@@ -122,6 +122,38 @@ export function revisionSurface({ model, bindings }: SurfaceRevision): RevisionS
     schema: model.source.sha256,
     methods,
   };
+}
+
+/**
+ * The surface as the record keeps it (`RecordedSurface`), no built-in IR read: the manifest's revisions in its order,
+ * a built-in one by name, a user's bindings with its IR; `revisions` undefined when the manifest names none.
+ */
+export function recordedSurface(
+  source: SurfaceSource,
+  revisions: readonly (string | SurfaceRevision)[] | undefined,
+): RecordedSurface {
+  const { revisions: _none, ...rest } = manifestSurface(source, []);
+  if (revisions === undefined) return rest;
+  return { ...rest, revisions: revisions.map((r) => (typeof r === "string" ? r : revisionSurface(r))) };
+}
+
+/** A built-in revision's surface from the runtime at hand, and every built-in revision it has. */
+export interface BuiltinSurfaces {
+  readonly names: readonly string[];
+  readonly revision: (name: string) => RevisionSurface | undefined;
+}
+
+/**
+ * A recorded surface with its built-in revisions read from the runtime at hand (`builtin`): what `mcp-gen diff`
+ * compares. A built-in revision this runtime does not have keeps its name only (no version, no methods).
+ */
+export function surfaceFromRecord(recorded: RecordedSurface, builtin: BuiltinSurfaces): ManifestSurface {
+  const { revisions = builtin.names, ...rest } = recorded;
+  const resolve = (r: string | RevisionSurface): RevisionSurface =>
+    typeof r !== "string"
+      ? r
+      : (builtin.revision(r) ?? { name: r, version: "", batches: false, schema: "", methods: {} });
+  return { ...rest, revisions: revisions.map(resolve) };
 }
 
 /** Capability switch paths that are on: a declared kind (an object) and every `true` inside it. */

@@ -6,8 +6,14 @@ import path from "node:path";
 import { builtinIrPath, loadModel } from "../diff/load.ts";
 import { GeneratorError } from "../ir/errors.ts";
 import type { IrModel } from "../ir/model.ts";
-import { manifestSurface, type SurfaceRevision } from "../diff/surface.ts";
-import type { ManifestSurface } from "../diff/surface-model.ts";
+import {
+  manifestSurface,
+  recordedSurface,
+  revisionSurface,
+  surfaceFromRecord,
+  type SurfaceRevision,
+} from "../diff/surface.ts";
+import type { ManifestSurface, RecordedSurface } from "../diff/surface-model.ts";
 import type { UserModel, UserRevision } from "../manifest/user-model.ts";
 import { knownRevisions } from "./known-revisions.ts";
 
@@ -16,13 +22,35 @@ export function surfaceOf(model: UserModel, manifestDir: string): ManifestSurfac
   return manifestSurface(model, revisionsOf(model, manifestDir));
 }
 
+/** The surface of `model` as its output folder's record keeps it: built-in revisions by name, their IRs unread. */
+export function recordedSurfaceOf(model: UserModel, manifestDir: string): RecordedSurface {
+  const listed = model.server.revisions?.flatMap((revision): (string | SurfaceRevision)[] =>
+    revision.kind === "builtin" ? [revision.name] : withModel(revision, manifestDir),
+  );
+  return recordedSurface(model, listed);
+}
+
+/** A recorded surface, its built-in revisions as this CLI's runtime has them: what `mcp-gen diff` compares. */
+export function surfaceOfRecord(recorded: RecordedSurface): ManifestSurface {
+  return surfaceFromRecord(recorded, {
+    names: knownRevisions().filter((name) => revisionModel({ kind: "builtin", name }, ".") !== undefined),
+    revision: (name) => {
+      const model = revisionModel({ kind: "builtin", name }, ".");
+      return model && revisionSurface({ model });
+    },
+  });
+}
+
 function revisionsOf(model: UserModel, manifestDir: string): SurfaceRevision[] {
   const listed = model.server.revisions ?? knownRevisions().map((name) => ({ kind: "builtin" as const, name }));
-  return listed.flatMap((revision) => {
-    const model = revisionModel(revision, manifestDir);
-    if (!model) return [];
-    return [revision.kind === "bindings" ? { model, bindings: revision.folder } : { model }];
-  });
+  return listed.flatMap((revision) => withModel(revision, manifestDir));
+}
+
+/** A revision with its IR (none when it cannot be read). */
+function withModel(revision: UserRevision, manifestDir: string): SurfaceRevision[] {
+  const model = revisionModel(revision, manifestDir);
+  if (!model) return [];
+  return [revision.kind === "bindings" ? { model, bindings: revision.folder } : { model }];
 }
 
 const builtinModels = new Map<string, IrModel | undefined>();

@@ -16,7 +16,7 @@ import type { UserModel } from "../manifest/user-model.ts";
 import { CAPABILITY_DECLARATIONS } from "../lower/quirks.ts";
 import { formatFiles } from "./format.ts";
 import { knownRevisions, lookUpBindings } from "./known-revisions.ts";
-import { builtinMethods, revisionModel, surfaceOf } from "./manifest-surface.ts";
+import { builtinMethods, recordedSurfaceOf, revisionModel } from "./manifest-surface.ts";
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
 
@@ -71,7 +71,7 @@ export interface LoweredManifest {
 export async function generateFromManifest(job: ManifestJob): Promise<ManifestOutput> {
   const { model, outDir, manifestPath } = await lowerManifestJob(job);
   const files = await formatFiles(emitUserFiles(model));
-  const surface = surfaceOf(model, path.dirname(manifestPath));
+  const surface = recordedSurfaceOf(model, path.dirname(manifestPath));
   files.push(outputRecord(model.source.path, model.source.sha256, files, surface));
   const warnings = model.warnings.map((w) => `${job.manifestPath}: ${formatPath(w.path)}: ${w.message}`);
   return { model, outDir, files, warnings };

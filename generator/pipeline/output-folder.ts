@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { lstat, open, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { headerLine, stableJson, type GeneratedFile } from "../emit/generated-file.ts";
-import type { ManifestSurface } from "../diff/surface-model.ts";
+import type { RecordedSurface } from "../diff/surface-model.ts";
 import { compareFiles, writeFiles } from "./write.ts";
 
 /** How every generated TypeScript file starts. */
@@ -28,7 +28,10 @@ export interface OutputRecord {
   readonly manifest: string;
   readonly sha256: string;
   readonly files: readonly string[];
-  /** What the output offers and depends on, for `mcp-gen diff` (absent in records of earlier versions). */
+  /**
+   * What the output offers and depends on, for `mcp-gen diff` (`RecordedSurface`: built-in revisions by name only;
+   * absent in records of earlier versions).
+   */
   readonly surface?: unknown;
 }
 
@@ -40,7 +43,7 @@ export function outputRecord(
   manifest: string,
   sha256: string,
   files: readonly GeneratedFile[],
-  surface?: ManifestSurface,
+  surface?: RecordedSurface,
 ): GeneratedFile {
   const record: OutputRecord = {
     generator: "mcp-gen",
