@@ -3,11 +3,7 @@
  * how JSDoc becomes documentation and constraints. Oracle: the rules in the modules' headers (a discriminator is a
  * required literal property, distinct in every member; JSDoc text is normalised to LF without trailing blanks, number
  * tags must hold numbers, constraint tags stay in the docs).
- *
- * Equivalent mutants left alive in discriminators.ts: the first member's candidate filter (`!p.optional && p.type.kind
- * === "literal"`, its removal or either half replaced by `true` or `||`) only narrows a list that is checked again
- * member by member, the first included; and `prop.type.kind === "literal"` → `true` in that check, because only a
- * literal type has a `value` (any other type yields undefined, which disqualifies the key just the same).
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import type { IrModel, IrObjectType, IrProp, IrType, IrTypeDecl } from "../../../generator/ir/model.ts";

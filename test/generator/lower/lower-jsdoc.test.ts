@@ -2,9 +2,7 @@
  * JSDoc as the IR carries it (generator/lower/jsdoc.ts) and `@TJS-type` (generator/lower/types.ts), in the cases the
  * older tests leave open. Oracle: the modules' headers — JSDoc text normalised to LF without trailing blanks, every
  * tag kept in the docs in order, constraint tags also read as constraints, `@TJS-type` only refining a `number`.
- *
- * Mutants of jsdoc.ts left alive: `!Node.isJSDocable(node)` → false (every node lowering passes is JSDoc-able) and
- * `tjsType !== undefined` → true (an internal field, read only as `=== undefined`, so absent and undefined agree).
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import type { IrModel, IrProp } from "../../../generator/ir/model.ts";

@@ -3,21 +3,7 @@
  * message types written as intersections, capability gates read from the capabilities declarations, and every
  * refusal or warning with the line of the declaration at fault. Oracle: the rules in methods.ts's header and the
  * schemas' own text (lines are found by searching the text, not counted by hand).
- *
- * Mutants of methods.ts left alive, because no schema can tell them apart:
- * - the sort comparator's `>`/`<`/`: 0` variants: method strings are unique, and for fewer than 64 elements V8 sorts
- *   by binary insertion, which only asks whether the comparator is below 0;
- * - a discovered message's senders `["", "server"]` / `["client", ""]`: the direction is `both` for any two senders;
- *   likewise in quirks.ts, `sender: ""` for ServerRequest, ServerNotification and InputRequest: a direction is
- *   `clientToServer` only with the sender `client`, so any other sender reads as the server;
- * - `target.form === "alias"` → true in unionMembers (an interface is never a union), and the early `kind ===
- *   "object"` return in messageProps (resolveProps returns the same properties);
- * - `base !== undefined ? … : undefined` → true in pairResult (only a declaration named `undefinedResult…` could be
- *   found);
- * - `!side`, `head === undefined` and `sub !== undefined` guards in capabilityGate (without them nothing is found
- *   either: there is no capabilities declaration for an undefined side and no property named undefined);
- * - cycle guards cut at another depth (`depth >= 16`, `i <= 16`), `byName.get(…)?.type` without `?.` (every
- *   reference names a declaration) and resolveObject returning a non-object (its callers read `?.props`).
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import type { IrMethod, IrTypeDecl } from "../../../generator/ir/model.ts";

@@ -2,18 +2,7 @@
  * Revision and result facts (generator/lower/protocol-facts.ts) in the cases test/generator/lower/lower-facts.test.ts leaves
  * open, and what the entry point (generator/lower/schema.ts) records about its input. Oracle: the rules in the
  * modules' headers, applied by hand to small inline schemas; the source hash is Node's own SHA-256 of the text.
- *
- * Mutants of protocol-facts.ts left alive, because no schema can tell them apart: `m.kind === "request"` → true or
- * `||` when attaching result facts (only requests have a result), `m.kind === "ref"` → true (only a reference is
- * named InputRequiredResult), the cycle guards cut at another depth or returning another placeholder (a cycle holds
- * no array and no property names either way), `?.` → `.` on declarations looked up by reference (every reference
- * names a declaration), and propertyNames' unreachable branches (a reference to nothing; the default's `[]`, which
- * flatMap treats like the `undefined` a removed branch returns).
- * Of schema.ts: the ts-morph Project options (parsing one in-memory text does not depend on them), the top-level
- * importers list (only ever read for cycles, which the self-import check also catches one level down with the same
- * message), the warning prefix for a warning without a location (every warning lowering emits has one), `<=` for `<`
- * and the `a > b ? 1 : 0` half of the paths' sort comparator (paths are unique, and V8's binary insertion sort asks
- * only whether the comparator is below 0).
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";

@@ -2,22 +2,7 @@
  * The TypeScript subset the reader (generator/lower/types.ts, declarations.ts) accepts, what each construct becomes
  * in the IR, and every construct it refuses, each with the file:line a user needs to find it. Oracle: TypeScript's
  * meaning of each snippet and the messages' own wording; every case is a small inline schema.
- *
- * Mutants of types.ts left alive, because no schema text can tell them apart:
- * - the `SyntaxKind.NullKeyword` switch case (4 mutants, never reached): TypeScript parses `null` in a type as a
- *   literal type node, which lowerLiteral turns into the same `null` primitive;
- * - `getOperatorToken() === MinusToken` → true in lowerLiteral: the parser builds a prefix-unary literal type only
- *   for `-`;
- * - in lowerUnion, `t.kind === "primitive"` / `t.kind === "literal"` → true where the other half of the test
- *   (`t.name === "string"`, `typeof t.value === "string"`) already holds only for that kind (no declaration can be
- *   named `string`), and the `: ""` branch for non-literals that the filter before it has removed;
- * - in lowerMembers, the `: []` branch and its guard (only type literals and interfaces are ever passed);
- * - in applyTjsType, `t.kind === "primitive"` → true (only a primitive is named `number`).
- * Of declarations.ts: the Flattener's memo (`if (cached)`, `done.set`, `active.delete` dropped: flattening again gives
- * an equal result), the unreachable defaults `imported = []` and `interfaces.get(name) ?? []`, `if (!node)` in
- * literalValue (every `Node.is…` check is false for undefined too), the `kind` of ownMembers' result (only its props
- * and index are read), `docPart !== statement` → true (the same JSDoc is read twice), and `k.kind !== "literal"` →
- * false in Omit keys (a non-literal has no string `value` either).
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import type { IrModel, IrObjectType, IrType } from "../../../generator/ir/model.ts";

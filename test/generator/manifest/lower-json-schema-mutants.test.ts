@@ -3,21 +3,7 @@
  * their paths, `patternProperties` beside each form of `additionalProperties`, tuple forms under `maxItems` and the
  * tuple size limit, `allOf` intersections, documentation, implied types, draft detection, union flattening, and the
  * errors for malformed keyword values. Oracle: JSON Schema 2020-12/draft-07 semantics as the module's header states.
- *
- * Equivalent mutants left alive (no input tells them apart), by line of lower-json-schema.ts at the time of writing:
- * - `typeof root.$schema === "string"` → true (57): the draft regex then tests `String(value)`; only a malformed
- *   non-string `$schema` whose text names a draft could differ.
- * - `isObject(schema) && …` in `declare` → true / `||` (78): a boolean `$defs` entry has no `description` either way.
- * - `p.kind === "primitive" && p.name === "unknown"` → `p.name === "unknown"` (114, 368): no other IR type named
- *   `unknown` reaches these filters (declaration names start with the root's PascalCase name).
- * - `names = … : []` → `["Stryker was here"]` (165): both are rejected with the same message and path.
- * - the `extra` list and its conditions beside `patternProperties` when `additionalProperties` is absent/true
- *   (212–217): `open` then replaces the index with unknown, so `extra` is never read.
- * - `additional === true` / `restSchema === true` → false, or → `=== false` (223, 238): `true` lowers to unknown
- *   anyway, and `false` was handled one line earlier.
- * - `forms.length === 1 ? forms[0]` → always a union (266): `union()` in `lowerTyped` unwraps a one-member union.
- * - `segments.length >= 2 &&` → true (292): with fewer segments `segments[length - 2]` is undefined anyway; and the
- *   non-schema `$defs` check (304): `declare` → `lower` throws the same message at the same path.
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import type { IrType } from "../../../generator/ir/model.ts";

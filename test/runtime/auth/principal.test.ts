@@ -57,3 +57,11 @@ describe("principalOf", () => {
     expect(sealedPrincipalOf(undefined)).toBe("");
   });
 });
+
+describe("principalOf with odd claims", () => {
+  it("treats a non-string issuer as no issuer", () => {
+    const unqualified = 'sub:[null,"alice"]';
+    for (const iss of [42, true, { url: "https://as.test" }, ["https://as.test"], null])
+      expect(principalOf({ token: "t", claims: { sub: "alice", iss } }), JSON.stringify(iss)).toBe(unqualified);
+  });
+});

@@ -2,16 +2,7 @@
  * More of grants.ts, dpop.ts, loopback.ts and stores.ts (see grants-mutants.test.ts): the tokens a JWT bearer grant
  * keeps, DPoP on that grant, the messages of failed exchanges, DPoP requests without a method or whose fetch fails,
  * the loopback listener's port, 404s and close, and a file holding a JSON string; on an in-memory network.
- *
- * Equivalent mutants left alive:
- * - grants.ts: the default method `"client_secret_basic"` → "" (an unknown method with a secret falls to basic), and
- *   the `idpClientSecret` spread → always (an undefined secret is "none" all the same);
- * - dpop.ts: `attempt++` → `--` (only attempt 0 retries either way);
- * - loopback.ts: `req.url ?? "/"` (Node always sets it), clearing the timer after the answer (the rejection of a
- *   settled promise is ignored; only process lifetime differs);
- * - principal.ts (transport): `claims?.["iss"]` → `claims["iss"]`, read only after `claims.sub` was;
- * - stores.ts: the cache check (this process is the file's only writer), the "utf8" of readFile (JSON.parse reads a
- *   Buffer as UTF-8), and the write's mode (chmod right after sets it; only the moment between differs).
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -28,17 +19,7 @@ import {
   oauthFetch,
   type AssertionContext,
 } from "../../../../runtime/auth/index.ts";
-import {
-  AS,
-  challenge,
-  clientError,
-  jsonReply,
-  post,
-  RS,
-  standardRoutes,
-  stubNet,
-  TOKEN,
-} from "./oauth-mutants-harness.ts";
+import { AS, challenge, clientError, jsonReply, post, RS, standardRoutes, stubNet, TOKEN } from "./oauth-harness.ts";
 
 describe("the JWT bearer grant's tokens", () => {
   async function grant(tokenAnswer: Record<string, unknown>, prm: Record<string, unknown> = {}) {

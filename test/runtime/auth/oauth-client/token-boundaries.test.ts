@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStore, oauthFetch } from "../../../../runtime/auth/index.ts";
-import { approver, clientError, post, RS, standardRoutes, stubNet, TOKEN, jsonReply } from "./oauth-mutants-harness.ts";
+import { approver, clientError, post, RS, standardRoutes, stubNet, TOKEN, jsonReply } from "./oauth-harness.ts";
 
 interface Seen {
   readonly method: string;

@@ -1,12 +1,12 @@
 /**
- * Engine behaviour of incoming traffic the older tests did not pin down (each found as a surviving mutant): closing with
- * handlers in flight, a handler reading `signal` late, duplicate and string ids, error responses, batches, close, and
- * the routing hints given to the transport. Outgoing requests: engine-mutants.test.ts.
+ * The engine's incoming traffic (runtime/protocol/engine.ts, incoming-call.ts): closing with handlers in flight, a
+ * handler reading `signal` late, duplicate and string ids, error responses, batches, close, and the routing hints
+ * given to the transport. Outgoing requests: engine-outgoing.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { JsonRpcEngine, type IncomingRequest } from "../../../runtime/protocol/engine.ts";
 import { ConnectionClosedError, RequestCancelledError, RpcError } from "../../../runtime/jsonrpc/errors.ts";
-import { engineWith, type Sent } from "./engine-mutants-harness.ts";
+import { engineWith, type Sent } from "./engine-harness.ts";
 import { delay, ScriptedTransport } from "../helpers.ts";
 
 describe("incoming requests", () => {

@@ -1,5 +1,5 @@
 /**
- * An in-memory network for the OAuth client's mutant tests: `oauthFetch(provider, { fetch: net.fetch })` talks to
+ * An in-memory network for the OAuth client's unit tests: `oauthFetch(provider, { fetch: net.fetch })` talks to
  * scripted routes keyed `"METHOD https://host/path"` (query ignored) instead of sockets, so https origins work without
  * TLS and every request the client makes (URL, headers, body, fetch options) is recorded as the oracle.
  */

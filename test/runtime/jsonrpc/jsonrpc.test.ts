@@ -1,15 +1,7 @@
 /**
- * The JSON-RPC building blocks, asserted on whole values (each case found as a surviving mutant): `classify` for
- * every kind of frame, the error classes, `withMeta`/`metaOf`, and `LineDecoder` at stream end.
- *
- * Equivalent mutants of runtime/jsonrpc/framing.ts left alive:
- * - `dropped + nl - start` → `+ start`: a dropped line can only end at a chunk's first newline, where start is 0;
- * - `partsLength > 0 ? Buffer.concat(...) : piece` (push) and `partsLength > 0 ? Buffer.concat(parts) : undefined`
- *   (end) → always concatenate: with no parts the copy equals the piece, and an empty buffer ends as undefined too;
- * - `line.length > 0 &&` before the CR check: an empty line's last byte is undefined, not 13;
- * - `start < chunk.length` → `<=` / always: the empty rest adds nothing to the parts or the dropped count.
- * The two DEFAULT_MAX_LINE_BYTES mutants (a 64-byte cap) are module-level: Stryker's vitest runner reports them
- * Survived, but applied by hand the default-cap test below fails on them (measure with --ignore-static).
+ * The JSON-RPC building blocks (runtime/jsonrpc/), asserted on whole values: `classify` for every kind of frame, the
+ * error classes, `withMeta`/`metaOf`, and `LineDecoder` at stream end and at its default line cap.
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import {

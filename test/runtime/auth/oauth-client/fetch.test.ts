@@ -23,7 +23,7 @@ import {
   stubNet,
   type StubRoute,
   TOKEN,
-} from "./oauth-mutants-harness.ts";
+} from "./oauth-harness.ts";
 
 const now = () => Math.floor(Date.now() / 1000);
 const bearers = (net: ReturnType<typeof stubNet>) =>

@@ -1,7 +1,7 @@
 /**
- * The resource-server pieces of `runtime/auth` as units, asserted on whole outcomes (each case found as a surviving
- * mutant): the `Authorization` parser's anchors, `authenticate` with custom verifiers (throwing, returning nothing,
- * expired `expiresAt`), the challenges and their `error_description`, scopes per tool, and the metadata URLs.
+ * The resource-server pieces of `runtime/auth` (bearer.ts, metadata.ts) as units, asserted on whole outcomes: the
+ * `Authorization` parser's anchors, `authenticate` with custom verifiers (throwing, returning nothing, expired
+ * `expiresAt`), the challenges and their `error_description`, scopes per tool, and the metadata URLs.
  */
 import { describe, expect, it, vi } from "vitest";
 import {

@@ -1,4 +1,4 @@
-/** The scripted engine the engine mutant tests drive: a ScriptedTransport, recorded diagnostics, sent-message lookups. */
+/** The scripted engine the engine tests drive: a ScriptedTransport, recorded diagnostics, sent-message lookups. */
 import { JsonRpcEngine, type EngineHandlers } from "../../../runtime/protocol/engine.ts";
 import { ScriptedTransport } from "../helpers.ts";
 

@@ -1,17 +1,8 @@
 /**
- * Which token `oauthFetch` (runtime/auth/oauth-client/fetch.ts) sends when it knows several resources, stored
- * records it must not trust, expiry at the exact skew, a failed authorization, an authorization server that changed,
- * and scopes it must not ask for; checked on the requests made to an in-memory network.
- *
- * Equivalent mutants of fetch.ts left alive:
- * - `replayable`'s `body === undefined || body === null ||`: `instanceof ReadableStream` is false for both anyway;
- * - `canonical.search = ""` in loadStored: candidates are built from the origin and path only;
- * - `tokens.expires_at !== undefined &&` → true: `undefined - skew <= now` is a NaN comparison, false;
- * - `!tokens?.refresh_token` → `!tokens.refresh_token` in refresh, and `if (!as) return false` → never: refresh is
- *   only called with tokens, and refreshFlow fails without an AS as well (its error is caught: false);
- * - `if (dpop) binding.dpop = dpop` → always: assigning undefined instead of deleting is the same to every reader;
- * - `sameUrl(…)` with `typeof value === "string"` → true: a non-string makes `new URL` throw, caught as false; and its
- *   `catch` returning nothing (undefined is as false as false).
+ * Which token `oauthFetch` sends (its bindings: runtime/auth/oauth-client/bindings.ts, resource-request.ts) when it
+ * knows several resources, stored records it must not trust, expiry at the exact skew, a failed authorization, an
+ * authorization server that changed, and scopes it must not ask for; checked on the requests made to an in-memory
+ * network. Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { calculateJwkThumbprint, decodeProtectedHeader, type JWK } from "jose";
@@ -30,7 +21,7 @@ import {
   standardRoutes,
   stubNet,
   TOKEN,
-} from "./oauth-mutants-harness.ts";
+} from "./oauth-harness.ts";
 
 const RS2 = "https://rs2.example";
 const auths = (net: Net, origin: string, path: string) =>

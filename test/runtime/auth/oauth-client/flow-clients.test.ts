@@ -1,38 +1,13 @@
 /**
- * More of what flow.ts sends and says (see flow-mutants.test.ts): client credentials options, CIMD without a client
+ * More of what flow.ts sends and says (see flow.test.ts): client credentials options, CIMD without a client
  * document, stored registrations it must not trust, pre-registrations bound to the right issuer, callback text, a
- * refresh that hits a hard limit, and the messages of its errors; on an in-memory network.
- *
- * Equivalent mutants of flow.ts left alive (besides those listed in flow-mutants.test.ts):
- * - the rest of lenientRegistration (`catch` returning the response, the object check, the secret/expiry check):
- *   non-JSON and non-object answers fail the registration either way (as a thrown TypeError/SyntaxError wrapped by
- *   libStep, or by oauth4webapi), and adding `client_secret_expires_at: 0` to an answer is never read back;
- * - the kid spread in cryptoKey: oauth4webapi leaves an undefined kid out of the JWS header;
- * - the refresh guard `refresh_token === undefined || jwtBearer` (either half): the caller never refreshes without a
- *   refresh token, and for a JWT bearer provider clientFor fails (no redirect) inside the swallowed catch;
- * - the error filter in refreshFlow's catch that lets all OAuthClientErrors through (`(true)`, `instanceof ||`): the
- *   only other OAuthClientErrors there come from clientFor, which the re-authorization that follows repeats; and its
- *   `insecure_url` half: every endpoint refreshFlow calls was checked when the metadata was read, so none arises there;
- * - the `token_endpoint_auth_method` spread in credentialsClient → always: an undefined method is chosen as if absent;
- * - `client_secret` spread in credentialsClient → always: an undefined secret chooses "none" all the same;
- * - the `"none"` of a CIMD client without a key → "": chooseMethod then finds "none" itself;
- * - `text.startsWith("?") ? text.slice(1) : text` (both mutants): URLSearchParams drops a leading "?" itself;
- * - the first registration libStep's code: its only failures are the guarded fetch's own OAuthClientErrors.
+ * refresh that hits a hard limit, and the messages of its errors; on an in-memory network. Equivalent mutants left
+ * alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import { generateKeyPair, jwtVerify } from "jose";
 import { memoryStore, oauthFetch, type OAuthClientProvider } from "../../../../runtime/auth/index.ts";
-import {
-  approver,
-  AS,
-  clientError,
-  jsonReply,
-  post,
-  RS,
-  standardRoutes,
-  stubNet,
-  TOKEN,
-} from "./oauth-mutants-harness.ts";
+import { approver, AS, clientError, jsonReply, post, RS, standardRoutes, stubNet, TOKEN } from "./oauth-harness.ts";
 
 const REGISTER = `POST ${AS}/register`;
 

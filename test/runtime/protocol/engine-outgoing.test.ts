@@ -1,32 +1,12 @@
 /**
- * Engine behaviour of outgoing requests the older tests did not pin down (each found as a surviving mutant): the shared
- * timeout sweep with several deadlines, progress-extended timeouts, progress routing, non-cancellable requests and
- * cancellation notices. Incoming requests, responses and batches: engine-incoming-mutants.test.ts.
- *
- * Equivalent (or, in-process, unobservable) mutants of runtime/protocol/engine.ts left alive:
- * - the sweep timer's ref()/unref() and their conditions, and clearTimeout of a superseded or closed sweep timer:
- *   only whether the process may exit changes (a spawned process would show it; Stryker leaves spawning tests out),
- *   and a stray early sweep just re-arms;
- * - `deadline < sweepAt` → `<=`, `deadline < next` → `<=` / always: the same deadlines fire at the same times;
- * - `{ once: true }` on abort listeners: an AbortSignal fires once;
- * - guards a settled request passes anyway (`pending.get(id) === entry` before settling after a failed send, the
- *   `abandon` guard, removing the abort listener on settle): settling twice is a no-op;
- * - `typeof token` checks in deliverProgress: ids are numbers, a string token finds nothing either way;
- * - `reason ?? "cancelled"` and `typeof reason === "string"`: an aborted signal always has a reason, and String()
- *   of a string is itself;
- * - `message.id === null ? undefined : …`, `if (reply) replies.push`, `replies.length === 0`: the map lookup, the
- *   filter and Promise.all([]) give the same result;
- * - the `pending.size > 0 || incoming.size > 0` shortcut and `incoming.clear()` on close: performance only;
- * - `handlers.onDiagnostic?.(…)` → `onDiagnostic(…)`: report() catches the TypeError of a missing handler;
- * - `entry.options?.resetTimeoutOnProgress` → `options.`: progress reaches only entries with options.onProgress;
- * - in finishRequest, `if (entry.onCarrierGone)` → always and `context?.signal?.` → `.`: a call has onCarrierGone
- *   exactly when its context has a signal, and removing an undefined listener does nothing;
- * (Measured 2026-11-24: engine.ts 334/381 = 87.66%, incoming-call.ts 14/14; every survivor is in this list.)
+ * The engine's outgoing requests (runtime/protocol/engine.ts): the shared timeout sweep with several deadlines,
+ * progress-extended timeouts, progress routing, non-cancellable requests and cancellation notices. Incoming requests,
+ * responses and batches: engine-incoming.test.ts. Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it, vi } from "vitest";
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from "../../../runtime/jsonrpc/errors.ts";
 import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION } from "../../../runtime/protocol/engine.ts";
-import { engineWith, settleTime } from "./engine-mutants-harness.ts";
+import { engineWith, settleTime } from "./engine-harness.ts";
 import { delay, ScriptedTransport } from "../helpers.ts";
 
 describe("timeouts with several requests pending", () => {

@@ -1,16 +1,7 @@
 /**
  * How the OAuth client finds who issues tokens (runtime/auth/oauth-client/discovery.ts), on the requests it makes to
  * an in-memory network: the metadata requests it sends, the URLs it derives from odd server and issuer paths, the
- * documents it refuses and what its errors say.
- *
- * Equivalent mutants of discovery.ts left alive:
- * - the `resource_mismatch` branch of libStep's mapping (`: false`, `""`) and fetchPrm's libStep code: PRM is checked
- *   (a JSON object, a string `resource` that parses, under the server) before oauth4webapi, which checks only those
- *   and is given the document's own `resource`, so it never fails there;
- * - `isUnder`'s `base === ""` shortcut: every path starts with "/" (`${""}/`) anyway;
- * - in parseBearerChallenge, `header === null` → never (a "null" header parses to no challenge), the initial
- *   challenge list, the method string and `instanceof WWWAuthenticateChallengeError` → always (oauth4webapi throws
- *   only that error for a 401 with a challenge, and nothing for one without).
+ * documents it refuses and what its errors say. Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import { metadataCandidates, oauthFetch } from "../../../../runtime/auth/index.ts";
@@ -29,7 +20,7 @@ import {
   RS,
   standardRoutes,
   stubNet,
-} from "./oauth-mutants-harness.ts";
+} from "./oauth-harness.ts";
 
 const LEGACY_META = `GET ${RS}/.well-known/oauth-authorization-server`;
 

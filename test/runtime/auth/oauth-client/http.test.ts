@@ -1,19 +1,14 @@
 /**
  * The OAuth client's one door to the network (runtime/auth/oauth-client/http.ts) and its challenge and URL rules
- * (discovery.ts), pinned down where the flow tests left mutants alive: which hosts count as loopback, the exact size
- * limits, the timeout, what an error message shows of hostile text, which challenge parameters are read.
- *
- * Equivalent mutants of http.ts left alive:
- * - the `^` anchor of the 127.x.x.x pattern: the URL parser refuses any host whose last label is numeric unless the
- *   whole host is an IPv4 address, so no parsed hostname has text before a trailing 127.a.b.c;
- * - `status < 200` among the bodiless statuses: fetch never hands back a 1xx response (nor can one be constructed).
+ * (discovery.ts): which hosts count as loopback, the exact size limits, the timeout, what an error message shows of
+ * hostile text, which challenge parameters are read. Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import * as oauth from "oauth4webapi";
 import { checkUrl, guardedFetch, jsonBody, printable } from "../../../../runtime/auth/oauth-client/http.ts";
 import { isUnder, libStep, parseBearerChallenge } from "../../../../runtime/auth/oauth-client/discovery.ts";
 import { OAuthClientError } from "../../../../runtime/auth/index.ts";
-import { clientError } from "./oauth-mutants-harness.ts";
+import { clientError } from "./oauth-harness.ts";
 
 describe("which URLs the client talks OAuth to", () => {
   it("plain http only to loopback hosts: localhost, 127.0.0.0/8, [::1], *.localhost", () => {

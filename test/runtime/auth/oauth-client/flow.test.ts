@@ -2,13 +2,8 @@
  * What the OAuth client sends to an authorization server (runtime/auth/oauth-client/flow.ts), checked on the wire of
  * an in-memory network: the authorization request and its PKCE challenge, registration metadata and the auth method
  * asked for, which client authentication each kind of client uses at the token endpoint, and the tokens it keeps.
- * The PKCE oracle is node:crypto (S256 of the verifier the client later redeems).
- *
- * Equivalent mutants of flow.ts left alive:
- * - `lenientRegistration`'s status check `!== 201 && !== 200` (either half): oauth4webapi accepts only 201, so a 200
- *   fails the registration whether or not its body was completed;
- * - `client_secret_expires_at !== undefined` in lenientRegistration: a present value is replaced by 0, which nothing
- *   reads (the stored registration keeps only id, secret and method).
+ * The PKCE oracle is node:crypto (S256 of the verifier the client later redeems). More of flow.ts: flow-clients.test.ts.
+ * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -25,7 +20,7 @@ import {
   standardRoutes,
   stubNet,
   TOKEN,
-} from "./oauth-mutants-harness.ts";
+} from "./oauth-harness.ts";
 
 const REGISTER = `POST ${AS}/register`;
 
