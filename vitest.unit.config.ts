@@ -34,7 +34,7 @@ const PURE_FILES = [
   "test/generator/lower/lower-discover",
   "test/generator/lower/lower-facts",
   "test/generator/lower/lower-imports",
-  "test/generator/lower/lower-ir-mutants",
+  "test/generator/lower/discriminators",
   "test/generator/lower/lower-jsdoc",
   "test/generator/lower/lower-methods",
   "test/generator/lower/lower-mutants",

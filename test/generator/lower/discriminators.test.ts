@@ -1,14 +1,11 @@
 /**
- * Reader cases the older tests left open (surviving mutants of generator/lower): when a union is discriminated, and
- * how JSDoc becomes documentation and constraints. Oracle: the rules in the modules' headers (a discriminator is a
- * required literal property, distinct in every member; JSDoc text is normalised to LF without trailing blanks, number
- * tags must hold numbers, constraint tags stay in the docs).
- * Equivalent mutants left alive by these tests: docs/mutation.md.
+ * When the reader marks a union as discriminated (generator/lower/discriminators.ts): a discriminator is a required
+ * literal property, distinct in every member, and the first that qualifies wins; nothing else changes. Oracle: that
+ * rule, from the module's header. Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
-import type { IrModel, IrObjectType, IrProp, IrType, IrTypeDecl } from "../../../generator/ir/model.ts";
+import type { IrObjectType, IrProp, IrType, IrTypeDecl } from "../../../generator/ir/model.ts";
 import { markDiscriminators } from "../../../generator/lower/discriminators.ts";
-import { lowerSchema } from "../../../generator/lower/schema.ts";
 
 const literal = (value: string): IrType => ({ kind: "literal", value });
 const prop = (name: string, type: IrType, optional = false): IrProp => ({ name, type, optional });
@@ -112,66 +109,5 @@ describe("discriminated unions", () => {
     expect(marked[0]).toBe(text);
     expect(marked[1]).toBe(image);
     expect(marked[2]).toEqual({ ...decls[2], type: { ...decls[2]!.type, discriminator: "type" } });
-  });
-});
-
-describe("JSDoc", () => {
-  const lower = (text: string): IrModel => lowerSchema({ text, displayPath: "inline/schema.ts", revision: "test" });
-  const thing = (model: IrModel): IrTypeDecl => model.types.find((t) => t.name === "Thing")!;
-
-  it("normalises line endings and trailing blanks, and keeps every tag (constraints too) in the docs in order", () => {
-    const model = lower(
-      "/**\r\n * First line.   \r\n * Second line.\r\n *\r\n * @see [Docs](/docs#x) for more.  \r\n * @format uri\r\n */\r\nexport interface Thing { a: string }\r\n",
-    );
-    expect(thing(model).doc).toEqual({
-      text: "First line.\nSecond line.",
-      tags: [
-        { name: "see", text: "[Docs](/docs#x) for more." },
-        { name: "format", text: "uri" },
-      ],
-    });
-  });
-
-  it("documents a declaration that has only @deprecated (an empty reason), and none without JSDoc", () => {
-    const model = lower(
-      "/** @deprecated */\nexport interface Thing { a: string }\nexport interface Plain { b: string }\n",
-    );
-    expect(thing(model).doc).toEqual({ text: "", deprecated: "" });
-    const plain = model.types.find((t) => t.name === "Plain")!;
-    expect(plain).not.toHaveProperty("doc");
-  });
-
-  it("reads the JSDoc block closest to the declaration", () => {
-    const model = lower("/** Far. */\n/** Near. */\nexport interface Thing { a: string }\n");
-    expect(thing(model).doc).toEqual({ text: "Near." });
-  });
-
-  it("reads every numeric tag as a number", () => {
-    const model = lower(`export interface Thing {
-      /** @exclusiveMinimum 0 @exclusiveMaximum 10 @multipleOf 0.5 */
-      n: number;
-      /** @minLength 1 @maxLength 5 */
-      s: string;
-      /** @minItems 2 */
-      l: string[];
-    }\n`);
-    const type = thing(model).type;
-    expect(type.kind === "object" && type.props.map((p) => p.constraints)).toEqual([
-      { exclusiveMinimum: 0, exclusiveMaximum: 10, multipleOf: 0.5 },
-      { minLength: 1, maxLength: 5 },
-      { minItems: 2 },
-    ]);
-  });
-
-  it("rejects a numeric tag without a number, at the declaration's line", () => {
-    expect(() => lower("export interface Thing {\n  /** @minimum abc */\n  n: number;\n}\n")).toThrow(
-      /inline\/schema\.ts:\d+.*@minimum needs a number, got "abc"/,
-    );
-    expect(() => lower("export interface Thing {\n  /** @maxItems */\n  l: string[];\n}\n")).toThrow(
-      '@maxItems needs a number, got ""',
-    );
-    expect(() => lower("export interface Thing {\n  /** @maximum Infinity */\n  n: number;\n}\n")).toThrow(
-      '@maximum needs a number, got "Infinity"',
-    );
   });
 });
