@@ -37,7 +37,6 @@ const PURE_FILES = [
   "test/generator/lower/discriminators",
   "test/generator/lower/lower-jsdoc",
   "test/generator/lower/lower-methods",
-  "test/generator/lower/lower-mutants",
   "test/generator/lower/lower-protocol-facts",
   "test/generator/lower/lower-syntax",
   "test/generator/lower/lower",

@@ -6,9 +6,9 @@
  * Equivalent mutants left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
-import type { IrMethod, IrTypeDecl } from "../../../generator/ir/model.ts";
+import type { IrMethod, IrModel, IrTypeDecl } from "../../../generator/ir/model.ts";
 import { lowerMethods } from "../../../generator/lower/methods.ts";
-import { lowerSchemaWithWarnings } from "../../../generator/lower/schema.ts";
+import { lowerSchema, lowerSchemaWithWarnings } from "../../../generator/lower/schema.ts";
 
 const lower = (text: string) => lowerSchemaWithWarnings({ text, displayPath: "in/schema.ts", revision: "test" });
 const methodOf = (text: string, name: string): IrMethod | undefined =>
@@ -266,5 +266,71 @@ export interface ListToolsResult extends Result {}
 export type ClientRequest = ListToolsRequest;`,
     );
     expect(result).toEqual({ "tools/list": undefined });
+  });
+});
+
+describe("a declaration in two direction unions", () => {
+  const lowerModel = (text: string): IrModel =>
+    lowerSchema({ text, displayPath: "inline/schema.ts", revision: "test" });
+  const UNIONS_BASE = `
+export interface Request { method: string; params?: { [key: string]: unknown } }
+export interface Notification { method: string; params?: { [key: string]: unknown } }
+export interface Result { [key: string]: unknown }
+export type EmptyResult = Result;
+export interface PingRequest extends Request { method: "ping" }
+export interface PingNotification extends Notification { method: "ping" }
+`;
+
+  it("rejects one declaration listed as a request and as a notification", () => {
+    const text = `${UNIONS_BASE}
+export interface HeyRequest extends Request { method: "hey" }
+export interface HeyResult extends Result {}
+export type ClientRequest = HeyRequest;
+export type ServerNotification = HeyRequest;`;
+    expect(() => lowerModel(text)).toThrow(
+      /method "hey" is declared by both HeyRequest and HeyRequest \(or with conflicting roles\)/,
+    );
+  });
+
+  it("rejects one declaration delivered as a message and embedded (InputRequest)", () => {
+    const text = `${UNIONS_BASE}
+export interface AskRequest extends Request { method: "ask" }
+export interface AskResult extends Result {}
+export type ServerRequest = AskRequest;
+export type InputRequest = AskRequest;`;
+    expect(() => lowerModel(text)).toThrow(
+      /method "ask" is declared by both AskRequest and AskRequest \(or with conflicting roles\)/,
+    );
+  });
+
+  it("accepts one declaration in both senders' unions of the same role (direction both)", () => {
+    const text = `${UNIONS_BASE}
+export type ClientRequest = PingRequest;
+export type ServerRequest = PingRequest;`;
+    const [ping] = lowerModel(text).methods;
+    expect(ping).toMatchObject({
+      method: "ping",
+      kind: "request",
+      direction: "both",
+      delivery: "message",
+      typeName: "PingRequest",
+    });
+  });
+
+  it("follows nested union aliases and reports a member that is not a named type", () => {
+    const nested = `${UNIONS_BASE}
+export interface PongRequest extends Request { method: "pong" }
+export type Pings = PingRequest | PongRequest;
+export type ClientRequest = Pings;`;
+    const text = nested.replace(
+      "export type EmptyResult = Result;",
+      "export type EmptyResult = Result;\nexport interface PongResult extends Result {}",
+    );
+    expect(lowerModel(text).methods.map((m) => [m.method, m.direction])).toEqual([
+      ["ping", "clientToServer"],
+      ["pong", "clientToServer"],
+    ]);
+    const inline = `${UNIONS_BASE}\nexport type ClientRequest = PingRequest | { method: "x" };`;
+    expect(() => lowerModel(inline)).toThrow(/ClientRequest must be a union of named message types/);
   });
 });

@@ -1,79 +1,13 @@
 /**
- * Lowering cases the older tests missed (each found as a surviving mutant): one declaration in two direction unions
- * with conflicting kind or delivery, and in JSON Schema lowering boolean subschemas (inline and as `$defs`) and
- * `$ref`s that point outside `$defs` (inlined, with errors and warnings at the target's path).
+ * JSON Schema lowering (generator/manifest/lower-json-schema.ts) of boolean subschemas (inline and as `$defs`) and of
+ * `$ref`s that point outside `$defs` (inlined, with errors and warnings at the target's path), beside
+ * lower-json-schema.test.ts. Oracle: JSON Schema 2020-12 semantics (`true` accepts anything, `false` nothing; a `$ref`
+ * is a JSON Pointer into the document).
  */
 import { describe, expect, it } from "vitest";
-import type { IrModel, IrType } from "../../../generator/ir/model.ts";
+import type { IrType } from "../../../generator/ir/model.ts";
 import { SchemaProblem } from "../../../generator/manifest/errors.ts";
 import { lowerJsonSchema } from "../../../generator/manifest/lower-json-schema.ts";
-import { lowerSchema } from "../../../generator/lower/schema.ts";
-
-const lower = (text: string): IrModel => lowerSchema({ text, displayPath: "inline/schema.ts", revision: "test" });
-
-const BASE = `
-export interface Request { method: string; params?: { [key: string]: unknown } }
-export interface Notification { method: string; params?: { [key: string]: unknown } }
-export interface Result { [key: string]: unknown }
-export type EmptyResult = Result;
-export interface PingRequest extends Request { method: "ping" }
-export interface PingNotification extends Notification { method: "ping" }
-`;
-
-describe("direction unions", () => {
-  it("rejects one declaration listed as a request and as a notification", () => {
-    const text = `${BASE}
-export interface HeyRequest extends Request { method: "hey" }
-export interface HeyResult extends Result {}
-export type ClientRequest = HeyRequest;
-export type ServerNotification = HeyRequest;`;
-    expect(() => lower(text)).toThrow(
-      /method "hey" is declared by both HeyRequest and HeyRequest \(or with conflicting roles\)/,
-    );
-  });
-
-  it("rejects one declaration delivered as a message and embedded (InputRequest)", () => {
-    const text = `${BASE}
-export interface AskRequest extends Request { method: "ask" }
-export interface AskResult extends Result {}
-export type ServerRequest = AskRequest;
-export type InputRequest = AskRequest;`;
-    expect(() => lower(text)).toThrow(
-      /method "ask" is declared by both AskRequest and AskRequest \(or with conflicting roles\)/,
-    );
-  });
-
-  it("accepts one declaration in both senders' unions of the same role (direction both)", () => {
-    const text = `${BASE}
-export type ClientRequest = PingRequest;
-export type ServerRequest = PingRequest;`;
-    const [ping] = lower(text).methods;
-    expect(ping).toMatchObject({
-      method: "ping",
-      kind: "request",
-      direction: "both",
-      delivery: "message",
-      typeName: "PingRequest",
-    });
-  });
-
-  it("follows nested union aliases and reports a member that is not a named type", () => {
-    const nested = `${BASE}
-export interface PongRequest extends Request { method: "pong" }
-export type Pings = PingRequest | PongRequest;
-export type ClientRequest = Pings;`;
-    const text = nested.replace(
-      "export type EmptyResult = Result;",
-      "export type EmptyResult = Result;\nexport interface PongResult extends Result {}",
-    );
-    expect(lower(text).methods.map((m) => [m.method, m.direction])).toEqual([
-      ["ping", "clientToServer"],
-      ["pong", "clientToServer"],
-    ]);
-    const inline = `${BASE}\nexport type ClientRequest = PingRequest | { method: "x" };`;
-    expect(() => lower(inline)).toThrow(/ClientRequest must be a union of named message types/);
-  });
-});
 
 const U: IrType = { kind: "primitive", name: "unknown" };
 
