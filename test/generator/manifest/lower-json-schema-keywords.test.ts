@@ -1,9 +1,10 @@
 /**
- * JSON Schema lowering cases the older tests left open (found as surviving mutants): the exact widening warnings and
- * their paths, `patternProperties` beside each form of `additionalProperties`, tuple forms under `maxItems` and the
- * tuple size limit, `allOf` intersections, documentation, implied types, draft detection, union flattening, and the
- * errors for malformed keyword values. Oracle: JSON Schema 2020-12/draft-07 semantics as the module's header states.
- * Equivalent mutants left alive by these tests: docs/mutation.md.
+ * JSON Schema lowering (generator/manifest/lower-json-schema.ts) keyword by keyword, beside the exact-type and
+ * widening overview of lower-json-schema.test.ts: the exact widening warnings and their paths, `patternProperties`
+ * beside each form of `additionalProperties`, tuple forms under `maxItems` and the tuple size limit, `allOf`
+ * intersections, documentation, implied types, draft detection, union flattening, and the errors for malformed
+ * keyword values. Oracle: JSON Schema 2020-12/draft-07 semantics as the module's header states. Equivalent mutants
+ * left alive by these tests: docs/mutation.md.
  */
 import { describe, expect, it } from "vitest";
 import type { IrType } from "../../../generator/ir/model.ts";
