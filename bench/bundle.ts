@@ -2,7 +2,7 @@
  * Bundle sizes at the edge: the weather example bundled per platform (examples/{workers,deno,bun}) with esbuild as
  * test/edge deploys it (minified ESM, everything inlined), once as generated (every revision the runtime knows) and
  * once generated from its manifest with `server.revisions: [2025-11-25, 2026-07-28]` (the generated server passes
- * those two descriptors to `McpServerCore`, so only their bindings are bundled), next to the same server written
+ * those two descriptors to `McpServer`, so only their bindings are bundled), next to the same server written
  * with the official SDK v2 and served by its `createMcpHandler` (@modelcontextprotocol/server). Prints minified and
  * gzipped sizes.
  */
@@ -61,7 +61,7 @@ const TWO_REVISIONS = ["2025-11-25", "2026-07-28"];
 /**
  * The weather manifest with `server.revisions` naming two revisions, generated into `folder` against this
  * repository's runtime sources (as the committed example is); returns its `index.ts`. Its `createServer` passes
- * those two descriptors to `McpServerCore`, exactly as a user's generated code does.
+ * those two descriptors to `McpServer`, exactly as a user's generated code does.
  */
 function generateTwoRevisionWeather(folder: string): string {
   const manifest = readFileSync(join(ROOT, "examples/weather/mcp.yaml"), "utf8")

@@ -1,7 +1,7 @@
 /**
  * Cold-start bench: wall time from spawning a stdio MCP server to the answer of its first `tools/list`, for this
  * runtime (2025-11-25 handshake: `initialize`, `notifications/initialized`, `tools/list`; 2026-07-28: one
- * `tools/list` carrying its `_meta`; `McpServer` with every built-in revision, and `McpServerCore` given the two
+ * `tools/list` carrying its `_meta`; `McpServer` with every built-in revision, and `McpServer` given the two
  * revisions' descriptors as a generated server naming them builds it), the official SDK v1 and v2, and a bare node
  * process that answers the same lines without MCP (the floor), also with zod imported (the floor of any server
  * validating with zod). Every server is plain JavaScript started with `node` (this runtime as `npm run build`
@@ -47,13 +47,13 @@ import { McpServer, StdioServerTransport } from "./runtime/index.js";
 await new McpServer({ info: { name: "bench", version: "1" } })
   .tool(${ADD_TOOL}, ({ a, b }) => ${addResult}, { arguments: z.object({ a: z.number(), b: z.number() }) })
   .connect(new StdioServerTransport());`,
-  // What a generated server whose manifest names two revisions builds: McpServerCore given their descriptors.
+  // What a generated server whose manifest names two revisions builds: McpServer given their descriptors.
   "ours-core.mjs": `
 import { z } from "zod";
-import { McpServerCore, StdioServerTransport } from "./runtime/index.js";
+import { McpServer, StdioServerTransport } from "./runtime/index.js";
 import { revision as legacy } from "./generated/protocol/${LEGACY}/index.js";
 import { revision as modern } from "./generated/protocol/${MODERN}/index.js";
-await new McpServerCore({ info: { name: "bench", version: "1" }, revisions: [legacy, modern] })
+await new McpServer({ info: { name: "bench", version: "1" }, revisions: [legacy, modern] })
   .tool(${ADD_TOOL}, ({ a, b }) => ${addResult}, { arguments: z.object({ a: z.number(), b: z.number() }) })
   .connect(new StdioServerTransport());`,
   "sdk-v1.mjs": `

@@ -21,7 +21,13 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { createMemoryTransportPair, McpClient, McpServer, StdioServerTransport } from "../runtime/index.ts";
+import {
+  builtinRevisions,
+  createMemoryTransportPair,
+  McpClient,
+  McpServer,
+  StdioServerTransport,
+} from "../runtime/index.ts";
 import { StdioClientTransport } from "../runtime/node.ts";
 import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
 
@@ -51,7 +57,7 @@ const addResult = (a: number, b: number) => ({
 });
 
 function oursServer(): McpServer {
-  return new McpServer({ info: { name: "bench", version: "1" } }).tool(
+  return new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
     {
       name: "add",
       inputSchema: {
@@ -107,7 +113,7 @@ async function oursPeer(revision: string, transport: "memory" | "stdio"): Promis
   // A server started through tsx on a loaded machine can take longer than the 5 s default probe to answer.
   const client = new McpClient({
     info: { name: "bench", version: "1" },
-    revisions: [revision],
+    revisions: builtinRevisions.filter((r) => r.version === revision),
     probeTimeoutMs: 60_000,
   });
   let serverPid: number | undefined;

@@ -15,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { LEGACY as SESSION_ERA, messageOf, MODERN, send } from "./lib/http-client.ts";
+import { builtinRevisions } from "../runtime/protocol/builtin-revisions.ts";
 
 const arg = (name: string, fallback: number): number =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
@@ -40,7 +41,7 @@ async function serveChild(kind: string): Promise<void> {
     const { McpHttpHandler } = await import("../runtime/http/server/handler.ts");
     const { toNodeListener } = await import("../runtime/http/server/node.ts");
     const AddArgs = z.object({ a: z.number(), b: z.number() });
-    const server = new McpServer({ info: { name: "soak", version: "1" } }).tool(
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "soak", version: "1" } }).tool(
       {
         name: "add",
         inputSchema: {

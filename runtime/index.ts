@@ -8,7 +8,7 @@
  *
  * Server:
  * ```ts
- * const server = new McpServer({ info: { name: "demo", version: "1.0.0" } })
+ * const server = new McpServer({ info: { name: "demo", version: "1.0.0" }, revisions: builtinRevisions })
  *   .tool({ name: "add", inputSchema: { type: "object" } }, ({ a, b }, ctx) => ({
  *     content: [{ type: "text", text: String(a + b) }],
  *   }), { arguments: AddArgsSchema });
@@ -25,23 +25,21 @@
  * handler throws `ResourceNotFoundError` for the revision's resource-not-found error.
  *
  * Revisions are values: `revisions: [r2026_07_28, myDraft]` takes the `revision` descriptor a `mcp-gen protocol` folder
- * exports (or a built-in revision's name); built-in revisions are only the default. The wire version is the
- * descriptor's `version`; preference never depends on names (protocol/registry.ts states the rule). Any method of a
+ * (or `@mcp-gen/runtime/protocol/<name>`) exports, `builtinRevisions` every built-in one; nothing registers globally.
+ * The wire version is the descriptor's `version`; preference never depends on names (protocol/preference.ts). Any method of a
  * served revision or of a declared extension (`extensions: [{ id, methods }]`, served to clients that declare the
  * same id) gets a handler by token, typed by it: `server.setRequestHandler(methods["echo/say"], (params, ctx) => …)`.
- * Era rules shared by server, client and HTTP are in protocol/era.ts; the server's era strategies in server/eras.ts.
+ * Internals (the JSON-RPC engine, era rules, revision ranking) are on `@mcp-gen/runtime/advanced` (advanced.ts).
  *
  * Client:
  * ```ts
- * const client = new McpClient({ info: { name: "app", version: "1.0.0" }, handlers: { elicitation: async (p) => ({ action: "decline" }) } });
+ * const client = new McpClient({ info: { name: "app", version: "1.0.0" }, revisions: builtinRevisions, handlers: { elicitation: async (p) => ({ action: "decline" }) } });
  * await client.connect(new StdioClientTransport({ command: "node", args: ["server.js"] })); // from "@mcp-gen/runtime/node"
  * client.revision; // negotiated: server/discover probe first, initialize as the fallback
  * const result = await client.callTool("add", { a: 1, b: 2 }, { timeoutMs: 5000, onProgress: (p) => …, signal });
  * await client.request("tools/list", {}); // any method of the negotiated revision, validated by its table
  * ```
  */
-export { JsonRpcEngine } from "./protocol/engine.ts";
-export type { EngineHandlers, IncomingRequest, ProgressUpdate, RequestOptions } from "./protocol/engine.ts";
 export {
   ConnectionClosedError,
   ErrorCode,
@@ -69,11 +67,8 @@ export type { StdioServerTransportOptions } from "./transport/stdio-server.ts";
 export { LOG_LEVELS, MetaKey } from "./protocol/meta.ts";
 export type { LogLevel } from "./protocol/meta.ts";
 export type { Era } from "./protocol/profiles.ts";
-export { ERA_RULES } from "./protocol/era.ts";
-export type { EraRules } from "./protocol/era.ts";
-export { eraOf, SUPPORTED_REVISIONS } from "./protocol/registry.ts";
-export { BUILTIN_REVISIONS } from "./protocol/builtin-revisions.ts";
-export type { RevisionInput } from "./protocol/registry.ts";
+export { builtinRevisions } from "./protocol/builtin-revisions.ts";
+export { SUPPORTED_REVISIONS } from "./protocol/preference.ts";
 export { InvalidMessageError } from "./protocol/validation.ts";
 export type { ValidationIssue, Validator } from "./protocol/validation.ts";
 export { jsonSchemaCheck } from "./protocol/json-schema-check.ts";
@@ -89,8 +84,8 @@ export {
 } from "./protocol/zod-helpers.ts";
 export type { ObjectSchema } from "./protocol/zod-helpers.ts";
 
-export { McpServer, McpServerCore } from "./server/server.ts";
-export { layerCapabilities } from "./protocol/capabilities.ts";
+export { McpServer } from "./server/server.ts";
+export { hasCapability, layerCapabilities } from "./protocol/capabilities.ts";
 export type {
   Completer,
   HandlerResult,
@@ -105,9 +100,9 @@ export type {
   ServerOptions,
   ToolHandler,
   ToolOptions,
-} from "./server/server.ts";
+} from "./server/options.ts";
 export { ResourceNotFoundError } from "./server/errors.ts";
-export { ServerSession } from "./server/session.ts";
+export type { ServerSession } from "./server/session.ts";
 export type { InputOptions, RequestContext, RequestLogger } from "./server/context.ts";
 export { registerTypedTools } from "./server/typed-tools.ts";
 export type {
@@ -119,7 +114,7 @@ export type {
   TypedToolValidators,
 } from "./server/typed-tools.ts";
 
-export { McpClient, McpClientCore } from "./client/client.ts";
+export { McpClient } from "./client/client.ts";
 export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";
 export type { ClientHandlers, ClientRequestContext, RequestHandler } from "./client/handlers.ts";
 export type { ClientExtension } from "./client/extensions.ts";
@@ -160,7 +155,7 @@ export type {
   ToolInputSchema,
 } from "./protocol/builtin-types.ts";
 export { NegotiationError } from "./client/negotiate.ts";
-export { expandUriTemplate } from "./protocol/uri-template.ts";
+export { expandUriTemplate, uriTemplateVariables } from "./protocol/uri-template.ts";
 export type { UriTemplateValue } from "./protocol/uri-template.ts";
 export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typed-tools.ts";
 export type { StructuredToolCall } from "./client/typed-tools.ts";

@@ -6,7 +6,7 @@
  * elicitation/sampling/roots. Exits non-zero on any error.
  */
 import { enterpriseAssertion, oauthFetch, type OAuthClientProvider } from "../runtime/auth/index.ts";
-import { McpClient, type ElicitResult } from "../runtime/index.ts";
+import { builtinRevisions, McpClient, type ElicitResult } from "../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../runtime/http/index.ts";
 
 interface ToolCall {
@@ -117,6 +117,7 @@ function argumentsFor(tool: ListedTool): Record<string, unknown> {
 
 async function main(): Promise<void> {
   const client = new McpClient({
+    revisions: builtinRevisions,
     info: { name: "mcp-gen-conformance-client", version: "1.0.0" },
     handlers: {
       // Accept with nothing filled in: the runtime's SEP-1034 defaults complete the form.

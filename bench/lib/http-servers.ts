@@ -11,7 +11,7 @@ import { McpServer as V1Server } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { McpServer as V2Server, createMcpHandler } from "@modelcontextprotocol/server";
 import { getRequestListener } from "@hono/node-server";
-import { McpServer } from "../../runtime/index.ts";
+import { builtinRevisions, McpServer } from "../../runtime/index.ts";
 import { McpHttpHandler } from "../../runtime/http/server/handler.ts";
 import { toNodeListener } from "../../runtime/http/server/node.ts";
 
@@ -52,7 +52,7 @@ function bare(): Listener {
 }
 
 function ours(): Listener {
-  const server = new McpServer({ info: { name: "bench", version: "1" } }).tool(
+  const server = new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
     {
       name: "add",
       inputSchema: {

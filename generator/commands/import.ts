@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { stringify } from "yaml";
-import { McpClient, type Transport } from "@mcp-gen/runtime";
+import { builtinRevisions, McpClient, type Transport } from "@mcp-gen/runtime";
 import { StdioClientTransport } from "@mcp-gen/runtime/node";
 import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
 import { formatPath, ManifestError, type ManifestPath } from "../manifest/errors.ts";
@@ -148,7 +148,11 @@ export async function runImport(args: ImportArgs, io: CommandIo): Promise<number
   const client = new McpClient({
     info: { name: "mcp-gen-import", version: "0.1.0" },
     capabilities: options.capabilities,
-    ...(options.revision !== undefined ? { revisions: [options.revision] } : {}),
+    // `--revision` was checked against the built-in revisions when the arguments were read.
+    revisions:
+      options.revision === undefined
+        ? builtinRevisions
+        : builtinRevisions.filter((r) => r.name === options.revision || r.version === options.revision),
   });
   let manifest: Record<string, unknown>;
   let notes: string[];

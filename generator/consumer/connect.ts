@@ -5,7 +5,7 @@
  * redirect; tokens kept in memory only). Every value filled in, and every literal env or header value of the
  * config, is a secret: `redact` removes them from anything printed.
  */
-import { McpClient, type Transport } from "@mcp-gen/runtime";
+import { builtinRevisions, McpClient, type Transport } from "@mcp-gen/runtime";
 import { loopbackAuthorizer, memoryStore, oauthFetch, type LoopbackAuthorizer } from "@mcp-gen/runtime/auth";
 import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
 import { StdioClientTransport } from "@mcp-gen/runtime/node";
@@ -127,6 +127,7 @@ export async function connectServer(entry: ServerEntry, options: ConnectOptions)
   const opened = await open(entry, options);
   const client = new McpClient({
     info: { name: "mcp-gen", version: "0.1.0" },
+    revisions: builtinRevisions,
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
   });
   // The last distinct lines (a client that retries another revision starts the server twice).

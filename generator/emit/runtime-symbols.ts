@@ -45,8 +45,8 @@ export function builtinRevision(local: string, specifier: string): ImportSymbol 
 
 export const runtime = {
   // Server side (`@mcp-gen/runtime`).
-  McpServerCore: runtimeValue("McpServerCore", "core"),
-  BUILTIN_REVISIONS: runtimeValue("BUILTIN_REVISIONS", "core"),
+  McpServer: runtimeValue("McpServer", "core"),
+  builtinRevisions: runtimeValue("builtinRevisions", "core"),
   registerTypedTools: runtimeValue("registerTypedTools", "core"),
   layerCapabilities: runtimeValue("layerCapabilities", "core"),
   ServerRequestHandler: runtimeType("ServerRequestHandler", "core"),
@@ -66,7 +66,7 @@ export const runtime = {
   ResourceTemplateDefinition: runtimeType("ResourceTemplateDefinition", "core"),
   PromptDefinition: runtimeType("PromptDefinition", "core"),
   // Client side.
-  McpClientCore: runtimeType("McpClientCore", "core"),
+  McpClient: runtimeType("McpClient", "core"),
   callStructured: runtimeValue("callStructured", "core"),
   callTool: runtimeValue("callTool", "core"),
   expandUriTemplate: runtimeValue("expandUriTemplate", "core"),

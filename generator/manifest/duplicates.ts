@@ -1,5 +1,6 @@
 /** Repeated keys among a manifest list's entries, each reported once at the repeat with where the first one is. */
 import { formatPath, SchemaProblem, type ManifestPath } from "./errors.ts";
+import { memberName, pascalName } from "./names.ts";
 
 /** A duplicate among a list's entries: the problem, and the entry's position in the list being lowered. */
 export type Duplicate = SchemaProblem & { readonly index: number };
@@ -33,4 +34,41 @@ export function duplicates<T>(
     found.push(Object.assign(problem, { index: i }));
   });
   return found;
+}
+
+/** Records duplicates in `problems`, one per entry (a repeated name is not also reported as a repeated identifier). */
+export function reportDuplicates(problems: SchemaProblem[], found: Duplicate[][]): Set<number> {
+  const indices = new Set<number>();
+  for (const problem of found.flat()) {
+    if (indices.has(problem.index)) continue;
+    indices.add(problem.index);
+    problems.push(problem);
+  }
+  return indices;
+}
+
+/** Repeated names, and distinct names that meet once turned into an identifier or a typed client's method. */
+export function nameClashes<T extends { readonly name: string }>(
+  items: readonly T[],
+  list: string,
+  what: string,
+  at: (i: number) => number,
+): Duplicate[][] {
+  return [
+    duplicates(items, list, `${what} name`, (t) => t.name, "name", at),
+    duplicates(items, list, `${what} name (as an identifier)`, (t) => pascalName(t.name), "name", at),
+    duplicates(items, list, `${what} name (as a client method)`, (t) => memberName(t.name), "name", at),
+  ];
+}
+
+/** Throws the first duplicate (inside one entry, where the entry stops at its first problem). */
+export function unique<T>(
+  items: readonly T[],
+  list: ManifestPath,
+  what: string,
+  key: (item: T) => string,
+  field: string | null = "name",
+): void {
+  const [first] = duplicates(items, list, what, key, field);
+  if (first) throw first;
 }

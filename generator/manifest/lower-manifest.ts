@@ -8,7 +8,7 @@ import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
 import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
-import { duplicates, type Duplicate } from "./duplicates.ts";
+import { duplicates, nameClashes, reportDuplicates, unique } from "./duplicates.ts";
 import { lowerRevisions, serverInfo, servedRevisions, type RevisionLookup } from "./lower-revisions.ts";
 import {
   checkRevisionFields,
@@ -18,7 +18,7 @@ import {
   type RevisionExtra,
 } from "./revision-extras.ts";
 import type { Manifest, ManifestPrompt, ManifestResourceTemplate, ManifestTool } from "./manifest-schema.ts";
-import { memberName, namesOf, pascalName } from "./names.ts";
+import { namesOf, pascalName } from "./names.ts";
 import type {
   UserCapabilities,
   UserModel,
@@ -78,82 +78,80 @@ export interface LowerOptions extends RevisionLookup {
   readonly builtinMethods?: ReadonlySet<string>;
 }
 
-/**
- * Throws `SchemaProblems` listing every problem found. `origin` maps a list position back to the entry's index in
- * the manifest file, for a manifest whose structurally invalid entries were left out before lowering (see
- * load-manifest.ts); by default positions are the file's.
- */
-export function lowerManifest(
-  manifest: Manifest,
-  options: LowerOptions,
-  origin: Partial<Record<ManifestList, readonly number[]>> = {},
-  extras: readonly RevisionExtra[] = [],
-): UserModel {
-  const acc: Collected = { types: [], warnings: [], takenNames: new Set(), problems: [] };
-  const at = (list: ManifestList) => (i: number) => origin[list]?.[i] ?? i;
-  const lowerEach = <T, R>(
-    list: ManifestList,
-    items: readonly T[],
-    skip: ReadonlySet<number>,
-    lower: (item: T, path: ManifestPath) => R,
-  ) =>
-    items.flatMap((item, i) => {
-      if (skip.has(i)) return [];
-      const lowered = attempt(acc, () => lower(item, [list, at(list)(i)]));
-      return lowered === undefined ? [] : [lowered];
-    });
-  // Records duplicates, one per entry (a repeated name is not also reported as a repeated identifier).
-  const report = (problems: Duplicate[][]) => {
-    const indices = new Set<number>();
-    for (const problem of problems.flat()) {
-      if (indices.has(problem.index)) continue;
-      indices.add(problem.index);
-      acc.problems.push(problem);
-    }
-    return indices;
-  };
-
-  const revisions = lowerRevisions(manifest, options, acc.problems);
-  const served = servedRevisions(revisions, options, extras.length > 0 ? "all" : "bindings");
-  const revisionFields = checkRevisionFields(extras, served);
-  acc.problems.push(...revisionFields.problems);
+/** One lowering run: what it collects, and where each list entry and its revision-declared fields come from. */
+interface Run {
+  readonly acc: Collected;
+  /** A list position → the entry's index in the manifest file. */
+  readonly at: (list: ManifestList) => (i: number) => number;
   /** The revision-declared fields of the manifest object at `path`, as written. */
-  const fieldsAt = (path: ManifestPath) => revisionFields.accepted.get(formatPath(path)) ?? {};
+  readonly fieldsAt: (path: ManifestPath) => Readonly<Record<string, unknown>>;
+}
+
+/** Lowers each entry of a list on its own (a bad one is recorded and left out); entries in `skip` are left out. */
+function lowerEach<T, R>(
+  run: Run,
+  list: ManifestList,
+  items: readonly T[],
+  skip: ReadonlySet<number>,
+  lower: (item: T, path: ManifestPath) => R,
+): R[] {
+  return items.flatMap((item, i) => {
+    if (skip.has(i)) return [];
+    const lowered = attempt(run.acc, () => lower(item, [list, run.at(list)(i)]));
+    return lowered === undefined ? [] : [lowered];
+  });
+}
+
+type Entries = Pick<UserModel, "tools" | "resources" | "resourceTemplates" | "prompts">;
+
+/** The manifest's tools, resources, resource templates and prompts, each list checked for duplicates first. */
+function lowerEntries(manifest: Manifest, run: Run): Entries {
+  const { acc, at, fieldsAt } = run;
   const declaredTools = manifest.tools ?? [];
-  const badTools = report(nameClashes(declaredTools, "tools", "tool", at("tools")));
-  const tools = lowerEach("tools", declaredTools, badTools, (tool, path) => ({
+  const badTools = reportDuplicates(acc.problems, nameClashes(declaredTools, "tools", "tool", at("tools")));
+  const tools = lowerEach(run, "tools", declaredTools, badTools, (tool, path) => ({
     ...lowerTool(tool, path, acc),
     fields: fieldsAt(path),
   }));
 
   const declaredResources = manifest.resources ?? [];
-  report([duplicates(declaredResources, "resources", "resource uri", (r) => r.uri, "uri", at("resources"))]);
+  const resourceAt = at("resources");
+  reportDuplicates(acc.problems, [
+    duplicates(declaredResources, "resources", "resource uri", (r) => r.uri, "uri", resourceAt),
+  ]);
   const resources = declaredResources.map(({ uri, name, ...rest }, i): UserResource => {
-    return { uri, name, descriptor: { uri, name, ...rest, ...fieldsAt(["resources", at("resources")(i)]) } };
+    return { uri, name, descriptor: { uri, name, ...rest, ...fieldsAt(["resources", resourceAt(i)]) } };
   });
 
   const declaredTemplates = manifest.resourceTemplates ?? [];
   const templateAt = at("resourceTemplates");
-  const badTemplates = report([
+  const badTemplates = reportDuplicates(acc.problems, [
     duplicates(declaredTemplates, "resourceTemplates", "uriTemplate", (t) => t.uriTemplate, "uriTemplate", templateAt),
     ...nameClashes(declaredTemplates, "resourceTemplates", "resource template", templateAt),
   ]);
-  const resourceTemplates = lowerEach("resourceTemplates", declaredTemplates, badTemplates, (t, path) =>
+  const resourceTemplates = lowerEach(run, "resourceTemplates", declaredTemplates, badTemplates, (t, path) =>
     withFields(lowerTemplate(t, path, acc), fieldsAt(path)),
   );
 
   const declaredPrompts = manifest.prompts ?? [];
-  const badPrompts = report(nameClashes(declaredPrompts, "prompts", "prompt", at("prompts")));
-  const prompts = lowerEach("prompts", declaredPrompts, badPrompts, (p, path) =>
+  const badPrompts = reportDuplicates(acc.problems, nameClashes(declaredPrompts, "prompts", "prompt", at("prompts")));
+  const prompts = lowerEach(run, "prompts", declaredPrompts, badPrompts, (p, path) =>
     withFields(lowerPrompt(p, path, acc), fieldsAt(path)),
   );
-  if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
+  return { tools, resources, resourceTemplates, prompts };
+}
 
+/**
+ * The capabilities the server declares: each list that has entries (or that the manifest switches on), logging as
+ * declared, completions when declared or when a template variable or prompt argument offers completion.
+ */
+function capabilitySwitches(manifest: Manifest, entries: Entries): UserCapabilities {
+  const { tools, resources, resourceTemplates, prompts } = entries;
   const hasCompletion =
     resourceTemplates.some((t) => t.variables.some((v) => v.completion)) ||
     prompts.some((p) => p.arguments.some((a) => a.completion));
   const caps = manifest.capabilities ?? {};
-  const switches: UserCapabilities = {
+  return {
     ...(tools.length > 0 || caps.tools ? { tools: { listChanged: caps.tools?.listChanged ?? false } } : {}),
     ...(resources.length + resourceTemplates.length > 0 || caps.resources
       ? {
@@ -167,16 +165,36 @@ export function lowerManifest(
     logging: caps.logging ?? false,
     completions: caps.completions ?? hasCompletion,
   };
-  const capabilities = withCapabilityFields(switches, fieldsAt);
+}
+
+/**
+ * Throws `SchemaProblems` listing every problem found. `origin` maps a list position back to the entry's index in
+ * the manifest file, for a manifest whose structurally invalid entries were left out before lowering (see
+ * load-manifest.ts); by default positions are the file's.
+ */
+export function lowerManifest(
+  manifest: Manifest,
+  options: LowerOptions,
+  origin: Partial<Record<ManifestList, readonly number[]>> = {},
+  extras: readonly RevisionExtra[] = [],
+): UserModel {
+  const acc: Collected = { types: [], warnings: [], takenNames: new Set(), problems: [] };
+  const revisions = lowerRevisions(manifest, options, acc.problems);
+  const served = servedRevisions(revisions, options, extras.length > 0 ? "all" : "bindings");
+  const revisionFields = checkRevisionFields(extras, served);
+  acc.problems.push(...revisionFields.problems);
+  const fieldsAt = (path: ManifestPath) => revisionFields.accepted.get(formatPath(path)) ?? {};
+  const at = (list: ManifestList) => (i: number) => origin[list]?.[i] ?? i;
+  const entries = lowerEntries(manifest, { acc, at, fieldsAt });
+  if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
+
+  const capabilities = withCapabilityFields(capabilitySwitches(manifest, entries), fieldsAt);
   return {
     source: options.source,
     server: serverInfo(manifest.server, revisions),
     capabilities,
     types: acc.types,
-    tools,
-    resources,
-    resourceTemplates,
-    prompts,
+    ...entries,
     methods: newMethods(served, capabilities, options.builtinMethods),
     definitionFields: revisionFields.definitionFields,
     warnings: acc.warnings,
@@ -296,32 +314,6 @@ function declare(acc: Collected, name: string, type: IrType, path: ManifestPath)
     throw new SchemaProblem(path, `type name ${name} is generated twice; rename one of the sources`);
   acc.takenNames.add(name);
   acc.types.push({ name, type, extends: [] });
-}
-
-/** Repeated names, and distinct names that meet once turned into an identifier or a typed client's method. */
-function nameClashes<T extends { readonly name: string }>(
-  items: readonly T[],
-  list: ManifestList,
-  what: string,
-  at: (i: number) => number,
-): Duplicate[][] {
-  return [
-    duplicates(items, list, `${what} name`, (t) => t.name, "name", at),
-    duplicates(items, list, `${what} name (as an identifier)`, (t) => pascalName(t.name), "name", at),
-    duplicates(items, list, `${what} name (as a client method)`, (t) => memberName(t.name), "name", at),
-  ];
-}
-
-/** Throws the first duplicate (inside one entry, where the entry stops at its first problem). */
-function unique<T>(
-  items: readonly T[],
-  list: ManifestPath,
-  what: string,
-  key: (item: T) => string,
-  field: string | null = "name",
-): void {
-  const [first] = duplicates(items, list, what, key, field);
-  if (first) throw first;
 }
 
 function firstLine(error: unknown): string {

@@ -27,8 +27,7 @@ import type {
   ToolDefinition,
 } from "../protocol/builtin-types.ts";
 
-import { withBuiltinRevisions } from "../protocol/builtin-revisions.ts";
-import { ClientConnection, type ClientOptions } from "./connection.ts";
+import { ClientConnection } from "./connection.ts";
 import { collectPages } from "./pagination.ts";
 import type { CallerParamsOf, CallOptions } from "./tokens.ts";
 
@@ -70,10 +69,11 @@ interface ConvenienceResults {
 }
 
 /**
- * The client, given its revisions as descriptors only (`revisions` is required, built-in names are refused): code
- * built on it bundles the bindings of those revisions and no others. `McpClient` adds the built-in default.
+ * The client, given its revisions as values (`ClientOptions.revisions`, e.g. `builtinRevisions`): code built on it
+ * bundles the bindings of those revisions and no others. The protocol core lives in `ClientConnection`, an internal
+ * base class; this is the one client class of the public API.
  */
-export class McpClientCore extends ClientConnection {
+export class McpClient extends ClientConnection {
   /**
    * A core method by name, params checked against every built-in revision's. The negotiated revision's table has
    * validated the result when it resolves, so it is one member of `BuiltinResult<M>` (for a built-in revision): the
@@ -200,12 +200,5 @@ export class McpClientCore extends ClientConnection {
       );
       ended.catch(() => undefined);
     });
-  }
-}
-
-/** The client; `revisions` defaults to every built-in revision and may name built-ins (this bundles all of them). */
-export class McpClient extends McpClientCore {
-  constructor(options: ClientOptions) {
-    super({ ...options, revisions: withBuiltinRevisions(options.revisions) });
   }
 }

@@ -21,9 +21,15 @@ import {
   mergeCapabilities,
 } from "../protocol/capabilities.ts";
 import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
-import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
+import type {
+  AnyNotificationType,
+  AnyRequestType,
+  CompleteResultOf,
+  ParamsOf,
+  RevisionDescriptor,
+} from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
-import { descriptorsOnly, rankProfiles, type RevisionInput } from "../protocol/registry.ts";
+import { rankProfiles } from "../protocol/preference.ts";
 import { parseParams } from "../protocol/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
@@ -37,11 +43,11 @@ import type { CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
 export interface ClientOptions {
   readonly info: Implementation;
   /**
-   * Acceptable revisions: generated revision descriptors (the `revision` export of a `mcp-gen protocol` folder, e.g.
-   * a draft) or built-in revision names; default: every built-in revision. The most preferred mutually supported
-   * one is used (preference order: protocol/registry.ts); negotiation compares the descriptors' wire `version`s.
+   * Acceptable revisions, as descriptors: `builtinRevisions` (every built-in one), a built-in's `revision` export
+   * (`@mcp-gen/runtime/protocol/<name>`) or a `mcp-gen protocol` folder's. The most preferred mutually supported one
+   * is used (preference order: protocol/preference.ts); negotiation compares the descriptors' wire `version`s.
    */
-  readonly revisions?: readonly RevisionInput[];
+  readonly revisions: readonly RevisionDescriptor[];
   /** Extra capabilities merged over those implied by `handlers` and `extensions`. */
   readonly capabilities?: Readonly<Record<string, unknown>>;
   readonly handlers?: ClientHandlers;
@@ -77,8 +83,7 @@ export class ClientConnection {
   private declared: Record<string, unknown>;
 
   constructor(readonly options: ClientOptions) {
-    // Descriptors only: `McpClient` (client.ts) turns the default list and built-in names into them.
-    this.acceptable = rankProfiles(descriptorsOnly(options.revisions));
+    this.acceptable = rankProfiles(options.revisions);
     this.handlers = HandlerRegistry.from(options.handlers ?? {});
     this.extensions = new ExtensionMethods(options.extensions ?? []);
     this.declared = this.declare();

@@ -147,8 +147,8 @@ export function openHandshake(
   if (!newest) {
     throw new RpcError(
       ErrorCode.UnsupportedProtocolVersion,
-      `Unsupported protocol version; this server speaks ${server.revisions.join(", ")} without initialize`,
-      { supported: [...server.revisions], requested: typeof requested === "string" ? requested : "" },
+      `Unsupported protocol version; this server speaks ${server.versions.join(", ")} without initialize`,
+      { supported: [...server.versions], requested: typeof requested === "string" ? requested : "" },
     );
   }
   const profile = (typeof requested === "string" && server.handshakeByRevision.get(requested)) || newest;

@@ -12,7 +12,8 @@ import type { RequestContext } from "./context.ts";
 import { ResourceNotFoundError } from "./errors.ts";
 import { InputRequiredSignal } from "./mrtr.ts";
 import { paginate } from "./pagination.ts";
-import type { Completer, McpServer, RegisteredTool } from "./server.ts";
+import type { Completer, RegisteredTool } from "./options.ts";
+import type { McpServer } from "./server.ts";
 import type { ServerSession } from "./session.ts";
 
 export interface MethodEnv {
@@ -148,7 +149,7 @@ async function complete(env: MethodEnv): Promise<Result> {
 export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
   ping: () => ({}),
   "server/discover": (env) => {
-    const result: Result = { supportedVersions: [...env.server.revisions], capabilities: env.server.capabilities() };
+    const result: Result = { supportedVersions: [...env.server.versions], capabilities: env.server.capabilities() };
     if (env.server.options.instructions !== undefined) result["instructions"] = env.server.options.instructions;
     return result;
   },

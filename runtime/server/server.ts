@@ -3,14 +3,8 @@
  * how it is configured. It holds no connection state; `connect` starts a `ServerSession` per connection (stdio
  * process, HTTP session, or a single stateless HTTP request), all sharing this definition.
  */
-import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import type { Awaitable } from "../protocol/helper-types.ts";
 import type {
-  CallToolResult,
-  GetPromptResult,
-  Implementation,
   PromptDefinition,
-  ReadResourceResult,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
@@ -20,166 +14,46 @@ import type {
   AnyMethodType,
   AnyNotificationType,
   AnyRequestType,
-  CompleteResultOf,
   MethodTable,
-  NotificationParamsOf,
   ParamsOf,
 } from "../protocol/method-type.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
-import { withBuiltinRevisions } from "../protocol/builtin-revisions.ts";
-import { descriptorsOnly, rankProfiles, type RevisionInput } from "../protocol/registry.ts";
-import type { Validator } from "../protocol/validation.ts";
+import { rankProfiles } from "../protocol/preference.ts";
 import type { Transport } from "../transport/transport.ts";
-import type { RequestContext } from "./context.ts";
+import type {
+  PromptHandler,
+  PromptOptions,
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredTemplate,
+  RegisteredTool,
+  ResourceHandler,
+  ResourceTemplateHandler,
+  ResourceTemplateOptions,
+  ServerNotificationHandler,
+  ServerOptions,
+  ServerRequestHandler,
+  ToolHandler,
+  ToolOptions,
+} from "./options.ts";
 import { SERVER_METHODS, type MethodImpl } from "./methods.ts";
 import { RequestStateSealer } from "./request-state.ts";
 import { ServerSession } from "./session.ts";
 import { matchUriTemplate } from "../protocol/uri-template.ts";
 
-export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
-export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;
-export type ResourceTemplateHandler = (
-  uri: string,
-  variables: Readonly<Record<string, string>>,
-  context: RequestContext,
-) => Awaitable<ReadResourceResult>;
-export type PromptHandler<Args> = (args: Args, context: RequestContext) => Awaitable<GetPromptResult>;
-/** Completes one argument: receives the partial value and the other arguments already filled in. */
-export type Completer = (
-  value: string,
-  context: { readonly arguments: Readonly<Record<string, string>>; readonly request: RequestContext },
-) => Awaitable<readonly string[]>;
-
-/** Result fields the runtime fills in where the revision has them (stateless era): a handler may leave them out. */
-type FilledByRuntime = "resultType" | "ttlMs" | "cacheScope";
-
-/** What a request handler returns for a result type `R`: `R`, with the fields the runtime fills in optional. */
-export type HandlerResult<R> = R extends object
-  ? { [K in keyof R as K extends FilledByRuntime ? never : K]: R[K] } & {
-      [K in keyof R as K extends FilledByRuntime ? K : never]?: R[K];
-    }
-  : R;
-
-/** A handler for the request of token `T`: typed by the token's params and complete result. */
-export type ServerRequestHandler<T extends AnyRequestType> = (
-  params: ParamsOf<T>,
-  context: RequestContext,
-) => Awaitable<HandlerResult<CompleteResultOf<T>>>;
-
-/** A handler for the client notification of token `T`. */
-export type ServerNotificationHandler<T extends AnyNotificationType> = (
-  params: NotificationParamsOf<T>,
-  session: ServerSession,
-) => void | Promise<void>;
-
 /**
- * An extension the server supports (basic/versioning.mdx#extension-negotiation): advertised under
- * `capabilities.extensions[id]`; its methods are served to clients that declare the same id, and are otherwise
- * unknown (-32601).
+ * The server: what it offers and how it is configured, given its revisions as values (`ServerOptions.revisions`).
+ * Code built on it bundles the bindings of those revisions and no others.
  */
-export interface ServerExtension {
-  /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `io.modelcontextprotocol/tasks`. */
-  readonly id: string;
-  /** The settings object advertised for it (default `{}`: supported, no settings). */
-  readonly settings?: Readonly<Record<string, unknown>>;
-  /** The extension's methods: a generated method table, or tokens. */
-  readonly methods: MethodTable | readonly AnyMethodType[];
-}
-
-export interface ToolOptions<Args> {
-  /** Validates and types `arguments`; a failure becomes an `isError` result naming the path (the model can retry). */
-  readonly arguments?: Validator<Args>;
-  /** OAuth scopes a caller needs for this tool; Streamable HTTP bearer auth enforces them (see `BearerAuthOptions`). */
-  readonly scopes?: readonly string[];
-}
-
-export interface PromptOptions<Args> {
-  readonly arguments?: Validator<Args>;
-  /** Completers by argument name (`completion/complete` with a `ref/prompt`). */
-  readonly complete?: Readonly<Record<string, Completer>>;
-}
-
-export interface ResourceTemplateOptions {
-  /** Completers by template variable (`completion/complete` with a `ref/resource`). */
-  readonly complete?: Readonly<Record<string, Completer>>;
-  /** Extracts the variables from a URI, or returns undefined when it does not match. Default: RFC 6570 level 1-2 matching. */
-  readonly match?: (uri: string) => Record<string, string> | undefined;
-}
-
-export interface ServerOptions {
-  readonly info: Implementation;
-  readonly instructions?: string;
-  /**
-   * Revisions served: generated revision descriptors (the `revision` export of a `mcp-gen protocol` folder) or
-   * built-in revision names. Default: every built-in revision. Preference order: see `protocol/registry.ts`.
-   */
-  readonly revisions?: readonly RevisionInput[];
-  /** Extensions served; each is advertised in `capabilities.extensions`. */
-  readonly extensions?: readonly ServerExtension[];
-  /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`). */
-  readonly capabilities?: Capabilities;
-  /**
-   * Longest URI matched against resource templates (default 8,192 characters; matching takes time linear in the
-   * URI's length): a longer `resources/read` URI matches no template. Templates with their own `match` are not bound.
-   */
-  readonly maxTemplateUriLength?: number;
-  /**
-   * Requests of one session whose handlers may run at once (default 256); each member of a batch counts. Requests
-   * beyond it are answered at once with error -31429 (`RuntimeErrorCode.TooManyRequestsInFlight`). A request whose
-   * client hung up counts until its handler settles. Over HTTP without sessions every request is its own session.
-   */
-  readonly maxRequestsInFlight?: number;
-  /** Page size for list results (default 100; 0 = no pagination). */
-  readonly pageSize?: number;
-  /** HMAC key for multi round-trip `requestState` (default: random per process; set it when several processes serve). */
-  readonly requestStateKey?: string | Uint8Array;
-  /** How long a `requestState` stays valid (default 10 minutes). */
-  readonly requestStateTtlMs?: number;
-  /** Caching hints for cacheable results that do not set their own (stateless era). Default ttl 0. */
-  readonly cache?: { readonly ttlMs?: number; readonly scope?: "public" | "private" };
-  /** Default timeout for server→client requests (handshake era). */
-  readonly requestTimeoutMs?: number;
-  /** Diagnostics (protocol violations by peers, handler crashes); default: none. Never written to stdout. */
-  readonly onDiagnostic?: (message: string) => void;
-  /** Client notifications the runtime does not consume itself (e.g. `notifications/roots/list_changed`). */
-  readonly onClientNotification?: (method: string, params: unknown, session: ServerSession) => void;
-}
-
-export interface RegisteredTool {
-  readonly definition: ToolDefinition;
-  readonly handler: ToolHandler<unknown>;
-  readonly validator: Validator<unknown> | undefined;
-  readonly scopes: readonly string[];
-}
-export interface RegisteredResource {
-  readonly definition: ResourceDefinition;
-  readonly handler: ResourceHandler;
-}
-export interface RegisteredTemplate {
-  readonly definition: ResourceTemplateDefinition;
-  readonly handler: ResourceTemplateHandler;
-  readonly match: (uri: string) => Record<string, string> | undefined;
-  readonly complete: Readonly<Record<string, Completer>>;
-}
-export interface RegisteredPrompt {
-  readonly definition: PromptDefinition;
-  readonly handler: PromptHandler<unknown>;
-  readonly validator: Validator<unknown> | undefined;
-  readonly complete: Readonly<Record<string, Completer>>;
-}
-
-/**
- * The server, given its revisions as descriptors only (`revisions` is required, built-in names are refused): code
- * built on it bundles the bindings of those revisions and no others. `McpServer` is the same server with the
- * built-in revisions as the default and their names accepted.
- */
-export class McpServerCore {
-  readonly tools = new Map<string, RegisteredTool>();
-  readonly resources = new Map<string, RegisteredResource>();
-  readonly templates = new Map<string, RegisteredTemplate>();
-  readonly prompts = new Map<string, RegisteredPrompt>();
+export class McpServer {
+  private readonly toolMap = new Map<string, RegisteredTool>();
+  private readonly resourceMap = new Map<string, RegisteredResource>();
+  private readonly templateMap = new Map<string, RegisteredTemplate>();
+  private readonly promptMap = new Map<string, RegisteredPrompt>();
+  /** Revisions served, newest first (their profiles: descriptor plus dispatch indexes). */
+  readonly revisions: readonly RevisionProfile[];
   /** Wire versions served, newest first. */
-  readonly revisions: readonly string[];
+  readonly versions: readonly string[];
   /** Handshake-era profiles served, newest first. */
   readonly handshakeProfiles: readonly RevisionProfile[];
   readonly handshakeByRevision: ReadonlyMap<string, RevisionProfile>;
@@ -196,8 +70,9 @@ export class McpServerCore {
   private cachedCapabilities: Record<string, unknown> | undefined;
 
   constructor(readonly options: ServerOptions) {
-    const profiles = rankProfiles(descriptorsOnly(options.revisions));
-    this.revisions = profiles.map((p) => p.version);
+    const profiles = rankProfiles(options.revisions);
+    this.revisions = profiles;
+    this.versions = profiles.map((p) => p.version);
     this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
     this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.version, p]));
     this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.version, p]));
@@ -269,6 +144,23 @@ export class McpServerCore {
       : undefined;
   }
 
+  /** Registered tools by name (a read-only view; register with `tool`, remove with `removeTool`). */
+  get tools(): ReadonlyMap<string, RegisteredTool> {
+    return this.toolMap;
+  }
+  /** Registered resources by URI (a read-only view). */
+  get resources(): ReadonlyMap<string, RegisteredResource> {
+    return this.resourceMap;
+  }
+  /** Registered resource templates by URI template (a read-only view). */
+  get templates(): ReadonlyMap<string, RegisteredTemplate> {
+    return this.templateMap;
+  }
+  /** Registered prompts by name (a read-only view). */
+  get prompts(): ReadonlyMap<string, RegisteredPrompt> {
+    return this.promptMap;
+  }
+
   /** The most preferred revision served (the profile client notifications are read with before any negotiation). */
   get newestProfile(): RevisionProfile {
     const first = this.statelessByRevision.values().next().value ?? this.handshakeProfiles[0];
@@ -282,7 +174,7 @@ export class McpServerCore {
     options: ToolOptions<Args> = {},
   ): this {
     if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is already registered`);
-    this.tools.set(definition.name, {
+    this.toolMap.set(definition.name, {
       definition,
       handler: handler as ToolHandler<unknown>,
       validator: options.arguments,
@@ -294,7 +186,7 @@ export class McpServerCore {
 
   resource(definition: ResourceDefinition, handler: ResourceHandler): this {
     if (this.resources.has(definition.uri)) throw new Error(`resource "${definition.uri}" is already registered`);
-    this.resources.set(definition.uri, { definition, handler });
+    this.resourceMap.set(definition.uri, { definition, handler });
     this.changed("resources");
     return this;
   }
@@ -308,7 +200,7 @@ export class McpServerCore {
       throw new Error(`resource template "${definition.uriTemplate}" is already registered`);
     const bound = this.options.maxTemplateUriLength;
     const match = options.match ?? ((uri: string) => matchUriTemplate(definition.uriTemplate, uri, bound));
-    this.templates.set(definition.uriTemplate, { definition, handler, match, complete: options.complete ?? {} });
+    this.templateMap.set(definition.uriTemplate, { definition, handler, match, complete: options.complete ?? {} });
     this.changed("resources");
     return this;
   }
@@ -319,7 +211,7 @@ export class McpServerCore {
     options: PromptOptions<Args> = {},
   ): this {
     if (this.prompts.has(definition.name)) throw new Error(`prompt "${definition.name}" is already registered`);
-    this.prompts.set(definition.name, {
+    this.promptMap.set(definition.name, {
       definition,
       handler: handler as PromptHandler<unknown>,
       validator: options.arguments,
@@ -330,7 +222,7 @@ export class McpServerCore {
   }
 
   removeTool(name: string): boolean {
-    const removed = this.tools.delete(name);
+    const removed = this.toolMap.delete(name);
     if (removed) this.changed("tools");
     return removed;
   }
@@ -384,12 +276,3 @@ export class McpServerCore {
     for (const session of this.live) session.listChanged(kind);
   }
 }
-
-/** The server; `revisions` defaults to every built-in revision and may name built-ins (this bundles all of them). */
-export class McpServer extends McpServerCore {
-  constructor(options: ServerOptions) {
-    super({ ...options, revisions: withBuiltinRevisions(options.revisions) });
-  }
-}
-
-export type { JsonRpcId };

@@ -226,7 +226,7 @@ export class ServerSession implements ContextHost, ServingPort {
       const profile = this.server.statelessByRevision.get(requested);
       if (!profile) {
         throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-          supported: [...this.server.revisions],
+          supported: [...this.server.versions],
           requested,
         });
       }
@@ -241,7 +241,7 @@ export class ServerSession implements ContextHost, ServingPort {
     if (request.method === "ping") return "ping";
     throw new RpcError(
       ErrorCode.InvalidParams,
-      `Invalid params: _meta["${MetaKey.protocolVersion}"] is required (or open a session with initialize); supported versions: ${this.server.revisions.join(", ")}`,
+      `Invalid params: _meta["${MetaKey.protocolVersion}"] is required (or open a session with initialize); supported versions: ${this.server.versions.join(", ")}`,
     );
   }
 

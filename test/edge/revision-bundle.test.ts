@@ -36,22 +36,22 @@ async function bundledRevisions(name: string, contents: string): Promise<string[
 }
 
 describe("revisions in a bundle", () => {
-  it("holds only the descriptors a McpServerCore is given", async () => {
+  it("holds only the descriptors a McpServer is given", async () => {
     const imports = CHOSEN.map(
       (r, i) => `import { revision as r${i} } from "./runtime/generated/protocol/${r}/index.ts";`,
     );
-    const source = worker(imports.join("\n"), "McpServerCore", `, revisions: [r0, r1]`);
+    const source = worker(imports.join("\n"), "McpServer", `, revisions: [r0, r1]`);
     expect(await bundledRevisions("two", source)).toEqual(CHOSEN);
   }, 60_000);
 
-  it("holds only the descriptors a McpClientCore is given", async () => {
+  it("holds only the descriptors a McpClient is given", async () => {
     const imports = CHOSEN.map(
       (r, i) => `import { revision as r${i} } from "./runtime/generated/protocol/${r}/index.ts";`,
     );
     const source = `${imports.join("\n")}
-import { McpClientCore } from "./runtime/index.ts";
+import { McpClient } from "./runtime/index.ts";
 import { StreamableHttpClientTransport } from "./runtime/http/index.ts";
-export const client = new McpClientCore({ info: { name: "c", version: "1.0.0" }, revisions: [r0, r1] });
+export const client = new McpClient({ info: { name: "c", version: "1.0.0" }, revisions: [r0, r1] });
 export const connect = (url: string) => client.connect(new StreamableHttpClientTransport(new URL(url)));
 `;
     expect(await bundledRevisions("client", source)).toEqual(CHOSEN);

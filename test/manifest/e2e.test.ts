@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpClient, ToolCallError, createMemoryTransportPair } from "../../runtime/index.ts";
+import { builtinRevisions, McpClient, ToolCallError, createMemoryTransportPair } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { serve } from "../../runtime/http/index.ts";
 import { textOf } from "../text-of.ts";
@@ -20,11 +20,11 @@ import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts"
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 async function connectStdio(entry: string): Promise<McpClient> {
-  const client = new McpClient({ info: { name: "e2e", version: "1.0.0" } });
+  const client = new McpClient({ revisions: builtinRevisions, info: { name: "e2e", version: "1.0.0" } });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", "tsx", path.join(REPO, entry)],
+      args: ["--conditions=@mcp-gen/source", "--import", "tsx", path.join(REPO, entry)],
       cwd: REPO,
       stderr: "ignore",
     }),
@@ -109,7 +109,7 @@ describe("output validation", () => {
     });
     const [serverSide, clientSide] = createMemoryTransportPair();
     await server.connect(serverSide);
-    const raw = new McpClient({ info: { name: "e2e", version: "1.0.0" } });
+    const raw = new McpClient({ revisions: builtinRevisions, info: { name: "e2e", version: "1.0.0" } });
     await raw.connect(clientSide);
     const result = await raw.callTool("get_forecast", { city: "Paris" });
     expect(result.isError).toBe(true);
@@ -175,7 +175,7 @@ describe("the everything handlers ask the client through the context, in both er
   async function connect(revision: string): Promise<McpClient> {
     const raw = new McpClient({
       info: { name: "e2e", version: "1.0.0" },
-      revisions: [revision],
+      revisions: builtinRevisions.filter((r) => r.version === revision),
       handlers: {
         elicitation: () => ({
           action: "accept",
@@ -188,7 +188,7 @@ describe("the everything handlers ask the client through the context, in both er
     await raw.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ["--import", "tsx", path.join(REPO, "examples/everything/server.ts")],
+        args: ["--conditions=@mcp-gen/source", "--import", "tsx", path.join(REPO, "examples/everything/server.ts")],
         cwd: REPO,
         stderr: "ignore",
       }),

@@ -12,7 +12,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { serve } from "@mcp-gen/runtime/http";
-import type { McpServerCore } from "@mcp-gen/runtime";
+import type { McpServer } from "@mcp-gen/runtime";
 import { cli, REPO, type CliRun } from "../generator/cli-run.ts";
 
 const SCRATCH = path.join(REPO, ".tmp", `hostile-input-${process.pid}`);
@@ -66,7 +66,7 @@ describe("item 7: a tool named like an Object.prototype member keeps its scopes"
     expect(await compile(dir)).toBe("");
     const generated = (await import(pathToFileURL(path.join(dir, "generated/index.ts")).href)) as {
       toolScopes: Record<string, readonly string[]>;
-      createServer(handlers: object): McpServerCore;
+      createServer(handlers: object): McpServer;
     };
     expect(Object.getPrototypeOf(generated.toolScopes)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(generated.toolScopes, "__proto__")?.value).toEqual(["admin"]);

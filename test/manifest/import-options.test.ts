@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts";
 import { createServer as createWeatherServer } from "../../examples/weather/generated/index.ts";
 import { serve, type RunningServer } from "../../runtime/http/index.ts";
-import { McpServer } from "../../runtime/index.ts";
+import { builtinRevisions, McpServer } from "../../runtime/index.ts";
 import { runNode } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -37,7 +37,7 @@ beforeAll(async () => {
     },
   });
   // Declares no tools, resources or prompts capability at all.
-  bareServer = await serve(new McpServer({ info: { name: "bare", version: "1.0.0" } }));
+  bareServer = await serve(new McpServer({ revisions: builtinRevisions, info: { name: "bare", version: "1.0.0" } }));
 });
 
 afterAll(async () => {

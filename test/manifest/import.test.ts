@@ -14,7 +14,7 @@ import { createServer as createWeatherServer } from "../../examples/weather/gene
 import { serve } from "../../runtime/http/index.ts";
 import { runGenerate, type CommandIo } from "../../generator/commands/generate.ts";
 import { runImport } from "../../generator/commands/import.ts";
-import { McpClient, type CallToolResult } from "../../runtime/index.ts";
+import { builtinRevisions, McpClient, type CallToolResult } from "../../runtime/index.ts";
 import { textOf } from "../text-of.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 
@@ -71,7 +71,7 @@ async function importAndGenerate(server: Server): Promise<string> {
 }
 
 async function typedClient(server: Server, generated: string) {
-  const raw = new McpClient({ info: { name: "import-e2e", version: "1.0.0" } });
+  const raw = new McpClient({ revisions: builtinRevisions, info: { name: "import-e2e", version: "1.0.0" } });
   await raw.connect(new StdioClientTransport({ command: server.command, args: server.args, stderr: "ignore" }));
   const module = (await import(pathToFileURL(path.join(generated, "index.ts")).href)) as GeneratedModule;
   return { raw, client: module.createClient(raw) };

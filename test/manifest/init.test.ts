@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { builtinRevisions, McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -68,7 +68,7 @@ describe("mcp-gen init", () => {
       'from "../../../../runtime/http/index.ts";',
     );
 
-    const raw = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
+    const raw = new McpClient({ revisions: builtinRevisions, info: { name: "init-test", version: "1.0.0" } });
     await raw.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -161,7 +161,7 @@ describe("mcp-gen init", () => {
     const manifest = parseYaml(text) as { server: { name: string } };
     expect(manifest.server.name).toBe("@acme/weather-mcp");
     // The server says so on the wire.
-    const client = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "init-test", version: "1.0.0" } });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -227,7 +227,7 @@ describe("mcp-gen init", () => {
 
 /** The revision an McpClient accepting every revision negotiates with the scaffolded server in `dir`. */
 async function negotiatedRevision(dir: string): Promise<string | undefined> {
-  const client = new McpClient({ info: { name: "revisions-test", version: "1.0.0" } });
+  const client = new McpClient({ revisions: builtinRevisions, info: { name: "revisions-test", version: "1.0.0" } });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,

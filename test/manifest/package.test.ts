@@ -17,7 +17,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
-import { McpClient } from "../../runtime/index.ts";
+import { builtinRevisions, McpClient } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { writeOutputFolder } from "../../generator/pipeline/output-folder.ts";
 
@@ -168,7 +168,7 @@ it("mcp-gen init with the default runtime import: the scaffold builds with its o
   execFileSync(process.execPath, [TSC, "-p", config], { encoding: "utf8" });
 
   // The built JavaScript, run by plain node (no tsx): what `npm start` runs.
-  const client = new McpClient({ info: { name: "init-test", version: "1.0.0" } });
+  const client = new McpClient({ revisions: builtinRevisions, info: { name: "init-test", version: "1.0.0" } });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: ["dist/server.js"], cwd: dir, stderr: "inherit" }),
   );

@@ -6,6 +6,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
   McpClient,
   McpServer,
@@ -23,6 +24,7 @@ const ID = "io.modelcontextprotocol/tasks";
 function tasksServer(declares: boolean): { server: McpServer; asked: string[] } {
   const asked: string[] = [];
   const server = new McpServer({
+    revisions: builtinRevisions,
     info: { name: "tasks-server", version: "1" },
     ...(declares ? { extensions: [extension satisfies ServerExtension] } : {}),
   });
@@ -46,7 +48,7 @@ function tasksServer(declares: boolean): { server: McpServer; asked: string[] } 
 function tasksClient(): McpClient {
   return new McpClient({
     info: { name: "tasks-client", version: "1" },
-    revisions: [REVISION],
+    revisions: builtinRevisions.filter((r) => r.version === REVISION),
     extensions: [extension satisfies ClientExtension],
   });
 }

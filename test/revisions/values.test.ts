@@ -6,14 +6,16 @@
 import { describe, expect, it } from "vitest";
 import { revision as r2025_11_25 } from "../../runtime/generated/protocol/2025-11-25/index.ts";
 import type { RevisionDescriptor } from "../../runtime/protocol/method-type.ts";
-import { selectProfiles } from "../../runtime/protocol/builtin-revisions.ts";
-import { eraOf, getProfile } from "../../runtime/protocol/registry.ts";
-import { McpServer, type ServerOptions } from "../../runtime/server/server.ts";
+import { selectProfiles } from "../runtime/builtin-lookup.ts";
+import { eraOf, getProfile } from "../runtime/builtin-lookup.ts";
+import { McpServer } from "../../runtime/server/server.ts";
+import type { ServerOptions } from "../../runtime/server/options.ts";
 import { ScriptedTransport } from "../runtime/helpers.ts";
 import { addNote, handshakeDraft, noteSeen, notesChanged, statelessDraft } from "./drafts.ts";
+import { builtinRevisions } from "../../runtime/protocol/builtin-revisions.ts";
 
 async function wire(options: Partial<ServerOptions>, setup?: (server: McpServer) => void) {
-  const server = new McpServer({ info: { name: "notes", version: "1" }, ...options });
+  const server = new McpServer({ revisions: builtinRevisions, info: { name: "notes", version: "1" }, ...options });
   setup?.(server);
   const t = new ScriptedTransport();
   await server.connect(t);
@@ -39,8 +41,9 @@ const statelessMeta = (version: string, capabilities: object = {}) => ({
 describe("a revision the package does not ship", () => {
   it("is served under its own wire version, with its new method typed by its token", async () => {
     let n = 0;
-    const { ask } = await wire({ revisions: ["2025-11-25", statelessDraft] }, (server) =>
-      server.setRequestHandler(addNote, (params) => ({ id: (n += params.text.length) })),
+    const { ask, server } = await wire(
+      { revisions: [...builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)), statelessDraft] },
+      (server) => server.setRequestHandler(addNote, (params) => ({ id: (n += params.text.length) })),
     );
     const discover = await ask("server/discover", { _meta: statelessMeta("draft-b") });
     expect(discover.result?.["supportedVersions"]).toEqual(["draft-b", "2025-11-25"]);
@@ -54,13 +57,22 @@ describe("a revision the package does not ship", () => {
       code: -32022,
       data: { requested: "2026-07-28" },
     });
-    expect(eraOf("draft-b")).toBe("stateless");
-    expect(getProfile("draft-b")?.name).toBe("draft");
+    // Known to the server it was given to, as a value; nothing registered it process-wide.
+    expect(server.revisions.find((r) => r.version === "draft-b")?.era).toBe("stateless");
+    expect(server.revisions.find((r) => r.version === "draft-b")?.name).toBe("draft");
+    expect(eraOf("draft-b")).toBeUndefined();
+    expect(getProfile("draft-b")).toBeUndefined();
   });
 
   it("is negotiated by initialize in the handshake era, and preferred over every built-in revision", async () => {
-    const { ask } = await wire({ revisions: ["2025-06-18", handshakeDraft, "2025-11-25"] }, (server) =>
-      server.setRequestHandler(addNote, () => ({ id: 1 })),
+    const { ask } = await wire(
+      {
+        revisions: [
+          ...builtinRevisions.filter((r) => ["2025-06-18", "2025-11-25"].includes(r.version)),
+          handshakeDraft,
+        ],
+      },
+      (server) => server.setRequestHandler(addNote, () => ({ id: 1 })),
     );
     const init = await ask("initialize", {
       protocolVersion: "1999-01-01",
@@ -114,7 +126,10 @@ describe("extension methods", () => {
       server
         .setRequestHandler(addNote, (params) => ({ id: params.text.length }))
         .setNotificationHandler(noteSeen, (params) => void seen.push(params.id));
-    const declaring = await wire({ revisions: ["2025-11-25"], extensions: [extension] }, setup);
+    const declaring = await wire(
+      { revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)), extensions: [extension] },
+      setup,
+    );
     const opened = await declaring.ask("initialize", init({ extensions: { "com.example/notes": {} } }));
     expect(opened.result?.["capabilities"]).toMatchObject({ extensions: { "com.example/notes": { max: 3 } } });
     expect(await declaring.ask("notes/add", { text: "four" })).toMatchObject({ result: { id: 4 } });
@@ -123,14 +138,18 @@ describe("extension methods", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(seen).toEqual([9]);
 
-    const silent = await wire({ revisions: ["2025-11-25"], extensions: [extension] }, setup);
+    const silent = await wire(
+      { revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)), extensions: [extension] },
+      setup,
+    );
     await silent.ask("initialize", init({}));
     expect((await silent.ask("notes/add", { text: "four" })).error?.code).toBe(-32601);
   });
 
   it("in the stateless era, follow the capabilities each request declares", async () => {
-    const { ask } = await wire({ revisions: ["2026-07-28"], extensions: [extension] }, (server) =>
-      server.setRequestHandler(addNote, () => ({ id: 5 })),
+    const { ask } = await wire(
+      { revisions: builtinRevisions.filter((r) => ["2026-07-28"].includes(r.version)), extensions: [extension] },
+      (server) => server.setRequestHandler(addNote, () => ({ id: 5 })),
     );
     const declared = statelessMeta("2026-07-28", { extensions: { "com.example/notes": {} } });
     expect(await ask("notes/add", { text: "x", _meta: declared })).toMatchObject({
@@ -140,14 +159,20 @@ describe("extension methods", () => {
   });
 
   it("are sent to a client by token only when it declared the extension", async () => {
-    const declaring = await wire({ revisions: ["2025-11-25"], extensions: [extension] });
+    const declaring = await wire({
+      revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+      extensions: [extension],
+    });
     await declaring.ask("initialize", init({ extensions: { "com.example/notes": {} } }));
     const session = [...declaring.server.sessions][0]!;
     const before = declaring.t.sent.length;
     await session.notify(notesChanged, { count: 2 });
     expect(declaring.t.sent.slice(before)).toEqual([{ jsonrpc: "2.0", method: "notes/changed", params: { count: 2 } }]);
 
-    const silent = await wire({ revisions: ["2025-11-25"], extensions: [extension] });
+    const silent = await wire({
+      revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+      extensions: [extension],
+    });
     await silent.ask("initialize", init({}));
     await expect([...silent.server.sessions][0]!.notify(notesChanged, { count: 2 })).rejects.toThrow(
       /not a server notification/,
@@ -158,6 +183,7 @@ describe("extension methods", () => {
     expect(
       () =>
         new McpServer({
+          revisions: builtinRevisions,
           info: { name: "x", version: "1" },
           extensions: [extension, { ...extension, id: "com.example/other" }],
         }),
@@ -167,11 +193,13 @@ describe("extension methods", () => {
 
 describe("handlers by token", () => {
   it("replace a built-in implementation and are typed by the token", async () => {
-    const { ask } = await wire({ revisions: ["2025-11-25"], capabilities: { tools: {} } }, (server) =>
-      server.setRequestHandler(r2025_11_25.methods["tools/list"], (params) => ({
-        tools: [],
-        nextCursor: params?.cursor ?? "none",
-      })),
+    const { ask } = await wire(
+      { revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)), capabilities: { tools: {} } },
+      (server) =>
+        server.setRequestHandler(r2025_11_25.methods["tools/list"], (params) => ({
+          tools: [],
+          nextCursor: params?.cursor ?? "none",
+        })),
     );
     await ask("initialize", {
       protocolVersion: "2025-11-25",
@@ -182,7 +210,7 @@ describe("handlers by token", () => {
   });
 
   it("reject tokens the server cannot answer", () => {
-    const server = new McpServer({ info: { name: "x", version: "1" } });
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "x", version: "1" } });
     expect(() =>
       server.setRequestHandler(r2025_11_25.methods["sampling/createMessage"], () => ({
         role: "assistant" as const,

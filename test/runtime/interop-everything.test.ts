@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { McpClient, ProtocolUsageError } from "../../runtime/index.ts";
+import { builtinRevisions, McpClient, ProtocolUsageError } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { textOf } from "../text-of.ts";
 
@@ -13,7 +13,7 @@ const BIN = join(dirname(pkgPath), Object.values(pkg.bin)[0]!);
 
 describe("our client ↔ server-everything (stdio)", () => {
   it("negotiates, lists and calls tools, reads resources, gets prompts", async () => {
-    const client = new McpClient({ info: { name: "mcp-gen-client", version: "1" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "mcp-gen-client", version: "1" } });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "stdio"], stderr: "pipe" }));
     try {
       // It does not speak the stateless era: the server/discover probe fails and initialize follows.

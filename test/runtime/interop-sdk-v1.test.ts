@@ -9,7 +9,7 @@ import {
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
-import { getProfile } from "../../runtime/protocol/registry.ts";
+import { getProfile } from "./builtin-lookup.ts";
 
 const SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", import.meta.url));
 const HANDSHAKE = SUPPORTED_REVISIONS.filter((r) => getProfile(r)!.era === "handshake");

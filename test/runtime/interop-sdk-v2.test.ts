@@ -3,9 +3,9 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { builtinRevisions, McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
-import { getProfile } from "../../runtime/protocol/registry.ts";
+import { getProfile } from "./builtin-lookup.ts";
 
 const OUR_SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", import.meta.url));
 const V2_SERVER = fileURLToPath(new URL("./fixtures/v2-server.ts", import.meta.url));
@@ -81,6 +81,7 @@ describe.each(STATELESS)("our client → SDK v2 stdio server at %s", (revision) 
   it("negotiates the stateless era and answers input requests with the same handlers", async () => {
     const elicited: string[] = [];
     const client = new McpClient({
+      revisions: builtinRevisions,
       info: { name: "mcp-gen", version: "1" },
       handlers: {
         elicitation: (params) => (elicited.push(params.message), { action: "accept", content: { confirm: true } }),

@@ -16,8 +16,9 @@ import {
   hasCapability,
   mergeCapabilities,
 } from "../../runtime/protocol/capabilities.ts";
-import { selectProfiles } from "../../runtime/protocol/builtin-revisions.ts";
-import { eraOf, getProfile, SUPPORTED_REVISIONS } from "../../runtime/protocol/registry.ts";
+import { rankProfiles } from "../../runtime/protocol/preference.ts";
+import { eraOf, getProfile, selectProfiles } from "./builtin-lookup.ts";
+import { SUPPORTED_REVISIONS } from "../../runtime/protocol/preference.ts";
 import { createMemoryTransportPair } from "../../runtime/transport/memory.ts";
 
 describe("RequestStateSealer", () => {
@@ -158,7 +159,7 @@ describe("revision profiles (read from the generated descriptors)", () => {
       expect(p.version).toBe(revision);
       expect(Object.hasOwn(p.methods, p.era === "handshake" ? "initialize" : "server/discover")).toBe(true);
     }
-    expect(() => selectProfiles(["1999-01-01"])).toThrow(/unsupported MCP revision/);
+    expect(() => rankProfiles(["1999-01-01"] as never)).toThrow(/"1999-01-01" given by name: pass its descriptor/);
     expect(() => selectProfiles(["2025-11-25", "2025-11-25"])).toThrow(/listed twice/);
     expect(eraOf("1999-01-01")).toBeUndefined();
   });

@@ -8,7 +8,7 @@ import {
   type CallOptions,
   type CallToolResult,
   type GetPromptResult,
-  type McpClientCore,
+  type McpClient,
   type ReadResourceResult,
 } from "../../../runtime/index.ts";
 import type * as T from "./types.js";
@@ -130,14 +130,14 @@ export interface TypedClient {
     ): Promise<GetPromptResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClientCore;
+  readonly raw: McpClient;
 }
 
 /**
  * Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned.
  * A tool's `isError` answer rejects with `ToolCallError` (its content kept), a protocol error with `RpcError`.
  */
-export function createClient(client: McpClientCore): TypedClient {
+export function createClient(client: McpClient): TypedClient {
   return {
     tools: {
       testSimpleText: (input, options) => callTool(client, "test_simple_text", input ?? {}, options),

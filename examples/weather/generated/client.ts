@@ -9,7 +9,7 @@ import {
   type CallOptions,
   type CallToolResult,
   type GetPromptResult,
-  type McpClientCore,
+  type McpClient,
   type ReadResourceResult,
   type StructuredToolCall,
 } from "../../../runtime/index.ts";
@@ -39,14 +39,14 @@ export interface TypedClient {
     planTrip(args: T.PlanTripArguments, options?: CallOptions): Promise<GetPromptResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClientCore;
+  readonly raw: McpClient;
 }
 
 /**
  * Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned.
  * A tool's `isError` answer rejects with `ToolCallError` (its content kept), a protocol error with `RpcError`.
  */
-export function createClient(client: McpClientCore): TypedClient {
+export function createClient(client: McpClient): TypedClient {
   return {
     tools: {
       getForecast: (input, options) =>

@@ -1,7 +1,7 @@
 /**
  * `UserModel` → `client.ts`: `TypedClient` (one typed method per tool, resource, template and prompt) and
- * `createClient`, a facade over a connected runtime client, typed as `McpClientCore` so that it takes an `McpClient`
- * (every built-in revision) or an `McpClientCore` given only the revisions an application speaks. Calls go through
+ * `createClient`, a facade over a connected runtime `McpClient` (given `builtinRevisions`, or only the revisions an
+ * application speaks). Calls go through
  * the runtime's typed helpers (`runtime/client/typed-tools.ts`), with explicit type arguments so tsc infers nothing
  * from the validators.
  * Resource templates are expanded by the runtime's `expandUriTemplate` (RFC 6570, all four levels), so generated
@@ -116,7 +116,7 @@ function sections(model: UserModel): { name: string; entries: Entry[] }[] {
 }
 
 function printClient(f: Printer, model: UserModel): void {
-  const Client = typeUse(runtime.McpClientCore);
+  const Client = typeUse(runtime.McpClient);
   const all = sections(model);
   f.print(
     "/** The manifest's tools, resources, resource templates and prompts as typed methods over a connected client. */",

@@ -1,8 +1,8 @@
 /**
  * `UserModel` → `server.ts`: the typed handler interface (`ServerHandlers`) and `createServer`, a facade over the
- * runtime's `McpServerCore` given revision descriptors only: the manifest's (imported by `definitions.ts`), or every
- * built-in one (`BUILTIN_REVISIONS`) when the manifest names none. So a bundle of a generated server holds exactly the
- * bindings of the revisions it serves, and there is one construction for both cases. The result types and the tool
+ * runtime's `McpServer` given the revision descriptors `definitions.ts` names: the manifest's, or every built-in one
+ * (`builtinRevisions`) when the manifest names none. So a bundle of a generated server holds exactly the bindings of
+ * the revisions it serves, and there is one construction for both cases. The result types and the tool
  * registration (validation, output check, scopes) come from the runtime (`runtime/server/typed-tools.ts`); every
  * runtime name is printed as a symbol, so the file imports exactly what it uses (projects with `noUnusedLocals`
  * compile it).
@@ -265,17 +265,13 @@ export function emitUserServerFile(model: UserModel, header: string): string {
   f.print(" */");
   f.print(
     "export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): ",
-    typeUse(runtime.McpServerCore),
+    typeUse(runtime.McpServer),
     " {",
   );
-  // Without manifest revisions, definitions.ts names none and the server gets every built-in one.
-  const defaultRevisions: Printable = model.server.revisions ? "" : ["revisions: ", runtime.BUILTIN_REVISIONS, ", "];
   f.print(
     "  const server = new ",
-    runtime.McpServerCore,
-    "({ ",
-    defaultRevisions,
-    "...",
+    runtime.McpServer,
+    "({ ...",
     D,
     ".serverOptions, ...options, capabilities: ",
     runtime.layerCapabilities,

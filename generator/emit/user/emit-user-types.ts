@@ -157,7 +157,10 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   const serverOptions = [
     `info: ${json(info)}`,
     ...(instructions !== undefined ? [`instructions: ${json(instructions)}`] : []),
-    ...(revisions ? [`revisions: [${locals.map((l) => `${l}.revision`).join(", ")}]`] : []),
+    // The manifest's revisions, or every built-in one when it names none: the server always gets them as values.
+    revisions
+      ? `revisions: [${locals.map((l) => `${l}.revision`).join(", ")}]`
+      : `revisions: ${f.use(runtime.builtinRevisions)}`,
     `capabilities: ${wireCapabilities(model)}`,
   ];
   const scopes = Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes]));

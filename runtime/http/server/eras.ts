@@ -13,6 +13,7 @@
  * A POST is parsed and classified once (`Posted`, answers.ts); the eras and the transports below read that.
  */
 import { ERA_RULES, type Era } from "../../protocol/era.ts";
+import type { RevisionFacts } from "../../protocol/preference.ts";
 import type { AuthInfo, IncomingContext, Transport } from "../../transport/transport.ts";
 import type { Posted } from "./answers.ts";
 import type { McpHttpOptions, SessionHost } from "./options.ts";
@@ -54,17 +55,18 @@ export interface HttpEra {
 /**
  * Which era's rules a POSTed message falls under, or the refusal of a version nobody here knows. A message that
  * names its revision in `_meta` is of the stateless era (even `initialize`, which that era lacks → 404 there);
- * `initialize` is of the handshake era; otherwise the `MCP-Protocol-Version` header decides, where a version this
- * runtime does not know counts as a newer stateless one (the stateless era then answers -32022).
+ * `initialize` is of the handshake era; otherwise the `MCP-Protocol-Version` header decides, and a version the server
+ * does not serve is refused with -32022 naming the ones it does.
  */
 export function eraOfPost(
   posted: Posted,
   header: string | undefined,
+  served: readonly RevisionFacts[],
   serves: () => readonly string[],
 ): Era | HttpResponseOut {
   if (posted.metaVersion !== undefined) return "stateless"; // only that era's requests carry `_meta` state
   if (posted.method === ERA_RULES.handshake.openingMethod || header === undefined) return "handshake";
-  const era = revisionEra(header);
+  const era = revisionEra(served, header);
   // Neither `_meta` nor a known header: say so, naming ours.
   if (era === undefined) return unsupportedVersion(header, posted.id ?? null, serves());
   return era;
@@ -74,10 +76,14 @@ export function eraOfPost(
  * A batch is of the stateless era (which refuses it) when an element names a revision outside the handshake era in
  * `_meta`, or the header names a stateless-era one.
  */
-export function eraOfBatch(valid: readonly Posted[], header: string | undefined): Era {
+export function eraOfBatch(
+  served: readonly RevisionFacts[],
+  valid: readonly Posted[],
+  header: string | undefined,
+): Era {
   for (const posted of valid)
-    if (posted.metaVersion !== undefined && revisionEra(posted.metaVersion) !== "handshake") return "stateless";
-  return header !== undefined && revisionEra(header) === "stateless" ? "stateless" : "handshake";
+    if (posted.metaVersion !== undefined && revisionEra(served, posted.metaVersion) !== "handshake") return "stateless";
+  return header !== undefined && revisionEra(served, header) === "stateless" ? "stateless" : "handshake";
 }
 
 /** Start a server session on `transport`; one whose server could not be started is closed (and leaves the registry). */

@@ -15,7 +15,6 @@ import {
   type Challenge,
 } from "../../auth/bearer.ts";
 import { metadataDocument, metadataPath, metadataUrl } from "../../auth/metadata.ts";
-import { SUPPORTED_REVISIONS } from "../../protocol/registry.ts";
 import {
   clientKeyOf,
   invalidRequest,
@@ -186,18 +185,18 @@ export class McpHttpHandler {
         if (sorted.ok) valid.push(sorted.posted);
         else errors.push(sorted.error);
       }
-      return this.eraNamed(eraOfBatch(valid, header)).postBatch(valid, errors, call);
+      return this.eraNamed(eraOfBatch(this.host.revisions, valid, header)).postBatch(valid, errors, call);
     }
     const sorted = sortMessage(read.body);
     if (!sorted.ok) return jsonResponse(400, sorted.error);
-    const era = eraOfPost(sorted.posted, header, this.supportedVersions);
+    const era = eraOfPost(sorted.posted, header, this.host.revisions, this.supportedVersions);
     if (typeof era !== "string") return era;
     return this.eraNamed(era).post(sorted.posted, call);
   }
 
   /** The versions named when refusing one. */
   private readonly supportedVersions = (): readonly string[] =>
-    this.options.modernVersions ?? this.host.revisions ?? SUPPORTED_REVISIONS;
+    this.options.modernVersions ?? this.host.revisions.map((r) => r.version);
 
   private toolScopeFailure(messages: readonly Posted[], authInfo: AuthInfo | undefined): HttpResponseOut | undefined {
     const auth = this.options.auth;

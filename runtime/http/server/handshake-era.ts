@@ -8,6 +8,7 @@
  */
 import { principalOf } from "../../transport/principal.ts";
 import { ERA_RULES } from "../../protocol/era.ts";
+import type { RevisionFacts } from "../../protocol/preference.ts";
 import {
   clientKeyOf,
   invalidRequest,
@@ -38,6 +39,11 @@ export class HandshakeEra implements HttpEra {
     private readonly registry: SessionRegistry,
   ) {}
 
+  /** The revisions of the server behind this endpoint. */
+  private get served(): readonly RevisionFacts[] {
+    return this.services.host.revisions;
+  }
+
   /** The era has sessions (protocol/era.ts); on HTTP the application may still serve it without (`sessions: false`). */
   private get sessionful(): boolean {
     return ERA_RULES.handshake.sessions && this.services.options.sessions !== false;
@@ -50,14 +56,14 @@ export class HandshakeEra implements HttpEra {
       return this.initialize(posted, call);
     const replyId = posted.id ?? null;
     const version = request.header("mcp-protocol-version");
-    if (version !== undefined && revisionEra(version) !== "handshake")
+    if (version !== undefined && revisionEra(this.served, version) !== "handshake")
       return unsupportedVersion(version, replyId, this.services.serves());
     const scope = this.services.scopeFailure([posted], authInfo);
     if (scope) return scope;
     if (!this.sessionful) return this.serveSessionless(posted, call, version ?? REVISION_WITHOUT_HEADER);
     const session = this.findSession(call, replyId);
     if (!(session instanceof SessionTransport)) return session;
-    const mismatch = versionMismatch(request, session, replyId, this.services.serves());
+    const mismatch = versionMismatch(request, session, replyId, this.served);
     if (mismatch) return mismatch;
     const mode = this.services.options.responseMode ?? "auto";
     if (isPostedRequest(posted)) {
@@ -76,16 +82,16 @@ export class HandshakeEra implements HttpEra {
   async postBatch(valid: readonly Posted[], invalid: readonly object[], call: EraCall): Promise<HttpResponseOut> {
     const { request, authInfo } = call;
     const version = request.header("mcp-protocol-version");
-    if (version !== undefined && revisionEra(version) !== "handshake")
+    if (version !== undefined && revisionEra(this.served, version) !== "handshake")
       return unsupportedVersion(version, null, this.services.serves());
     const scope = this.services.scopeFailure(valid, authInfo);
     if (scope) return scope;
     if (!this.sessionful) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
     const session = this.findSession(call, null);
     if (!(session instanceof SessionTransport)) return session;
-    const mismatch = versionMismatch(request, session, null, this.services.serves());
+    const mismatch = versionMismatch(request, session, null, this.served);
     if (mismatch) return mismatch;
-    if (!revisionHasBatches(session.protocolVersion))
+    if (!revisionHasBatches(this.served, session.protocolVersion))
       return rpcError(
         400,
         -32600,
@@ -129,9 +135,7 @@ export class HandshakeEra implements HttpEra {
       return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
     const session = this.findSession(call);
     if (!(session instanceof SessionTransport)) return session;
-    return (
-      versionMismatch(request, session, null, this.services.serves()) ?? session.listen(request.header("last-event-id"))
-    );
+    return versionMismatch(request, session, null, this.served) ?? session.listen(request.header("last-event-id"));
   }
 
   /** DELETE: the client ends its session. */
@@ -141,7 +145,7 @@ export class HandshakeEra implements HttpEra {
       return emptyResponse(405, { allow: "POST" });
     const session = this.findSession(call);
     if (!(session instanceof SessionTransport)) return session;
-    const mismatch = versionMismatch(request, session, null, this.services.serves());
+    const mismatch = versionMismatch(request, session, null, this.served);
     if (mismatch) return mismatch;
     await session.close();
     return emptyResponse(200);
@@ -168,6 +172,7 @@ export class HandshakeEra implements HttpEra {
       keepAliveMs: options.keepAliveMs ?? 25_000,
       pollAfterMs: options.pollAfterMs,
       onClosed: (s) => this.registry.remove(s),
+      served: this.services.host.revisions,
     });
     session.principal = principalOf(authInfo);
     this.registry.add(session, client);

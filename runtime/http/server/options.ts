@@ -1,6 +1,7 @@
 /** The options of the MCP HTTP endpoint (`McpHttpHandler`, and `serve()` on top of them). */
+import type { RevisionFacts } from "../../protocol/preference.ts";
 import type { Transport } from "../../transport/transport.ts";
-import type { RegisteredTool } from "../../server/server.ts";
+import type { RegisteredTool } from "../../server/options.ts";
 import type { BearerAuthOptions } from "../../auth/bearer.ts";
 import type { EventStore } from "./event-store.ts";
 import type { ResponseMode } from "./exchange.ts";
@@ -19,8 +20,11 @@ export interface HostTool {
 /** What the HTTP layer needs from an MCP server (`McpServer` is one): start a server-side session on a transport. */
 export interface SessionHost {
   connect(transport: Transport): Promise<unknown> | unknown;
-  /** The revisions the server speaks (named when a client asks for another). Default: every revision of the runtime. */
-  readonly revisions?: readonly string[];
+  /**
+   * The revisions the server serves (`McpServer.revisions`): the HTTP layer decides era and batching from these, and
+   * names their versions when a client asks for another. A version outside them is unknown here.
+   */
+  readonly revisions: readonly RevisionFacts[];
   /** The server's tools by name (`McpServer.tools`); without them only `auth.toolScopes` and `headerParams` apply. */
   readonly tools?: ReadonlyMap<string, HostTool>;
 }

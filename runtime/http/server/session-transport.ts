@@ -15,6 +15,7 @@ import type { EventStore } from "./event-store.ts";
 import { Exchange, type RequestId } from "./exchange.ts";
 import { SseStream, SSE_HEADERS } from "./sse.ts";
 import { jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
+import type { RevisionFacts } from "../../protocol/preference.ts";
 import { sendsPrimingEvent } from "./transport-revisions.ts";
 
 const GET_STREAM = "g";
@@ -34,6 +35,8 @@ export interface SessionTransportOptions {
   readonly keepAliveMs?: number;
   readonly pollAfterMs?: number | undefined;
   readonly onClosed: (session: SessionTransport) => void;
+  /** The revisions of the server behind the endpoint (which of them prime their streams). */
+  readonly served: readonly RevisionFacts[];
 }
 
 export class SessionTransport implements Transport {
@@ -108,7 +111,7 @@ export class SessionTransport implements Transport {
         batch,
         headers: this.idHeader,
         eventStore: this.options.eventStore,
-        priming: sendsPrimingEvent(this.protocolVersion),
+        priming: sendsPrimingEvent(this.options.served, this.protocolVersion),
         retryMs: this.options.retryMs,
         keepAliveMs: this.options.keepAliveMs ?? 0,
         pollAfterMs: this.options.pollAfterMs,
@@ -161,7 +164,7 @@ export class SessionTransport implements Transport {
     if (this.getStream?.open)
       return { status: 409, headers: {}, body: "A GET stream is already open for this session" };
     const stream = new SseStream();
-    if (store && sendsPrimingEvent(this.protocolVersion)) {
+    if (store && sendsPrimingEvent(this.options.served, this.protocolVersion)) {
       const id = await store.storeEvent(GET_STREAM, undefined);
       stream.send({ id, data: "", ...(this.options.retryMs !== undefined ? { retryMs: this.options.retryMs } : {}) });
     }

@@ -57,7 +57,7 @@ export class StatelessEra implements HttpEra {
   /** This era has no batches: the answer names the revision that says so. */
   postBatch(valid: readonly Posted[], _errors: readonly object[], call: EraCall): HttpResponseOut {
     const named = valid.find(
-      (p) => p.metaVersion !== undefined && revisionEra(p.metaVersion) !== "handshake",
+      (p) => p.metaVersion !== undefined && revisionEra(this.services.host.revisions, p.metaVersion) !== "handshake",
     )?.metaVersion;
     const revision = named ?? call.request.header("mcp-protocol-version") ?? "(none)";
     return rpcError(

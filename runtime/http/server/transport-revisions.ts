@@ -4,8 +4,7 @@
  * descriptor, see `protocol/era.ts`), with the released versions that are exceptions listed by their exact wire
  * version; nothing here orders versions or assumes they look like dates.
  */
-import { eraOf } from "../../protocol/registry.ts";
-
+import { factsOf, type RevisionFacts } from "../../protocol/preference.ts";
 /** transports.mdx (2025-06-18 on): without an `MCP-Protocol-Version` header a server SHOULD assume this version. */
 export const REVISION_WITHOUT_HEADER = "2025-03-26";
 
@@ -16,7 +15,11 @@ export const REVISION_WITHOUT_HEADER = "2025-03-26";
  */
 const RELEASED_BEFORE_SSE_PRIMING: ReadonlySet<string> = new Set(["2024-11-05", "2025-03-26", "2025-06-18"]);
 
-/** Whether a session's streams start with a priming event (an id and empty data): handshake era, SEP-1699 on. */
-export function sendsPrimingEvent(revision: string | undefined): boolean {
-  return revision !== undefined && eraOf(revision) === "handshake" && !RELEASED_BEFORE_SSE_PRIMING.has(revision);
+/**
+ * Whether a session's streams start with a priming event (an id and empty data): a served handshake-era revision,
+ * SEP-1699 on. `served` are the revisions of the server behind the endpoint (`SessionHost.revisions`).
+ */
+export function sendsPrimingEvent(served: readonly RevisionFacts[], revision: string | undefined): boolean {
+  if (revision === undefined || RELEASED_BEFORE_SSE_PRIMING.has(revision)) return false;
+  return factsOf(served, revision)?.era === "handshake";
 }

@@ -3,7 +3,7 @@
  * does not speak (-32022, naming ours), and a session asked at a revision it cannot use.
  */
 import type { Era } from "../../protocol/profiles.ts";
-import { batchesOf, eraOf } from "../../protocol/registry.ts";
+import { factsOf, type RevisionFacts } from "../../protocol/preference.ts";
 import type { RequestId } from "./exchange.ts";
 import type { HeaderSource } from "../mcp-headers.ts";
 import { rpcError } from "./answers.ts";
@@ -11,14 +11,14 @@ import { UNSUPPORTED_VERSION } from "./stateless-checks.ts";
 import type { SessionTransport } from "./session-transport.ts";
 import type { HttpResponseOut } from "./types.ts";
 
-/** The era of a revision this runtime knows (from its bindings), or undefined for a revision it does not know. */
-export function revisionEra(revision: string): Era | undefined {
-  return eraOf(revision);
+/** The era of a revision the server serves (from its descriptor), or undefined for any other version. */
+export function revisionEra(served: readonly RevisionFacts[], revision: string): Era | undefined {
+  return factsOf(served, revision)?.era;
 }
 
-/** Whether a revision has JSON-RPC batches (a fact of its bindings). */
-export function revisionHasBatches(revision: string | undefined): boolean {
-  return revision !== undefined && batchesOf(revision);
+/** Whether a served revision has JSON-RPC batches (a fact of its descriptor); false for any other version. */
+export function revisionHasBatches(served: readonly RevisionFacts[], revision: string | undefined): boolean {
+  return revision !== undefined && factsOf(served, revision)?.batches === true;
 }
 
 /** 400 + -32022 naming the versions this server speaks (2026-07-28 `UnsupportedProtocolVersionError`). */
@@ -42,12 +42,12 @@ export function versionMismatch(
   request: HeaderSource,
   session: SessionTransport,
   id: RequestId | null,
-  serves: readonly string[],
+  served: readonly RevisionFacts[],
 ): HttpResponseOut | undefined {
   const version = request.header("mcp-protocol-version");
   const negotiated = session.protocolVersion;
   if (version === undefined || negotiated === undefined || version === negotiated) return undefined;
-  if (revisionEra(version) === "handshake" && serves.includes(version)) return undefined;
+  if (revisionEra(served, version) === "handshake") return undefined;
   const message = `Bad Request: MCP-Protocol-Version ${version} is not a version this session can use (negotiated: ${negotiated})`;
   return rpcError(400, -32000, message, id);
 }

@@ -11,7 +11,7 @@
  * `HOSTILE_HTTP` (JSON: serve()/handler options) configure it. SIGUSR2 (Node) writes `fuzz-heap <bytes>` to stderr
  * after a full GC, like launch.ts.
  */
-import { McpServer, StdioServerTransport } from "../../../runtime/index.ts";
+import { builtinRevisions, McpServer, StdioServerTransport } from "../../../runtime/index.ts";
 import { McpHttpHandler, toFetchHandler } from "../../../runtime/http/web-entry.ts";
 
 interface BunApi {
@@ -24,6 +24,7 @@ const Bun = (globalThis as { Bun?: BunApi }).Bun;
 const options = JSON.parse(process.env["HOSTILE_SERVER"] ?? "{}") as Record<string, unknown>;
 const httpOptions = JSON.parse(process.env["HOSTILE_HTTP"] ?? "{}") as Record<string, unknown>;
 const server = new McpServer({
+  revisions: builtinRevisions,
   info: { name: "hostile", version: "1.0.0" },
   onDiagnostic: (message) => process.stderr.write(`hostile: ${message.slice(0, 300)}\n`),
   ...options,

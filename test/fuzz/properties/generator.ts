@@ -19,7 +19,7 @@ import { emitUserFiles } from "../../../generator/emit/user/emit-user.ts";
 import { ManifestError } from "../../../generator/manifest/errors.ts";
 import { parseManifest } from "../../../generator/manifest/load-manifest.ts";
 import { MAX_SCHEMA_DEPTH } from "../../../generator/manifest/schema-survey.ts";
-import { createMemoryTransportPair, McpClient, McpServer, type McpServerCore } from "../../../runtime/index.ts";
+import { builtinRevisions, createMemoryTransportPair, McpClient, McpServer } from "../../../runtime/index.ts";
 import type { RunOptions } from "./frames.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
@@ -115,12 +115,12 @@ type Tool = { name: string; inputSchema: Json; depth: number; _meta: { scopes: s
 
 /** import's reading of a server listing `tools`, as manifest text (JSON), scopes added as a manifest would hold them. */
 async function imported(tools: readonly Tool[]): Promise<string> {
-  const server = new McpServer({ info: { name: "fuzz", version: "1.0.0" } });
+  const server = new McpServer({ revisions: builtinRevisions, info: { name: "fuzz", version: "1.0.0" } });
   for (const tool of tools)
     server.tool({ name: tool.name, inputSchema: tool.inputSchema as never }, () => ({ content: [] }));
   const [serverSide, clientSide] = createMemoryTransportPair();
   await server.connect(serverSide);
-  const client = new McpClient({ info: { name: "fuzz-import", version: "1.0.0" } });
+  const client = new McpClient({ revisions: builtinRevisions, info: { name: "fuzz-import", version: "1.0.0" } });
   await client.connect(clientSide);
   try {
     // import.ts types the client by the built package; the source build is the same class.
@@ -140,7 +140,7 @@ async function imported(tools: readonly Tool[]): Promise<string> {
 async function callAll(dir: string, tools: readonly Tool[]): Promise<void> {
   const generated = (await import(pathToFileURL(path.join(dir, "index.ts")).href)) as {
     toolScopes: Record<string, readonly string[]>;
-    createServer(handlers: object): McpServerCore;
+    createServer(handlers: object): McpServer;
   };
   const handlers: Record<string, () => unknown> = {};
   for (const t of tools)
@@ -148,7 +148,7 @@ async function callAll(dir: string, tools: readonly Tool[]): Promise<void> {
   const server = generated.createServer({ tools: handlers });
   const [serverSide, clientSide] = createMemoryTransportPair();
   await server.connect(serverSide);
-  const client = new McpClient({ info: { name: "fuzz", version: "1.0.0" } });
+  const client = new McpClient({ revisions: builtinRevisions, info: { name: "fuzz", version: "1.0.0" } });
   await client.connect(clientSide);
   try {
     for (const t of tools) {

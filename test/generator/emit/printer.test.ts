@@ -20,7 +20,7 @@ describe("printer", () => {
     const S = sibling("S", "schemas");
     f.print("const a = ", runtime.optionalKey, "(", S, ".X);");
     f.print("let b: ", typeUse(T), ".Y = ", runtime.openObject, "(", zod, ".object({}));");
-    f.print("let c: ", typeUse(runtime.McpServerCore), " = new ", runtime.McpServerCore, "();");
+    f.print("let c: ", typeUse(runtime.McpServer), " = new ", runtime.McpServer, "();");
     f.print("let d: ", runtime.ServerOptions, ";");
     f.print("let e: ", typeUse(runtime.MethodTable), ";");
     f.print("const again = ", runtime.optionalKey, ";");
@@ -29,7 +29,7 @@ describe("printer", () => {
         "// header",
         "",
         'import * as z from "zod/mini";',
-        'import { McpServerCore, type ServerOptions } from "rt";',
+        'import { McpServer, type ServerOptions } from "rt";',
         'import type { MethodTable } from "rt/method-type";',
         'import { openObject, optionalKey } from "rt/zod-helpers";',
         'import * as S from "./schemas.js";',
@@ -37,7 +37,7 @@ describe("printer", () => {
         "",
         "const a = optionalKey(S.X);",
         "let b: T.Y = openObject(z.object({}));",
-        "let c: McpServerCore = new McpServerCore();",
+        "let c: McpServer = new McpServer();",
         "let d: ServerOptions;",
         "let e: MethodTable;",
         "const again = optionalKey;",
@@ -66,8 +66,8 @@ describe("printer", () => {
 
   it("orders by code unit, not by locale", () => {
     const f = printer();
-    f.print(runtime.callTool, runtime.McpServerCore, runtime.callStructured);
-    expect(f.render("").split("\n")[0]).toBe('import { McpServerCore, callStructured, callTool } from "rt";');
+    f.print(runtime.callTool, runtime.McpServer, runtime.callStructured);
+    expect(f.render("").split("\n")[0]).toBe('import { McpServer, callStructured, callTool } from "rt";');
   });
 });
 

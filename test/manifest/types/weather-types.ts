@@ -3,7 +3,7 @@
  * `@ts-expect-error` must be an error, or tsc reports the unused directive and the check fails.
  */
 import type { z } from "zod";
-import type { McpClient, McpClientCore, McpServer } from "../../../runtime/index.ts";
+import type { McpClient, McpServer } from "../../../runtime/index.ts";
 import { revision as revision_2025_11_25 } from "../../../runtime/generated/protocol/2025-11-25/index.ts";
 import {
   createClient,
@@ -75,12 +75,12 @@ export const templateVariables: ServerHandlers["resourceTemplates"]["current_con
 };
 
 createServer(handlers);
-// The manifest's revisions are overridden by descriptors only: the generated server is an McpServerCore, which
+// The manifest's revisions are overridden by descriptors only: the generated server is an McpServer, which
 // would refuse a built-in name at run time, so the option's type refuses it first.
 createServer(handlers, { revisions: [revision_2025_11_25] });
 // @ts-expect-error a revision is passed as its descriptor, not by name
 createServer(handlers, { revisions: ["2025-11-25"] });
-// What createServer returns serves wherever an McpServer is expected (the same class without the default list).
+// What createServer returns is the one server class, McpServer.
 export const asServer: McpServer = createServer(handlers);
 
 // The exported validators are typed by the declared types (their agreement is proven by differential.test.ts).
@@ -122,4 +122,4 @@ export async function clientCalls(raw: McpClient): Promise<void> {
 }
 
 // A client given only the revisions it speaks wraps the same way.
-export const fromCore = (raw: McpClientCore) => createClient(raw).raw;
+export const fromCore = (raw: McpClient) => createClient(raw).raw;

@@ -4,7 +4,13 @@
  * values the handler did give are kept, declined answers are untouched, and `applyElicitationDefaults: false` opts out.
  */
 import { describe, expect, it } from "vitest";
-import { createMemoryTransportPair, McpClient, McpServer, type ElicitResult } from "../../../runtime/index.ts";
+import {
+  builtinRevisions,
+  createMemoryTransportPair,
+  McpClient,
+  McpServer,
+  type ElicitResult,
+} from "../../../runtime/index.ts";
 
 // The five fields of the conformance suite's sep1034 scenario, with the types its checks expect.
 const REQUESTED = {
@@ -21,7 +27,7 @@ const REQUESTED = {
 
 async function ask(revision: string, answer: ElicitResult, applyElicitationDefaults?: boolean): Promise<unknown> {
   let seen: unknown;
-  const server = new McpServer({ info: { name: "defaults-server", version: "1" } });
+  const server = new McpServer({ revisions: builtinRevisions, info: { name: "defaults-server", version: "1" } });
   server.tool({ name: "form", inputSchema: { type: "object" } }, async (_args, ctx) => {
     seen = await ctx.elicit({ mode: "form", message: "Your details", requestedSchema: REQUESTED }, { key: "form" });
     return { content: [{ type: "text", text: "ok" }] };
@@ -30,7 +36,7 @@ async function ask(revision: string, answer: ElicitResult, applyElicitationDefau
   await server.connect(b);
   const client = new McpClient({
     info: { name: "defaults-client", version: "1" },
-    revisions: [revision],
+    revisions: builtinRevisions.filter((r) => r.version === revision),
     handlers: {
       elicitation: () => answer,
       ...(applyElicitationDefaults === undefined ? {} : { applyElicitationDefaults }),

@@ -17,6 +17,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import * as z from "zod/mini";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  builtinRevisions,
   callStructured,
   callTool,
   McpClient,
@@ -31,7 +32,7 @@ import { serve, type RunningServer } from "../../../runtime/http/server/node.ts"
 const ITEMS: Readonly<Record<string, string>> = { "1": "first item" };
 
 function errorServer(): McpServer {
-  const server = new McpServer({ info: { name: "errors", version: "1.0.0" } });
+  const server = new McpServer({ revisions: builtinRevisions, info: { name: "errors", version: "1.0.0" } });
   server.resourceTemplate({ uriTemplate: "item://{id}", name: "item" }, (uri, { id = "" }) => {
     const text = ITEMS[id];
     if (text === undefined) throw new ResourceNotFoundError(uri, `No item with id ${id}`);
@@ -154,7 +155,10 @@ describe("a handler's resource-not-found error reaches the official SDK clients"
 describe("typed calls: one error model with or without an outputSchema", () => {
   for (const revision of ["2025-11-25", "2026-07-28"]) {
     it(`${revision}: isError rejects with ToolCallError carrying the content; protocol errors with RpcError`, async () => {
-      const client = new McpClient({ info: { name: "typed", version: "1.0.0" }, revisions: [revision] });
+      const client = new McpClient({
+        info: { name: "typed", version: "1.0.0" },
+        revisions: builtinRevisions.filter((r) => r.version === revision),
+      });
       await client.connect(new StreamableHttpClientTransport(running.url));
       try {
         const Count = z.object({ n: z.number() });

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
-  JsonRpcEngine,
   McpClient,
   McpServer,
   ProtocolNotificationType,
@@ -18,6 +18,7 @@ import {
   RpcError,
   type ServerSession,
 } from "../../../runtime/index.ts";
+import { JsonRpcEngine } from "../../../runtime/advanced.ts";
 import { StreamableHttpClientTransport } from "../../../runtime/http/index.ts";
 import { serve } from "../../../runtime/http/server/node.ts";
 import { killPeers, startFixture } from "./peers.ts";
@@ -53,6 +54,7 @@ interface Setup {
 async function connect(setup: Setup) {
   const calls: string[] = [];
   const server = new McpServer({
+    revisions: builtinRevisions,
     info: { name: "ext-server", version: "1" },
     ...(setup.serverDeclares ? { extensions: [{ id: EXT, settings: { loud: true }, methods: [echo, heard] }] } : {}),
   });
@@ -66,7 +68,7 @@ async function connect(setup: Setup) {
   const session: ServerSession = await server.connect(b);
   const client = new McpClient({
     info: { name: "ext-client", version: "1" },
-    revisions: [setup.revision],
+    revisions: builtinRevisions.filter((r) => r.version === setup.revision),
     ...(setup.clientDeclares ? { extensions: [{ id: EXT, methods: [echo, heard] }] } : {}),
     ...(setup.onDiagnostic ? { onDiagnostic: setup.onDiagnostic } : {}),
   });
@@ -141,11 +143,16 @@ describe("extension notifications (handshake era: the server sends them on the s
 
 describe("declaring extensions", () => {
   it("takes a method table (what `mcp-gen protocol` generates) as well as a list of tokens", async () => {
-    const server = new McpServer({ info: { name: "s", version: "1" }, extensions: [{ id: EXT, methods: [echo] }] });
+    const server = new McpServer({
+      revisions: builtinRevisions,
+      info: { name: "s", version: "1" },
+      extensions: [{ id: EXT, methods: [echo] }],
+    });
     server.setRequestHandler(echo, ({ text }) => ({ echoed: text }));
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
     const client = new McpClient({
+      revisions: builtinRevisions,
       info: { name: "c", version: "1" },
       extensions: [{ id: EXT, methods: { "echo/say": echo } }],
     });
@@ -158,6 +165,7 @@ describe("declaring extensions", () => {
     expect(
       () =>
         new McpClient({
+          revisions: builtinRevisions,
           info: { name: "c", version: "1" },
           extensions: [
             { id: "com.example/a", methods: [echo] },
@@ -175,6 +183,7 @@ describe("against an official SDK v2 server (2026-07-28) serving a custom method
   it("calls it once both sides declared the extension, and refuses it locally otherwise", async () => {
     const url = await startFixture(fixture, "--extension", EXT);
     const declaring = new McpClient({
+      revisions: builtinRevisions,
       info: { name: "ext-client", version: "1" },
       extensions: [{ id: EXT, methods: [echo] }],
     });
@@ -182,7 +191,7 @@ describe("against an official SDK v2 server (2026-07-28) serving a custom method
     expect(declaring.revision).toBe("2026-07-28");
     expect(await declaring.request(echo, { text: "hi" })).toMatchObject({ echoed: "v2:hi" });
     await declaring.close();
-    const plain = new McpClient({ info: { name: "plain-client", version: "1" } });
+    const plain = new McpClient({ revisions: builtinRevisions, info: { name: "plain-client", version: "1" } });
     await plain.connect(new StreamableHttpClientTransport(url));
     await expect(plain.request(echo, { text: "hi" })).rejects.toBeInstanceOf(ProtocolUsageError);
     await plain.close();
@@ -218,7 +227,7 @@ describe("server→client requests of an extension (handshake era)", () => {
     await server.start();
     const client = new McpClient({
       info: { name: "c", version: "1" },
-      revisions: ["2025-11-25"],
+      revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
       extensions: [{ id: EXT, methods: [ask] }],
     });
     client.handle(ask, (params) => {
@@ -249,6 +258,7 @@ describe.each(["2025-11-25", "2026-07-28"])(
   (revision) => {
     it("calls a negotiated extension's method through the era's HTTP rules", async () => {
       const server = new McpServer({
+        revisions: builtinRevisions,
         info: { name: "ext-http", version: "1" },
         extensions: [{ id: EXT, methods: [echo] }],
       });
@@ -257,7 +267,7 @@ describe.each(["2025-11-25", "2026-07-28"])(
       try {
         const client = new McpClient({
           info: { name: "c", version: "1" },
-          revisions: [revision],
+          revisions: builtinRevisions.filter((r) => r.version === revision),
           extensions: [{ id: EXT, methods: [echo] }],
         });
         await client.connect(new StreamableHttpClientTransport(running.url));

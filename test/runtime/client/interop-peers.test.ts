@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient, type Transport } from "../../../runtime/index.ts";
+import { builtinRevisions, McpClient, type Transport } from "../../../runtime/index.ts";
 import { StdioClientTransport } from "../../../runtime/node.ts";
 import { StreamableHttpClientTransport } from "../../../runtime/http/index.ts";
 import { killPeers, startFixture, startPeer } from "./peers.ts";
@@ -41,7 +41,7 @@ async function exercise(
   transport: Transport,
   expected: { revision: string; tool: string; args: Record<string, unknown>; text: string },
 ) {
-  const client = new McpClient({ info: { name: "peer-test", version: "1.0.0" } });
+  const client = new McpClient({ revisions: builtinRevisions, info: { name: "peer-test", version: "1.0.0" } });
   await client.connect(transport);
   try {
     expect(client.revision).toBe(expected.revision);

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient } from "../../../runtime/index.ts";
+import { builtinRevisions, McpClient } from "../../../runtime/index.ts";
 import { StdioClientTransport } from "../../../runtime/node.ts";
 import { StreamableHttpClientTransport } from "../../../runtime/http/index.ts";
 import { killPeers, startFixture } from "./peers.ts";
@@ -19,7 +19,7 @@ const startV1 = (mode: string) => startFixture(FIXTURE, mode);
 describe.each(["stateful", "stateless", "sse"])("default McpClient → official SDK v1 %s HTTP server", (mode) => {
   it("falls back from the server/discover probe to initialize and calls a tool", async () => {
     const url = await startV1(mode);
-    const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "negotiation-test", version: "1.0.0" } });
     await client.connect(new StreamableHttpClientTransport(url));
     try {
       // The v1 SDK speaks up to 2025-11-25; the handshake picks the newest revision both sides accept.
@@ -37,7 +37,7 @@ const ODD = fileURLToPath(new URL("./fixtures/odd-stdio-server.ts", import.meta.
 
 describe("default McpClient → servers that answer the probe oddly (stdio)", () => {
   it("treats a server/discover answer that is not a DiscoverResult as a legacy server", async () => {
-    const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "negotiation-test", version: "1.0.0" } });
     await client.connect(
       new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "empty-result"] }),
     );
@@ -50,7 +50,11 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
   });
 
   it("after a probe timeout, recognises a modern server by its -32022 answer to initialize and probes again", async () => {
-    const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" }, probeTimeoutMs: 100 });
+    const client = new McpClient({
+      revisions: builtinRevisions,
+      info: { name: "negotiation-test", version: "1.0.0" },
+      probeTimeoutMs: 100,
+    });
     await client.connect(
       new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "slow-modern"] }),
     );
@@ -109,7 +113,7 @@ describe("default McpClient → stateless-era HTTP servers", () => {
             },
           },
     );
-    const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "negotiation-test", version: "1.0.0" } });
     try {
       await client.connect(new StreamableHttpClientTransport(server.url));
       expect(client.revision).toBe("2026-07-28");
@@ -130,7 +134,10 @@ describe("default McpClient → stateless-era HTTP servers", () => {
       };
     });
     try {
-      const client = new McpClient({ info: { name: "negotiation-test", version: "1.0.0" } });
+      const client = new McpClient({
+        revisions: builtinRevisions,
+        info: { name: "negotiation-test", version: "1.0.0" },
+      });
       await expect(client.connect(new StreamableHttpClientTransport(server.url))).rejects.toThrow(
         /refused server\/discover \(-32020\): Mcp-Method header/,
       );

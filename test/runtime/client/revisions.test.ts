@@ -8,6 +8,7 @@ import { z } from "zod";
 import { revision as r2025_11_25 } from "../../../runtime/generated/protocol/2025-11-25/index.ts";
 import { revision as r2026_07_28 } from "../../../runtime/generated/protocol/2026-07-28/index.ts";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
   McpClient,
   McpServer,
@@ -16,8 +17,8 @@ import {
   ProtocolUsageError,
   SUPPORTED_REVISIONS,
   type RevisionDescriptor,
-  type RevisionInput,
 } from "../../../runtime/index.ts";
+import { builtin } from "../builtin-lookup.ts";
 
 const addNote = new ProtocolRequestType({
   method: "notes/add",
@@ -46,14 +47,19 @@ const handshakeDraft: RevisionDescriptor = {
   methods: { ...r2025_11_25.methods, "notes/add": addNote },
 };
 
+/** A revision in these lists: a descriptor, or a built-in's wire version (looked up in `builtinRevisions`). */
+type RevisionInput = RevisionDescriptor | string;
+const values = (list: readonly RevisionInput[]) => list.map((r) => (typeof r === "string" ? builtin(r) : r));
+
 async function connect(serverRevisions: readonly RevisionInput[], clientRevisions?: readonly RevisionInput[]) {
-  const server = new McpServer({ info: { name: "notes", version: "1" }, revisions: serverRevisions });
+  const server = new McpServer({ info: { name: "notes", version: "1" }, revisions: values(serverRevisions) });
   server.setRequestHandler(addNote, (params) => ({ id: params.text.length }));
   const [a, b] = createMemoryTransportPair();
   await server.connect(b);
   const client = new McpClient({
+    revisions: builtinRevisions,
     info: { name: "notes-client", version: "1" },
-    ...(clientRevisions ? { revisions: clientRevisions } : {}),
+    ...(clientRevisions ? { revisions: values(clientRevisions) } : {}),
   });
   await client.connect(a);
   return client;

@@ -9,10 +9,17 @@ import { methods as m25 } from "../../../runtime/generated/protocol/2025-11-25/m
 import { methods as m26 } from "../../../runtime/generated/protocol/2026-07-28/methods.ts";
 import type * as T25 from "../../../runtime/generated/protocol/2025-11-25/types.ts";
 import type * as T26 from "../../../runtime/generated/protocol/2026-07-28/types.ts";
-import { createMemoryTransportPair, McpClient, McpServer, ProtocolUsageError } from "../../../runtime/index.ts";
+import {
+  builtinRevisions,
+  createMemoryTransportPair,
+  McpClient,
+  McpServer,
+  ProtocolUsageError,
+} from "../../../runtime/index.ts";
 
 async function connect(revision: string, client?: McpClient): Promise<{ client: McpClient; server: McpServer }> {
   const server = new McpServer({
+    revisions: builtinRevisions,
     info: { name: "typed-server", version: "1" },
     capabilities: { tools: { listChanged: true } },
   });
@@ -25,7 +32,12 @@ async function connect(revision: string, client?: McpClient): Promise<{ client: 
   });
   const [a, b] = createMemoryTransportPair();
   await server.connect(b);
-  const c = client ?? new McpClient({ info: { name: "typed-client", version: "1" }, revisions: [revision] });
+  const c =
+    client ??
+    new McpClient({
+      info: { name: "typed-client", version: "1" },
+      revisions: builtinRevisions.filter((r) => r.version === revision),
+    });
   await c.connect(a);
   return { client: c, server };
 }
@@ -52,7 +64,7 @@ describe("requests typed by token", () => {
   });
 
   it("checks params at compile time (these calls are never run)", () => {
-    const client = new McpClient({ info: { name: "c", version: "1" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "c", version: "1" } });
     const typeOnly = () => {
       // @ts-expect-error `name` is required
       void client.request(m26["tools/call"], { arguments: {} });
@@ -101,7 +113,10 @@ describe("listeners and handlers typed by token", () => {
 
   it("answers server→client requests with a handler registered by token, in both eras", async () => {
     for (const revision of ["2025-11-25", "2026-07-28"]) {
-      const client = new McpClient({ info: { name: "typed-client", version: "1" }, revisions: [revision] });
+      const client = new McpClient({
+        info: { name: "typed-client", version: "1" },
+        revisions: builtinRevisions.filter((r) => r.version === revision),
+      });
       client.handle(m25["roots/list"], (params, context) => {
         expectTypeOf(params).toEqualTypeOf<T25.RequestParams>();
         return { roots: [{ uri: `file:///${context.era}` }] };
@@ -116,7 +131,7 @@ describe("listeners and handlers typed by token", () => {
   });
 
   it("types a handler's answer (never run)", () => {
-    const client = new McpClient({ info: { name: "c", version: "1" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "c", version: "1" } });
     const typeOnly = () => {
       // @ts-expect-error `roots` must be an array of roots
       client.handle(m25["roots/list"], () => ({ roots: "file:///" }));

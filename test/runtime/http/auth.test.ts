@@ -12,7 +12,7 @@ import { parseBearerChallenge } from "../../../runtime/http/client/sse.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
 import { CollectingSink, initializeMessage, post, request } from "./helpers.ts";
 import { HttpError, StreamableHttpClientTransport } from "../../../runtime/http/client/transport.ts";
-import { McpClient, McpServer, type RequestContext } from "../../../runtime/index.ts";
+import { builtinRevisions, McpClient, McpServer, type RequestContext } from "../../../runtime/index.ts";
 
 const ISSUER = "https://auth.example.test";
 let jwksServer: Server;
@@ -203,7 +203,7 @@ describe("bearer auth", () => {
   it("reaches the runtime's tool handlers as ctx.authInfo and ctx.headers, in both eras", async () => {
     const seen: Array<{ revision: string; sub: unknown; scopes: readonly string[]; requestId: string | undefined }> =
       [];
-    const server = new McpServer({ info: { name: "auth-e2e", version: "1.0.0" } }).tool(
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "auth-e2e", version: "1.0.0" } }).tool(
       { name: "whoami", inputSchema: { type: "object" } },
       (_args, ctx: RequestContext) => {
         seen.push({
@@ -232,7 +232,10 @@ describe("bearer auth", () => {
     try {
       const signed = await token({ scope: "profile:read" }, { audience: url });
       for (const revision of ["2025-11-25", "2026-07-28"]) {
-        const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: [revision] });
+        const client = new McpClient({
+          info: { name: "e2e", version: "1.0.0" },
+          revisions: builtinRevisions.filter((r) => r.version === revision),
+        });
         await client.connect(
           new StreamableHttpClientTransport(url, { token: signed, headers: { "x-request-id": `r-${revision}` } }),
         );

@@ -3,7 +3,7 @@
  * request's SSE stream; after the request ended (the -32042 flow) it goes to the session's GET stream.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient, McpServer, RpcError, type RequestContext } from "../../../runtime/index.ts";
+import { builtinRevisions, McpClient, McpServer, RpcError, type RequestContext } from "../../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../../runtime/http/client/transport.ts";
 import { serve, type RunningServer } from "../../../runtime/http/server/node.ts";
 import { waitFor } from "./helpers.ts";
@@ -12,7 +12,7 @@ const URL_TO_OPEN = "https://auth.example.com/connect";
 
 function completingServer() {
   const awaitingUser = new Map<string, RequestContext>();
-  const mcp = new McpServer({ info: { name: "completing", version: "1" } });
+  const mcp = new McpServer({ revisions: builtinRevisions, info: { name: "completing", version: "1" } });
   mcp.tool({ name: "connect", inputSchema: { type: "object" } }, async (_args, ctx) => {
     const answer = await ctx.elicit({ mode: "url", message: "Connect", url: URL_TO_OPEN, elicitationId: "el-1" });
     const sent = answer.action === "accept" && (await ctx.completeElicitation("el-1"));
@@ -38,7 +38,7 @@ async function connected() {
   running = await serve(mcp, { retryMs: 50 });
   const client = new McpClient({
     info: { name: "http-client", version: "1" },
-    revisions: ["2025-11-25"],
+    revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
     capabilities: { elicitation: { url: {} } },
     handlers: { elicitation: () => ({ action: "accept" }) },
   });

@@ -12,7 +12,7 @@ import {
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
-import { McpClient, SUPPORTED_REVISIONS } from "../../../runtime/index.ts";
+import { builtinRevisions, McpClient, SUPPORTED_REVISIONS } from "../../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../../runtime/http/client/transport.ts";
 import { serve, type RunningServer } from "../../../runtime/http/server/node.ts";
 import { createServer } from "../../../examples/everything/generated/index.ts";
@@ -41,7 +41,7 @@ describe("our client ↔ our server", () => {
     it(`speaks ${revision} over Streamable HTTP`, async () => {
       const client = new McpClient({
         info: { name: "e2e", version: "1.0.0" },
-        revisions: [revision],
+        revisions: builtinRevisions.filter((r) => r.version === revision),
         handlers: {
           sampling: async () => ({ role: "assistant", content: { type: "text", text: "Paris" }, model: "m" }),
         },
@@ -62,7 +62,10 @@ describe("our client ↔ our server", () => {
   }
 
   it("2026-07-28: serve() checks a tool's Mcp-Param-* headers, and our client mirrors them", async () => {
-    const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2026-07-28"] });
+    const client = new McpClient({
+      info: { name: "e2e", version: "1.0.0" },
+      revisions: builtinRevisions.filter((r) => ["2026-07-28"].includes(r.version)),
+    });
     await client.connect(new StreamableHttpClientTransport(server.url));
     // Called without listing tools first: the server answers -32020, the transport re-lists the tools and retries.
     const args = { region: "Zürich", query: "rain" };
@@ -103,7 +106,10 @@ describe("our client ↔ our server", () => {
   });
 
   it("falls back to the legacy HTTP+SSE transport for an old server", async () => {
-    const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2024-11-05"] });
+    const client = new McpClient({
+      info: { name: "e2e", version: "1.0.0" },
+      revisions: builtinRevisions.filter((r) => ["2024-11-05"].includes(r.version)),
+    });
     await client.connect(new StreamableHttpClientTransport(legacyOnly.url));
     const simple = await client.callTool("test_simple_text", {});
     expect(simple.content).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
@@ -163,7 +169,10 @@ describe("handshake era without sessions (sessions: false)", () => {
   it("serves every POST on its own: our client and the SDK v1 client, no Mcp-Session-Id minted", async () => {
     const running = await serve(createEverythingServer(), { sessions: false });
     try {
-      const ours = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2025-11-25"] });
+      const ours = new McpClient({
+        info: { name: "e2e", version: "1.0.0" },
+        revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+      });
       const transport = new StreamableHttpClientTransport(running.url);
       await ours.connect(transport);
       expect(transport.sessionId).toBeUndefined();
@@ -187,7 +196,10 @@ describe("server-initiated messages (2025-11-25)", () => {
     const mcp = createEverythingServer();
     const running = await serve(mcp, { retryMs: 50 });
     try {
-      const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2025-11-25"] });
+      const client = new McpClient({
+        info: { name: "e2e", version: "1.0.0" },
+        revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+      });
       await client.connect(new StreamableHttpClientTransport(running.url, { reconnect: { initialDelayMs: 50 } }));
       const changed: unknown[] = [];
       client.on("notifications/tools/list_changed", (p) => void changed.push(p));
@@ -210,7 +222,10 @@ describe("long-lived and abandoned streams (2026-07-28)", () => {
     const mcp = createEverythingServer();
     const running = await serve(mcp);
     try {
-      const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2026-07-28"] });
+      const client = new McpClient({
+        info: { name: "e2e", version: "1.0.0" },
+        revisions: builtinRevisions.filter((r) => ["2026-07-28"].includes(r.version)),
+      });
       await client.connect(new StreamableHttpClientTransport(running.url));
       const changed: unknown[] = [];
       client.on("notifications/tools/list_changed", (p) => void changed.push(p));
@@ -254,7 +269,10 @@ describe("long-lived and abandoned streams (2026-07-28)", () => {
       await reader.read(); // the first progress notification
       controller.abort();
       await waitFor(() => mcp.sessions.size === 0);
-      const client = new McpClient({ info: { name: "e2e", version: "1.0.0" }, revisions: ["2026-07-28"] });
+      const client = new McpClient({
+        info: { name: "e2e", version: "1.0.0" },
+        revisions: builtinRevisions.filter((r) => ["2026-07-28"].includes(r.version)),
+      });
       await client.connect(new StreamableHttpClientTransport(running.url));
       expect((await client.callTool("test_simple_text", {})).content).toHaveLength(1);
       await client.close();

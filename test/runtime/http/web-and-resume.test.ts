@@ -8,7 +8,7 @@ import { McpHttpHandler } from "../../../runtime/http/server/handler.ts";
 import { toFetchHandler } from "../../../runtime/http/server/web.ts";
 import { serve } from "../../../runtime/http/server/node.ts";
 import { FixtureHost } from "./fixtures/fixture-host.ts";
-import { McpClient, McpServer } from "../../../runtime/index.ts";
+import { builtinRevisions, McpClient, McpServer } from "../../../runtime/index.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -196,7 +196,7 @@ describe("SSE polling (pollAfterMs)", () => {
 
 describe("SSE polling asked for by the handler (ctx.closeSseStream)", () => {
   function reconnectingServer() {
-    return new McpServer({ info: { name: "polling", version: "1" } }).tool(
+    return new McpServer({ revisions: builtinRevisions, info: { name: "polling", version: "1" } }).tool(
       { name: "reconnect", inputSchema: { type: "object" } },
       async (_args, ctx) => {
         const closed = ctx.closeSseStream();
@@ -220,7 +220,7 @@ describe("SSE polling asked for by the handler (ctx.closeSseStream)", () => {
       const logs: unknown[] = [];
       const client = new McpClient({
         info: { name: "c", version: "1" },
-        revisions: ["2025-11-25"],
+        revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
         onNotification: (method, params) =>
           void (method === "notifications/message" && logs.push((params as { data: unknown }).data)),
       });
@@ -238,7 +238,10 @@ describe("SSE polling asked for by the handler (ctx.closeSseStream)", () => {
   it("does nothing where streams are not resumable (no priming before 2025-11-25, or no HTTP)", async () => {
     const server = await serve(reconnectingServer(), { retryMs: 10 });
     try {
-      const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-06-18"] });
+      const client = new McpClient({
+        info: { name: "c", version: "1" },
+        revisions: builtinRevisions.filter((r) => ["2025-06-18"].includes(r.version)),
+      });
       await client.connect(new StreamableHttpClientTransport(server.url, { openGetStream: false }));
       expect((await client.callTool("reconnect", {})).content).toEqual([{ type: "text", text: "closed=false" }]);
       await client.close();
@@ -247,7 +250,10 @@ describe("SSE polling asked for by the handler (ctx.closeSseStream)", () => {
     }
     const noStore = await serve(reconnectingServer(), { eventStore: false });
     try {
-      const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-11-25"] });
+      const client = new McpClient({
+        info: { name: "c", version: "1" },
+        revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+      });
       await client.connect(new StreamableHttpClientTransport(noStore.url, { openGetStream: false }));
       expect((await client.callTool("reconnect", {})).content).toEqual([{ type: "text", text: "closed=false" }]);
       await client.close();

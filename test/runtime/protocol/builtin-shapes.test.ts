@@ -13,6 +13,7 @@ import type * as T0618 from "../../../runtime/generated/protocol/2025-06-18/type
 import type * as T1125 from "../../../runtime/generated/protocol/2025-11-25/types.ts";
 import type * as T0728 from "../../../runtime/generated/protocol/2026-07-28/types.ts";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
   McpClient,
   McpServer,
@@ -101,13 +102,16 @@ describe("content narrows on its discriminant", () => {
 
 describe("one definition served to both eras", () => {
   it.each(["2024-11-05", "2026-07-28"])("%s: listTools reads title, callTool's content narrows", async (revision) => {
-    const server = new McpServer({ info: { name: "s", version: "1" } });
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "s", version: "1" } });
     server.tool({ name: "t", title: "T", inputSchema: { type: "object" } }, () => ({
       content: [{ type: "text", text: "ok" }],
     }));
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [revision] });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: builtinRevisions.filter((r) => r.version === revision),
+    });
     await client.connect(a);
     const [tool] = await client.listAllTools();
     expect(tool?.name).toBe("t");

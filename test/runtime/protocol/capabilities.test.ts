@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
   McpClient,
   McpServer,
@@ -11,7 +12,7 @@ import {
   SUPPORTED_REVISIONS,
 } from "../../../runtime/index.ts";
 import { mergeCapabilities } from "../../../runtime/protocol/capabilities.ts";
-import { getProfile } from "../../../runtime/protocol/registry.ts";
+import { getProfile } from "../builtin-lookup.ts";
 import { ScriptedTransport } from "../helpers.ts";
 
 const NEWEST_HANDSHAKE = SUPPORTED_REVISIONS.find((r) => getProfile(r)!.era === "handshake")!;
@@ -63,7 +64,11 @@ describe("mergeCapabilities", () => {
 
 describe("a server with logging switched off (in memory)", () => {
   function server() {
-    const s = new McpServer({ info: { name: "quiet", version: "1" }, capabilities: { logging: undefined } });
+    const s = new McpServer({
+      revisions: builtinRevisions,
+      info: { name: "quiet", version: "1" },
+      capabilities: { logging: undefined },
+    });
     s.tool({ name: "t", inputSchema: { type: "object" } }, () => ({ content: [] }));
     return s;
   }
@@ -75,7 +80,10 @@ describe("a server with logging switched off (in memory)", () => {
       expect(s.capabilities()).toStrictEqual({ tools: { listChanged: true } });
       const [a, b] = createMemoryTransportPair();
       await s.connect(b);
-      const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [revision] });
+      const client = new McpClient({
+        info: { name: "c", version: "1" },
+        revisions: builtinRevisions.filter((r) => r.version === revision),
+      });
       await client.connect(a);
       expect(client.revision).toBe(revision);
       expect(Object.keys(client.serverCapabilities)).toEqual(["tools"]);
@@ -114,7 +122,11 @@ describe("a server with logging switched off (in memory)", () => {
 describe("capability gates for every server→client and client→server feature", () => {
   /** A server offering tools only (no resources, prompts, completions; logging switched off). */
   function toolsOnly() {
-    const s = new McpServer({ info: { name: "tools-only", version: "1" }, capabilities: { logging: undefined } });
+    const s = new McpServer({
+      revisions: builtinRevisions,
+      info: { name: "tools-only", version: "1" },
+      capabilities: { logging: undefined },
+    });
     s.tool({ name: "sample", inputSchema: { type: "object" } }, async (_a, ctx) => {
       await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
       return { content: [{ type: "text", text: "sampled" }] };
@@ -131,7 +143,10 @@ describe("capability gates for every server→client and client→server feature
     async (revision) => {
       const [a, b] = createMemoryTransportPair();
       await toolsOnly().connect(b);
-      const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [revision] });
+      const client = new McpClient({
+        info: { name: "c", version: "1" },
+        revisions: builtinRevisions.filter((r) => r.version === revision),
+      });
       await client.connect(a);
       const refused: Array<() => Promise<unknown>> = [
         () => client.listPrompts(),
@@ -157,7 +172,10 @@ describe("capability gates for every server→client and client→server feature
     async (revision) => {
       const [a, b] = createMemoryTransportPair();
       await toolsOnly().connect(b);
-      const client = new McpClient({ info: { name: "bare", version: "1" }, revisions: [revision] });
+      const client = new McpClient({
+        info: { name: "bare", version: "1" },
+        revisions: builtinRevisions.filter((r) => r.version === revision),
+      });
       await client.connect(a);
       for (const tool of ["sample", "roots"]) {
         if (client.era === "handshake") {
@@ -176,7 +194,7 @@ describe("capability gates for every server→client and client→server feature
       // Declared, the same tools work.
       const equipped = new McpClient({
         info: { name: "equipped", version: "1" },
-        revisions: [revision],
+        revisions: builtinRevisions.filter((r) => r.version === revision),
         handlers: {
           sampling: () => ({ role: "assistant", content: { type: "text", text: "s" }, model: "m" }),
           roots: () => ({ roots: [] }),

@@ -1,6 +1,7 @@
 /** The engine's request timeouts (default, override, none), late responses, and requests in flight both ways. */
 import { describe, expect, it } from "vitest";
-import { createMemoryTransportPair, JsonRpcEngine, RequestTimeoutError } from "../../../runtime/index.ts";
+import { createMemoryTransportPair, RequestTimeoutError } from "../../../runtime/index.ts";
+import { JsonRpcEngine } from "../../../runtime/advanced.ts";
 import { delay, ScriptedTransport } from "../helpers.ts";
 
 async function scripted(defaultTimeoutMs: number) {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  builtinRevisions,
   ConnectionClosedError,
   createMemoryTransportPair,
   McpClient,
@@ -13,7 +14,7 @@ import {
   type JsonRpcId,
   type RequestContext,
 } from "../../../runtime/index.ts";
-import { getProfile } from "../../../runtime/protocol/registry.ts";
+import { getProfile } from "../builtin-lookup.ts";
 import { createDemoServer } from "../fixtures/demo-server.ts";
 import { delay, ScriptedTransport } from "../helpers.ts";
 
@@ -23,7 +24,7 @@ const NEWEST_STATELESS = SUPPORTED_REVISIONS.find((r) => getProfile(r)!.era === 
 describe.each([NEWEST_HANDSHAKE, NEWEST_STATELESS])("the handler context at %s", (revision) => {
   it("carries the request id, method, revision, era, client info, capabilities and _meta", async () => {
     const seen: RequestContext[] = [];
-    const server = new McpServer({ info: { name: "ctx", version: "1" } });
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "ctx", version: "1" } });
     server.tool(
       { name: "inspect", inputSchema: { type: "object" } },
       (_args, ctx) => (seen.push(ctx), { content: [] }),
@@ -32,7 +33,7 @@ describe.each([NEWEST_HANDSHAKE, NEWEST_STATELESS])("the handler context at %s",
     await server.connect(b);
     const client = new McpClient({
       info: { name: "ctx-client", version: "7" },
-      revisions: [revision],
+      revisions: builtinRevisions.filter((r) => r.version === revision),
       handlers: { roots: () => ({ roots: [] }) },
     });
     await client.connect(a);
@@ -56,7 +57,7 @@ describe.each([NEWEST_HANDSHAKE, NEWEST_STATELESS])("the handler context at %s",
 describe("server→client requests (handshake era)", () => {
   function askingServer() {
     const outcomes: unknown[] = [];
-    const server = new McpServer({ info: { name: "asker", version: "1" } });
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "asker", version: "1" } });
     server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
       try {
         await ctx.elicit({ message: "Wait for me", requestedSchema: { type: "object", properties: {} } });
@@ -78,7 +79,7 @@ describe("server→client requests (handshake era)", () => {
     const askedOnce = new Promise<void>((resolve) => (asked = resolve));
     const client = new McpClient({
       info: { name: "c", version: "1" },
-      revisions: [NEWEST_HANDSHAKE],
+      revisions: builtinRevisions.filter((r) => r.version === NEWEST_HANDSHAKE),
       handlers: {
         elicitation: (_params, context) =>
           new Promise((_resolve, reject) => {
@@ -110,7 +111,7 @@ describe("server→client requests (handshake era)", () => {
     const askedOnce = new Promise<void>((resolve) => (asked = resolve));
     const client = new McpClient({
       info: { name: "c", version: "1" },
-      revisions: [NEWEST_HANDSHAKE],
+      revisions: builtinRevisions.filter((r) => r.version === NEWEST_HANDSHAKE),
       handlers: { elicitation: () => (asked(), new Promise(() => undefined)) },
     });
     await client.connect(a);
@@ -157,7 +158,7 @@ describe("one session serving both eras", () => {
 
 describe("a handshake-era connection that cannot carry requests to the client", () => {
   it("refuses server→client requests for that reason, not for capabilities the client may well have", async () => {
-    const server = new McpServer({ info: { name: "s", version: "1" } }).tool(
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "s", version: "1" } }).tool(
       { name: "ask", inputSchema: { type: "object" } },
       async (_args, ctx) => {
         await ctx.createMessage({ messages: [], maxTokens: 1 });

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
-  JsonRpcEngine,
   McpClient,
   MetaKey,
   McpServer,
@@ -19,7 +19,8 @@ import {
   type ElicitResult,
   type RequestContext,
 } from "../../../runtime/index.ts";
-import { getProfile } from "../../../runtime/protocol/registry.ts";
+import { JsonRpcEngine } from "../../../runtime/advanced.ts";
+import { getProfile } from "../builtin-lookup.ts";
 
 const HANDSHAKE = "2025-11-25";
 const STATELESS = "2026-07-28";
@@ -32,7 +33,7 @@ function urlServer() {
   const completions: boolean[] = [];
   /** Contexts of requests that ended with -32042, kept to signal completion once the user is back. */
   const awaitingUser = new Map<string, RequestContext>();
-  const server = new McpServer({ info: { name: "url-server", version: "1" } });
+  const server = new McpServer({ revisions: builtinRevisions, info: { name: "url-server", version: "1" } });
   server.tool({ name: "connect", inputSchema: { type: "object" } }, async (_args, ctx) => {
     runs.push(ctx.era);
     // elicitationId (and the completion notification it names) exists only in 2025-11-25.
@@ -69,7 +70,11 @@ async function connect(revision: string, options: Partial<ClientOptions>) {
   const { server, ...recorded } = urlServer();
   const [a, b] = createMemoryTransportPair();
   await server.connect(b);
-  const client = new McpClient({ info: { name: "url-client", version: "1" }, revisions: [revision], ...options });
+  const client = new McpClient({
+    info: { name: "url-client", version: "1" },
+    revisions: builtinRevisions.filter((r) => r.version === revision),
+    ...options,
+  });
   await client.connect(a);
   const completed: unknown[] = [];
   client.on("notifications/elicitation/complete", (params) => completed.push(params));
@@ -312,7 +317,7 @@ describe("the client refuses a URL-mode request it did not declare", () => {
     const { seen, elicitation } = recorder({ action: "accept" });
     const client = new McpClient({
       info: { name: "c", version: "1" },
-      revisions: [HANDSHAKE],
+      revisions: builtinRevisions.filter((r) => r.version === HANDSHAKE),
       handlers: { elicitation },
     });
     await client.connect(a);
@@ -355,7 +360,7 @@ describe("the client refuses a URL-mode request it did not declare", () => {
     const { seen, elicitation } = recorder({ action: "accept" });
     const client = new McpClient({
       info: { name: "c", version: "1" },
-      revisions: [STATELESS],
+      revisions: builtinRevisions.filter((r) => r.version === STATELESS),
       handlers: { elicitation },
     });
     await client.connect(a);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
   McpClient,
   McpServer,
@@ -12,7 +13,7 @@ import {
   SUPPORTED_REVISIONS,
   type ServerOptions,
 } from "../../../runtime/index.ts";
-import { getProfile } from "../../../runtime/protocol/registry.ts";
+import { getProfile } from "../builtin-lookup.ts";
 import { createDemoServer } from "../fixtures/demo-server.ts";
 import { delay, ScriptedTransport } from "../helpers.ts";
 
@@ -27,7 +28,10 @@ async function connect(server: McpServer, revision: string) {
   const [a, b] = createMemoryTransportPair();
   const session = await server.connect(b);
   const received: Array<[string, unknown]> = [];
-  const client = new McpClient({ info: { name: "listener", version: "1" }, revisions: [revision] });
+  const client = new McpClient({
+    info: { name: "listener", version: "1" },
+    revisions: builtinRevisions.filter((r) => r.version === revision),
+  });
   await client.connect(a);
   for (const method of [...LIST_CHANGED, "notifications/resources/updated"])
     client.on(method, (params) => received.push([method, params]));
@@ -109,7 +113,7 @@ describe.each(HANDSHAKE)("notifications at %s", (revision) => {
 
   it("does not announce list changes for a capability the handshake did not declare", async () => {
     // At initialize this server has only resources; tools registered later were not part of the negotiated capabilities.
-    const server = new McpServer({ info: { name: "late-tools", version: "1" } });
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "late-tools", version: "1" } });
     server.resource({ uri: "a://x", name: "x" }, (uri) => ({ contents: [{ uri, text: "x" }] }));
     const { client, received } = await connect(server, revision);
     expect(client.serverCapabilities).not.toHaveProperty("tools");

@@ -7,6 +7,7 @@ import { build } from "esbuild";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { McpServer } from "../../../runtime/server/server.ts";
+import { builtinRevisions } from "../../../runtime/protocol/builtin-revisions.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const NODE_ONLY_GLOBALS = ["Buffer", "process", "setImmediate", "require", "global", "__dirname", "__filename"];
@@ -38,7 +39,7 @@ describe("the server path", () => {
     const timeout = vi.spyOn(globalThis, "setTimeout");
     const interval = vi.spyOn(globalThis, "setInterval");
     try {
-      new McpServer({ info: { name: "quiet", version: "1" } });
+      new McpServer({ revisions: builtinRevisions, info: { name: "quiet", version: "1" } });
       expect([random.mock.calls.length, timeout.mock.calls.length, interval.mock.calls.length]).toEqual([0, 0, 0]);
     } finally {
       random.mockRestore();

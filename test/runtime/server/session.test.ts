@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  builtinRevisions,
   createMemoryTransportPair,
   McpClient,
   ProtocolUsageError,
@@ -8,7 +9,7 @@ import {
   SUPPORTED_REVISIONS,
   type ClientHandlers,
 } from "../../../runtime/index.ts";
-import { getProfile } from "../../../runtime/protocol/registry.ts";
+import { getProfile } from "../builtin-lookup.ts";
 import { addKeyedInputTools, createDemoServer } from "../fixtures/demo-server.ts";
 
 const handlers: ClientHandlers = {
@@ -24,7 +25,7 @@ async function connect(revision: string, extra: Partial<ConstructorParameters<ty
   const notifications: Array<[string, unknown]> = [];
   const client = new McpClient({
     info: { name: "test-client", version: "0.0.1" },
-    revisions: [revision],
+    revisions: builtinRevisions.filter((r) => r.version === revision),
     handlers,
     onNotification: (method, params) => notifications.push([method, params]),
     ...extra,
@@ -205,10 +206,12 @@ describe.each(SUPPORTED_REVISIONS)("revision %s in memory", (revision) => {
 
 describe("revision negotiation", () => {
   it("picks the newest mutually supported revision", async () => {
-    const server = createDemoServer({ revisions: ["2025-03-26", "2025-06-18"] });
+    const server = createDemoServer({
+      revisions: builtinRevisions.filter((r) => ["2025-03-26", "2025-06-18"].includes(r.version)),
+    });
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
-    const client = new McpClient({ info: { name: "c", version: "1" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "c", version: "1" } });
     await client.connect(a);
     expect(client.revision).toBe("2025-06-18");
   });
@@ -217,26 +220,34 @@ describe("revision negotiation", () => {
     const server = createDemoServer();
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-11-25", "2026-07-28"] });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: builtinRevisions.filter((r) => ["2025-11-25", "2026-07-28"].includes(r.version)),
+    });
     await client.connect(a);
     expect(client.revision).toBe("2026-07-28");
   });
 
   it("falls back to initialize when the probe gets -32022 listing only handshake revisions", async () => {
-    const server = createDemoServer({ revisions: ["2025-06-18", "2025-11-25"] });
+    const server = createDemoServer({
+      revisions: builtinRevisions.filter((r) => ["2025-06-18", "2025-11-25"].includes(r.version)),
+    });
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
-    const client = new McpClient({ info: { name: "c", version: "1" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "c", version: "1" } });
     await client.connect(a);
     expect(client.revision).toBe("2025-11-25");
     expect(client.era).toBe("handshake");
   });
 
   it("fails clearly when nothing is shared", async () => {
-    const server = createDemoServer({ revisions: ["2024-11-05"] });
+    const server = createDemoServer({ revisions: builtinRevisions.filter((r) => ["2024-11-05"].includes(r.version)) });
     const [a, b] = createMemoryTransportPair();
     await server.connect(b);
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: ["2025-06-18"] });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: builtinRevisions.filter((r) => ["2025-06-18"].includes(r.version)),
+    });
     await expect(client.connect(a)).rejects.toThrow(/does not accept/);
   });
 });
@@ -244,14 +255,17 @@ describe("revision negotiation", () => {
 describe("capability enforcement and server→client traffic (handshake era)", () => {
   it("never sends what the peer did not declare, and refuses what we did not declare", async () => {
     const { McpServer } = await import("../../../runtime/index.ts");
-    const server = new McpServer({ info: { name: "tools-only", version: "1" } });
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "tools-only", version: "1" } });
     server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
       await ctx.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } });
       return { content: [] };
     });
     const [a, b] = createMemoryTransportPair();
     const session = await server.connect(b);
-    const client = new McpClient({ info: { name: "bare", version: "1" }, revisions: ["2025-11-25"] });
+    const client = new McpClient({
+      info: { name: "bare", version: "1" },
+      revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+    });
     await client.connect(a);
     // The server declared no resources: the client refuses before sending.
     await expect(client.subscribeResource("x://y")).rejects.toThrow(
@@ -283,7 +297,7 @@ describe("capability enforcement and server→client traffic (handshake era)", (
     await server.connect(b);
     const client = new McpClient({
       info: { name: "c", version: "1" },
-      revisions: ["2025-06-18"],
+      revisions: builtinRevisions.filter((r) => ["2025-06-18"].includes(r.version)),
       handlers: { roots: () => ({ roots: [] }) },
     });
     await client.connect(a);
@@ -295,7 +309,7 @@ describe("capability enforcement and server→client traffic (handshake era)", (
 
 describe("probing a handshake-era server that stays silent", () => {
   it("falls back to initialize after the probe timeout", async () => {
-    const { JsonRpcEngine } = await import("../../../runtime/index.ts");
+    const { JsonRpcEngine } = await import("../../../runtime/advanced.ts");
     const [a, b] = createMemoryTransportPair();
     const seen: string[] = [];
     const handshakeOnly = new JsonRpcEngine(b, {
@@ -314,7 +328,11 @@ describe("probing a handshake-era server that stays silent", () => {
       onNotification: (method) => seen.push(method),
     });
     await handshakeOnly.start();
-    const client = new McpClient({ info: { name: "c", version: "1" }, probeTimeoutMs: 50 });
+    const client = new McpClient({
+      revisions: builtinRevisions,
+      info: { name: "c", version: "1" },
+      probeTimeoutMs: 50,
+    });
     await client.connect(a);
     expect(client.revision).toBe("2025-06-18");
     expect(client.serverInfo?.name).toBe("silent");
@@ -327,7 +345,7 @@ describe("transport context reaches handlers", () => {
 
   it.each([newestOf("handshake"), newestOf("stateless")])("exposes authInfo and headers at %s", async (revision) => {
     const { McpServer } = await import("../../../runtime/index.ts");
-    const server = new McpServer({ info: { name: "auth", version: "1" } });
+    const server = new McpServer({ revisions: builtinRevisions, info: { name: "auth", version: "1" } });
     server.tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
       content: [
         {
@@ -343,7 +361,10 @@ describe("transport context reaches handlers", () => {
       },
     });
     await server.connect(b);
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [revision] });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: builtinRevisions.filter((r) => r.version === revision),
+    });
     await client.connect(a);
     expect((await client.callTool("whoami", {})).content[0]).toMatchObject({ text: "client-7|read|req-1" });
     // Authenticated callers get private caching hints on cacheable results (stateless era).
@@ -354,7 +375,7 @@ describe("transport context reaches handlers", () => {
 
 describe("a stateless server ending a listen stream with notifications/cancelled", () => {
   it("ends the client's subscription", async () => {
-    const { JsonRpcEngine } = await import("../../../runtime/index.ts");
+    const { JsonRpcEngine } = await import("../../../runtime/advanced.ts");
     const stateless = SUPPORTED_REVISIONS.find((r) => getProfile(r)!.era === "stateless")!;
     const [a, b] = createMemoryTransportPair();
     const fake: InstanceType<typeof JsonRpcEngine> = new JsonRpcEngine(b, {
@@ -382,7 +403,10 @@ describe("a stateless server ending a listen stream with notifications/cancelled
       onNotification: () => undefined,
     });
     await fake.start();
-    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: [stateless] });
+    const client = new McpClient({
+      info: { name: "c", version: "1" },
+      revisions: builtinRevisions.filter((r) => r.version === stateless),
+    });
     await client.connect(a);
     const sub = await client.listen({ toolsListChanged: true });
     await expect(sub.ended).resolves.toBeUndefined();

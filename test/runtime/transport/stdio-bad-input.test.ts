@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_REVISIONS } from "../../../runtime/index.ts";
 import { LineDecoder } from "../../../runtime/jsonrpc/framing.ts";
-import { getProfile } from "../../../runtime/protocol/registry.ts";
+import { getProfile } from "../builtin-lookup.ts";
 
 const SERVER = fileURLToPath(new URL("../fixtures/stdio-server.ts", import.meta.url));
 

@@ -10,8 +10,13 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { ConnectionClosedError, JsonRpcEngine, type TransportSink } from "../../../runtime/index.ts";
-import { DEFAULT_INHERITED_ENV, StdioClientTransport, type StdioClientTransportOptions } from "../../../runtime/node.ts";
+import { ConnectionClosedError, type TransportSink } from "../../../runtime/index.ts";
+import { JsonRpcEngine } from "../../../runtime/advanced.ts";
+import {
+  DEFAULT_INHERITED_ENV,
+  StdioClientTransport,
+  type StdioClientTransportOptions,
+} from "../../../runtime/node.ts";
 
 const CHILD = fileURLToPath(new URL("../fixtures/stdio-child.ts", import.meta.url));
 const PARENT = fileURLToPath(new URL("../fixtures/stdio-parent.ts", import.meta.url));

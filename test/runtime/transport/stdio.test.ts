@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  builtinRevisions,
   ConnectionClosedError,
   McpClient,
   RequestCancelledError,
@@ -11,7 +12,7 @@ import {
 } from "../../../runtime/index.ts";
 import { StdioClientTransport } from "../../../runtime/node.ts";
 import { LineDecoder } from "../../../runtime/jsonrpc/framing.ts";
-import { getProfile } from "../../../runtime/protocol/registry.ts";
+import { getProfile } from "../builtin-lookup.ts";
 
 const SERVER = fileURLToPath(new URL("../fixtures/stdio-server.ts", import.meta.url));
 const NODE_ARGS = ["--import", "tsx", SERVER];
@@ -34,7 +35,7 @@ describe.each(SUPPORTED_REVISIONS)("stdio, revision %s", (revision) => {
   it("serves a full session: calls, progress, cancellation, timeouts, input from the client", async () => {
     const client = new McpClient({
       info: { name: "e2e", version: "1" },
-      revisions: [revision],
+      revisions: builtinRevisions.filter((r) => r.version === revision),
       handlers: {
         elicitation: () => ({ action: "accept", content: { name: "Ada", city: "Oslo" } }),
         sampling: () => ({ role: "assistant", content: { type: "text", text: "s" }, model: "m" }),
@@ -151,7 +152,10 @@ describe("stdio robustness", () => {
   it("fails pending requests with a clear error when the server dies", async () => {
     const stderr: string[] = [];
     const t = transport(undefined, stderr);
-    const client = new McpClient({ info: { name: "e2e", version: "1" }, revisions: ["2025-06-18"] });
+    const client = new McpClient({
+      info: { name: "e2e", version: "1" },
+      revisions: builtinRevisions.filter((r) => ["2025-06-18"].includes(r.version)),
+    });
     clients.push(client);
     await client.connect(t);
     const pending = client.callTool("slow", { steps: 1000, stepMs: 10 });
@@ -164,7 +168,11 @@ describe("stdio robustness", () => {
   it("restarts a handshake-era server that exits on the server/discover probe, then initializes", async () => {
     const strict = fileURLToPath(new URL("../fixtures/strict-legacy-server.ts", import.meta.url));
     const diagnostics: string[] = [];
-    const client = new McpClient({ info: { name: "e2e", version: "1" }, onDiagnostic: (m) => diagnostics.push(m) });
+    const client = new McpClient({
+      revisions: builtinRevisions,
+      info: { name: "e2e", version: "1" },
+      onDiagnostic: (m) => diagnostics.push(m),
+    });
     clients.push(client);
     await client.connect(
       new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", strict], stderr: "pipe" }),
@@ -175,7 +183,7 @@ describe("stdio robustness", () => {
   });
 
   it("reports a command that cannot start", async () => {
-    const client = new McpClient({ info: { name: "e2e", version: "1" } });
+    const client = new McpClient({ revisions: builtinRevisions, info: { name: "e2e", version: "1" } });
     await expect(client.connect(new StdioClientTransport({ command: "/nonexistent/mcp-server" }))).rejects.toThrow(
       /cannot start MCP server/,
     );

@@ -2,7 +2,7 @@
 // Regenerate with: mcp-gen generate
 
 import {
-  McpServerCore,
+  McpServer,
   layerCapabilities,
   registerTypedTools,
   type Awaitable,
@@ -42,8 +42,8 @@ export type CreateServerOptions = Partial<Omit<ServerOptions, "revisions">> & {
  * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are
  * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.
  */
-export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServerCore {
-  const server = new McpServerCore({
+export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServer {
+  const server = new McpServer({
     ...D.serverOptions,
     ...options,
     capabilities: layerCapabilities(D.serverOptions.capabilities, options.capabilities),

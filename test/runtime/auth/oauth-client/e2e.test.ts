@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jwtVerifier } from "../../../../runtime/auth/jwt.ts";
 import { serve, type RunningServer } from "../../../../runtime/http/server/node.ts";
 import { StreamableHttpClientTransport } from "../../../../runtime/http/client/transport.ts";
-import { McpClient } from "../../../../runtime/index.ts";
+import { builtinRevisions, McpClient } from "../../../../runtime/index.ts";
 import {
   oauthFetch,
   memoryStore,
@@ -92,7 +92,7 @@ function recorded(store: OAuthStore = memoryStore(), tamper?: (callback: URL) =>
 }
 
 async function connect(r: Recorded, revision = "2025-11-25"): Promise<McpClient> {
-  const client = new McpClient({ info: { name: "oauth-e2e", version: "1.0.0" }, revisions: [revision] });
+  const client = new McpClient({ info: { name: "oauth-e2e", version: "1.0.0" }, revisions: builtinRevisions.filter((r) => r.version === revision) });
   await client.connect(
     new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }),
   );
@@ -139,9 +139,13 @@ describe("OAuth client against oidc-provider", () => {
   });
 
   it("works the same on the 2026-07-28 stateless wire and with default revisions (negotiated)", async () => {
-    for (const revisions of [["2026-07-28"], undefined]) {
+    for (const revisions of [builtinRevisions.filter((r) => r.version === "2026-07-28"), undefined]) {
       const r = recorded();
-      const client = new McpClient({ info: { name: "oauth-e2e", version: "1.0.0" }, ...(revisions && { revisions }) });
+      const client = new McpClient({
+        revisions: builtinRevisions,
+        info: { name: "oauth-e2e", version: "1.0.0" },
+        ...(revisions && { revisions }),
+      });
       await client.connect(
         new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }),
       );
@@ -238,7 +242,10 @@ describe("OAuth client against oidc-provider", () => {
     });
     try {
       const r = recorded();
-      const client = new McpClient({ info: { name: "x", version: "1" }, revisions: ["2025-11-25"] });
+      const client = new McpClient({
+        info: { name: "x", version: "1" },
+        revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+      });
       const error = await client
         .connect(new StreamableHttpClientTransport(url, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }))
         .catch((e: unknown) => e);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { McpClient, RpcError } from "../../../../runtime/index.ts";
+import { builtinRevisions, McpClient, RpcError } from "../../../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../../../runtime/http/client/transport.ts";
 import { headerParamsFromTools } from "../../../../runtime/http/server/stateless-checks.ts";
 import { serve, type RunningServer } from "../../../../runtime/http/server/node.ts";
@@ -322,7 +322,10 @@ describe("unusable answers fail the pending request with a clear error", () => {
     ["json_other_id", /^Parse error: the server's JSON response does not answer request 2: /],
     ["html", /^Parse error: the server answered HTTP 200 with Content-Type "text\/html", not JSON or an SSE stream$/],
   ])("%s", async (tool, message) => {
-    const client = new McpClient({ info: { name: "t", version: "1" }, revisions: ["2025-11-25"] });
+    const client = new McpClient({
+      info: { name: "t", version: "1" },
+      revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+    });
     await client.connect(new StreamableHttpClientTransport(url, { openGetStream: false }));
     const failure = await client.callTool(tool, {}).then(
       () => undefined,
@@ -359,7 +362,10 @@ describe("unusable server-initiated messages", () => {
     });
     await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
     try {
-      const client = new McpClient({ info: { name: "t", version: "1" }, revisions: ["2025-11-25"] });
+      const client = new McpClient({
+        info: { name: "t", version: "1" },
+        revisions: builtinRevisions.filter((r) => ["2025-11-25"].includes(r.version)),
+      });
       await client.connect(
         new StreamableHttpClientTransport(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/mcp`),
       );

@@ -5,7 +5,7 @@
  * unknown version names the supported ones, and a numeric tool name is not a header mismatch.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpServer } from "../../../../runtime/index.ts";
+import { builtinRevisions, McpServer } from "../../../../runtime/index.ts";
 import { serve, type RunningServer } from "../../../../runtime/http/server/node.ts";
 import { MODERN, modernMeta, openSession, post } from "../helpers.ts";
 
@@ -20,7 +20,7 @@ let running: RunningServer;
 const tools: string[] = [];
 
 beforeAll(async () => {
-  const server = new McpServer({ info: { name: "parity", version: "1.0.0" } }).tool(
+  const server = new McpServer({ revisions: builtinRevisions, info: { name: "parity", version: "1.0.0" } }).tool(
     { name: "echo", inputSchema: { type: "object" } },
     (args) => {
       tools.push(JSON.stringify(args));
@@ -145,7 +145,10 @@ describe("MCP-Protocol-Version", () => {
   it("on a session request: a version the server does not serve or of the other era gets 400 naming both, for POST, GET and DELETE", async () => {
     // 2025-11-25 transports: 400 is a MUST for an invalid or unsupported version; sending the negotiated one is a SHOULD.
     const narrow = await serve(
-      new McpServer({ info: { name: "narrow", version: "1.0.0" }, revisions: ["2025-06-18", "2025-11-25"] }),
+      new McpServer({
+        info: { name: "narrow", version: "1.0.0" },
+        revisions: builtinRevisions.filter((r) => ["2025-06-18", "2025-11-25"].includes(r.version)),
+      }),
     );
     try {
       const session = await openSession(narrow.url, "2025-11-25");

@@ -4,7 +4,7 @@
  * hold more than its share of sessions, and sessions that never complete the handshake are evicted early.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { McpServer } from "../../../../runtime/index.ts";
+import { builtinRevisions, McpServer } from "../../../../runtime/index.ts";
 import { serve, type RunningServer } from "../../../../runtime/http/server/node.ts";
 import { initializeMessage, openSession, post, waitFor } from "../helpers.ts";
 
@@ -14,7 +14,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-const server = () => new McpServer({ info: { name: "limits", version: "1.0.0" } });
+const server = () => new McpServer({ revisions: builtinRevisions, info: { name: "limits", version: "1.0.0" } });
 const badInitialize = (id: number) => ({ jsonrpc: "2.0", id, method: "initialize", params: { capabilities: "nope" } });
 
 describe("a failed initialize", () => {
@@ -36,7 +36,7 @@ describe("a failed initialize", () => {
 
   it("whose server cannot be started (connect throws) leaves no session counted", async () => {
     const errors: unknown[] = [];
-    const broken = { connect: () => Promise.reject(new Error("no server today")) };
+    const broken = { revisions: builtinRevisions, connect: () => Promise.reject(new Error("no server today")) };
     running = await serve(broken, { maxSessionsPerClient: 1, onError: (e) => errors.push(e) });
     for (let i = 0; i < 3; i++) {
       const response = await post(running.url, initializeMessage(i));

@@ -6,7 +6,7 @@ import {
   callTool,
   type CallOptions,
   type CallToolResult,
-  type McpClientCore,
+  type McpClient,
   type StructuredToolCall,
 } from "../../../../../runtime/index.ts";
 import * as S from "./schemas.js";
@@ -23,14 +23,14 @@ export interface TypedClient {
     checked(input?: T.CheckedInput, options?: CallOptions): Promise<CallToolResult>;
   };
   /** The untyped runtime client, for anything the manifest does not declare. */
-  readonly raw: McpClientCore;
+  readonly raw: McpClient;
 }
 
 /**
  * Wraps a connected runtime client. Inputs are typed; structured outputs are validated before they are returned.
  * A tool's `isError` answer rejects with `ToolCallError` (its content kept), a protocol error with `RpcError`.
  */
-export function createClient(client: McpClientCore): TypedClient {
+export function createClient(client: McpClient): TypedClient {
   return {
     tools: {
       keys: (input, options) => callStructured<T.KeysOutput>(client, "keys", input, S.KeysOutputSchema, options),

@@ -2,8 +2,7 @@
 // Regenerate with: mcp-gen generate
 
 import {
-  BUILTIN_REVISIONS,
-  McpServerCore,
+  McpServer,
   layerCapabilities,
   type Awaitable,
   type Completer,
@@ -52,9 +51,8 @@ export type CreateServerOptions = Partial<Omit<ServerOptions, "revisions">> & {
  * Builds a runtime server from the handlers. Inputs are validated before a handler runs; structured outputs are
  * validated against the tool's `outputSchema` after it returns; tools carry their manifest `scopes` for HTTP auth.
  */
-export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServerCore {
-  const server = new McpServerCore({
-    revisions: BUILTIN_REVISIONS,
+export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): McpServer {
+  const server = new McpServer({
     ...D.serverOptions,
     ...options,
     capabilities: layerCapabilities(D.serverOptions.capabilities, options.capabilities),

@@ -1,0 +1,163 @@
+/**
+ * What a server is configured with and what it keeps per registration: the handler types, `ServerOptions`, the
+ * option objects of `tool` / `prompt` / `resourceTemplate`, and the registered entries (read by sessions and the
+ * HTTP layer through `McpServer`'s read-only views).
+ */
+import type { Awaitable } from "../protocol/helper-types.ts";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Implementation,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from "../protocol/builtin-types.ts";
+import type { Capabilities } from "../protocol/capabilities.ts";
+import type {
+  AnyMethodType,
+  AnyNotificationType,
+  AnyRequestType,
+  CompleteResultOf,
+  MethodTable,
+  NotificationParamsOf,
+  ParamsOf,
+  RevisionDescriptor,
+} from "../protocol/method-type.ts";
+import type { Validator } from "../protocol/validation.ts";
+import type { RequestContext } from "./context.ts";
+import type { ServerSession } from "./session.ts";
+
+export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
+export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;
+export type ResourceTemplateHandler = (
+  uri: string,
+  variables: Readonly<Record<string, string>>,
+  context: RequestContext,
+) => Awaitable<ReadResourceResult>;
+export type PromptHandler<Args> = (args: Args, context: RequestContext) => Awaitable<GetPromptResult>;
+/** Completes one argument: receives the partial value and the other arguments already filled in. */
+export type Completer = (
+  value: string,
+  context: { readonly arguments: Readonly<Record<string, string>>; readonly request: RequestContext },
+) => Awaitable<readonly string[]>;
+
+/** Result fields the runtime fills in where the revision has them (stateless era): a handler may leave them out. */
+type FilledByRuntime = "resultType" | "ttlMs" | "cacheScope";
+
+/** What a request handler returns for a result type `R`: `R`, with the fields the runtime fills in optional. */
+export type HandlerResult<R> = R extends object
+  ? { [K in keyof R as K extends FilledByRuntime ? never : K]: R[K] } & {
+      [K in keyof R as K extends FilledByRuntime ? K : never]?: R[K];
+    }
+  : R;
+
+/** A handler for the request of token `T`: typed by the token's params and complete result. */
+export type ServerRequestHandler<T extends AnyRequestType> = (
+  params: ParamsOf<T>,
+  context: RequestContext,
+) => Awaitable<HandlerResult<CompleteResultOf<T>>>;
+
+/** A handler for the client notification of token `T`. */
+export type ServerNotificationHandler<T extends AnyNotificationType> = (
+  params: NotificationParamsOf<T>,
+  session: ServerSession,
+) => void | Promise<void>;
+
+/**
+ * An extension the server supports (basic/versioning.mdx#extension-negotiation): advertised under
+ * `capabilities.extensions[id]`; its methods are served to clients that declare the same id, and are otherwise
+ * unknown (-32601).
+ */
+export interface ServerExtension {
+  /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `io.modelcontextprotocol/tasks`. */
+  readonly id: string;
+  /** The settings object advertised for it (default `{}`: supported, no settings). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** The extension's methods: a generated method table, or tokens. */
+  readonly methods: MethodTable | readonly AnyMethodType[];
+}
+
+export interface ToolOptions<Args> {
+  /** Validates and types `arguments`; a failure becomes an `isError` result naming the path (the model can retry). */
+  readonly arguments?: Validator<Args>;
+  /** OAuth scopes a caller needs for this tool; Streamable HTTP bearer auth enforces them (see `BearerAuthOptions`). */
+  readonly scopes?: readonly string[];
+}
+
+export interface PromptOptions<Args> {
+  readonly arguments?: Validator<Args>;
+  /** Completers by argument name (`completion/complete` with a `ref/prompt`). */
+  readonly complete?: Readonly<Record<string, Completer>>;
+}
+
+export interface ResourceTemplateOptions {
+  /** Completers by template variable (`completion/complete` with a `ref/resource`). */
+  readonly complete?: Readonly<Record<string, Completer>>;
+  /** Extracts the variables from a URI, or returns undefined when it does not match. Default: RFC 6570 level 1-2 matching. */
+  readonly match?: (uri: string) => Record<string, string> | undefined;
+}
+
+export interface ServerOptions {
+  readonly info: Implementation;
+  readonly instructions?: string;
+  /**
+   * Revisions served, as descriptors: `builtinRevisions` (every built-in one), a built-in's `revision` export
+   * (`@mcp-gen/runtime/protocol/<name>`), or a `mcp-gen protocol` folder's. A bundle holds the bindings of these only.
+   * Preference order: see `protocol/preference.ts`.
+   */
+  readonly revisions: readonly RevisionDescriptor[];
+  /** Extensions served; each is advertised in `capabilities.extensions`. */
+  readonly extensions?: readonly ServerExtension[];
+  /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`). */
+  readonly capabilities?: Capabilities;
+  /**
+   * Longest URI matched against resource templates (default 8,192 characters; matching takes time linear in the
+   * URI's length): a longer `resources/read` URI matches no template. Templates with their own `match` are not bound.
+   */
+  readonly maxTemplateUriLength?: number;
+  /**
+   * Requests of one session whose handlers may run at once (default 256); each member of a batch counts. Requests
+   * beyond it are answered at once with error -31429 (`RuntimeErrorCode.TooManyRequestsInFlight`). A request whose
+   * client hung up counts until its handler settles. Over HTTP without sessions every request is its own session.
+   */
+  readonly maxRequestsInFlight?: number;
+  /** Page size for list results (default 100; 0 = no pagination). */
+  readonly pageSize?: number;
+  /** HMAC key for multi round-trip `requestState` (default: random per process; set it when several processes serve). */
+  readonly requestStateKey?: string | Uint8Array;
+  /** How long a `requestState` stays valid (default 10 minutes). */
+  readonly requestStateTtlMs?: number;
+  /** Caching hints for cacheable results that do not set their own (stateless era). Default ttl 0. */
+  readonly cache?: { readonly ttlMs?: number; readonly scope?: "public" | "private" };
+  /** Default timeout for server→client requests (handshake era). */
+  readonly requestTimeoutMs?: number;
+  /** Diagnostics (protocol violations by peers, handler crashes); default: none. Never written to stdout. */
+  readonly onDiagnostic?: (message: string) => void;
+  /** Client notifications the runtime does not consume itself (e.g. `notifications/roots/list_changed`). */
+  readonly onClientNotification?: (method: string, params: unknown, session: ServerSession) => void;
+}
+
+export interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly handler: ToolHandler<unknown>;
+  readonly validator: Validator<unknown> | undefined;
+  readonly scopes: readonly string[];
+}
+export interface RegisteredResource {
+  readonly definition: ResourceDefinition;
+  readonly handler: ResourceHandler;
+}
+export interface RegisteredTemplate {
+  readonly definition: ResourceTemplateDefinition;
+  readonly handler: ResourceTemplateHandler;
+  readonly match: (uri: string) => Record<string, string> | undefined;
+  readonly complete: Readonly<Record<string, Completer>>;
+}
+export interface RegisteredPrompt {
+  readonly definition: PromptDefinition;
+  readonly handler: PromptHandler<unknown>;
+  readonly validator: Validator<unknown> | undefined;
+  readonly complete: Readonly<Record<string, Completer>>;
+}
