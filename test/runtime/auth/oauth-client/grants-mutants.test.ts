@@ -25,7 +25,7 @@ import {
   standardRoutes,
   stubNet,
   TOKEN,
-} from "./oauth-mutants-harness.ts";
+} from "./oauth-harness.ts";
 
 const decode = (header: string | null) => (header ? Buffer.from(header.slice(6), "base64").toString() : header);
 
