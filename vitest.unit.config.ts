@@ -61,6 +61,7 @@ const PURE_FILES = [
   "test/runtime/auth/oauth-client/flow",
   "test/runtime/auth/oauth-client/flow-clients",
   "test/runtime/auth/oauth-client/http",
+  "test/runtime/auth/oauth-client/stores",
   "test/runtime/auth/principal",
   "test/runtime/client/elicitation-defaults",
   "test/runtime/client/revisions",

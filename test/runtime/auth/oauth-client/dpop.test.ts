@@ -4,9 +4,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { EmbeddedJWK, jwtVerify, decodeProtectedHeader } from "jose";
+import { decodeJwt, EmbeddedJWK, jwtVerify, decodeProtectedHeader } from "jose";
 import { oauthFetch } from "../../../../runtime/auth/index.ts";
 import { asMetadata, autoProvider, json, registerRoute, startFake, type Fake } from "./fixtures/fake-as.ts";
+import { approver, challenge, jsonReply, post, RS, standardRoutes, stubNet, TOKEN } from "./oauth-harness.ts";
 
 let fake: Fake | undefined;
 afterEach(async () => {
@@ -144,5 +145,118 @@ describe("DPoP", () => {
     const response = await oauthFetch(autoProvider())(`${fake.origin}/mcp`, { method: "POST", body: "{}" });
     expect(response.status).toBe(200);
     expect(fake.seen.filter((s) => s.path === "/mcp").map((s) => s.authorization)).toEqual([undefined, "Bearer plain"]);
+  });
+});
+
+describe("DPoP", () => {
+  const dpopRoutes = (algs: unknown, rsChallenge = "Bearer", prm: Record<string, unknown> = {}) => ({
+    ...standardRoutes({ as: { dpop_signing_alg_values_supported: algs }, prm }),
+    [`POST ${RS}/mcp`]: (req: { headers: Headers }) =>
+      (req.headers.get("authorization") ?? "").endsWith(" tok-1")
+        ? jsonReply({ ok: 1 })
+        : jsonReply({}, 401, { "www-authenticate": rsChallenge }),
+    [TOKEN]: (req: { headers: Headers }) =>
+      jsonReply({ access_token: "tok-1", token_type: req.headers.has("dpop") ? "DPoP" : "Bearer" }),
+  });
+  const proofAlg = async (net: ReturnType<typeof stubNet>) => {
+    const proof = net.sent.find((s) => s.url.pathname === "/token")!.headers.get("dpop");
+    if (proof === null) return undefined;
+    await jwtVerify(proof, EmbeddedJWK, { typ: "dpop+jwt" });
+    return decodeProtectedHeader(proof).alg;
+  };
+
+  it("picks the first of ES256, Ed25519, PS256, RS256 the AS offers", async () => {
+    for (const [offered, alg] of [
+      [["RS256", "PS256", "Ed25519", "ES256"], "ES256"],
+      [["RS256", "PS256", "Ed25519"], "Ed25519"],
+      [["RS256", "PS256"], "PS256"],
+      [["RS256"], "RS256"],
+      // Never a proof in an algorithm the AS did not list: oauth4webapi names Ed25519 proofs "Ed25519", not "EdDSA".
+      [["EdDSA"], undefined],
+      [["EdDSA", "RS256"], "RS256"],
+      [["HS256"], undefined],
+      ["ES256", undefined],
+    ] as const) {
+      const net = stubNet(dpopRoutes(offered, 'DPoP algs="ES256"'));
+      const response = await post(oauthFetch(approver(), { fetch: net.fetch }));
+      expect(await proofAlg(net), JSON.stringify(offered)).toBe(alg);
+      const last = net.sent.at(-1)!;
+      expect(response.status).toBe(200);
+      expect(last.headers.get("authorization")).toBe(alg ? "DPoP tok-1" : "Bearer tok-1");
+      expect(last.headers.has("dpop")).toBe(alg !== undefined);
+    }
+  });
+
+  it("is used when PRM requires it or the option asks for it, and not for a Bearer-only server by default", async () => {
+    const cases = [
+      [{ dpop_bound_access_tokens_required: true }, undefined, true],
+      [{}, true, true],
+      [{}, undefined, false],
+    ] as const;
+    for (const [prm, option, used] of cases) {
+      const net = stubNet(dpopRoutes(["ES256"], "Bearer", prm));
+      const options = { fetch: net.fetch, ...(option !== undefined && { dpop: option }) };
+      expect((await post(oauthFetch(approver(), options))).status).toBe(200);
+      expect((await proofAlg(net)) !== undefined, JSON.stringify([prm, option])).toBe(used);
+    }
+  });
+});
+
+describe("DPoP at the MCP server", () => {
+  it("retries once with the server's nonce, then gives the answer back; the caller's signal reaches the request", async () => {
+    const net = stubNet({
+      ...standardRoutes({ as: { dpop_signing_alg_values_supported: ["ES256"] } }),
+      [`POST ${RS}/mcp`]: (req) =>
+        req.headers.get("authorization")?.startsWith("DPoP ")
+          ? jsonReply({}, 401, { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": "n1" })
+          : jsonReply({}, 401, { "www-authenticate": 'DPoP algs="ES256"' }),
+      [TOKEN]: () => jsonReply({ access_token: "tok-1", token_type: "DPoP" }),
+    });
+    const caller = new AbortController();
+    const f = oauthFetch(approver(), { fetch: net.fetch, maxAuthorizations: 1 });
+    const response = await f(`${RS}/mcp`, { method: "POST", body: "{}", signal: caller.signal });
+    expect(response.status).toBe(401);
+    const bound = net.sent.filter((s) => s.url.pathname === "/mcp" && s.headers.has("dpop"));
+    const nonces = await Promise.all(
+      bound.map(async (s) => (await jwtVerify(s.headers.get("dpop")!, EmbeddedJWK)).payload["nonce"]),
+    );
+    expect(nonces).toEqual([undefined, "n1"]);
+    caller.abort();
+    expect(bound.map((s) => s.signal.aborted)).toEqual([true, true]);
+  });
+});
+
+describe("DPoP requests to the MCP server", () => {
+  const dpopNet = (mcp: (req: { method: string; headers: Headers }) => Response | Promise<Response>) =>
+    stubNet({
+      ...standardRoutes({ as: { dpop_signing_alg_values_supported: ["ES256"] } }),
+      [`GET ${RS}/mcp`]: (req) => (req.headers.has("dpop") ? mcp(req) : challenge('DPoP algs="ES256"')),
+      [TOKEN]: () => jsonReply({ access_token: "tok-1", token_type: "DPoP" }),
+    });
+
+  it("default to GET (the proof says so), retry a nonce challenge without a body, and let a failed fetch through", async () => {
+    let nonceSent = false;
+    const net = dpopNet(() => {
+      if (nonceSent) return jsonReply({});
+      nonceSent = true;
+      return new Response(null, {
+        status: 401,
+        headers: { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": "n1" },
+      });
+    });
+    expect(
+      (
+        await oauthFetch(
+          { clientCredentials: { client_id: "s", client_secret: "p" } },
+          { fetch: net.fetch },
+        )(`${RS}/mcp`)
+      ).status,
+    ).toBe(200);
+    const proofs = net.sent.filter((s) => s.url.pathname === "/mcp" && s.headers.has("dpop"));
+    expect(proofs.map((s) => decodeJwt(s.headers.get("dpop")!)["htm"])).toEqual(["GET", "GET"]);
+
+    const broken = dpopNet(() => Promise.reject(new Error("connection reset")));
+    const f = oauthFetch({ clientCredentials: { client_id: "s", client_secret: "p" } }, { fetch: broken.fetch });
+    await expect(f(`${RS}/mcp`)).rejects.toThrow("connection reset");
   });
 });

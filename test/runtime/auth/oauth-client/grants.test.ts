@@ -4,8 +4,9 @@
  * (RFC 8693) addressed to the MCP server's AS. The fakes check every parameter the specs require.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { enterpriseAssertion, oauthFetch } from "../../../../runtime/auth/index.ts";
+import { enterpriseAssertion, memoryStore, oauthFetch, type AssertionContext } from "../../../../runtime/auth/index.ts";
 import { asMetadata, json, mcpEndpoint, startFake, type Fake } from "./fixtures/fake-as.ts";
+import { AS, challenge, clientError, jsonReply, post, RS, standardRoutes, stubNet, TOKEN } from "./oauth-harness.ts";
 
 const fakes: Fake[] = [];
 afterEach(async () => {
@@ -109,5 +110,181 @@ describe("JWT bearer grant", () => {
     expect(error).toMatchObject({ code: "token_request_failed" });
     expect((error as Error).message).toMatch(/invalid_grant/);
     expect(f.paths().filter((p) => p === "POST /token")).toHaveLength(1);
+  });
+});
+
+// On the in-memory network of oauth-harness.ts: what reaches the token endpoints, and the tokens a grant keeps.
+const decode = (header: string | null) => (header ? Buffer.from(header.slice(6), "base64").toString() : header);
+
+describe("the JWT bearer grant", () => {
+  const grant = async (jwtBearer: Record<string, unknown>, prm: Record<string, unknown> = {}) => {
+    const net = stubNet(standardRoutes({ prm }));
+    const seen: unknown[] = [];
+    const f = oauthFetch(
+      {
+        jwtBearer: {
+          client_id: "w-1.b_c~d",
+          assertion: (context: AssertionContext) => (seen.push(context), "the.assertion"),
+          ...jwtBearer,
+        } as never,
+      },
+      { fetch: net.fetch },
+    );
+    return { net, seen, response: await post(f) };
+  };
+
+  it("authenticates with the method given, basic by default with a secret, none without", async () => {
+    const basic = await grant({ client_secret: "s" });
+    expect(basic.response.status).toBe(200);
+    expect(decode(basic.net.sent.find((s) => s.url.pathname === "/token")!.headers.get("authorization"))).toBe(
+      "w-1.b_c~d:s",
+    );
+    const postSecret = await grant({ client_secret: "s", token_endpoint_auth_method: "client_secret_post" });
+    expect(postSecret.net.form(TOKEN).get("client_secret")).toBe("s");
+    const none = await grant({ client_secret: "s", token_endpoint_auth_method: "none" });
+    const noneRequest = none.net.sent.find((s) => s.url.pathname === "/token")!;
+    expect([noneRequest.headers.get("authorization"), none.net.form(TOKEN).get("client_secret")]).toEqual([null, null]);
+    expect(none.net.form(TOKEN).get("client_id")).toBe("w-1.b_c~d");
+    const error = await clientError(grant({ token_endpoint_auth_method: "client_secret_basic" }));
+    expect([error.code, error.message]).toEqual(["no_client_identity", "client_secret_basic needs a client secret"]);
+  });
+
+  it("passes the scope to the assertion callback and the token request, and stores the grant's token", async () => {
+    const { net, seen } = await grant({}, { scopes_supported: ["s1"] });
+    expect(seen).toEqual([{ issuer: AS, resource: `${RS}/mcp`, scope: "s1" }]);
+    expect(Object.fromEntries(net.form(TOKEN))).toMatchObject({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: "the.assertion",
+      resource: `${RS}/mcp`,
+      scope: "s1",
+    });
+  });
+});
+
+describe("enterpriseAssertion", () => {
+  const IDP = "https://idp.example";
+  const exchange = (secret: string | undefined, scope?: string) => {
+    const net = stubNet({
+      [`POST ${IDP}/token`]: () =>
+        jsonReply({
+          access_token: "id-jag",
+          token_type: "N_A",
+          issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+        }),
+    });
+    const assertion = enterpriseAssertion({
+      idpTokenEndpoint: `${IDP}/token`,
+      idpIssuer: IDP,
+      idpClientId: "idp-client",
+      ...(secret !== undefined && { idpClientSecret: secret }),
+      idToken: () => "user.id",
+      fetch: net.fetch,
+    });
+    return { net, result: assertion({ issuer: AS, resource: `${RS}/mcp`, ...(scope !== undefined && { scope }) }) };
+  };
+
+  it("exchanges the ID token for an ID-JAG addressed to the MCP server's AS, with the scope when there is one", async () => {
+    const { net, result } = exchange("idp-secret", "s1");
+    expect(await result).toBe("id-jag");
+    const request = net.sent[0]!;
+    expect(decode(request.headers.get("authorization"))).toBe("idp-client:idp-secret");
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      subject_token: "user.id",
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      audience: AS,
+      resource: `${RS}/mcp`,
+      scope: "s1",
+    });
+    const publicClient = exchange(undefined);
+    await publicClient.result;
+    const body = new URLSearchParams(publicClient.net.sent[0]!.body);
+    expect([publicClient.net.sent[0]!.headers.get("authorization"), body.get("client_id"), body.has("scope")]).toEqual([
+      null,
+      "idp-client",
+      false,
+    ]);
+  });
+
+  it("refuses a plain-http IdP endpoint off loopback", async () => {
+    const assertion = enterpriseAssertion({
+      idpTokenEndpoint: "http://idp.example/token",
+      idpIssuer: "http://idp.example",
+      idpClientId: "c",
+      idToken: () => "t",
+    });
+    expect((await clientError(assertion({ issuer: AS, resource: RS }))).code).toBe("insecure_url");
+  });
+});
+
+describe("the JWT bearer grant's tokens", () => {
+  async function grant(tokenAnswer: Record<string, unknown>, prm: Record<string, unknown> = {}) {
+    const store = memoryStore();
+    const seen: AssertionContext[] = [];
+    const net = stubNet({
+      ...standardRoutes({ prm }),
+      [TOKEN]: () => jsonReply({ access_token: "tok-1", token_type: "Bearer", ...tokenAnswer }),
+    });
+    const jwtBearer = { client_id: "w", assertion: (c: AssertionContext) => (seen.push(c), "a.b.c") };
+    const response = await post(oauthFetch({ store, jwtBearer }, { fetch: net.fetch }));
+    return { net, seen, response, kept: (await store.get(`tokens ${RS}/mcp`)) as Record<string, unknown> };
+  }
+
+  it("keeps the granted scope and expiry, else the requested scope, else neither", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const granted = await grant({ expires_in: 100, scope: "granted" }, { scopes_supported: ["asked"] });
+    const { expires_at, ...rest } = granted.kept;
+    expect(rest).toStrictEqual({
+      access_token: "tok-1",
+      token_type: "bearer",
+      scope: "granted",
+      resource: `${RS}/mcp`,
+      issuer: AS,
+    });
+    expect(expires_at).toBeGreaterThanOrEqual(before + 100);
+    expect(expires_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 100);
+    const requested = await grant({}, { scopes_supported: ["asked"] });
+    expect(requested.kept).toStrictEqual({ ...rest, scope: "asked" });
+    const none = await grant({});
+    const { scope: _, ...unscoped } = rest;
+    expect(none.kept).toStrictEqual(unscoped);
+    expect(none.seen).toStrictEqual([{ issuer: AS, resource: `${RS}/mcp` }]);
+    expect(none.net.form(TOKEN).has("scope")).toBe(false);
+  });
+
+  it("binds the grant's token with DPoP when the server asks for it", async () => {
+    const net = stubNet({
+      ...standardRoutes({ as: { dpop_signing_alg_values_supported: ["ES256"] } }),
+      [`POST ${RS}/mcp`]: (req) =>
+        req.headers.get("authorization") === "DPoP tok-1" ? jsonReply({}) : challenge('DPoP algs="ES256"'),
+      [TOKEN]: () => jsonReply({ access_token: "tok-1", token_type: "DPoP" }),
+    });
+    const f = oauthFetch({ jwtBearer: { client_id: "w", assertion: () => "a.b.c" } }, { fetch: net.fetch });
+    expect((await post(f)).status).toBe(200);
+    expect(net.sent.find((s) => s.url.pathname === "/token")!.headers.has("dpop")).toBe(true);
+  });
+
+  it("says which request failed: the JWT bearer grant, the IdP's endpoint or its exchange", async () => {
+    const refused = stubNet({ ...standardRoutes(), [TOKEN]: () => jsonReply({ error: "invalid_grant" }, 400) });
+    const f = oauthFetch({ jwtBearer: { client_id: "w", assertion: () => "a.b.c" } }, { fetch: refused.fetch });
+    expect((await clientError(post(f))).message).toBe(`JWT bearer token request to ${AS}/token: invalid_grant`);
+    const options = { idpIssuer: "https://idp.example", idpClientId: "c", idToken: () => "t" };
+    const insecure = enterpriseAssertion({ ...options, idpTokenEndpoint: "http://idp.example/token" });
+    expect((await clientError(insecure({ issuer: AS, resource: RS }))).message).toBe(
+      "IdP token endpoint: refusing http://idp.example/token (OAuth needs https; plain http only for loopback hosts)",
+    );
+    const idp = stubNet({ "POST https://idp.example/token": () => jsonReply({ error: "invalid_request" }, 400) });
+    const failing = enterpriseAssertion({
+      ...options,
+      idpTokenEndpoint: "https://idp.example/token",
+      fetch: idp.fetch,
+    });
+    const error = await clientError(failing({ issuer: AS, resource: RS }));
+    expect([error.name, error.code, error.message]).toEqual([
+      "OAuthClientError",
+      "token_request_failed",
+      "token exchange at https://idp.example/token: invalid_request",
+    ]);
   });
 });
