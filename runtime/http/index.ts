@@ -2,7 +2,8 @@
  * MCP over HTTP. Server: `serve(server, options)` for one line on `node:http`; `new McpHttpHandler(server, options)`
  * with `toFetchHandler` (web `Request → Response`: Bun, Deno, workers, Hono) or `toNodeListener` (node:http,
  * Express). Client: `StreamableHttpClientTransport` for every revision (falls back to legacy HTTP+SSE).
- * Auth (resource server): `auth: { verifyToken, resourceMetadata, … }` in the options; see runtime/auth/.
+ * Auth (resource server): `auth: { verifyToken, resourceMetadata, … }` in the options; the verifiers, metadata and
+ * the OAuth client are on `@mcp-gen/runtime/auth` (this entry does not re-export them).
  * Workers, Deno, Bun: import from `@mcp-gen/runtime/http/web` (web-entry.ts), the same server side without the
  * `node:http` edge, on web APIs only.
  */
@@ -26,4 +27,3 @@ export { encodeHeaderValue, decodeHeaderValue, headerParamsOf, type HeaderParam 
 export { StreamableHttpClientTransport, HttpError, type HttpClientOptions } from "./client/transport.ts";
 export type { ResponseMode } from "./server/exchange.ts";
 export type { HttpRequestIn, HttpResponseOut } from "./server/types.ts";
-export * from "../auth/index.ts";

@@ -13,7 +13,3 @@ export { headerParamsFromTools, type HeaderParamsLookup } from "./server/statele
 export { encodeHeaderValue, decodeHeaderValue, headerParamsOf, type HeaderParam } from "./mcp-headers.ts";
 export type { ResponseMode } from "./server/exchange.ts";
 export type { HttpRequestIn, HttpResponseOut } from "./server/types.ts";
-export * from "../auth/bearer.ts";
-export * from "../auth/metadata.ts";
-export * from "../auth/jwt.ts";
-export * from "../auth/principal.ts";

@@ -1,10 +1,11 @@
 /**
- * A server configured with two revision descriptors bundles those two revisions' bindings and no other: esbuild's
- * metafile says how many bytes of each source file the bundle holds, and no file of another generated revision may be among them.
- * The server with the default list (every built-in revision) is bundled too, so the check is known to see them.
+ * A server configured with revision descriptors bundles those revisions' bindings and no other: esbuild's metafile
+ * says how many bytes of each source file the bundle holds, and no file of another generated revision may be among
+ * them. A server given `builtinRevisions` is bundled too, so the check is known to see them all.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundle, revisionsOf } from "./bundle.ts";
 
@@ -57,7 +58,27 @@ export const connect = (url: string) => client.connect(new StreamableHttpClientT
     expect(await bundledRevisions("client", source)).toEqual(CHOSEN);
   }, 60_000);
 
-  it("holds every built-in revision for McpServer's default list", async () => {
-    expect(await bundledRevisions("all", worker("", "McpServer", ""))).toEqual(ALL);
+  it("holds every built-in revision for a McpServer given builtinRevisions", async () => {
+    const imports = 'import { builtinRevisions } from "./runtime/index.ts";';
+    expect(await bundledRevisions("all", worker(imports, "McpServer", ", revisions: builtinRevisions"))).toEqual(ALL);
+  }, 60_000);
+
+  it("imports only @mcp-gen/runtime with one descriptor: the bundle holds that revision and registers nothing", async () => {
+    const source = `
+import { McpServer } from "@mcp-gen/runtime";
+import { McpHttpHandler, toFetchHandler } from "@mcp-gen/runtime/http/web";
+import { revision } from "@mcp-gen/runtime/protocol/2025-11-25";
+export const server = new McpServer({ info: { name: "one", version: "1.0.0" }, revisions: [revision] });
+export default { fetch: toFetchHandler(new McpHttpHandler(server)) };
+`;
+    const { metafile, file } = await bundle({ contents: source, resolveDir: ROOT }, "workerd", join(work, "one.js"), {
+      minify: false,
+    });
+    expect(revisionsOf(metafile)).toEqual(["2025-11-25"]);
+    // Nothing in it writes to globalThis, and loaded, its server serves exactly the descriptor it was given.
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toMatch(/globalThis\.[A-Za-z_$][\w$]*\s*=/);
+    const first = (await import(pathToFileURL(file).href)) as { server: { versions: readonly string[] } };
+    expect(first.server.versions).toEqual(["2025-11-25"]);
   }, 60_000);
 });

@@ -11,7 +11,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { StdioServerTransport } from "../../../runtime/index.ts";
-import { jwtVerifier, serve, type ServeOptions } from "../../../runtime/http/index.ts";
+import { jwtVerifier } from "../../../runtime/auth/index.ts";
+import { serve, type ServeOptions } from "../../../runtime/http/index.ts";
 import type { JSONWebKeySet } from "jose";
 import { createServer } from "../../../examples/everything/generated/index.ts";
 import { handlers } from "../../../examples/everything/handlers.ts";
