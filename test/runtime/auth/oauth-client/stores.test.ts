@@ -16,7 +16,7 @@ describe("fileStore", () => {
   });
 
   it("reads a missing file or a JSON non-object as empty, and inherited names as absent", async () => {
-    dir = await mkdtemp(join(tmpdir(), "oauth-mutants-"));
+    dir = await mkdtemp(join(tmpdir(), "oauth-stores-"));
     expect(await fileStore(join(dir, "missing.json")).get("k")).toBeUndefined();
     const path = join(dir, "array.json");
     await fileStore(path).set("k", { v: 1 });
@@ -29,7 +29,7 @@ describe("fileStore", () => {
   });
 
   it("does not hide a read error other than a missing file", async () => {
-    dir = await mkdtemp(join(tmpdir(), "oauth-mutants-"));
+    dir = await mkdtemp(join(tmpdir(), "oauth-stores-"));
     await mkdir(join(dir, "a-directory"));
     await expect(fileStore(join(dir, "a-directory")).get("k")).rejects.toMatchObject({ code: "EISDIR" });
   });
@@ -37,7 +37,7 @@ describe("fileStore", () => {
 
 describe("fileStore with odd contents", () => {
   it("reads a file holding a JSON string as empty", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "oauth-mutants-"));
+    const dir = await mkdtemp(join(tmpdir(), "oauth-stores-"));
     try {
       const path = join(dir, "string.json");
       await writeFile(path, '"abc"');
