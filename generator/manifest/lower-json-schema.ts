@@ -8,7 +8,7 @@
  * in `enforcedByJsonSchema`; the emitters then attach a JSON Schema check of the original schema to the zod
  * validator, so no validation is ever dropped. Keywords that *widen* the type also produce a warning.
  */
-import type { IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
+import type { IrType, IrTypeDecl } from "../ir/model.ts";
 import { SchemaProblem, type ManifestPath } from "./errors.ts";
 import {
   ANNOTATIONS,
@@ -16,14 +16,13 @@ import {
   STRUCTURAL,
   TYPE_NAMES,
   WIDENING,
-  arrayConstraints,
   isObject,
   literalsFitType,
-  propConstraints,
   zodExpresses,
   type Json,
   type SchemaObject,
 } from "./json-schema-keywords.ts";
+import { lowerArray, lowerObject, subschemas, union, type SubschemaLowering } from "./lower-json-shapes.ts";
 import { pascalName } from "./names.ts";
 import { unguardedCycle } from "./ref-cycles.ts";
 import { pointerOf, refTarget, resolveSegments, surveySchema, type SchemaSurvey } from "./schema-survey.ts";
@@ -37,11 +36,7 @@ export interface LoweredSchema {
   readonly enforcedByJsonSchema: readonly string[];
 }
 
-const UNKNOWN: IrType = { kind: "primitive", name: "unknown" };
-/** Longest prefix tuple typed as a union of its lengths; longer ones become arrays. */
-const MAX_TUPLE_FORMS = 8;
-
-class Lowering {
+class Lowering implements SubschemaLowering {
   readonly decls: IrTypeDecl[] = [];
   readonly warnings: { path: ManifestPath; message: string }[] = [];
   readonly enforced = new Set<string>();
@@ -123,10 +118,10 @@ class Lowering {
     else parts.push(...this.lowerTyped(schema, path));
     for (const key of ["anyOf", "oneOf"] as const) {
       if (schema[key] !== undefined)
-        parts.push(union(this.subschemas(schema[key], [...path, key]).map(([s, p]) => this.lower(s, p))));
+        parts.push(union(subschemas(schema[key], [...path, key]).map(([s, p]) => this.lower(s, p))));
     }
     if (schema["allOf"] !== undefined) {
-      for (const [s, p] of this.subschemas(schema["allOf"], [...path, "allOf"])) parts.push(this.lower(s, p));
+      for (const [s, p] of subschemas(schema["allOf"], [...path, "allOf"])) parts.push(this.lower(s, p));
     }
     const meaningful = parts.filter((p) => !(p.kind === "primitive" && p.name === "unknown"));
     const type: IrType =
@@ -156,7 +151,7 @@ class Lowering {
     });
   }
 
-  private widen(keyword: string, path: ManifestPath, message: string): void {
+  widen(keyword: string, path: ManifestPath, message: string): void {
     this.enforced.add(keyword);
     this.warnings.push({ path, message });
   }
@@ -188,100 +183,11 @@ class Lowering {
       }
     }
     const items = names.map((name): IrType => {
-      if (name === "object") return this.lowerObject(schema, path);
-      if (name === "array") return this.lowerArray(schema, path);
+      if (name === "object") return lowerObject(this, schema, path);
+      if (name === "array") return lowerArray(this, schema, path);
       return { kind: "primitive", name: name as "string" | "number" | "integer" | "boolean" | "null" };
     });
     return [union(items)];
-  }
-
-  private lowerObject(schema: SchemaObject, path: ManifestPath): IrObjectType {
-    const properties = schema["properties"] ?? {};
-    if (!isObject(properties)) throw new SchemaProblem([...path, "properties"], "`properties` must be an object");
-    const required = schema["required"] ?? [];
-    if (!Array.isArray(required) || required.some((r) => typeof r !== "string")) {
-      throw new SchemaProblem([...path, "required"], "`required` must be an array of property names");
-    }
-    const props: IrProp[] = Object.entries(properties).map(([name, sub]) => {
-      const subPath = [...path, "properties", name];
-      const type = this.lower(sub, subPath, true);
-      const constraints = isObject(sub) ? propConstraints(sub, type) : undefined;
-      const doc = isObject(sub) && typeof sub["description"] === "string" ? { text: sub["description"] } : undefined;
-      return {
-        name,
-        type,
-        optional: !required.includes(name),
-        ...(doc ? { doc } : {}),
-        ...(constraints ? { constraints } : {}),
-      };
-    });
-    // Required names without a property schema are still required keys (of any value).
-    for (const name of required as string[]) {
-      if (!Object.hasOwn(properties, name))
-        props.push({ name, type: { kind: "primitive", name: "unknown" }, optional: false });
-    }
-    const additional = schema["additionalProperties"];
-    const patterns = schema["patternProperties"];
-    if (patterns !== undefined) {
-      // Keys matching a pattern may hold any of the pattern schemas' types: an index of their union (widened).
-      const patternTypes = this.subschemaRecord(patterns, [...path, "patternProperties"]).map(([s, p]) =>
-        this.lower(s, p),
-      );
-      const extra =
-        additional === undefined || additional === true
-          ? []
-          : additional === false
-            ? []
-            : [this.lower(additional, [...path, "additionalProperties"])];
-      const open = additional === undefined || additional === true;
-      return { kind: "object", props, index: open ? UNKNOWN : union([...patternTypes, ...extra]) };
-    }
-    if (additional === false) return { kind: "object", props, closed: true };
-    // JSON Schema objects are open unless they say otherwise: say so explicitly in the IR.
-    if (additional === undefined || additional === true) return { kind: "object", props, index: UNKNOWN };
-    return { kind: "object", props, index: this.lower(additional, [...path, "additionalProperties"]) };
-  }
-
-  private lowerArray(schema: SchemaObject, path: ManifestPath): IrType {
-    const constraints = arrayConstraints(schema);
-    const extra = constraints ? { constraints } : {};
-    const prefix = schema["prefixItems"] ?? (Array.isArray(schema["items"]) ? schema["items"] : undefined);
-    if (prefix !== undefined) {
-      const key = schema["prefixItems"] !== undefined ? "prefixItems" : "items";
-      const elements = this.subschemas(prefix, [...path, key]).map(([s, p]) => this.lower(s, p));
-      const restSchema = key === "prefixItems" ? schema["items"] : schema["additionalItems"];
-      const rest =
-        restSchema === false
-          ? undefined
-          : restSchema === undefined || restSchema === true
-            ? UNKNOWN
-            : this.lower(restSchema, [...path, key === "prefixItems" ? "items" : "additionalItems"]);
-      return this.tupleUnion(schema, elements, rest, path);
-    }
-    const items = schema["items"];
-    const element =
-      items === undefined
-        ? { kind: "primitive" as const, name: "unknown" as const }
-        : this.lower(items, [...path, "items"]);
-    return { kind: "array", element, ...extra };
-  }
-
-  /**
-   * JSON Schema accepts any prefix of a tuple (fewer items than listed) unless `minItems` says otherwise, so a tuple
-   * is the union of its allowed lengths: `[] | [A] | [A, B]` (closed) or `… | [A, B, ...R[]]` (open).
-   */
-  private tupleUnion(schema: SchemaObject, elements: IrType[], rest: IrType | undefined, path: ManifestPath): IrType {
-    const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
-    const maxItems = typeof schema["maxItems"] === "number" ? schema["maxItems"] : Infinity;
-    if (elements.length > MAX_TUPLE_FORMS || minItems > elements.length || (rest && maxItems !== Infinity)) {
-      this.widen("prefixItems", path, "this tuple is typed as an array of its item types; validation is kept");
-      return { kind: "array", element: union(rest ? [...elements, rest] : elements) };
-    }
-    const forms: IrType[] = [];
-    for (let length = minItems; length < Math.min(elements.length, maxItems + 1); length++)
-      forms.push({ kind: "tuple", elements: elements.slice(0, length) });
-    if (maxItems >= elements.length) forms.push({ kind: "tuple", elements, ...(rest ? { rest } : {}) });
-    return forms.length === 1 ? forms[0]! : { kind: "union", items: forms };
   }
 
   private lowerEnum(values: Json, path: ManifestPath): IrType {
@@ -337,17 +243,6 @@ class Lowering {
     this.decls.push(this.declare(name, target, targetPath));
     return { kind: "ref", name };
   }
-
-  private subschemas(value: Json, path: ManifestPath): [Json, ManifestPath][] {
-    if (!Array.isArray(value) || value.length === 0)
-      throw new SchemaProblem(path, "must be a non-empty array of schemas");
-    return value.map((s, i) => [s, [...path, i]]);
-  }
-
-  private subschemaRecord(value: Json, path: ManifestPath): [Json, ManifestPath][] {
-    if (!isObject(value)) throw new SchemaProblem(path, "must be an object of schemas");
-    return Object.entries(value).map(([k, s]) => [s, [...path, k]]);
-  }
 }
 
 /**
@@ -364,13 +259,4 @@ export function lowerJsonSchema(
   const lowering = new Lowering(schema, rootName, rootPath, takenNames);
   lowering.run();
   return { decls: lowering.decls, warnings: lowering.warnings, enforcedByJsonSchema: [...lowering.enforced].sort() };
-}
-
-function union(items: IrType[]): IrType {
-  const unique: IrType[] = [];
-  for (const item of items.flatMap((i) => (i.kind === "union" && !i.discriminator ? i.items : [i]))) {
-    if (!unique.some((u) => JSON.stringify(u) === JSON.stringify(item))) unique.push(item);
-  }
-  if (unique.some((u) => u.kind === "primitive" && u.name === "unknown")) return { kind: "primitive", name: "unknown" };
-  return unique.length === 1 ? unique[0]! : { kind: "union", items: unique };
 }
