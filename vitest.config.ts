@@ -1,6 +1,14 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
+// `@mcp-gen/runtime` resolves as in a user's project (the workspace links it to runtime/); the `@mcp-gen/source`
+// export condition picks its TypeScript sources, so tests run the sources (the same module instances as relative
+// imports of runtime/ files) without a build.
+const conditions = ["@mcp-gen/source", ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

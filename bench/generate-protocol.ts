@@ -1,13 +1,13 @@
 /**
  * Wall time to generate the protocol bindings (read, lower, emit, format; no writes) of every revision under
- * the spec root (`.spec/`, see generator/scripts/spec-inputs.ts), one after another, and for each revision. Run with
+ * the spec root (`.spec/`, see scripts/spec-inputs.ts), one after another, and for each revision. Run with
  * `npm run bench` (after `npm run spec`).
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { generateProtocol } from "../generator/pipeline/protocol.ts";
-import { PROTOCOL_OUT, specRevisions } from "../generator/scripts/generate-protocol.ts";
-import { ensureSpecInputs, requireSpecRoot } from "../generator/scripts/spec-inputs.ts";
+import { PROTOCOL_OUT, runtimeSourcesFrom, specRevisions } from "../scripts/generate-protocol.ts";
+import { ensureSpecInputs, requireSpecRoot } from "../scripts/spec-inputs.ts";
 
 await ensureSpecInputs();
 const specRoot = requireSpecRoot();
@@ -16,8 +16,8 @@ const generate = (revision: string) =>
   generateProtocol({
     schemaPath: path.join(specRoot, revision, "schema.ts"),
     revision,
-    outDir: path.join(PROTOCOL_OUT, revision),
     displayRoot: specRoot,
+    runtime: runtimeSourcesFrom(path.join(PROTOCOL_OUT, revision)),
   });
 
 await generate(revisions[0]!); // warm-up: module loading, prettier plugins, JIT

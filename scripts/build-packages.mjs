@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Builds the workspace packages: `runtime` (@mcp-gen/runtime → runtime/dist/), `cli` (mcp-gen → generator/dist/,
- * plus templates/ copied next to the compiled renderer), or both in that order (the CLI's declarations of the
- * runtime come from runtime/dist/). Plain Node so it needs nothing but typescript and esbuild from the workspace root.
+ * Builds the workspace packages: `runtime` (@mcp-gen/runtime → runtime/dist/), `cli` (mcp-gen → generator/dist/), or
+ * both in that order (the CLI's declarations of the runtime come from runtime/dist/). Each compiles its own folder
+ * only and copies nothing into it from elsewhere. Plain Node so it needs nothing but typescript and esbuild from the workspace root.
  * Each package is built into `<package>/.staging/dist/` and swapped in whole when complete (two renames), so a build
  * or an `npm pack` never leaves `dist/` half-written or missing for whatever imports the package meanwhile (tests
  * running beside it, the CLI).
@@ -23,16 +23,9 @@ const targets = {
     staged("runtime", "tsconfig.runtime.json", async (dist) => {
       await bundleRuntime(dist);
     }),
-  cli: () =>
-    staged("generator", "tsconfig.cli.json", (dist) => {
-      cpSync(path.join(ROOT, "generator/templates"), path.join(dist, "generator/templates"), { recursive: true });
-      // The built-in revisions' IRs, where `mcp-gen diff <revision>` looks for them (generator/diff/load.ts).
-      for (const revision of readdirSync(path.join(ROOT, "runtime/generated/protocol"), { withFileTypes: true })) {
-        if (!revision.isDirectory()) continue;
-        const ir = path.join("runtime/generated/protocol", revision.name, "ir.json");
-        cpSync(path.join(ROOT, ir), path.join(dist, ir));
-      }
-    }),
+  // The generator/ folder alone: templates/ ship as they are (generator/package.json `files`), the built-in
+  // revisions' ir.json files with the runtime package.
+  cli: () => staged("generator", "tsconfig.cli.json", () => {}),
 };
 
 /** Compiles `config` into `<pkg>/.staging/dist`, lets `finish` complete it there, then swaps it in for `<pkg>/dist`. */

@@ -25,7 +25,7 @@ const SUITES = [
 
 /** Start the server; resolves with its URL once it printed `MCP_URL=…`. */
 function startServer(module: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", module], {
+  const child = spawn(process.execPath, ["--conditions=@mcp-gen/source", "--import", "tsx", module], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });

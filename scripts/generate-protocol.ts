@@ -12,19 +12,39 @@ import { readdir } from "node:fs/promises";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { emitFidelityFile } from "../emit/fidelity.ts";
-import type { GeneratedFile } from "../emit/generated-file.ts";
-import { formatTypeScript } from "../pipeline/format.ts";
-import { emitReleaseOrderFile, emitRevisionsFile, type BuiltinRevisionFacts } from "../emit/revisions.ts";
-import { posixRelative, REPO_ROOT } from "../pipeline/paths.ts";
-import { generateProtocol } from "../pipeline/protocol.ts";
-import { compareFiles, writeFiles } from "../pipeline/write.ts";
+import { emitFidelityFile } from "../generator/emit/fidelity.ts";
+import type { GeneratedFile } from "../generator/emit/generated-file.ts";
+import type { RuntimeEntry } from "../generator/emit/printer.ts";
+import { formatTypeScript } from "../generator/pipeline/format.ts";
+import { emitReleaseOrderFile, emitRevisionsFile, type BuiltinRevisionFacts } from "../generator/emit/revisions.ts";
+import { posixRelative } from "../generator/pipeline/paths.ts";
+import { REPO_ROOT } from "./repo-root.ts";
+import { generateProtocol } from "../generator/pipeline/protocol.ts";
+import { compareFiles, writeFiles } from "../generator/pipeline/write.ts";
 import { ensureSpecInputs, requireSpecRoot, SPEC_ROOT } from "./spec-inputs.ts";
 
 export { SPEC_ROOT };
 export const PROTOCOL_OUT = path.join(REPO_ROOT, "runtime/generated/protocol");
 export const FIDELITY_OUT = path.join(REPO_ROOT, "test/protocol/fidelity");
 export const EXTENSIONS_OUT = path.join(REPO_ROOT, "runtime/generated/extensions");
+
+/** The runtime's source module of each entry point generated bindings may import. */
+const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
+  core: "runtime/index.ts",
+  "method-type": "runtime/protocol/method-type.ts",
+  "zod-helpers": "runtime/protocol/zod-helpers.ts",
+};
+
+/**
+ * How bindings written to `outDir` (inside runtime/, so part of the runtime package) import the runtime: relatively,
+ * its leaf modules' sources (a package does not import itself by name; the build rewrites `.ts` to `.js`).
+ */
+export function runtimeSourcesFrom(outDir: string): (entry: RuntimeEntry) => string {
+  return (entry) => {
+    const specifier = posixRelative(outDir, path.join(REPO_ROOT, RUNTIME_SOURCES[entry]));
+    return specifier.startsWith(".") ? specifier : `./${specifier}`;
+  };
+}
 
 /**
  * The identifier of each extension schema under <spec root>/extensions/<name>/ (the `--extension-id` its bindings
@@ -48,7 +68,12 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
   const jobs = revisions.map(async (revision) => {
     const outDir = path.join(PROTOCOL_OUT, revision);
     const schemaPath = path.join(specRoot, revision, "schema.ts");
-    const { model, files } = await generateProtocol({ schemaPath, revision, outDir, displayRoot: specRoot });
+    const { model, files } = await generateProtocol({
+      schemaPath,
+      revision,
+      displayRoot: specRoot,
+      runtime: runtimeSourcesFrom(outDir),
+    });
     const { era, version, batches } = model.protocol;
     if (era === undefined)
       throw new Error(`built-in revision ${revision}: its schema has neither initialize nor server/discover`);
@@ -94,9 +119,9 @@ function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
     const { files } = await generateProtocol({
       schemaPath,
       revision: name,
-      outDir,
       extensionId,
       displayRoot: specRoot,
+      runtime: runtimeSourcesFrom(outDir),
     });
     return files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content }));
   });

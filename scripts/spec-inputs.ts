@@ -16,8 +16,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { posixRelative, REPO_ROOT } from "../pipeline/paths.ts";
-import { SPEC_PINS } from "../spec/pins.ts";
+import { posixRelative } from "../generator/pipeline/paths.ts";
+import { REPO_ROOT } from "./repo-root.ts";
+import { SPEC_PINS } from "../generator/spec/pins.ts";
 import {
   download,
   EXTENSION_REPOSITORIES,
@@ -28,7 +29,7 @@ import {
   SPEC_REPOSITORY,
   SpecInputError,
   verifyPinned,
-} from "../pipeline/spec-source.ts";
+} from "../generator/pipeline/spec-source.ts";
 
 /** Where the verified spec files are: the spec root every consumer in this repository reads. */
 export const SPEC_ROOT = path.join(REPO_ROOT, ".spec");
@@ -183,13 +184,13 @@ export async function pinsModule(dir: string): Promise<string> {
   for (const file of await pinnable(dir))
     lines.push(`  ${JSON.stringify(file)}: "${sha256Hex(await readFile(path.join(dir, file)))}",`);
   // Loaded here: prettier is needed to write pins, not to check them.
-  const { formatTypeScript } = await import("../pipeline/format.ts");
+  const { formatTypeScript } = await import("../generator/pipeline/format.ts");
   return formatTypeScript(
     [
       "/**",
       " * The SHA-256 of every specification file the project reads, by its path under the spec root (see",
       " * `pipeline/spec-source.ts` for the commits they were taken at). Data, not code: it sits outside lower/, ir/,",
-      " * pipeline/ and emit/, where no revision name may appear. Written by `tsx generator/scripts/spec-inputs.ts",
+      " * pipeline/ and emit/, where no revision name may appear. Written by `tsx scripts/spec-inputs.ts",
       " * --pin <spec folder>`; `npm run spec` and `mcp-gen protocol --spec` accept no other content.",
       " */",
       "export const SPEC_PINS: Readonly<Record<string, string>> = {",

@@ -3,13 +3,14 @@
  * TypeScript model (`IrJsonFile` in generator/ir/model.ts) with ts-json-schema-generator. test/generator/ir-schema.test.ts
  * fails when the committed schema is stale and validates every committed ir.json against it.
  */
+import { REPO_ROOT } from "./repo-root.ts";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createGenerator } from "ts-json-schema-generator";
-import { stableJson } from "../emit/generated-file.ts";
+import { stableJson } from "../generator/emit/generated-file.ts";
 
-const IR_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../ir");
+const IR_DIR = path.join(REPO_ROOT, "generator/ir");
 export const IR_SCHEMA_PATH = path.join(IR_DIR, "ir.schema.json");
 
 export function irSchemaText(): string {

@@ -2,13 +2,14 @@
  * `npm run generate:manifest-schema`: writes `generator/manifest/mcp-manifest.schema.json`, the manifest's JSON
  * Schema for editors, from `ManifestSchema`. test/manifest/manifest-schema.test.ts fails when it is stale.
  */
+import { REPO_ROOT } from "./repo-root.ts";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { stableJson } from "../emit/generated-file.ts";
-import { manifestJsonSchema } from "../manifest/manifest-schema.ts";
+import { stableJson } from "../generator/emit/generated-file.ts";
+import { manifestJsonSchema } from "../generator/manifest/manifest-schema.ts";
 
-export const MANIFEST_SCHEMA_PATH = fileURLToPath(new URL("../manifest/mcp-manifest.schema.json", import.meta.url));
+export const MANIFEST_SCHEMA_PATH = path.join(REPO_ROOT, "generator/manifest/mcp-manifest.schema.json");
 
 export function manifestSchemaText(): string {
   return stableJson(manifestJsonSchema());

@@ -79,7 +79,6 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
       schemaPath: input.schemaPath,
       displayRoot: input.displayRoot,
       revision: input.revision,
-      outDir,
       importExtension: args["import-extension"] ?? DEFAULT_IMPORT_EXTENSION,
       ...(extensionId !== undefined ? { extensionId } : {}),
     });

@@ -5,18 +5,23 @@
  * `knownHelpersOnly` and no helpers are registered (test/manifest/manifest-schema.test.ts keeps `{{#if}}` out of them).
  */
 import { readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 
-/** `generator/templates/` in this repository; copied beside the compiled CLI (`dist/generator/templates/`) in the package. */
-const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../templates");
+/**
+ * `templates/` of the `mcp-gen` package (shipped through its `files`), found from the package's own `package.json`
+ * by self-reference: the same folder whether the sources run (this repository) or the compiled CLI (installed).
+ */
+function templatesDir(): string {
+  return path.join(path.dirname(createRequire(import.meta.url).resolve("mcp-gen/package.json")), "templates");
+}
 
 /** Renders the named template of the set with an already-rendered view model. */
 export type Templates = (name: string, view: object) => string;
 
 export async function loadTemplates(set: string): Promise<Templates> {
-  const dir = path.join(TEMPLATES_DIR, set);
+  const dir = path.join(templatesDir(), set);
   const handlebars = Handlebars.create();
   const templates = new Map<string, HandlebarsTemplateDelegate>();
   for (const name of (await readdir(dir)).filter((n) => n.endsWith(".hbs")).sort()) {

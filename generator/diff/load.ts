@@ -5,30 +5,24 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { IrModel } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
 import { validateModel } from "../ir/validate.ts";
 
-/** Where built-in revisions' ir.json files may be: this repository's runtime/generated/protocol, else the runtime package's. */
-function builtinRoots(): string[] {
-  const roots = [path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../runtime/generated/protocol")];
-  try {
-    const runtimePackage = createRequire(import.meta.url).resolve("@mcp-gen/runtime/package.json");
-    roots.push(path.join(path.dirname(runtimePackage), "dist/generated/protocol"));
-  } catch {
-    // No installed runtime package: only the repository's folder is searched.
-  }
-  return roots;
+/**
+ * The built-in revisions' folders: `generated/protocol/` of the `@mcp-gen/runtime` package, found as Node finds the
+ * package (in this repository the workspace links it to runtime/), each holding the revision's `ir.json` (shipped in
+ * the package for this). The one place the generator looks for them.
+ */
+export function builtinProtocolDir(): string {
+  const runtimePackage = createRequire(import.meta.url).resolve("@mcp-gen/runtime/package.json");
+  return path.join(path.dirname(runtimePackage), "generated/protocol");
 }
 
-/** A built-in revision's ir.json by its name, if this CLI has it. */
+/** A built-in revision's ir.json by its name, if the runtime has it. */
 export function builtinIrPath(name: string): string | undefined {
-  for (const root of builtinRoots()) {
-    const file = path.join(root, name, "ir.json");
-    if (existsSync(file)) return file;
-  }
-  return undefined;
+  const file = path.join(builtinProtocolDir(), name, "ir.json");
+  return existsSync(file) ? file : undefined;
 }
 
 /** The ir.json an argument names, or a GeneratorError saying what was tried. */

@@ -3,7 +3,7 @@
  * parses RFC 6570 templates (with the runtime's runtime/protocol/uri-template.ts) into typed variables, and rejects what cannot be
  * generated: duplicate names, names that collide once turned into identifiers, bad templates, bad schemas.
  */
-import { uriTemplateVariables } from "../../runtime/protocol/uri-template.ts";
+import { uriTemplateVariables } from "@mcp-gen/runtime";
 import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
 import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";

@@ -5,7 +5,7 @@
  * (`checkRevisionFields`): a field no served revision declares is an unknown field (with the closest known name), a
  * declared one must match the type the revision gives it. Accepted fields are served as written.
  */
-import { hasCapability } from "../../runtime/protocol/capabilities.ts";
+import { hasCapability } from "@mcp-gen/runtime";
 import type { IrModel } from "../ir/model.ts";
 import { formatPath, SchemaProblem, type ManifestPath } from "./errors.ts";
 import { EXTENSIBLE } from "./manifest-schema.ts";

@@ -2,17 +2,15 @@
  * The read stage's view of protocol revisions: the built-in ones generated code can ask the runtime for, and the
  * folders of `mcp-gen protocol` output a manifest names (`server.revisions: [{ bindings: ./protocol/draft }]`).
  *
- * A built-in revision is a folder of the runtime's bindings holding a descriptor (`revision.ts`; once built, its
- * declarations `revision.d.ts`, the JavaScript being bundled per entry), whatever its name looks like. The runtime's registry is built from the same folders (through
- * runtime/generated/protocol/revisions.ts, kept in sync by `npm run generate:check`); they are listed from disk rather than
- * imported so that checking a manifest does not load every revision's schemas. Run from this repository's sources,
- * the folders are runtime/generated/protocol/ (so a newly generated revision counts before any build); run as the installed
- * CLI, they are the @mcp-gen/runtime package's built bindings, found through its `./protocol` export.
+ * A built-in revision is a folder of the runtime package's `generated/protocol/` holding an `ir.json`, whatever its
+ * name looks like (`builtinProtocolDir`: the installed package, or runtime/ through the workspace link in this
+ * repository, so a newly generated revision counts before any build). The runtime's own list is built from the same
+ * folders (generated/protocol/revisions.ts, kept in sync by `npm run generate:check`); they are listed from disk
+ * rather than imported so that checking a manifest does not load every revision's schemas.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { builtinProtocolDir } from "../diff/load.ts";
 import type { BindingsLookup } from "../manifest/lower-manifest.ts";
 import { posixRelative } from "./paths.ts";
 
@@ -20,21 +18,13 @@ let known: readonly string[] | undefined;
 
 /** Every revision with generated bindings, by folder name, sorted. */
 export function knownRevisions(): readonly string[] {
-  known ??= listRevisions(...protocolDir());
+  known ??= listRevisions(builtinProtocolDir());
   return known;
 }
 
-/** The bindings folder and the descriptor file each revision folder holds. */
-function protocolDir(): [dir: string, descriptor: string] {
-  const source = fileURLToPath(new URL("../../runtime/generated/protocol/", import.meta.url));
-  if (existsSync(path.join(source, "revisions.ts"))) return [source, "revision.ts"];
-  const revisions = createRequire(import.meta.url).resolve("@mcp-gen/runtime/protocol");
-  return [path.dirname(revisions), "revision.d.ts"];
-}
-
-function listRevisions(dir: string, descriptor: string): readonly string[] {
+function listRevisions(dir: string): readonly string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, descriptor)))
+    .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, "ir.json")))
     .map((e) => e.name)
     .sort();
 }

@@ -2,7 +2,7 @@
  * The protocol pipeline: read schema.ts → lower to IR (`lower/`, validated) → emit (`emit/protocol.ts`) → format.
  * Returns files; writing is the write stage's (`write.ts`), so tests can inspect output without touching the disk.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { IrModel } from "../ir/model.ts";
@@ -11,12 +11,12 @@ import type { GeneratedFile } from "../emit/generated-file.ts";
 import type { RuntimeEntry } from "../emit/printer.ts";
 import { emitProtocolFiles } from "../emit/protocol.ts";
 import { formatFiles } from "./format.ts";
-import { posixRelative, REPO_ROOT } from "./paths.ts";
+import { DEFAULT_RUNTIME_IMPORT } from "../manifest/defaults.ts";
+import { posixRelative } from "./paths.ts";
 
 export interface ProtocolJob {
   readonly schemaPath: string;
   readonly revision: string;
-  readonly outDir: string;
   /** Extension schemas: the extension identifier (`io.modelcontextprotocol/tasks`), for the `extension` descriptor. */
   readonly extensionId?: string;
   /**
@@ -27,6 +27,12 @@ export interface ProtocolJob {
   readonly displayRoot?: string;
   /** Extension of relative imports between the generated files (`.js`, `.ts` or ""). Default: `.ts`. */
   readonly importExtension?: string;
+  /**
+   * The specifier generated code imports each runtime entry point from. Default: the `@mcp-gen/runtime` package's
+   * (`packageRuntime()`). Bindings that are part of the runtime package itself (this repository's runtime/generated/,
+   * written by scripts/generate-protocol.ts) pass relative paths to its leaf modules instead.
+   */
+  readonly runtime?: (entry: RuntimeEntry) => string;
 }
 
 /** A schema's path as headers name it: relative to `root` (default: the working directory), `/`-separated. */
@@ -34,30 +40,13 @@ export function displayPath(file: string, root = process.cwd()): string {
   return posixRelative(root, path.resolve(file));
 }
 
-/** The runtime package (`@mcp-gen/runtime`) and its source entry files in this repository, per entry point. */
-const RUNTIME_PACKAGE = "@mcp-gen/runtime";
-const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
-  core: "runtime/index.ts",
-  "method-type": "runtime/protocol/method-type.ts",
-  "zod-helpers": "runtime/protocol/zod-helpers.ts",
-};
-
 /**
- * Where protocol bindings written to `outDir` import a runtime entry point from (default: the method tokens). Inside
- * this repository (its runtime/generated/protocol/, compiled into the runtime package, and test fixtures) they import the
- * runtime's source relatively; any other folder — a user's, or any folder when run as the installed CLI, which has no
- * runtime sources next to it — imports the installed runtime package through its `exports`.
+ * How generated code imports a runtime entry point when the runtime is the package `runtimeImport` (default
+ * `@mcp-gen/runtime`): the core is the package itself, every other entry its subpath export (`<package>/method-type`).
+ * A pure function of the option, so the output does not depend on where the generator runs.
  */
-export function runtimeImportFrom(outDir: string, entry: RuntimeEntry = "method-type"): string {
-  const source = path.join(REPO_ROOT, RUNTIME_SOURCES[entry]);
-  const target = path.resolve(outDir);
-  const inRepo = path.relative(REPO_ROOT, target);
-  const outside = inRepo.startsWith("..") || path.isAbsolute(inRepo) || inRepo.split(path.sep).includes("node_modules");
-  if (!existsSync(source) || outside) {
-    return entry === "core" ? RUNTIME_PACKAGE : `${RUNTIME_PACKAGE}/${entry}`;
-  }
-  const specifier = posixRelative(target, source);
-  return specifier.startsWith(".") ? specifier : `./${specifier}`;
+export function packageRuntime(runtimeImport: string = DEFAULT_RUNTIME_IMPORT): (entry: RuntimeEntry) => string {
+  return (entry) => (entry === "core" ? runtimeImport : `${runtimeImport}/${entry}`);
 }
 
 export async function generateProtocol(
@@ -73,7 +62,7 @@ export async function generateProtocol(
   });
   const { model, warnings } = lowered;
   const files = emitProtocolFiles(model, {
-    runtime: (entry) => runtimeImportFrom(job.outDir, entry),
+    runtime: job.runtime ?? packageRuntime(),
     ...(job.extensionId !== undefined ? { extensionId: job.extensionId } : {}),
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });

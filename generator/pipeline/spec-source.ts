@@ -4,7 +4,7 @@
  * plus `extensions/<name>/…` for extension schemas, which live in repositories of their own. A file is fetched from
  * its repository at the pinned commit (raw.githubusercontent.com, or `MCP_SPEC_BASE_URL`, e.g. a loopback copy in
  * tests) and accepted only if its SHA-256 is the one committed in `generator/spec/pins.ts`. Used by the repository's set-up
- * (`generator/scripts/spec-inputs.ts`, which fills `.spec/`) and by `mcp-gen protocol --spec`.
+ * (`scripts/spec-inputs.ts`, which fills `.spec/`) and by `mcp-gen protocol --spec`.
  */
 import { createHash } from "node:crypto";
 import { SPEC_PINS } from "../spec/pins.ts";

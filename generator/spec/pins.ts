@@ -1,7 +1,7 @@
 /**
  * The SHA-256 of every specification file the project reads, by its path under the spec root (see
  * `pipeline/spec-source.ts` for the commits they were taken at). Data, not code: it sits outside lower/, ir/,
- * pipeline/ and emit/, where no revision name may appear. Written by `tsx generator/scripts/spec-inputs.ts
+ * pipeline/ and emit/, where no revision name may appear. Written by `tsx scripts/spec-inputs.ts
  * --pin <spec folder>`; `npm run spec` and `mcp-gen protocol --spec` accept no other content.
  */
 export const SPEC_PINS: Readonly<Record<string, string>> = {

@@ -9,11 +9,14 @@ import { readFileSync } from "node:fs";
 
 export type Platform = "workerd" | "deno" | "bun";
 
-/** Package `exports` conditions each platform's bundler setup uses (wrangler's for workerd). */
+/**
+ * Package `exports` conditions each platform's bundler setup uses (wrangler's for workerd), plus this repository's
+ * `@mcp-gen/source`: `@mcp-gen/runtime` (the workspace's runtime/) is bundled from its sources, not a build.
+ */
 const CONDITIONS: Record<Platform, string[]> = {
-  workerd: ["workerd", "worker", "browser"],
-  deno: ["deno", "browser"],
-  bun: ["bun", "browser"],
+  workerd: ["@mcp-gen/source", "workerd", "worker", "browser"],
+  deno: ["@mcp-gen/source", "deno", "browser"],
+  bun: ["@mcp-gen/source", "bun", "browser"],
 };
 
 export type Bundle = {

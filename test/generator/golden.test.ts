@@ -18,7 +18,6 @@ describe("golden: protocol-basic", async () => {
   const { model, files } = await generateProtocol({
     schemaPath: path.join(caseDir, "schema.ts"),
     revision: "golden",
-    outDir: expectedDir,
   });
 
   it("emits the six protocol files", () => {

@@ -1,13 +1,13 @@
 /**
  * The mcp-gen CLI package as installed: compiled with tsconfig.cli.json (what its `build` writes to generator/dist/)
- * into a temporary copy of the package outside the repository (package.json, bin/, dist/ with templates/), run with
+ * into a temporary copy of the package outside the repository (package.json, bin/, dist/, templates/), run with
  * plain `node` — no tsx — through its bin file. Its dependencies resolve from this repository's node_modules (a
  * link, as npm would install them next to it), including @mcp-gen/runtime, which the CLI reaches only by package
  * name. Checked: `--version` is the CLI's own, not the project's; `generate` finds the runtime's protocol revisions
  * through the package; `protocol --out <folder outside the repo>` imports the runtime by package specifier and the
  * output type-checks against the runtime package; hostile manifests (a u-invalid pattern, 200-deep nesting, a tool named
- * `__proto__` with scopes) are refused or kept safe as by the source CLI. Also `runtimeImportFrom`, the rule that picks
- * that specifier.
+ * `__proto__` with scopes) are refused or kept safe as by the source CLI. Also the runtime
+ * specifiers bindings import: the options' alone.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -15,9 +15,10 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
-import { runtimeImportFrom } from "../../generator/pipeline/protocol.ts";
-import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { REPO_ROOT } from "../../scripts/repo-root.ts";
+import { packageRuntime } from "../../generator/pipeline/protocol.ts";
+import { runtimeSourcesFrom } from "../../scripts/generate-protocol.ts";
+import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const CLI_PACKAGE = JSON.parse(readFileSync(path.join(REPO_ROOT, "generator/package.json"), "utf8")) as {
@@ -45,7 +46,7 @@ beforeAll(() => {
     "--outDir",
     path.join(pkg, "dist"),
   ]);
-  cpSync(path.join(REPO_ROOT, "generator/templates"), path.join(pkg, "dist/generator/templates"), { recursive: true });
+  cpSync(path.join(REPO_ROOT, "generator/templates"), path.join(pkg, "templates"), { recursive: true });
   symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
   bin = path.join(pkg, CLI_PACKAGE.bin["mcp-gen"]!);
 }, 180_000);
@@ -159,26 +160,29 @@ describe("the compiled CLI", () => {
   }, 120_000);
 });
 
-describe("runtimeImportFrom", () => {
-  it("this repository's runtime/generated/protocol imports the runtime source relatively (the runtime package builds from it)", () => {
-    expect(runtimeImportFrom(path.join(REPO_ROOT, "runtime/generated/protocol/2025-11-25"))).toBe(
+describe("the runtime specifiers of protocol bindings", () => {
+  it("by default the package's entries, wherever the output goes (a pure function of the option)", () => {
+    const runtime = packageRuntime();
+    expect([runtime("core"), runtime("method-type"), runtime("zod-helpers")]).toEqual([
+      "@mcp-gen/runtime",
+      "@mcp-gen/runtime/method-type",
+      "@mcp-gen/runtime/zod-helpers",
+    ]);
+    expect(packageRuntime("my-runtime")("method-type")).toBe("my-runtime/method-type");
+  });
+
+  it("the repository's runtime/generated/protocol, part of the runtime package, imports its leaf sources relatively", () => {
+    expect(runtimeSourcesFrom(path.join(REPO_ROOT, "runtime/generated/protocol/2025-11-25"))("method-type")).toBe(
       "../../../protocol/method-type.ts",
     );
   });
 
-  it("a folder outside the repository, or inside a node_modules, imports the package export", () => {
-    expect(runtimeImportFrom(path.join(os.tmpdir(), "elsewhere/protocol"))).toBe("@mcp-gen/runtime/method-type");
-    expect(runtimeImportFrom(path.join(REPO_ROOT, "node_modules/some-package/protocol"))).toBe(
-      "@mcp-gen/runtime/method-type",
-    );
-    expect(runtimeImportFrom(path.join(REPO_ROOT, "..", "sibling/protocol"))).toBe("@mcp-gen/runtime/method-type");
-  });
-
-  it("the package export exists and serves the method tokens", () => {
+  it("the package export exists and serves the method tokens (built, or the source under the repository's condition)", () => {
     const runtimePackage = JSON.parse(readFileSync(path.join(REPO_ROOT, "runtime/package.json"), "utf8")) as {
       exports: Record<string, { types: string; default: string }>;
     };
     expect(runtimePackage.exports["./method-type"]).toEqual({
+      "@mcp-gen/source": "./protocol/method-type.ts",
       types: "./dist/protocol/method-type.d.ts",
       default: "./dist/protocol/method-type.js",
     });

@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
+import { REPO_ROOT } from "../../scripts/repo-root.ts";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-engines-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

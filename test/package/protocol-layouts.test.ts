@@ -13,8 +13,8 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../generator/pipeline/paths.ts";
-import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { REPO_ROOT } from "../../scripts/repo-root.ts";
+import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 import { runNode, type CliRun } from "../generator/cli-run.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "../protocol/spec-server.ts";
 

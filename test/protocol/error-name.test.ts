@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as P from "../../runtime/generated/protocol/2025-11-25/index.ts";
-import { PROTOCOL_OUT } from "../../generator/scripts/generate-protocol.ts";
+import { PROTOCOL_OUT } from "../../scripts/generate-protocol.ts";
 
 describe("the spec's Error interface", () => {
   it("is exported with its schema, and the global Error still works next to it", () => {

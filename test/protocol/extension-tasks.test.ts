@@ -15,16 +15,19 @@ import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { emitFidelityFile } from "../../generator/emit/fidelity.ts";
-import { posixRelative, REPO_ROOT } from "../../generator/pipeline/paths.ts";
+import { posixRelative } from "../../generator/pipeline/paths.ts";
+import { REPO_ROOT } from "../../scripts/repo-root.ts";
 import { generateProtocol } from "../../generator/pipeline/protocol.ts";
-import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
+import { runtimeSourcesFrom } from "../../scripts/generate-protocol.ts";
+import type { RuntimeEntry } from "../../generator/emit/printer.ts";
 import type { IrModel } from "../../generator/ir/model.ts";
 
 const run = promisify(execFile);
 const specRoot = requireSpecRoot();
 const schemaPath = path.join(specRoot, "extensions/tasks/schema.ts");
 const basePath = path.join(specRoot, "extensions/tasks/spec.types.ts");
-// Inside the repository, so the output's imports of zod and the runtime sources resolve.
+// Inside the repository, so the output's imports of zod and @mcp-gen/runtime resolve (the workspace links it).
 const outRoot = path.join(REPO_ROOT, ".tmp", `extension-tasks-${process.pid}`);
 const outDir = path.join(outRoot, "tasks");
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
@@ -76,17 +79,18 @@ function methodLiterals(source: ts.SourceFile): string[] {
 
 let generated: { model: IrModel; files: { path: string; content: string }[]; warnings: string[] } | undefined;
 async function generate() {
-  generated ??= await generateInto(outDir);
+  generated ??= await generateTasks();
   return generated;
 }
 
-function generateInto(dir: string) {
+/** The Tasks bindings, importing the runtime package unless told otherwise (the committed ones import its sources). */
+function generateTasks(runtime?: (entry: RuntimeEntry) => string) {
   return generateProtocol({
     schemaPath,
     revision: "tasks",
-    outDir: dir,
     extensionId: "io.modelcontextprotocol/tasks",
     displayRoot: specRoot,
+    ...(runtime ? { runtime } : {}),
   });
 }
 
@@ -252,8 +256,8 @@ describe("the Tasks extension schema", () => {
 
   it("the committed runtime/generated/extensions/tasks is this output", async () => {
     const committed = path.join(REPO_ROOT, "runtime/generated/extensions/tasks");
-    // Generated for the committed folder (nothing is written), so even the relative runtime imports are the same.
-    const { files } = await generateInto(committed);
+    // Generated for the committed folder as scripts/generate-protocol.ts does (nothing is written): same runtime imports.
+    const { files } = await generateTasks(runtimeSourcesFrom(committed));
     expect(readdirSync(committed).sort()).toEqual(files.map((f) => f.path).sort());
     for (const file of files)
       expect(readFileSync(path.join(committed, file.path), "utf8"), file.path).toBe(file.content);

@@ -1,5 +1,5 @@
 /**
- * The spec inputs of a fresh clone (`npm run spec`, generator/scripts/spec-inputs.ts): without `../shared/spec` or
+ * The spec inputs of a fresh clone (`npm run spec`, scripts/spec-inputs.ts): without `../shared/spec` or
  * `MCP_SPEC_DIR` the pinned files are downloaded (here from a loopback copy of the two repositories), each checked
  * against its pinned sha256, and cached; a tampered file is refused with its name and both hashes; `MCP_SPEC_DIR` is
  * honoured before `../shared/spec`; and reading the spec root before a complete set-up fails with the instruction.
@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureSpecInputs, requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { ensureSpecInputs, requireSpecRoot } from "../../scripts/spec-inputs.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "./spec-server.ts";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-spec-inputs-"));

@@ -1,9 +1,9 @@
 /**
  * vitest global setup: fills `.spec/` with the pinned, verified specification files before any test runs (see
- * generator/scripts/spec-inputs.ts). A failure is reported here and not thrown: the tests that read the spec then fail
+ * scripts/spec-inputs.ts). A failure is reported here and not thrown: the tests that read the spec then fail
  * each with the set-up instruction (never skip), and the others still run.
  */
-import { ensureSpecInputs } from "../../generator/scripts/spec-inputs.ts";
+import { ensureSpecInputs } from "../../scripts/spec-inputs.ts";
 
 export default async function setup(): Promise<void> {
   try {

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { IrModel } from "../../generator/ir/model.ts";
 import { lowerSchema } from "../../generator/lower/schema.ts";
 import { displayPath } from "../../generator/pipeline/protocol.ts";
-import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 
 export const RELEASED = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 export type Released = (typeof RELEASED)[number];

@@ -7,15 +7,16 @@
  * that speaks only the draft, and the built-in with one that speaks only that. Folders that are not bindings are
  * refused at generation time with file:line:col, path and reason.
  *
- * The scratch project lives inside the repository (removed afterwards) so that the bindings and the generated code
- * import the runtime's sources, as this repository's examples do: no pack, no install.
+ * The scratch project lives inside the repository (removed afterwards) so that `@mcp-gen/runtime`, which the bindings,
+ * the generated code and main.ts import as a user's project does, resolves through the workspace link to the runtime's
+ * sources (the `@mcp-gen/source` condition, given to tsc and node): no pack, no install.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 import { runGenerate } from "../../generator/commands/generate.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -24,8 +25,6 @@ const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const DRAFT_VERSION = "DRAFT-manifest-1";
 
 let scratch: string;
-/** The scratch folder's path back to the repository root (main.ts imports through it; generated/ one level more). */
-let up: string;
 
 const manifest = (revisions: string) => `server:
   name: bindings-server
@@ -37,13 +36,12 @@ tools:
     outputSchema: { type: object, properties: { text: { type: string } }, required: [text], additionalProperties: false }
 generate:
   out: generated
-  runtimeImport: ../${up}/runtime/index.ts
   importExtension: .ts
 `;
 
 const MAIN =
-  () => `import { createMemoryTransportPair, McpClient, type RevisionDescriptor } from "${up}/runtime/index.ts";
-import { revision as builtin } from "${up}/generated/protocol/2025-11-25/index.ts";
+  () => `import { createMemoryTransportPair, McpClient, type RevisionDescriptor } from "@mcp-gen/runtime";
+import { revision as builtin } from "@mcp-gen/runtime/protocol/2025-11-25";
 import { createClient, createServer } from "./generated/index.ts";
 import { revision as draft } from "./protocol/draft/index.ts";
 
@@ -74,6 +72,7 @@ const TSCONFIG = {
     noUnusedLocals: true,
     noUnusedParameters: true,
     allowImportingTsExtensions: true,
+    customConditions: ["@mcp-gen/source"],
     noEmit: true,
     skipLibCheck: true,
     types: ["node"],
@@ -102,7 +101,6 @@ async function generate(manifestText: string): Promise<{ code: number; lines: st
 
 beforeAll(() => {
   scratch = mkdtempSync(path.join(import.meta.dirname, ".scratch-manifest-bindings-"));
-  up = path.relative(scratch, REPO).split(path.sep).join("/");
   writeFileSync(path.join(scratch, "draft.schema.ts"), draftSchema());
   execFileSync(
     process.execPath,
@@ -131,12 +129,10 @@ describe("a manifest naming a user-generated revision folder", () => {
     expect(code).toBe(0);
     const definitions = readFileSync(path.join(scratch, "generated/definitions.ts"), "utf8");
     // Independent oracle: the two import lines spelled out by hand, and no other revision's bindings.
-    expect(definitions).toContain(
-      `import * as revision_2025_11_25 from "../${up}/generated/protocol/2025-11-25/index.ts";`,
-    );
+    expect(definitions).toContain('import * as revision_2025_11_25 from "@mcp-gen/runtime/protocol/2025-11-25";');
     expect(definitions).toContain('import * as revision_draft from "../protocol/draft/revision.ts";');
     expect(definitions).toContain("revisions: [revision_2025_11_25.revision, revision_draft.revision]");
-    expect(definitions.match(/generated\/protocol\/[^/"]+\//g)).toEqual(["runtime/generated/protocol/2025-11-25/"]);
+    expect(definitions.match(/protocol\/[^/"]+"/g)).toEqual(['protocol/2025-11-25"']);
 
     writeFileSync(path.join(scratch, "main.ts"), MAIN());
     writeFileSync(path.join(scratch, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
@@ -145,7 +141,7 @@ describe("a manifest naming a user-generated revision folder", () => {
     } catch (error) {
       throw new Error(`tsc failed:\n${String((error as { stdout?: Buffer }).stdout ?? error)}`, { cause: error });
     }
-    const printed = execFileSync(process.execPath, ["--import", "tsx", "main.ts"], {
+    const printed = execFileSync(process.execPath, ["--conditions=@mcp-gen/source", "--import", "tsx", "main.ts"], {
       cwd: scratch,
       encoding: "utf8",
       timeout: 60_000,

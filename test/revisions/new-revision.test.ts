@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireSpecRoot } from "../../generator/scripts/spec-inputs.ts";
+import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const SPEC = requireSpecRoot();

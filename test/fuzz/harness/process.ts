@@ -50,8 +50,11 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   if (options.auth) env["FUZZ_AUTH"] = JSON.stringify(options.auth);
   const script = path.join(root, "test/fuzz/harness", options.launcher ?? "launch.ts");
   const [file, args] = options.bun
-    ? [options.bun, [script, options.mode]]
-    : [process.execPath, ["--import", pathToFileURL(tsxLoader).href, script, options.mode]];
+    ? [options.bun, ["--conditions=@mcp-gen/source", script, options.mode]]
+    : [
+        process.execPath,
+        ["--conditions=@mcp-gen/source", "--import", pathToFileURL(tsxLoader).href, script, options.mode],
+      ];
   const child = spawn(file, args, {
     cwd: root,
     env,

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../../generator/pipeline/paths.ts";
+import { REPO_ROOT } from "../../../scripts/repo-root.ts";
 import { specFile } from "../../protocol/spec.ts";
 
 const execFileAsync = promisify(execFile);

@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../../generator/pipeline/paths.ts";
-import { requireSpecRoot } from "../../../generator/scripts/spec-inputs.ts";
+import { REPO_ROOT } from "../../../scripts/repo-root.ts";
+import { requireSpecRoot } from "../../../scripts/spec-inputs.ts";
 
 const run = promisify(execFile);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-ext-cli-"));

@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../../generator/pipeline/spec-source.ts";
-import { REPO_ROOT } from "../../../generator/pipeline/paths.ts";
-import { requireSpecRoot } from "../../../generator/scripts/spec-inputs.ts";
+import { REPO_ROOT } from "../../../scripts/repo-root.ts";
+import { requireSpecRoot } from "../../../scripts/spec-inputs.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "../../protocol/spec-server.ts";
 import { runNode, type CliRun } from "../cli-run.ts";
 

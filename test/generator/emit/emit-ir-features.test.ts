@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { IrType, IrTypeDecl } from "../../../generator/ir/model.ts";
 import { formatTypeScript } from "../../../generator/pipeline/format.ts";
 import { emitSchemasModule, emitTypesModule } from "../../../generator/emit/protocol.ts";
-import { createPrinter, type RuntimeEntry } from "../../../generator/emit/printer.ts";
-import { runtimeImportFrom } from "../../../generator/pipeline/protocol.ts";
+import { createPrinter } from "../../../generator/emit/printer.ts";
+import { packageRuntime } from "../../../generator/pipeline/protocol.ts";
 import { createZodContext, emitZodExpression } from "../../../generator/emit/zod.ts";
 import { emitTypeExpression } from "../../../generator/emit/ts-types.ts";
 import { expectGoldenFile } from "../golden-file.ts";
@@ -90,7 +90,7 @@ describe("emitters on IR features outside the MCP schema", () => {
   });
 
   it("schemas module matches the golden file", async () => {
-    const runtime = (entry: RuntimeEntry) => runtimeImportFrom(goldenDir, entry);
+    const runtime = packageRuntime();
     const text = await formatTypeScript(emitSchemasModule(decls, { runtime }));
     await expectGoldenFile(text, path.join(goldenDir, "schemas.ts"));
   });

@@ -11,7 +11,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTypeScript } from "../../../generator/pipeline/format.ts";
 import { emitSchemasModule, emitTypesModule } from "../../../generator/emit/protocol.ts";
-import { runtimeImportFrom } from "../../../generator/pipeline/protocol.ts";
+import { packageRuntime } from "../../../generator/pipeline/protocol.ts";
 import type { IrTypeDecl } from "../../../generator/ir/model.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
@@ -71,7 +71,7 @@ async function diagnostics(schemasText: string): Promise<string[]> {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(REPO, ".tmp", "exactly-"));
   await writeFile(path.join(dir, "types.ts"), await formatTypeScript(emitTypesModule(decls)));
-  schemas = await formatTypeScript(emitSchemasModule(decls, { runtime: (entry) => runtimeImportFrom(dir, entry) }));
+  schemas = await formatTypeScript(emitSchemasModule(decls, { runtime: packageRuntime() }));
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { IR_SCHEMA_PATH, irSchemaText } from "../../../generator/scripts/write-ir-schema.ts";
+import { IR_SCHEMA_PATH, irSchemaText } from "../../../scripts/write-ir-schema.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const committed = readFileSync(IR_SCHEMA_PATH, "utf8");

@@ -59,7 +59,7 @@ describe("quirks table", () => {
       for (const name of await readdir(path.join(root, dir)))
         if (name.endsWith(".ts")) files.push(path.join(root, dir, name));
     }
-    files.push(path.join(root, "scripts/generate-protocol.ts"), path.join(root, "commands/protocol.ts"));
+    files.push(path.join(root, "../scripts/generate-protocol.ts"), path.join(root, "commands/protocol.ts"));
     expect(files.length).toBeGreaterThan(15);
     for (const file of files) {
       const code = (await readFile(file, "utf8")).replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");

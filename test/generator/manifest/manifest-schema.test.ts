@@ -9,7 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import Handlebars from "handlebars";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { MANIFEST_SCHEMA_PATH, manifestSchemaText } from "../../../generator/scripts/write-manifest-schema.ts";
+import { MANIFEST_SCHEMA_PATH, manifestSchemaText } from "../../../scripts/write-manifest-schema.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const MANIFESTS = [

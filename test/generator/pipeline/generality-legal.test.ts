@@ -90,7 +90,7 @@ describe("legal schema.ts constructs", () => {
       ),
     ]);
 
-    const { model, files } = await generateProtocol({ schemaPath, revision: "legal", outDir });
+    const { model, files } = await generateProtocol({ schemaPath, revision: "legal" });
     const stream = model.methods.find((m) => m.method === "widgets/stream");
     expect(stream).toMatchObject({
       kind: "request",

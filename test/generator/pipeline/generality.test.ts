@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../../generator/pipeline/paths.ts";
+import { REPO_ROOT } from "../../../scripts/repo-root.ts";
 import { generateProtocol } from "../../../generator/pipeline/protocol.ts";
 import { writeFiles } from "../../../generator/pipeline/write.ts";
 import { specFile } from "../../protocol/spec.ts";
@@ -60,7 +60,7 @@ describe("generality", () => {
   it("a new request and a renamed type come out without generator changes, and the output compiles", async () => {
     const schemaPath = writeSchema("future", modified());
     const outDir = path.join(outRoot, "future");
-    const { model, files } = await generateProtocol({ schemaPath, revision: "future", outDir });
+    const { model, files } = await generateProtocol({ schemaPath, revision: "future" });
     await writeFiles(outDir, files);
 
     const spin = model.methods.find((m) => m.method === "widgets/spin");
@@ -103,16 +103,16 @@ describe("generality", () => {
     const text = `${original}\nexport type ToolKeys = keyof Tool;\n`;
     const line = text.split("\n").length - 1;
     const schemaPath = writeSchema("unsupported", text);
-    await expect(
-      generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unsupported") }),
-    ).rejects.toThrow(new RegExp(`unsupported/schema\\.ts:${line}: unsupported type construct: \`keyof Tool\``));
+    await expect(generateProtocol({ schemaPath, revision: "x" })).rejects.toThrow(
+      new RegExp(`unsupported/schema\\.ts:${line}: unsupported type construct: \`keyof Tool\``),
+    );
   });
 
   it("a request no naming rule pairs gets the base Result type instead of stopping generation", async () => {
     let text = original.replace(/export type ClientRequest =/, "export type ClientRequest =\n  | FrobRequest");
     text += `\nexport interface FrobRequest extends JSONRPCRequest {\n  method: "frob";\n}\n`;
     const schemaPath = writeSchema("unpaired", text);
-    const { model } = await generateProtocol({ schemaPath, revision: "x", outDir: path.join(outRoot, "unpaired") });
+    const { model } = await generateProtocol({ schemaPath, revision: "x" });
     expect(model.methods.find((m) => m.method === "frob")).toMatchObject({
       result: { kind: "ref", name: "Result" },
       resultSource: "base-result",

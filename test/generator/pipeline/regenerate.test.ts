@@ -9,9 +9,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { checkGenerated, generateAll } from "../../../generator/scripts/generate-protocol.ts";
-import { requireSpecRoot } from "../../../generator/scripts/spec-inputs.ts";
-import { REPO_ROOT } from "../../../generator/pipeline/paths.ts";
+import { checkGenerated, generateAll } from "../../../scripts/generate-protocol.ts";
+import { requireSpecRoot } from "../../../scripts/spec-inputs.ts";
+import { REPO_ROOT } from "../../../scripts/repo-root.ts";
 
 const run = promisify(execFile);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-check-"));
@@ -62,9 +62,15 @@ describe("regeneration", () => {
     appendFileSync(path.join(tmp, "runtime/generated/protocol/2025-06-18/types.ts"), "// edited by hand\n");
     unlinkSync(path.join(tmp, "runtime/generated/protocol/2024-11-05/methods.ts"));
     writeFileSync(path.join(tmp, "runtime/generated/protocol/2026-07-28/leftover.ts"), "export {};\n");
-    const script = path.join(REPO_ROOT, "generator/scripts/generate-protocol.ts");
+    const script = path.join(REPO_ROOT, "scripts/generate-protocol.ts");
     const tsx = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
-    const failure = await run(process.execPath, [tsx, script, "--check", "--root", tmp], { cwd: REPO_ROOT }).then(
+    const failure = await run(
+      process.execPath,
+      [tsx, "--conditions=@mcp-gen/source", script, "--check", "--root", tmp],
+      {
+        cwd: REPO_ROOT,
+      },
+    ).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );

@@ -1,11 +1,5 @@
 import * as z from "zod/mini";
-import {
-  built,
-  closedObject,
-  exactly,
-  optionalKey,
-  type ObjectSchema,
-} from "../../../../runtime/protocol/zod-helpers.ts";
+import { built, closedObject, exactly, optionalKey, type ObjectSchema } from "@mcp-gen/runtime/zod-helpers";
 import type * as T from "./types.ts";
 
 /** Validates {@link T.Point}. */

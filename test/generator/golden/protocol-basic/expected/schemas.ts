@@ -9,7 +9,7 @@ import {
   openObject,
   optionalKey,
   type ObjectSchema,
-} from "../../../../../runtime/protocol/zod-helpers.ts";
+} from "@mcp-gen/runtime/zod-helpers";
 import type * as T from "./types.ts";
 
 /** Validates {@link T.JSONValue}. */
