@@ -74,24 +74,61 @@ const GROUP: Record<ModuleRef["kind"], number> = { zod: 0, runtime: 1, "runtime-
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The import specifier printed for a module: zod/mini, the runtime entry the options name, a sibling file, as given. */
+function specifierOf(ref: ModuleRef, options: PrinterOptions): string {
+  switch (ref.kind) {
+    case "zod":
+      return "zod/mini";
+    case "runtime":
+      return options.runtime(ref.entry);
+    case "sibling":
+      return `./${ref.name}${options.siblingExtension}`;
+    case "relative":
+    case "runtime-module":
+      return ref.specifier;
+  }
+}
+
+/**
+ * The import statements of the collected uses, by module: zod, then the runtime, then local files, each group in
+ * code-unit order; a name only ever used as a type is imported as a type.
+ */
+function importStatements(modules: ReadonlyMap<string, Collected>): string[] {
+  const ordered = [...modules.entries()].sort(
+    ([a, x], [b, y]) => GROUP[x.ref.kind] - GROUP[y.ref.kind] || byCodeUnit(a, b),
+  );
+  return ordered.flatMap(([from, entry]) => {
+    const quoted = JSON.stringify(from);
+    const statements: string[] = [];
+    if (entry.namespace) {
+      const keyword = entry.namespace.value ? "import" : "import type";
+      statements.push(`${keyword} * as ${entry.namespace.name} from ${quoted};`);
+    }
+    if (entry.named.size > 0) {
+      const values = [...entry.named]
+        .filter(([, v]) => v)
+        .map(([n]) => n)
+        .sort(byCodeUnit);
+      const types = [...entry.named]
+        .filter(([, v]) => !v)
+        .map(([n]) => n)
+        .sort(byCodeUnit);
+      statements.push(
+        values.length === 0
+          ? `import type { ${types.join(", ")} } from ${quoted};`
+          : `import { ${[...values, ...types.map((t) => `type ${t}`)].join(", ")} } from ${quoted};`,
+      );
+    }
+    return statements;
+  });
+}
+
 export function createPrinter(options: PrinterOptions): Printer {
   const modules = new Map<string, Collected>();
   const lines: string[] = [];
   const preambles: string[] = [];
 
-  const specifier = (ref: ModuleRef): string => {
-    switch (ref.kind) {
-      case "zod":
-        return "zod/mini";
-      case "runtime":
-        return options.runtime(ref.entry);
-      case "sibling":
-        return `./${ref.name}${options.siblingExtension}`;
-      case "relative":
-      case "runtime-module":
-        return ref.specifier;
-    }
-  };
+  const specifier = (ref: ModuleRef): string => specifierOf(ref, options);
 
   const use = (symbol: ImportSymbol, asType = false): string => {
     const from = specifier(symbol.from);
@@ -118,36 +155,6 @@ export function createPrinter(options: PrinterOptions): Printer {
     return use(part as ImportSymbol);
   };
 
-  const importStatements = (): string[] => {
-    const ordered = [...modules.entries()].sort(
-      ([a, x], [b, y]) => GROUP[x.ref.kind] - GROUP[y.ref.kind] || byCodeUnit(a, b),
-    );
-    return ordered.flatMap(([from, entry]) => {
-      const quoted = JSON.stringify(from);
-      const statements: string[] = [];
-      if (entry.namespace) {
-        const keyword = entry.namespace.value ? "import" : "import type";
-        statements.push(`${keyword} * as ${entry.namespace.name} from ${quoted};`);
-      }
-      if (entry.named.size > 0) {
-        const values = [...entry.named]
-          .filter(([, v]) => v)
-          .map(([n]) => n)
-          .sort(byCodeUnit);
-        const types = [...entry.named]
-          .filter(([, v]) => !v)
-          .map(([n]) => n)
-          .sort(byCodeUnit);
-        statements.push(
-          values.length === 0
-            ? `import type { ${types.join(", ")} } from ${quoted};`
-            : `import { ${[...values, ...types.map((t) => `type ${t}`)].join(", ")} } from ${quoted};`,
-        );
-      }
-      return statements;
-    });
-  };
-
   return {
     use,
     print: (...parts) => {
@@ -158,7 +165,7 @@ export function createPrinter(options: PrinterOptions): Printer {
     },
     sibling: (name) => specifier({ kind: "sibling", name }),
     render: (header) => {
-      const imports = importStatements();
+      const imports = importStatements(modules);
       const head = [...preambles, ...imports].join("\n");
       return `${header}${head ? `${head}\n\n` : ""}${lines.join("\n")}\n`;
     },
