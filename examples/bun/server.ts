@@ -3,7 +3,7 @@
  * this repository with `bun run examples/bun/server.ts`. One process keeps its sessions in memory, so the default
  * (sessions for the 2025 revisions) works as on Node.
  */
-import { McpHttpHandler, toFetchHandler } from "../../runtime/http/web-entry.ts";
+import { McpHttpHandler, toFetchHandler } from "@mcp-gen/runtime/http/web";
 import { createServer } from "../weather/generated/index.ts";
 import { handlers } from "../weather/handlers.ts";
 

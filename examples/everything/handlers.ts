@@ -3,7 +3,7 @@
  * are the ones the suite checks. Server→client requests go through the context, so the same handler works on the
  * handshake-era wire (real requests) and the stateless wire (multi round-trip input requests).
  */
-import type { ContentBlock, RequestContext } from "../../runtime/index.ts";
+import type { ContentBlock, RequestContext } from "@mcp-gen/runtime";
 import type { ServerHandlers } from "./generated/index.ts";
 import { PNG_BASE64, WAV_BASE64 } from "./media.ts";
 

@@ -2,7 +2,7 @@
  * The conformance server over Streamable HTTP on 127.0.0.1 (DNS-rebinding protection on):
  * `npx tsx examples/everything/http.ts [port]` prints the MCP endpoint URL, e.g. http://127.0.0.1:3000/mcp.
  */
-import { serve } from "../../runtime/http/index.ts";
+import { serve } from "@mcp-gen/runtime/http";
 import { createServer } from "./generated/index.ts";
 import { handlers } from "./handlers.ts";
 

@@ -2,7 +2,7 @@
  * The conformance server over stdio (`npx tsx examples/everything/server.ts`). The HTTP transports (runtime/http/)
  * serve the same `createServer(handlers)` for the conformance suite.
  */
-import { StdioServerTransport } from "../../runtime/index.ts";
+import { StdioServerTransport } from "@mcp-gen/runtime";
 import { createServer } from "./generated/index.ts";
 import { handlers } from "./handlers.ts";
 

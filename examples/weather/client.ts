@@ -4,12 +4,12 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { McpClient } from "../../runtime/index.ts";
-import { StdioClientTransport } from "../../runtime/node.ts";
+import { builtinRevisions, McpClient } from "@mcp-gen/runtime";
+import { StdioClientTransport } from "@mcp-gen/runtime/node";
 import { createClient } from "./generated/index.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const raw = new McpClient({ info: { name: "weather-example-client", version: "1.0.0" } });
+const raw = new McpClient({ revisions: builtinRevisions, info: { name: "weather-example-client", version: "1.0.0" } });
 await raw.connect(
   new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", path.join(here, "server.ts")] }),
 );

@@ -1,5 +1,5 @@
 /** The weather example server over stdio: `npx tsx examples/weather/server.ts`. */
-import { StdioServerTransport } from "../../runtime/index.ts";
+import { StdioServerTransport } from "@mcp-gen/runtime";
 import { createServer } from "./generated/index.ts";
 import { handlers } from "./handlers.ts";
 

@@ -5,7 +5,7 @@
  * same key, an environment secret (`wrangler secret put MCP_REQUEST_STATE_KEY`). Bundle: see README.md here.
  */
 import { env } from "cloudflare:workers";
-import { McpHttpHandler, toFetchHandler } from "../../runtime/http/web-entry.ts";
+import { McpHttpHandler, toFetchHandler } from "@mcp-gen/runtime/http/web";
 import { createServer } from "../weather/generated/index.ts";
 import { handlers } from "../weather/handlers.ts";
 

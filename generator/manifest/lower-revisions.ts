@@ -44,10 +44,20 @@ export function lowerRevisions(
   const declared = manifest.server.revisions;
   if (!declared) return undefined;
   const known = options.knownRevisions;
+  const runtimeImport = manifest.generate?.runtimeImport;
+  // A built-in revision is the runtime package's `<runtimeImport>/protocol/<name>` entry: a path has no such entries.
+  const runtimePath = runtimeImport !== undefined && /^[./\\]|^[A-Za-z]:/.test(runtimeImport);
   const lowered: UserRevision[] = [];
   declared.forEach((entry, i) => {
     if (typeof entry === "string") {
-      if (known.includes(entry)) lowered.push({ kind: "builtin", name: entry });
+      if (known.includes(entry) && runtimePath)
+        problems.push(
+          new SchemaProblem(
+            ["server", "revisions", i],
+            `built-in revision ${JSON.stringify(entry)} is imported from the runtime package's <runtimeImport>/protocol/${entry} entry, but generate.runtimeImport ${JSON.stringify(runtimeImport)} is a path, not a package name`,
+          ),
+        );
+      else if (known.includes(entry)) lowered.push({ kind: "builtin", name: entry });
       else
         problems.push(
           new SchemaProblem(

@@ -10,7 +10,7 @@ import {
   type GetPromptResult,
   type McpClient,
   type ReadResourceResult,
-} from "../../../runtime/index.ts";
+} from "@mcp-gen/runtime";
 import type * as T from "./types.js";
 
 /** The manifest's tools, resources, resource templates and prompts as typed methods over a connected client. */

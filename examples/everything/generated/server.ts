@@ -13,7 +13,7 @@ import {
   type RequestContext,
   type RevisionDescriptor,
   type ServerOptions,
-} from "../../../runtime/index.ts";
+} from "@mcp-gen/runtime";
 import * as D from "./definitions.js";
 import * as S from "./schemas.js";
 import type * as T from "./types.js";

@@ -9,7 +9,7 @@ import {
   type ServerOptions,
   type ToolDefinition,
   type ToolInputSchema,
-} from "../../../runtime/index.ts";
+} from "@mcp-gen/runtime";
 
 /** Server info, instructions, revisions and capability switches from the manifest. */
 export const serverOptions: ServerOptions = {

@@ -10,7 +10,7 @@ import {
   openObject,
   optionalKey,
   type TypedToolValidators,
-} from "../../../runtime/index.ts";
+} from "@mcp-gen/runtime";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 

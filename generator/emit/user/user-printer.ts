@@ -1,5 +1,4 @@
 /** The printer of a manifest's output files: the runtime from `runtimeImport`, siblings with `importExtension`. */
-import { posix } from "node:path";
 import type { UserModel } from "../../manifest/user-model.ts";
 import { createPrinter, type Printer } from "../printer.ts";
 import { sibling } from "../runtime-symbols.ts";
@@ -15,16 +14,9 @@ export const S = sibling("S", "schemas");
 export const D = sibling("D", "definitions");
 
 /**
- * The runtime's entry of a built-in revision: `@mcp-gen/runtime/protocol/<name>` for a package `runtimeImport`. A
- * relative or absolute one points at the runtime's sources (`…/runtime/index.ts`, as in this repository's examples), whose
- * built-in bindings are `generated/protocol/<name>/` inside that `runtime/` folder.
+ * The runtime's entry of a built-in revision: `<runtimeImport>/protocol/<name>` (`@mcp-gen/runtime/protocol/2025-11-25`),
+ * a subpath export of the runtime package, so bundles keep only the revisions named.
  */
 export function builtinRevisionSpecifier(model: UserModel, name: string): string {
-  const runtimeImport = model.runtimeImport;
-  const isPath = runtimeImport.startsWith(".") || posix.isAbsolute(runtimeImport);
-  if (!isPath) return `${runtimeImport}/protocol/${name}`;
-  const runtimeDir = posix.dirname(runtimeImport);
-  const file = posix.join(runtimeDir, "generated", "protocol", name, "index");
-  const relative = posix.isAbsolute(file) || file.startsWith(".") ? file : `./${file}`;
-  return `${relative}${posix.extname(runtimeImport)}`;
+  return `${model.runtimeImport}/protocol/${name}`;
 }

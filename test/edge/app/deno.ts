@@ -1,5 +1,5 @@
 /** The signup example on Deno, built like examples/deno/server.ts. */
-import { McpHttpHandler, toFetchHandler } from "../../../runtime/http/web-entry.ts";
+import { McpHttpHandler, toFetchHandler } from "@mcp-gen/runtime/http/web";
 import { createServer } from "./generated/index.ts";
 import { handlers } from "./handlers.ts";
 

@@ -1,6 +1,6 @@
 /** The signup example as a module worker, built like examples/workers/worker.ts (stateless, shared state key). */
 import { env } from "cloudflare:workers";
-import { McpHttpHandler, toFetchHandler } from "../../../runtime/http/web-entry.ts";
+import { McpHttpHandler, toFetchHandler } from "@mcp-gen/runtime/http/web";
 import { createServer } from "./generated/index.ts";
 import { handlers } from "./handlers.ts";
 

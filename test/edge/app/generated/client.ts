@@ -9,7 +9,7 @@ import {
   type McpClient,
   type ReadResourceResult,
   type StructuredToolCall,
-} from "../../../../runtime/index.ts";
+} from "@mcp-gen/runtime";
 import * as S from "./schemas.js";
 import type * as T from "./types.js";
 

@@ -2,13 +2,7 @@
 // Regenerate with: mcp-gen generate
 
 import * as z from "zod/mini";
-import {
-  closedObject,
-  exactly,
-  indexedObject,
-  jsonSchemaCheck,
-  type TypedToolValidators,
-} from "../../../../runtime/index.ts";
+import { closedObject, exactly, indexedObject, jsonSchemaCheck, type TypedToolValidators } from "@mcp-gen/runtime";
 import * as D from "./definitions.js";
 import type * as T from "./types.js";
 

@@ -1,6 +1,6 @@
 /**
  * How generated definitions name their revisions: descriptor values imported from one module each, spelled from
- * `runtimeImport` (a package: its `protocol/<name>` entry; the runtime's sources: runtime/generated/protocol beside runtime/)
+ * `runtimeImport` (the runtime package's `protocol/<name>` entry; a path as `runtimeImport` has none, so is refused)
  * and, for a user's bindings folder, the module the read stage found, with the manifest's import extension.
  */
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ describe("revision imports of definitions.ts", () => {
     );
   });
 
-  it("the runtime's sources as runtimeImport: runtime/generated/protocol beside runtime/; no extension when asked", () => {
+  it("a path as runtimeImport: folders by relative path (no extension when asked); a built-in revision is refused", () => {
     const text = definitions(
       '{ runtimeImport: "../../runtime/index.ts", importExtension: "" }',
       "[{ bindings: a/x }, { bindings: b/x }]",
@@ -42,8 +42,13 @@ describe("revision imports of definitions.ts", () => {
     expect(text).toContain('import * as revision_x from "../a/x/revision";');
     expect(text).toContain('import * as revision_x_2 from "../b/x/revision";');
     expect(text).toContain("revisions: [revision_x.revision, revision_x_2.revision]");
-    expect(definitions('{ runtimeImport: "../../runtime/index.ts" }', "[2025-06-18]")).toContain(
-      'import * as revision_2025_06_18 from "../../runtime/generated/protocol/2025-06-18/index.ts";',
+    // A built-in revision is the runtime package's protocol/<name> entry: a path has none, and no layout is guessed.
+    expect(() => definitions('{ runtimeImport: "../../runtime/index.ts" }', "[2025-06-18]")).toThrow(
+      /built-in revision "2025-06-18" is imported from the runtime package's <runtimeImport>\/protocol\/2025-06-18 entry, but generate.runtimeImport "..\/..\/runtime\/index.ts" is a path/,
+    );
+    expect(() => definitions('{ runtimeImport: "/opt/runtime/index.js" }', "[2025-06-18]")).toThrow(ManifestError);
+    expect(definitions('{ runtimeImport: "my-runtime" }', "[2025-06-18]")).toContain(
+      'import * as revision_2025_06_18 from "my-runtime/protocol/2025-06-18";',
     );
   });
 

@@ -8,7 +8,7 @@ import {
   type CallToolResult,
   type McpClient,
   type StructuredToolCall,
-} from "../../../../../runtime/index.ts";
+} from "@mcp-gen/runtime";
 import * as S from "./schemas.js";
 import type * as T from "./types.js";
 

@@ -2,13 +2,7 @@
 // Regenerate with: mcp-gen generate
 
 import * as z from "zod/mini";
-import {
-  closedObject,
-  exactly,
-  indexedObject,
-  optionalKey,
-  type TypedToolValidators,
-} from "../../../../../runtime/index.ts";
+import { closedObject, exactly, indexedObject, optionalKey, type TypedToolValidators } from "@mcp-gen/runtime";
 import type * as T from "./types.js";
 
 /** Validates {@link T.SearchInput}. */

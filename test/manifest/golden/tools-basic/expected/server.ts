@@ -11,7 +11,7 @@ import {
   type RevisionDescriptor,
   type ServerOptions,
   type StructuredToolResult,
-} from "../../../../../runtime/index.ts";
+} from "@mcp-gen/runtime";
 import * as D from "./definitions.js";
 import * as S from "./schemas.js";
 import type * as T from "./types.js";
