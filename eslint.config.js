@@ -48,11 +48,39 @@ export default tseslint.config(
         "error",
         { fixStyle: "inline-type-imports", disallowTypeAnnotations: false },
       ],
-      // A file is read in one sitting.
-      "max-lines": ["error", { max: 400 }],
+      // A file is read in one sitting: hand-written source and tests alike (every line counts).
+      "max-lines": ["error", { max: 350 }],
       // Filtering control characters out of network input is exactly what those regular expressions are for.
       "no-control-regex": "off",
     },
+  },
+  {
+    // A function is one step a reader follows whole. Tests are left out: a describe/it callback is a list of cases,
+    // not a step (their files still count for length above).
+    files: ["**/*.ts", "**/*.js", "**/*.mjs"],
+    ignores: ["test/**"],
+    rules: { "max-lines-per-function": ["error", { max: 80 }] },
+  },
+  {
+    // TEMPORARY (issue 22): files still being split at their seams by the session that owns them. Remove each entry
+    // as its file passes the rules above; add none.
+    files: [
+      "runtime/client/connection.ts",
+      "runtime/protocol/engine.ts",
+      "runtime/server/session.ts",
+      "test/generator/lower/lower-syntax.test.ts",
+      "test/generator/manifest/lower-json-schema-keywords.test.ts",
+      "test/runtime/http/client/transport.test.ts",
+      "test/runtime/protocol/engine-incoming.test.ts",
+      "test/runtime/server/elicitation-url.test.ts",
+      "test/runtime/server/session.test.ts",
+    ],
+    rules: { "max-lines": ["error", { max: 400 }] },
+  },
+  {
+    // TEMPORARY (issue 22): a function over 80 lines in a file another session is rewriting; remove when split.
+    files: ["generator/emit/user/emit-user-types.ts"],
+    rules: { "max-lines-per-function": "off" },
   },
   {
     // Tests and scripts may use `any` for deliberately malformed input; the shipped code may not.
