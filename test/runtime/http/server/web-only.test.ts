@@ -162,12 +162,13 @@ describe("the web-standard HTTP entry", () => {
 
   it("a worker's whole graph (McpServer and the web entry) builds at module scope and serves both eras", async () => {
     const { text, nodeOnly } = await bundle({
-      contents: 'export { McpServer } from "./runtime/server/server.ts"; export * from "./runtime/http/web-entry.ts";',
+      contents:
+        'export { McpServer } from "./runtime/server/server.ts"; export { builtinRevisions } from "./runtime/protocol/builtin-revisions.ts"; export * from "./runtime/http/web-entry.ts";',
     });
     expect(nodeOnly).toEqual([]);
     const sandbox = webSandbox(text);
     const fetchHandler = sandbox.run(`
-      const server = new webEntry.McpServer({ info: { name: "worker", version: "1.0.0" } }).tool(
+      const server = new webEntry.McpServer({ info: { name: "worker", version: "1.0.0" }, revisions: webEntry.builtinRevisions }).tool(
         { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
         ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
       );
