@@ -39,8 +39,7 @@ generate:
   importExtension: .ts
 `;
 
-const MAIN =
-  () => `import { createMemoryTransportPair, McpClient, type RevisionDescriptor } from "@mcp-gen/runtime";
+const MAIN = () => `import { createMemoryTransportPair, McpClient, type RevisionDescriptor } from "@mcp-gen/runtime";
 import { revision as builtin } from "@mcp-gen/runtime/protocol/2025-11-25";
 import { createClient, createServer } from "./generated/index.ts";
 import { revision as draft } from "./protocol/draft/index.ts";

@@ -92,7 +92,10 @@ function recorded(store: OAuthStore = memoryStore(), tamper?: (callback: URL) =>
 }
 
 async function connect(r: Recorded, revision = "2025-11-25"): Promise<McpClient> {
-  const client = new McpClient({ info: { name: "oauth-e2e", version: "1.0.0" }, revisions: builtinRevisions.filter((r) => r.version === revision) });
+  const client = new McpClient({
+    info: { name: "oauth-e2e", version: "1.0.0" },
+    revisions: builtinRevisions.filter((r) => r.version === revision),
+  });
   await client.connect(
     new StreamableHttpClientTransport(resource, { fetch: oauthFetch(r.provider, { fetch: r.fetch }) }),
   );
