@@ -52,7 +52,7 @@ describe("revision imports of definitions.ts", () => {
     );
   });
 
-  it("without revisions, no revision is imported (the runtime's default list applies)", () => {
+  it("without revisions, no revision's bindings are imported: the server takes the runtime's builtinRevisions", () => {
     const text = emitUserFiles(
       parseManifest("server: { name: s, version: 1.0.0 }\n", {
         file: "mcp.yaml",
@@ -60,7 +60,9 @@ describe("revision imports of definitions.ts", () => {
         knownRevisions: ["2025-11-25"],
       }).model,
     ).find((f) => f.path === "definitions.ts")!.content;
-    expect(text).not.toMatch(/protocol\/|revision_|revisions:/);
+    expect(text).not.toMatch(/protocol\/|revision_/);
+    expect(text).toMatch(/import \{[^}]*\bbuiltinRevisions\b[^}]*\} from "@mcp-gen\/runtime";/);
+    expect(text).toMatch(/revisions: builtinRevisions\b/);
   });
 
   it("lowering without the read stage's lookup refuses a folder instead of guessing", () => {
