@@ -73,7 +73,6 @@ export default tseslint.config(
       "test/runtime/http/client/transport.test.ts",
       "test/runtime/protocol/engine-incoming.test.ts",
       "test/runtime/server/elicitation-url.test.ts",
-      "test/runtime/server/session.test.ts",
     ],
     rules: { "max-lines": ["error", { max: 400 }] },
   },
