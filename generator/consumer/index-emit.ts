@@ -111,7 +111,7 @@ export async function connect<N extends ServerName>(name: N, options: ConnectOpt
           headers: fillAll(spec.headers, options),
           ...(options.fetch ? { fetch: options.fetch } : {}),
         });
-  const client = new McpClient({ info: { name: "mcp-gen-index", version: "1.0.0" } });
+  const client = new McpClient({ info: { name: "mcp-gen-index", version: "1.0.0" }, revisions: builtinRevisions });
   await client.connect(transport);
   const typed = clients[name](client) as ReturnType<(typeof clients)[N]>;
   return Object.assign(typed, { close: () => client.close() });
@@ -136,6 +136,7 @@ export function emitIndex(input: IndexInput): string {
   const value = (name: string, specifier: string) => ({ name, from: { kind: "runtime-module", specifier } }) as const;
   // CONNECT names these; recorded as value uses so the printer imports them.
   p.use(value("McpClient", input.runtime.core));
+  p.use(value("builtinRevisions", input.runtime.core));
   p.use(value("StdioClientTransport", input.runtime.node));
   p.use(value("StreamableHttpClientTransport", input.runtime.http));
   p.use(relativeModule("os", "node:os"));

@@ -43,8 +43,8 @@ afterAll(async () => {
 describe("mcp-gen init", () => {
   it("init scaffolds a project that type-checks and runs, and never overwrites", async () => {
     const dir = path.join(SCRATCH, "init");
-    // The generated folder is src/generated: five levels below the repository.
-    const first = cli("init", "--dir", dir, "--name", "hello", "--runtime-import", "../../../../../runtime/index.ts");
+    // The default runtime import, as a user's project has it: the workspace links @mcp-gen/runtime in the repository.
+    const first = cli("init", "--dir", dir, "--name", "hello");
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     for (const file of ["mcp.yaml", "package.json", "tsconfig.json", "src/handlers.ts", "src/server.ts", "src/http.ts"])
@@ -62,11 +62,8 @@ describe("mcp-gen init", () => {
         "start:http": "node dist/http.js",
       },
     });
-    // The entries sit one level above the generated folder: the relative runtime import loses one "../".
-    expect(await readFile(path.join(dir, "src/server.ts"), "utf8")).toContain('from "../../../../runtime/index.ts";');
-    expect(await readFile(path.join(dir, "src/http.ts"), "utf8")).toContain(
-      'from "../../../../runtime/http/index.ts";',
-    );
+    expect(await readFile(path.join(dir, "src/server.ts"), "utf8")).toContain('from "@mcp-gen/runtime";');
+    expect(await readFile(path.join(dir, "src/http.ts"), "utf8")).toContain('from "@mcp-gen/runtime/http";');
 
     const raw = new McpClient({ revisions: builtinRevisions, info: { name: "init-test", version: "1.0.0" } });
     await raw.connect(
@@ -189,7 +186,13 @@ describe("mcp-gen init", () => {
 
     // Without a package.json nor --name: the folder's name, for the server and the new package.json.
     const bare = path.join(SCRATCH, "bare-folder");
+    // The generated folder is src/generated: five levels below the repository.
     expect(cli("init", "--dir", bare, "--runtime-import", "../../../../../runtime/index.ts").code).toBe(0);
+    // The entries sit one level above the generated folder: the relative runtime import loses one "../".
+    expect(await readFile(path.join(bare, "src/server.ts"), "utf8")).toContain('from "../../../../runtime/index.ts";');
+    expect(await readFile(path.join(bare, "src/http.ts"), "utf8")).toContain(
+      'from "../../../../runtime/http/index.ts";',
+    );
     expect((parseYaml(await readFile(path.join(bare, "mcp.yaml"), "utf8")) as typeof manifest).server.name).toBe(
       "bare-folder",
     );

@@ -48,7 +48,7 @@ const manifest = {
   ],
 };
 
-const app = `import { McpClient, createMemoryTransportPair } from "@mcp-gen/runtime";
+const app = `import { McpClient, builtinRevisions, createMemoryTransportPair } from "@mcp-gen/runtime";
 import { serve, StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
 import { revisions } from "@mcp-gen/runtime/protocol";
 import * as P from "@mcp-gen/runtime/protocol/2025-11-25";
@@ -57,7 +57,7 @@ import { createClient, createServer } from "./generated/index.ts";
 const server = createServer({ tools: { add: ({ a, b }) => ({ structuredContent: { sum: a + b } }) } });
 const [serverSide, clientSide] = createMemoryTransportPair();
 await server.connect(serverSide);
-const raw = new McpClient({ info: { name: "app", version: "1.0.0" } });
+const raw = new McpClient({ info: { name: "app", version: "1.0.0" }, revisions: builtinRevisions });
 await raw.connect(clientSide);
 const sum: number = (await createClient(raw).tools.add({ a: 2, b: 3 })).structuredContent.sum;
 const parsed: P.CallToolResult = revisions["2025-11-25"].CallToolResultSchema.parse({ content: [] });
@@ -67,7 +67,7 @@ await server.close();
 
 // The README's HTTP set-up: serve on loopback, call through the typed client over Streamable HTTP.
 const running = await serve(createServer({ tools: { add: ({ a, b }) => ({ structuredContent: { sum: a + b } }) } }), { port: 0 });
-const overHttp = new McpClient({ info: { name: "app", version: "1.0.0" } });
+const overHttp = new McpClient({ info: { name: "app", version: "1.0.0" }, revisions: builtinRevisions });
 await overHttp.connect(new StreamableHttpClientTransport(running.url));
 const httpSum: number = (await createClient(overHttp).tools.add({ a: 4, b: 5 })).structuredContent.sum;
 await overHttp.close();

@@ -48,13 +48,6 @@ beforeAll(async () => {
   server = await startSpecServer(requireSpecRoot());
   const compiled = path.join(scratch, "compiled");
   execFileSync(process.execPath, [TSC, "-p", path.join(REPO_ROOT, "tsconfig.cli.json"), "--outDir", compiled]);
-  // What the package build (scripts/build-packages.mjs) adds: the templates and the built-in revisions' IRs.
-  cpSync(path.join(REPO_ROOT, "templates"), path.join(compiled, "templates"), { recursive: true });
-  for (const revision of readdirSync(path.join(REPO_ROOT, "runtime/generated/protocol"), { withFileTypes: true })) {
-    if (!revision.isDirectory()) continue;
-    const ir = path.join("runtime/generated/protocol", revision.name, "ir.json");
-    cpSync(path.join(REPO_ROOT, ir), path.join(compiled, ir));
-  }
   const layouts = [
     path.join(scratch, "a/node_modules/mcp-gen"),
     path.join(scratch, `b/x/y/node_modules/.pnpm/mcp-gen@${CLI_PACKAGE.version}/node_modules/mcp-gen`),
@@ -64,6 +57,8 @@ beforeAll(async () => {
     cpSync(path.join(REPO_ROOT, "generator/package.json"), path.join(pkg, "package.json"));
     cpSync(path.join(REPO_ROOT, "generator/bin"), path.join(pkg, "bin"), { recursive: true });
     cpSync(compiled, path.join(pkg, "dist"), { recursive: true });
+    // The package's templates ship beside package.json ("files"); the built-in IRs come from @mcp-gen/runtime.
+    cpSync(path.join(REPO_ROOT, "generator/templates"), path.join(pkg, "templates"), { recursive: true });
     // Its dependencies, as the package manager would put them beside it.
     symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
     bins.push(path.join(pkg, CLI_PACKAGE.bin["mcp-gen"]!));

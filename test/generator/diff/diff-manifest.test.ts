@@ -205,11 +205,13 @@ describe("mcp-gen diff (a manifest's output against the manifest now)", () => {
       expect(both["tools"]).toEqual(json["tools"]);
       expect(both["revisions"]).toEqual(json["revisions"]);
       // Changes that touch every generated file but no handler, and what the server says about itself.
-      const retitled = `${V1.replace("version: 1.0.0", "version: 1.0.0\n  title: Shop")}generate: { runtimeImport: ./rt.js }\n`;
+      const retitled = `${V1.replace("version: 1.0.0", "version: 1.0.0\n  title: Shop")}generate: { runtimeImport: "@acme/mcp-runtime" }\n`;
       await writeFile(path.join(dir, "v1b.yaml"), retitled);
       const other = JSON.parse((await cli(dir, "diff", "v1.yaml", "v1b.yaml", "--json")).stdout) as Json;
       expect(other["server"]).toEqual([{ field: "title", from: null, to: "Shop" }]);
-      expect(other["generation"]).toEqual([{ field: "runtimeImport", from: "@mcp-gen/runtime", to: "./rt.js" }]);
+      expect(other["generation"]).toEqual([
+        { field: "runtimeImport", from: "@mcp-gen/runtime", to: "@acme/mcp-runtime" },
+      ]);
       expect(other["tools"]).toEqual({ added: [], removed: [], changed: [] });
     });
   });
