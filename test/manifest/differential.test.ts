@@ -64,18 +64,16 @@ function relativeImport(target: string): string {
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
-/** The manifest's generated files, in SCRATCH/m<index>/, importing the runtime by absolute path. */
+/** The manifest's generated files, in SCRATCH/m<index>/, importing the runtime as the package (workspace link). */
 async function writeCheckedOutput(index: number, manifest: string, generated: string) {
   const output = await generateFromManifest({
     manifestPath: path.join(REPO, manifest),
     outDir: path.join(REPO, generated),
   });
-  const model = {
-    ...output.model,
-    runtimeImport: path.join(REPO, "runtime/index.ts"),
-  };
   const dir = path.join(SCRATCH, `m${index}`);
   await mkdir(dir, { recursive: true });
+  // Whatever runtimeImport the manifest names (a golden's relative path too): the package, as a user's project has it.
+  const model = { ...output.model, runtimeImport: "@mcp-gen/runtime" };
   for (const file of emitUserFiles(model)) await writeFile(path.join(dir, file.path), file.content);
   return output.model;
 }
