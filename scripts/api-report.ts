@@ -157,6 +157,14 @@ function moduleReport(checker: ts.TypeChecker, program: ts.Program, file: string
 }
 
 /** Every report, by file name under runtime/api/. */
+/**
+ * TypeScript prints a type the entry does not export as `import("<absolute path>").Name`; the report names it relative
+ * to the package (`import("runtime/client/connection").ClientOptions`), so it reads the same on every machine.
+ */
+function machineIndependent(text: string): string {
+  return text.split(`import("${ROOT.split(path.sep).join("/")}/`).join('import("');
+}
+
 export function renderReports(): Map<string, string> {
   const all = entries();
   const files = all.flatMap((e) => e.modules.map((m) => m.file));
@@ -178,7 +186,7 @@ export function renderReports(): Map<string, string> {
       lines.push(...moduleReport(checker, program, m.file, entry.namesOnly));
       if (entry.namesOnly) lines.push("");
     }
-    reports.set(reportName(entry.key), `${lines.join("\n").trimEnd()}\n`);
+    reports.set(reportName(entry.key), machineIndependent(`${lines.join("\n").trimEnd()}\n`));
   }
   return reports;
 }

@@ -3,8 +3,7 @@
  * under strict + exactOptionalPropertyTypes, and the promise the comment makes holds (a structuredContent that does
  * not fit the tool's outputSchema does not compile). The runtime is imported from its sources, as the examples do.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO, cli, runNode } from "../generator/cli-run.ts";
@@ -21,7 +20,9 @@ function block(readme: string, lang: string): string {
 
 describe("the README's server in two files", () => {
   const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
-  const project = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-readme-"));
+  // Inside the repository, so the generated files' own imports (zod) resolve from its node_modules.
+  mkdirSync(path.join(REPO, ".tmp"), { recursive: true });
+  const project = mkdtempSync(path.join(REPO, ".tmp", "readme-example-"));
   afterAll(() => rmSync(project, { recursive: true, force: true }));
   const runtime = path.join(REPO, "runtime/index.ts");
   const handlers = block(readme, "ts")
