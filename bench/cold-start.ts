@@ -43,14 +43,14 @@ process.stdin.on("data", (chunk) => {
   "bare-zod.mjs": `import "zod";\nimport "./bare.mjs";`,
   "ours.mjs": `
 import { z } from "zod";
-import { McpServer, StdioServerTransport } from "./runtime/index.js";
-await new McpServer({ info: { name: "bench", version: "1" } })
+import { builtinRevisions, McpServer, StdioServerTransport } from "./index.js";
+await new McpServer({ info: { name: "bench", version: "1" }, revisions: builtinRevisions })
   .tool(${ADD_TOOL}, ({ a, b }) => ${addResult}, { arguments: z.object({ a: z.number(), b: z.number() }) })
   .connect(new StdioServerTransport());`,
   // What a generated server whose manifest names two revisions builds: McpServer given their descriptors.
   "ours-core.mjs": `
 import { z } from "zod";
-import { McpServer, StdioServerTransport } from "./runtime/index.js";
+import { McpServer, StdioServerTransport } from "./index.js";
 import { revision as legacy } from "./generated/protocol/${LEGACY}/index.js";
 import { revision as modern } from "./generated/protocol/${MODERN}/index.js";
 await new McpServer({ info: { name: "bench", version: "1" }, revisions: [legacy, modern] })

@@ -123,7 +123,7 @@ ${calls.join("\n")}
 async function runtimeOnlyProject(dir: string): Promise<void> {
   await writeFile(
     path.join(dir, "app.ts"),
-    `import { McpServer } from ${RUNTIME};\nexport const server = new McpServer({ info: { name: "bench", version: "1.0.0" } });\n`,
+    `import { builtinRevisions, McpServer } from ${RUNTIME};\nexport const server = new McpServer({ info: { name: "bench", version: "1.0.0" }, revisions: builtinRevisions });\n`,
   );
 }
 

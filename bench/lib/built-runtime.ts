@@ -2,8 +2,8 @@
  * The runtime package as `npm run build` emits it (runtime/dist: one JavaScript file per `exports` entry plus shared
  * chunks), copied into a scratch directory inside the project, so a bench can start a server the way a user runs
  * one: `node server.js`, no TypeScript loader. Imports of packages (zod, …) resolve from the project's node_modules
- * because the directory lies inside the project. The layout mirrors the sources (`runtime/index.js`,
- * `runtime/generated/protocol/<revision>/index.js`).
+ * because the directory lies inside the project. The layout is the package's `dist/` (`index.js`,
+ * `generated/protocol/<revision>/index.js`).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, rmSync, writeFileSync } from "node:fs";
