@@ -15,7 +15,13 @@ import type { CommandIo } from "./generate.ts";
 import { pinsOf } from "../consumer/contract.ts";
 import { ConnectError, redact } from "../consumer/connect.ts";
 import { HostConfigError, parseHostConfig, type HostConfig } from "../consumer/host-config.ts";
-import { emitIndex, writtenEntry, type IndexServer, type Replacement } from "../consumer/index-emit.ts";
+import {
+  emitIndex,
+  writtenEntry,
+  type IndexInput,
+  type IndexServer,
+  type Replacement,
+} from "../consumer/index-emit.ts";
 import { LOCK_FILE, lockText, newLock, readLock, relativeToLock, type Lock } from "../consumer/lock.ts";
 import { contextOf, manifestText, readLive, secretsOf, writeServer } from "../consumer/live.ts";
 
@@ -47,17 +53,22 @@ export function folderName(name: string, taken: ReadonlySet<string>): string {
   return folder;
 }
 
-/** The runtime's core, `/node` and `/http` specifiers as seen from the index (`runtimeImport` is for `generated/`). */
-export function indexRuntime(runtimeImport: string): { core: string; node: string; http: string } {
+/** The runtime's entries as seen from the index (`runtimeImport` is for `generated/`). */
+export function indexRuntime(runtimeImport: string): IndexInput["runtime"] {
   if (!runtimeImport.startsWith("."))
-    return { core: runtimeImport, node: `${runtimeImport}/node`, http: `${runtimeImport}/http` };
+    return {
+      core: runtimeImport,
+      node: `${runtimeImport}/node`,
+      http: `${runtimeImport}/http`,
+      auth: `${runtimeImport}/auth`,
+    };
   // The index sits two levels above each server's generated folder (`<server>/generated/`).
   let core = path.posix.normalize(path.posix.join("server", "generated", runtimeImport));
   if (!core.startsWith(".")) core = `./${core}`;
   const index = /\/index\.(ts|js)$/.exec(core);
-  if (!index) return { core, node: `${core}/node`, http: `${core}/http` };
-  const base = core.slice(0, index.index);
-  return { core, node: `${base}/node.${index[1]}`, http: `${base}/http/index.${index[1]}` };
+  if (!index) return { core, node: `${core}/node`, http: `${core}/http`, auth: `${core}/auth` };
+  const [base, ext] = [core.slice(0, index.index), index[1]];
+  return { core, node: `${base}/node.${ext}`, http: `${base}/http/index.${ext}`, auth: `${base}/auth/index.${ext}` };
 }
 
 interface Outcome {

@@ -3,7 +3,8 @@
  * and `connect(name)`, which starts or reaches that server and returns its generated typed client. No secret is
  * written: a literal env value of the config becomes `${env:KEY}` (the variable of the same name), a literal header
  * value `${input:<server>.<Header>}` (the caller's `inputs`, else `MCP_INPUT_<SERVER>_<HEADER>`). The placeholder
- * rules are those of `placeholders.ts`, printed here because generated code imports only the runtime.
+ * rules are those of `placeholders.ts`, printed here because generated code imports only the runtime. An HTTP
+ * server that answers 401 is authorized by the runtime's OAuth client (loopback redirect, tokens in memory only).
  */
 import { createPrinter } from "../emit/printer.ts";
 import { blockCommentText, commentText, headerLine } from "../emit/generated-file.ts";
@@ -21,8 +22,8 @@ export interface IndexServer {
 export interface IndexInput {
   /** The host config as the header names it (relative to the index). */
   readonly config: string;
-  /** Specifiers of the runtime's core, `/node` and `/http` entries as seen from the index. */
-  readonly runtime: { readonly core: string; readonly node: string; readonly http: string };
+  /** Specifiers of the runtime's core, `/node`, `/http` and `/auth` entries as seen from the index. */
+  readonly runtime: { readonly core: string; readonly node: string; readonly http: string; readonly auth: string };
   readonly servers: readonly IndexServer[];
 }
 
@@ -70,8 +71,29 @@ export interface ConnectOptions {
   readonly inputs?: Readonly<Record<string, string>>;
   /** \`\${workspaceFolder}\`, and where a stdio server starts (default: the current folder). */
   readonly workspaceFolder?: string;
-  /** The fetch of HTTP servers, e.g. \`oauthFetch(…)\` from the runtime's /auth entry for a server that needs OAuth. */
+  /** The fetch of HTTP servers (default: plain fetch behind the runtime's OAuth client, see \`oauth\`). */
   readonly fetch?: typeof fetch;
+  /**
+   * When no \`fetch\` is given, an HTTP server that answers 401 is authorized by the runtime's OAuth client: the
+   * user approves in a browser and comes back to a loopback redirect on 127.0.0.1 (listening from \`connect\` to
+   * \`close\`); \`open\` shows the URL (default: printed on stderr). Tokens stay in memory, per connection, never
+   * written. \`false\`: no authorization (a 401 fails the connection).
+   */
+  readonly oauth?: false | (LoopbackOptions & { readonly clientName?: string });
+}
+
+/** The fetch of an HTTP connection and what to close with it. */
+async function httpFetch(options: ConnectOptions): Promise<{ fetch?: typeof fetch; close(): Promise<void> }> {
+  if (options.fetch) return { fetch: options.fetch, close: async () => undefined };
+  if (options.oauth === false) return { close: async () => undefined };
+  const loopback = await loopbackAuthorizer(options.oauth ?? {});
+  const fetch = oauthFetch({
+    redirectUrl: loopback.redirectUrl,
+    authorize: (url) => loopback.authorize(url),
+    clientMetadata: { client_name: options.oauth?.clientName ?? "mcp-gen-index" },
+    store: memoryStore(),
+  });
+  return { fetch, close: () => loopback.close() };
 }
 
 function expand(text: string, options: ConnectOptions): string {
@@ -97,24 +119,38 @@ const fillAll = (map: Readonly<Record<string, string>>, options: ConnectOptions)
 
 /** Starts or reaches server \`name\` as the config says and returns its typed client (call \`close()\` when done). */
 export async function connect<N extends ServerName>(name: N, options: ConnectOptions = {}): Promise<ClientOf<N>> {
-  const spec: ServerSpec = servers[name];
-  const transport =
-    spec.type === "stdio"
-      ? new StdioClientTransport({
-          command: expand(spec.command, options),
-          args: spec.args.map((a) => expand(a, options)),
-          extraEnv: fillAll(spec.env, options),
-          cwd: spec.cwd !== undefined ? expand(spec.cwd, options) : (options.workspaceFolder ?? process.cwd()),
-          stderr: "ignore",
-        })
-      : new StreamableHttpClientTransport(expand(spec.url, options), {
-          headers: fillAll(spec.headers, options),
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        });
+  // Widened on purpose: an annotation would narrow to the kinds this config has (an index of HTTP servers only).
+  const spec = servers[name] as ServerSpec;
+  let closeHttp = async (): Promise<void> => undefined;
+  let transport: StdioClientTransport | StreamableHttpClientTransport;
+  if (spec.type === "stdio") {
+    transport = new StdioClientTransport({
+      command: expand(spec.command, options),
+      args: spec.args.map((a) => expand(a, options)),
+      extraEnv: fillAll(spec.env, options),
+      cwd: spec.cwd !== undefined ? expand(spec.cwd, options) : (options.workspaceFolder ?? process.cwd()),
+      stderr: "ignore",
+    });
+  } else {
+    const url = expand(spec.url, options);
+    const headers = fillAll(spec.headers, options);
+    const http = await httpFetch(options);
+    closeHttp = http.close;
+    transport = new StreamableHttpClientTransport(url, { headers, ...(http.fetch ? { fetch: http.fetch } : {}) });
+  }
   const client = new McpClient({ info: { name: "mcp-gen-index", version: "1.0.0" }, revisions: builtinRevisions });
-  await client.connect(transport);
+  const close = async () => {
+    await client.close();
+    await closeHttp();
+  };
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
   const typed = clients[name](client) as ReturnType<(typeof clients)[N]>;
-  return Object.assign(typed, { close: () => client.close() });
+  return Object.assign(typed, { close });
 }
 `;
 
@@ -139,6 +175,8 @@ export function emitIndex(input: IndexInput): string {
   p.use(value("builtinRevisions", input.runtime.core));
   p.use(value("StdioClientTransport", input.runtime.node));
   p.use(value("StreamableHttpClientTransport", input.runtime.http));
+  for (const name of ["loopbackAuthorizer", "memoryStore", "oauthFetch"]) p.use(value(name, input.runtime.auth));
+  p.use({ name: "LoopbackOptions", from: { kind: "runtime-module", specifier: input.runtime.auth }, typeOnly: true });
   p.use(relativeModule("os", "node:os"));
   p.print(SPEC_TYPE);
   p.print(

@@ -1,15 +1,22 @@
 /**
  * `mcp-gen check --live` against a server whose tools change between runs (test/generator/consumer/tools-file-server.mjs, on
  * the official SDK, serves the tools of a JSON file): each kind of change is caught with its class, the exit code
- * carries each class's bit, the SARIF report passes a structural check of SARIF 2.1.0's required fields, and
+ * carries each class's bit, the SARIF report is valid against the SARIF 2.1.0 JSON schema, and
  * `--update` accepts the changes deliberately.
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Ajv } from "ajv";
+import { createRequire } from "node:module";
+import type { ValidateFunction } from "ajv";
+import AjvDraft04Module from "ajv-draft-04";
+import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, REPO } from "../cli-run.ts";
 
+const require = createRequire(import.meta.url);
+// Both are CommonJS: under NodeNext their default export is `module.exports`, whose `default` is the class/plugin.
+const AjvDraft04 = AjvDraft04Module.default;
+const addFormats = addFormatsModule.default;
 const SCRATCH = path.join(REPO, ".tmp", `consumer-check-${process.pid}`);
 const SERVER = path.join(REPO, "test/generator/consumer/tools-file-server.mjs");
 const TOOLS = path.join(SCRATCH, "tools.json");
@@ -73,65 +80,17 @@ afterAll(async () => {
   await rm(SCRATCH, { recursive: true, force: true });
 });
 
-/** SARIF 2.1.0's required fields and value sets (sarif-schema-2.1.0.json), checked structurally without its file. */
-const SARIF_REQUIRED = {
-  type: "object",
-  required: ["version", "runs"],
-  properties: {
-    version: { const: "2.1.0" },
-    runs: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["tool"],
-        properties: {
-          tool: {
-            type: "object",
-            required: ["driver"],
-            properties: {
-              driver: {
-                type: "object",
-                required: ["name"],
-                properties: {
-                  name: { type: "string" },
-                  rules: { type: "array", items: { type: "object", required: ["id"] } },
-                },
-              },
-            },
-          },
-          invocations: { type: "array", items: { type: "object", required: ["executionSuccessful"] } },
-          results: {
-            type: "array",
-            items: {
-              type: "object",
-              required: ["message"],
-              properties: {
-                ruleId: { type: "string" },
-                ruleIndex: { type: "integer", minimum: -1 },
-                level: { enum: ["none", "note", "warning", "error"] },
-                message: { type: "object", anyOf: [{ required: ["text"] }, { required: ["id"] }] },
-                locations: {
-                  type: "array",
-                  items: {
-                    type: "object",
-                    properties: {
-                      physicalLocation: {
-                        type: "object",
-                        properties: {
-                          artifactLocation: { type: "object", properties: { uri: { type: "string" } } },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+/**
+ * The SARIF 2.1.0 JSON schema as its editors publish it (`sarif-2.1.0-rtm.5.json`, the schema of the OASIS
+ * standard, JSON Schema draft-04), shipped by Microsoft's `@microsoft/jest-sarif`. Its `language` pattern is not a
+ * valid Unicode-mode regular expression, hence `unicodeRegExp: false`; formats (uri, date-time) are checked.
+ */
+function sarifValidator(): ValidateFunction {
+  const schema = require("@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json") as object;
+  const ajv = new AjvDraft04({ strict: false, unicodeRegExp: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
 
 describe("check --live", () => {
   it("exits 0 while the server serves what was pinned", async () => {
@@ -171,8 +130,13 @@ describe("check --live", () => {
         tool: { driver: { rules: { id: string }[] } };
       }[];
     };
-    const validate = new Ajv({ strict: false }).compile(SARIF_REQUIRED);
+    const validate = sarifValidator();
     expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    // The schema bites: a level SARIF does not define, or a result without its message, is refused.
+    const [run] = log.runs;
+    const [first, ...rest] = run!.results;
+    expect(validate({ ...log, runs: [{ ...run, results: [{ ...first, level: "fatal" }, ...rest] }] })).toBe(false);
+    expect(validate({ ...log, runs: [{ ...run, results: [{ ...first, message: undefined }] }] })).toBe(false);
     const results = log.runs[0]!.results;
     expect(results.map((r) => `${r.level} ${r.ruleId}`).sort()).toEqual([
       "error input-required-added",

@@ -175,7 +175,12 @@ describe("the generated index", () => {
     const config = "cfg*/\n};process.exit(1);//\r\u2028.json";
     const text = emitIndex({
       config,
-      runtime: { core: "@mcp-gen/runtime", node: "@mcp-gen/runtime/node", http: "@mcp-gen/runtime/http" },
+      runtime: {
+        core: "@mcp-gen/runtime",
+        node: "@mcp-gen/runtime/node",
+        http: "@mcp-gen/runtime/http",
+        auth: "@mcp-gen/runtime/auth",
+      },
       servers: [],
     });
     const head = text.split("\n").slice(0, 2);

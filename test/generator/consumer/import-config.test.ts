@@ -1,6 +1,6 @@
 /**
  * `mcp-gen import --config` as a user runs it: a `.mcp.json` listing server-everything over stdio and over
- * Streamable HTTP, server-filesystem, a server that dies at start and an invalid entry. One import writes a
+ * Streamable HTTP, server-filesystem, server-memory, a server that dies at start and an invalid entry. One import writes a
  * manifest, a typed client and pins per server and an index; a user program compiled under a plain nodenext
  * tsconfig calls a tool of each server through `connect(name)` with typed results; a wrong argument type fails
  * `tsc`; no planted secret of the config's env or headers appears in any written file or in the CLI's output.
@@ -19,6 +19,7 @@ const require = createRequire(import.meta.url);
 const TSC = require.resolve("typescript/bin/tsc");
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const FILESYSTEM = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+const MEMORY = require.resolve("@modelcontextprotocol/server-memory/dist/index.js");
 const SCRATCH = path.join(REPO, ".tmp", `consumer-import-${process.pid}`);
 const run = promisify(execFile);
 
@@ -87,6 +88,11 @@ beforeAll(async () => {
         headers: { Authorization: "Bearer ${env:PLANTED_HTTP_TOKEN}", "X-Api-Key": SECRETS.headerLiteral },
       },
       filesystem: { command: process.execPath, args: [FILESYSTEM, "${workspaceFolder}/files"] },
+      memory: {
+        command: process.execPath,
+        args: [MEMORY],
+        env: { MEMORY_FILE_PATH: "${workspaceFolder}/memory.jsonl" },
+      },
       broken: {
         command: process.execPath,
         args: ["-e", "console.error('cannot start with key ' + process.env.KEY); process.exit(3)"],
@@ -113,8 +119,8 @@ describe("import --config", () => {
     expect(imported.code, imported.stderr).toBe(2);
     expect(imported.stderr).toMatch(/broken: failed: .*exit code 3/);
     expect(imported.stderr).toMatch(/invalid: failed: the config entry is invalid: unknown type "carrier-pigeon"/);
-    expect(imported.stderr).toContain("imported 3 of 5 servers; failed: invalid, broken");
-    for (const server of ["everything", "everything-http", "filesystem"]) {
+    expect(imported.stderr).toContain("imported 4 of 6 servers; failed: invalid, broken");
+    for (const server of ["everything", "everything-http", "filesystem", "memory"]) {
       const manifest = await readFile(path.join(SCRATCH, "mcp-servers", server, "mcp.yaml"), "utf8");
       expect(manifest).toContain(`# Imported by mcp-gen from server "${server}" of ../../.mcp.json`);
       expect(await readFile(path.join(SCRATCH, "mcp-servers", server, "generated", "client.ts"), "utf8")).toContain(
@@ -124,10 +130,12 @@ describe("import --config", () => {
     const lock = JSON.parse(await readFile(path.join(SCRATCH, "mcp-servers", "mcp.lock.json"), "utf8")) as {
       servers: Record<string, { server: { name: string }; protocolRevision: string; tools: Record<string, string> }>;
     };
-    expect(Object.keys(lock.servers).sort()).toEqual(["everything", "everything-http", "filesystem"]);
+    expect(Object.keys(lock.servers).sort()).toEqual(["everything", "everything-http", "filesystem", "memory"]);
     expect(lock.servers["everything"]!.server.name).toBe("mcp-servers/everything");
     expect(lock.servers["everything"]!.protocolRevision).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(lock.servers["filesystem"]!.tools["read_text_file"]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(lock.servers["memory"]!.server.name).toBe("memory-server");
+    expect(lock.servers["memory"]!.tools["create_entities"]).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it("writes an agent-facing api.d.ts per server, descriptions as doc comments, and prints its size in tokens", async () => {
@@ -155,25 +163,34 @@ describe("import --config", () => {
         'import { connect } from "./mcp-servers/index.js";',
         'import type { Api as EverythingApi } from "./mcp-servers/everything/api.js";',
         'import type { Api as FilesApi } from "./mcp-servers/filesystem/api.js";',
+        'import type { Api as MemoryApi } from "./mcp-servers/memory/api.js";',
         "const everything = await connect('everything');",
         "const http = await connect('everything-http', { inputs: { 'everything-http.X-Api-Key': 'k' } });",
         "const files = await connect('filesystem');",
+        "const memory = await connect('memory');",
         "// The agent-facing declarations are implemented by the typed clients.",
-        "const apis: [EverythingApi, FilesApi] = [everything, files];",
+        "const apis: [EverythingApi, FilesApi, MemoryApi] = [everything, files, memory];",
         "try {",
         "  const echoed = await everything.tools.echo({ message: 'hi' });",
         "  const overHttp = await http.tools.echo({ message: 'over http' });",
         "  const read = await files.tools.readTextFile({ path: `${process.cwd()}/files/a.txt` });",
         "  const content: string = read.structuredContent.content;",
+        "  const entity = { name: 'mcp-gen', entityType: 'project', observations: ['typed'] };",
+        "  const created = await memory.tools.createEntities({ entities: [entity] });",
+        "  const graph = await memory.tools.readGraph({});",
+        "  const createdNames: string[] = created.structuredContent.entities.map((e) => e.name);",
+        "  const observations: string[][] = graph.structuredContent.entities.map((e) => e.observations);",
         "  const first = echoed.content[0];",
         "  const second = overHttp.content[0];",
         "  console.log(JSON.stringify({",
         "    echo: first?.type === 'text' ? first.text : null,",
         "    http: second?.type === 'text' ? second.text : null,",
         "    content,",
+        "    createdNames,",
+        "    observations,",
         "  }));",
         "} finally {",
-        "  await Promise.all([everything.close(), http.close(), files.close()]);",
+        "  await Promise.all([everything.close(), http.close(), files.close(), memory.close()]);",
         "  void apis;",
         "}",
         "",
@@ -201,7 +218,11 @@ describe("import --config", () => {
       echo: "Echo: hi",
       http: "Echo: over http",
       content: "hello from a file\n",
+      createdNames: ["mcp-gen"],
+      observations: [["typed"]],
     });
+    // server-memory wrote its graph where the config's placeholder points, filled in by connect().
+    expect(await readFile(path.join(SCRATCH, "memory.jsonl"), "utf8")).toContain('"name":"mcp-gen"');
   }, 300_000);
 
   it("a wrong argument type fails tsc", async () => {
@@ -212,6 +233,8 @@ describe("import --config", () => {
         "const files = await connect('filesystem');",
         "await files.tools.readTextFile({ path: 42 });",
         "await connect('not-a-server');",
+        "const memory = await connect('memory');",
+        "await memory.tools.createEntities({ entities: [{ name: 'x', entityType: 'y', observations: 'z' }] });",
         "",
       ].join("\n"),
     );
@@ -225,5 +248,8 @@ describe("import --config", () => {
       /wrong\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
     );
     expect(compiled.output).toMatch(/wrong\.ts\(4,\d+\): error TS2345: Argument of type '"not-a-server"'/);
+    expect(compiled.output).toMatch(
+      /wrong\.ts\(6,\d+\): error TS2322: Type 'string' is not assignable to type 'string\[\]'/,
+    );
   }, 300_000);
 });

@@ -1,39 +1,33 @@
 /**
- * `mcp-gen import --config` of an HTTP server that requires OAuth: the weather example served with a JWT verifier
- * on a real authorization server (oidc-provider on loopback). The CLI prints the authorization URL; a headless
- * browser approves it and lands on the CLI's loopback redirect; the import then completes, and no token appears
- * in any written file or in the output.
+ * `mcp-gen import --config` of an HTTP server that requires OAuth: an official SDK v2 server (`oauth-v2-server.ts`)
+ * trusting a real authorization server (oidc-provider on loopback). The CLI prints the authorization URL; a headless
+ * browser approves it and lands on the CLI's loopback redirect; the import completes. Then the generated index's
+ * `connect()` authorizes the same way in a user program compiled under a plain nodenext tsconfig, which calls the
+ * server's tools with typed results; wrong argument types fail `tsc`. No token appears in any written file or output.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { handlers } from "../../../examples/weather/handlers.ts";
-import { createServer } from "../../../examples/weather/generated/index.ts";
-import { jwtVerifier } from "../../../runtime/auth/jwt.ts";
-import { serve, type RunningServer } from "../../../runtime/http/server/node.ts";
 import { headlessAuthorize, startTestAs, type TestAs } from "../../runtime/auth/oauth-client/fixtures/oidc-as.ts";
 import { REPO } from "../cli-run.ts";
+import { startOAuthV2Server, type OAuthV2Server } from "./oauth-v2-server.ts";
 
 const SCRATCH = path.join(REPO, ".tmp", `consumer-oauth-${process.pid}`);
+const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+/** A JWT (the test AS issues JWT access tokens): none may be written or printed. */
+const JWT = /eyJ[\w-]{10,}\.[\w-]{10,}\./;
 let as: TestAs;
-let mcp: RunningServer;
+let mcp: OAuthV2Server;
 
 beforeAll(async () => {
   as = await startTestAs();
-  const probe = await serve(createServer(handlers));
-  const port = probe.port;
-  await probe.close();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  mcp = await serve(createServer(handlers), {
-    port,
-    auth: {
-      verifyToken: jwtVerifier({ issuer: as.issuer, audience: resource, jwksUrl: as.jwksUrl }),
-      resourceMetadata: { resource, authorization_servers: [as.issuer], scopes_supported: ["mcp:read"] },
-    },
-  });
+  mcp = await startOAuthV2Server(as.issuer, as.jwksUrl);
   await mkdir(SCRATCH, { recursive: true });
-  await writeFile(path.join(SCRATCH, ".mcp.json"), JSON.stringify({ mcpServers: { weather: { url: resource } } }));
+  await writeFile(path.join(SCRATCH, "package.json"), JSON.stringify({ type: "module", private: true }));
+  await writeFile(path.join(SCRATCH, ".mcp.json"), JSON.stringify({ mcpServers: { secure: { url: mcp.url } } }));
 });
 
 afterAll(async () => {
@@ -42,42 +36,115 @@ afterAll(async () => {
   await rm(SCRATCH, { recursive: true, force: true });
 });
 
-it("authorizes through the runtime's OAuth client when the server answers 401, then imports", async () => {
-  const child = spawn(process.execPath, [path.join(REPO, "bin/mcp-gen.js"), "import", "--config", ".mcp.json"], {
-    cwd: SCRATCH,
-  });
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Authorizations approved (each: the browser approved at the AS and followed the redirect back). */
+  readonly approved: number;
+}
+
+/** Runs `node args…` in SCRATCH; each authorization URL its stderr shows (`urlPattern`) is approved by a browser. */
+async function runApproving(args: readonly string[], urlPattern: RegExp): Promise<Run> {
+  const child = spawn(process.execPath, args, { cwd: SCRATCH });
   let stdout = "";
   let stderr = "";
+  let seen = 0;
+  const approvals: Promise<unknown>[] = [];
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  const approved = new Promise<string>((resolve, reject) => {
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /weather: open this URL to authorize: (\S+)/.exec(stderr);
-      if (match && !stderr.includes("(approved)")) {
-        stderr += "(approved)";
-        const url = new URL(match[1]!);
-        const redirect = url.searchParams.get("redirect_uri")!;
-        // The browser: approve at the AS, then follow the redirect back to the CLI's loopback listener.
-        headlessAuthorize(url, redirect)
-          .then((callback) => fetch(callback))
-          .then(() => resolve(redirect), reject);
-      }
-    });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    const urls = [...stderr.matchAll(new RegExp(urlPattern, "gm"))].map((m) => new URL(m[1]!));
+    for (const url of urls.slice(seen)) {
+      // The browser: approve at the AS, then follow the redirect back to the program's loopback listener.
+      const redirect = url.searchParams.get("redirect_uri")!;
+      approvals.push(headlessAuthorize(url, redirect).then((callback) => fetch(callback)));
+    }
+    seen = urls.length;
   });
-  const [code] = (await Promise.all([new Promise((resolve) => child.once("exit", resolve)), approved])) as [
-    number,
-    string,
-  ];
-  expect(stderr).toMatch(/^mcp-gen: weather: open this URL to authorize: http:\/\/127\.0\.0\.1:\d+\//m);
-  expect(code, stderr).toBe(0);
-  expect(stdout).toContain("imported 1 of 1 servers");
-  const manifest = await readFile(path.join(SCRATCH, "mcp-servers", "weather", "mcp.yaml"), "utf8");
-  expect(manifest).toContain("name: get_forecast");
-  expect(as.requests.some((r) => r.startsWith("POST /token"))).toBe(true);
-  // Tokens are kept in memory only: nothing written looks like a JWT.
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  await Promise.all(approvals);
+  return { code, stdout, stderr, approved: approvals.length };
+}
+
+async function writtenTexts(): Promise<string[]> {
   const entries = await readdir(path.join(SCRATCH, "mcp-servers"), { recursive: true, withFileTypes: true });
-  for (const e of entries.filter((x) => x.isFile())) {
-    expect(await readFile(path.join(e.parentPath, e.name), "utf8")).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}\./);
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return Promise.all(files.map((f) => readFile(f, "utf8")));
+}
+
+async function tsc(project: string): Promise<{ code: number; output: string }> {
+  try {
+    await promisify(execFile)(process.execPath, [TSC, "-p", project], { cwd: SCRATCH });
+    return { code: 0, output: "" };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
   }
-  expect(stdout + stderr).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}\./);
+}
+
+it("import authorizes through the runtime's OAuth client when the server answers 401", async () => {
+  const cli = [path.join(REPO, "bin/mcp-gen.js"), "import", "--config", ".mcp.json"];
+  const run = await runApproving(cli, /^mcp-gen: secure: open this URL to authorize: (http:\/\/127\.0\.0\.1:\d+\/\S+)/);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.approved).toBe(1);
+  expect(run.stdout).toContain("imported 1 of 1 servers");
+  const manifest = await readFile(path.join(SCRATCH, "mcp-servers", "secure", "mcp.yaml"), "utf8");
+  expect(manifest).toContain("name: add");
+  expect(manifest).toContain("name: whoami");
+  expect(as.requests.some((r) => r.startsWith("POST /token"))).toBe(true);
+  // Tokens are kept in memory only.
+  for (const text of await writtenTexts()) expect(text).not.toMatch(JWT);
+  expect(run.stdout + run.stderr).not.toMatch(JWT);
 }, 180_000);
+
+it("the generated connect() authorizes too, and a user program calls the server's tools with typed results", async () => {
+  await writeFile(
+    path.join(SCRATCH, "use.ts"),
+    [
+      'import { connect } from "./mcp-servers/index.js";',
+      "const secure = await connect('secure');",
+      "try {",
+      "  const added = await secure.tools.add({ a: 2, b: 3 });",
+      "  const sum: number = added.structuredContent.sum;",
+      "  const me = await secure.tools.whoami({});",
+      "  const subject: string = me.structuredContent.subject;",
+      "  console.log(JSON.stringify({ sum, subject }));",
+      "} finally {",
+      "  await secure.close();",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  await writeFile(
+    path.join(SCRATCH, "wrong.ts"),
+    [
+      'import { connect } from "./mcp-servers/index.js";',
+      "const secure = await connect('secure', { oauth: { open: () => undefined } });",
+      "await secure.tools.add({ a: '2', b: 3 });",
+      "",
+    ].join("\n"),
+  );
+  const options = { module: "nodenext", target: "es2022", strict: true, exactOptionalPropertyTypes: true };
+  await writeFile(
+    path.join(SCRATCH, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { ...options, outDir: "dist", types: ["node"] }, include: ["use.ts"] }),
+  );
+  await writeFile(
+    path.join(SCRATCH, "tsconfig.wrong.json"),
+    JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, include: ["wrong.ts"] }),
+  );
+  expect((await tsc("tsconfig.json")).output).toBe("");
+  const wrong = await tsc("tsconfig.wrong.json");
+  expect(wrong.output).toMatch(/wrong\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+
+  const before = mcp.challenged();
+  // The runtime's loopback authorizer prints the URL on stderr by default.
+  const run = await runApproving([path.join("dist", "use.js")], /^\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)/);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.approved).toBe(1);
+  expect(mcp.challenged()).toBeGreaterThan(before);
+  expect(JSON.parse(run.stdout)).toEqual({ sum: 5, subject: "user-1" });
+  expect(run.stdout + run.stderr).not.toMatch(JWT);
+  for (const text of await writtenTexts()) expect(text).not.toMatch(JWT);
+}, 300_000);
