@@ -50,11 +50,9 @@ export interface Printer {
   use(symbol: ImportSymbol, asType?: boolean): string;
   /** Appends one line made of `parts` (symbols print as their names and are recorded as value uses). */
   print(...parts: Printable[]): void;
-  /** Lines that go between the header and the imports (e.g. a `// @ts-nocheck` directive). */
-  preamble(text: string): void;
   /** The specifier of a sibling generated file (`./types.js`). */
   sibling(name: string): string;
-  /** The whole file: header, preamble, imports, a blank line, the printed lines. */
+  /** The whole file: header, imports, a blank line, the printed lines. */
   render(header: string): string;
 }
 
@@ -126,7 +124,6 @@ function importStatements(modules: ReadonlyMap<string, Collected>): string[] {
 export function createPrinter(options: PrinterOptions): Printer {
   const modules = new Map<string, Collected>();
   const lines: string[] = [];
-  const preambles: string[] = [];
 
   const specifier = (ref: ModuleRef): string => specifierOf(ref, options);
 
@@ -160,13 +157,9 @@ export function createPrinter(options: PrinterOptions): Printer {
     print: (...parts) => {
       lines.push(parts.map(text).join(""));
     },
-    preamble: (line) => {
-      preambles.push(line);
-    },
     sibling: (name) => specifier({ kind: "sibling", name }),
     render: (header) => {
-      const imports = importStatements(modules);
-      const head = [...preambles, ...imports].join("\n");
+      const head = importStatements(modules).join("\n");
       return `${header}${head ? `${head}\n\n` : ""}${lines.join("\n")}\n`;
     },
   };
