@@ -57,6 +57,8 @@ export interface ScenarioResult {
   readonly checks: number;
   readonly failures: readonly string[];
   readonly warnings: readonly string[];
+  /** SKIPPED logs: the suite itself did not exercise these (with its reason). */
+  readonly skipped: readonly string[];
 }
 
 interface Check {
@@ -86,6 +88,7 @@ export function readResults(outDir: string): ScenarioResult[] {
         checks: list.filter((c) => c.status === "SUCCESS" || c.status === "FAILURE" || c.status === "WARNING").length,
         failures: list.filter((c) => c.status === "FAILURE").map(describe),
         warnings: list.filter((c) => c.status === "WARNING").map(describe),
+        skipped: list.filter((c) => c.status === "SKIPPED").map(describe),
       });
     }
   };

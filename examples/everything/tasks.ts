@@ -22,8 +22,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function confirmation(context: RequestContext, message: string, key?: string) {
-  const params = { message, requestedSchema: object({ confirm: { type: "boolean" } }, ["confirm"]) };
-  return context.elicit(params, key === undefined ? {} : { key });
+  const requestedSchema = {
+    type: "object" as const,
+    properties: { confirm: { type: "boolean" as const } },
+    required: ["confirm"],
+  };
+  return context.elicit({ message, requestedSchema }, key === undefined ? {} : { key });
 }
 
 export function registerTaskTools(server: McpServer): McpServer {
@@ -90,7 +94,10 @@ export function registerTaskTools(server: McpServer): McpServer {
     { name: "test_tool_with_task", description: "Asks a name, then works as a task.", inputSchema: object() },
     async (_args, context) => {
       const answer = await context.elicit(
-        { message: "What is your name?", requestedSchema: object({ name: { type: "string" } }, ["name"]) },
+        {
+          message: "What is your name?",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        },
         { key: "user_name" },
       );
       const name = typeof answer.content?.["name"] === "string" ? answer.content["name"] : "stranger";

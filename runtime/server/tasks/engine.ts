@@ -48,6 +48,7 @@ export class TaskEngine implements TaskInputPort {
   private readonly unsubscribe: () => void;
   private readonly ttlMs: number | null;
   private readonly pollIntervalMs: number;
+  readonly maxListenTaskIds: number;
 
   constructor(
     readonly revisions: readonly RevisionProfile[],
@@ -62,6 +63,7 @@ export class TaskEngine implements TaskInputPort {
     if (!(Number.isSafeInteger(poll) && poll > 0)) throw new Error("tasks.pollIntervalMs must be a positive integer");
     this.ttlMs = ttl;
     this.pollIntervalMs = poll;
+    this.maxListenTaskIds = options.maxListenTaskIds ?? 100;
     this.unsubscribe = this.store.subscribe((task) => this.changed(task));
   }
 

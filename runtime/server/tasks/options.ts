@@ -18,6 +18,8 @@ export interface TasksOptions {
   readonly ttlMs?: number | null;
   /** The poll interval suggested to clients in every task, in ms (default 1,000). */
   readonly pollIntervalMs?: number;
+  /** Most task ids one `subscriptions/listen` request may name (default 100); more is -32602. */
+  readonly maxListenTaskIds?: number;
 }
 
 /**

@@ -1,0 +1,38 @@
+/**
+ * Task status notifications over `subscriptions/listen` (tasks.md §Task Status Notifications): a listen request may
+ * name `notifications.taskIds`; the server agrees to the caller's live tasks among them (unknown, expired or another
+ * caller's ids are left out of the acknowledgement, no error) and sends `notifications/tasks` with the task's
+ * `DetailedTask` on that stream at every change. Naming `taskIds` without declaring the extension is -32021.
+ */
+import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
+import { hasCapability } from "../../protocol/capabilities.ts";
+import type { RequestContext } from "../context.ts";
+import type { TaskEngine } from "./engine.ts";
+import { findTask, tasksCapabilityRequired } from "./task-methods.ts";
+import { TASKS_EXTENSION_ID } from "./wire.ts";
+
+/** The task ids this listen request is agreed (undefined: it named none, or the server serves no tasks). */
+export async function agreedTaskIds(
+  tasks: TaskEngine | undefined,
+  filter: unknown,
+  context: RequestContext,
+): Promise<readonly string[] | undefined> {
+  const requested = (filter as { taskIds?: unknown } | undefined)?.taskIds;
+  if (requested === undefined || !tasks) return undefined;
+  if (!hasCapability(context.clientCapabilities, ["extensions", TASKS_EXTENSION_ID]))
+    throw tasksCapabilityRequired("subscriptions/listen with taskIds");
+  if (!Array.isArray(requested) || requested.length > tasks.maxListenTaskIds)
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: notifications.taskIds must be an array of at most ${tasks.maxListenTaskIds} task ids`,
+    );
+  const found = await Promise.all(
+    [...new Set(requested)].map((id) =>
+      findTask(tasks, id, context).then(
+        (task) => task.taskId,
+        () => undefined,
+      ),
+    ),
+  );
+  return found.filter((id): id is string => id !== undefined);
+}
