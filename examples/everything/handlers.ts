@@ -156,8 +156,10 @@ export const handlers: ServerHandlers = {
       return text(`Elicitation completed: ${JSON.stringify(answer)}`);
     },
     json_schema_2020_12_tool: (input) => text(`Received: ${JSON.stringify(input)}`),
-    async test_reconnection() {
-      await sleep(100);
+    // SSE polling (SEP-1699): the answer's connection ends before the answer, which the client gets by resuming
+    // with Last-Event-ID; where the transport cannot do that (stdio, stateless HTTP) the call simply answers.
+    async test_reconnection(_input, context) {
+      if (context.closeSseStream()) await sleep(200);
       return text("Reconnection test completed");
     },
     test_input_required_result_elicitation: async (_input, context) => text(`Hello, ${await askName(context)}!`),
