@@ -27,9 +27,12 @@ import type {
   ToolDefinition,
 } from "../protocol/builtin-types.ts";
 
+import type { AnyRequestType, CompleteResultOf } from "../protocol/method-type.ts";
 import { ClientConnection } from "./connection.ts";
+import type { RequestFacts } from "./era.ts";
 import { collectPages } from "./pagination.ts";
-import type { CallerParamsOf, CallOptions } from "./tokens.ts";
+import { ClientTasks, settledTask, TASKS_EXTENSION_ID, type TaskHandle, type TaskHost } from "./tasks.ts";
+import type { CallerParamsOf, CallOptions, RequestArgs } from "./tokens.ts";
 
 export type { ClientOptions } from "./connection.ts";
 export type { CallOptions } from "./tokens.ts";
@@ -74,6 +77,9 @@ interface ConvenienceResults {
  * base class; this is the one client class of the public API.
  */
 export class McpClient extends ClientConnection {
+  /** Tasks extension: the handles of the tasks servers create (client/tasks.ts). */
+  private readonly tasks = new ClientTasks(this.taskHost(), this.options.tasks);
+
   /**
    * A core method by name, params checked against every built-in revision's. The negotiated revision's table has
    * validated the result when it resolves, so it is one member of `BuiltinResult<M>` (for a built-in revision): the
@@ -163,6 +169,64 @@ export class McpClient extends ClientConnection {
   /** Handshake era: `logging/setLevel` (the stateless era uses `ClientOptions.logLevel`). */
   async setLogLevel(level: LogLevel, options?: CallOptions): Promise<void> {
     await this.call("logging/setLevel", { level }, options);
+  }
+
+  /**
+   * Tasks extension: `tools/call` as a task. Resolves to the task's handle once the server answered, with a task
+   * (`taskId` set) or at once; `handle.result()` is the call's result. `options.signal` cancels the task.
+   */
+  callToolAsTask(
+    name: string,
+    args?: Readonly<Record<string, unknown>>,
+    options?: CallOptions,
+  ): Promise<TaskHandle<CallToolResult>> {
+    return this.asTask("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+  }
+
+  /** Tasks extension: a request (by token) that may run as a task; resolves to its handle (see `callToolAsTask`). */
+  requestTask<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<TaskHandle<CompleteResultOf<T>>> {
+    return this.asTask(type.method, args[0], args[1]);
+  }
+
+  /** Tasks extension: the handle of a task a `type` request created earlier, from its persisted `taskId`. */
+  resumeTask<T extends AnyRequestType>(
+    type: T,
+    taskId: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<TaskHandle<CompleteResultOf<T>>> {
+    return this.tasks.resume(taskId, this.clientRequest(type.method), options.signal);
+  }
+
+  private async asTask<R>(method: string, params: unknown, options: CallOptions = {}): Promise<TaskHandle<R>> {
+    this.tasks.requireDeclared(method);
+    const { raw, facts } = await this.exchange(method, params, options);
+    return this.tasks.created<R>(raw, facts, options.signal) ?? settledTask(this.completeResult(raw, facts) as R);
+  }
+
+  /** A created task is followed to its end: a direct call resolves to its result (the signal cancels the task). */
+  protected override settle(raw: unknown, facts: RequestFacts, options: CallOptions): unknown {
+    const task = this.tasks.created(raw, facts, options.signal);
+    return task ? task.result() : super.settle(raw, facts, options);
+  }
+
+  private taskHost(): TaskHost {
+    const client = this; // eslint-disable-line @typescript-eslint/no-this-alias -- read by the getter below
+    return {
+      declared: (this.options.extensions ?? []).some((e) => e.id === TASKS_EXTENSION_ID),
+      get stateless() {
+        return client.era === "stateless";
+      },
+      request: (method, params, signal) => this.request(method, params, signal ? { signal } : {}),
+      answer: (requests, signal, method) => this.fulfil(requests, signal, method),
+      complete: (result, facts) => this.completeResult(result, facts),
+      on: (method, listener) => this.on(method, listener),
+      listen: async (taskIds, signal) => {
+        // `taskIds` is the extension's field of the filter and of the acknowledgement (TaskSubscriptionNotifications).
+        const subscription = await this.listen({ taskIds } as SubscriptionFilter, { signal });
+        const agreed = (subscription.filter as { taskIds?: unknown }).taskIds;
+        return { agreed: Array.isArray(agreed) ? (agreed as string[]) : [], ended: subscription.ended };
+      },
+    };
   }
 
   /**

@@ -36,8 +36,9 @@ import type { Implementation } from "../protocol/builtin-types.ts";
 import { checkRounds, clientEra, type ClientEra, type InputRequired, type RequestFacts } from "./era.ts";
 import { ExtensionMethods, extensionCapabilities, type ClientExtension } from "./extensions.ts";
 import { HandlerRegistry, type ClientHandlers, type ClientRequestContext, type RequestHandler } from "./handlers.ts";
-import { fulfilInputRequests } from "./input-rounds.ts";
+import { fulfilInputRequests, withAnswers } from "./input-rounds.ts";
 import { negotiate, ProbeConnectionLostError, statelessMeta, type Negotiated } from "./negotiate.ts";
+import type { TaskOptions } from "./tasks.ts";
 import type { CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
 
 export interface ClientOptions {
@@ -59,6 +60,8 @@ export interface ClientOptions {
   readonly probeTimeoutMs?: number;
   /** Most multi round-trip rounds for one call before giving up (default 8). */
   readonly maxInputRounds?: number;
+  /** Tasks extension (declared by listing it in `extensions`): how created tasks are followed (client/tasks.ts). */
+  readonly tasks?: TaskOptions;
   /** Stateless era: sent as `_meta["io.modelcontextprotocol/logLevel"]` on every request (no logs otherwise). */
   readonly logLevel?: LogLevel;
   /** Every server notification after validation (progress and cancellation are handled internally). */
@@ -226,7 +229,22 @@ export class ClientConnection {
     options?: CallOptions,
   ): Promise<Record<string, unknown>>;
   async request(type: string | AnyRequestType, params?: unknown, options: CallOptions = {}): Promise<unknown> {
-    const method = typeof type === "string" ? type : type.method;
+    const { raw, facts } = await this.exchange(typeof type === "string" ? type : type.method, params, options);
+    return this.settle(raw, facts, options);
+  }
+
+  /** The complete result of a request from the server's last answer (McpClient: or the task it created). */
+  protected settle(raw: unknown, facts: RequestFacts, _options: CallOptions): unknown {
+    return this.completeResult(raw, facts);
+  }
+
+  /** `raw` validated as the complete result of a request (`facts`) in the negotiated era. */
+  protected completeResult(raw: unknown, facts: RequestFacts): Record<string, unknown> {
+    return this.session().strategy.completeResult(raw, facts);
+  }
+
+  /** Sends a request, answering multi round-trip rounds; resolves to the server's last answer. */
+  protected async exchange(method: string, params: unknown, options: CallOptions) {
     const { profile, strategy } = this.session();
     const facts = this.clientRequest(method);
     const original = options.meta ? withMeta(params, options.meta) : params;
@@ -235,9 +253,9 @@ export class ClientConnection {
       const wire = strategy.wireParams(current, facts, () => this.meta(profile));
       const raw = await this.engine!.request(method, wire, options);
       const asked = strategy.inputRequired(raw, facts, profile.inputRequiredResult);
-      if (!asked) return strategy.completeResult(raw, facts);
+      if (!asked) return { raw, facts };
       checkRounds(method, round, this.options.maxInputRounds ?? 8);
-      current = await this.answer(profile, method, original, asked, options.signal);
+      current = withAnswers(original, asked, await this.fulfil(asked.inputRequests ?? {}, options.signal, method));
     }
   }
 
@@ -277,7 +295,7 @@ export class ClientConnection {
   }
 
   /** The facts of a request this client may send now, else the ProtocolUsageError saying why not. */
-  private clientRequest(method: string): RequestFacts {
+  protected clientRequest(method: string): RequestFacts {
     const { profile, serverCapabilities } = this.session();
     const token = profile.requests.get(method);
     if (token && token.direction !== "serverToClient") {
@@ -311,29 +329,13 @@ export class ClientConnection {
     return meta;
   }
 
-  private async answer(
-    profile: RevisionProfile,
-    method: string,
-    original: unknown,
-    asked: InputRequired,
+  /** Answers input requests (a multi round-trip round, or an `input_required` task) with the client's handlers. */
+  protected fulfil(
+    requests: NonNullable<InputRequired["inputRequests"]>,
     signal: AbortSignal | undefined,
+    method: string,
   ) {
-    const context: ClientRequestContext = {
-      signal: signal ?? new AbortController().signal,
-      revision: profile.version,
-      era: profile.era,
-    };
-    const inputResponses = await fulfilInputRequests(
-      profile,
-      this.handlers,
-      this.capabilities,
-      asked.inputRequests ?? {},
-      context,
-      method,
-    );
-    const retry: Record<string, unknown> = { ...(original as Record<string, unknown> | undefined), inputResponses };
-    if (asked.requestState !== undefined) retry["requestState"] = asked.requestState;
-    return retry;
+    return fulfilInputRequests(this.session().profile, this.handlers, this.capabilities, requests, signal, method);
   }
 
   private async answerServerRequest(request: IncomingRequest): Promise<unknown> {

@@ -1,8 +1,12 @@
-/** Stateless era: answers the `inputRequests` of an `InputRequiredResult` with the client's handlers. */
+/**
+ * Stateless era: answers the `inputRequests` of an `InputRequiredResult`, or of an `input_required` task (Tasks
+ * extension), with the client's handlers: the same handlers, checks and validation either way.
+ */
 import { ProtocolUsageError } from "../jsonrpc/errors.ts";
 import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { parseParams, parseResult } from "../protocol/validation.ts";
+import type { InputRequired } from "./era.ts";
 import type { ClientRequestContext, HandlerRegistry } from "./handlers.ts";
 
 export async function fulfilInputRequests(
@@ -10,9 +14,14 @@ export async function fulfilInputRequests(
   handlers: HandlerRegistry,
   capabilities: Capabilities,
   requests: Readonly<Record<string, { method: string; params?: unknown }>>,
-  context: ClientRequestContext,
+  signal: AbortSignal | undefined,
   forMethod: string,
 ): Promise<Record<string, unknown>> {
+  const context: ClientRequestContext = {
+    signal: signal ?? new AbortController().signal,
+    revision: profile.version,
+    era: profile.era,
+  };
   const entries = Object.entries(requests).map(async ([key, request]) => {
     const token = profile.embedded.get(request.method);
     const handler = handlers.get(request.method);
@@ -35,4 +44,15 @@ export async function fulfilInputRequests(
     return [key, parseResult(token.result, answer, `${request.method} answer from the client handler`)] as const;
   });
   return Object.fromEntries(await Promise.all(entries));
+}
+
+/** The retry of request params `original` that answers `asked`: its answers, and the server's state echoed. */
+export function withAnswers(
+  original: unknown,
+  asked: InputRequired,
+  inputResponses: Record<string, unknown>,
+): Record<string, unknown> {
+  const retry: Record<string, unknown> = { ...(original as Record<string, unknown> | undefined), inputResponses };
+  if (asked.requestState !== undefined) retry["requestState"] = asked.requestState;
+  return retry;
 }
