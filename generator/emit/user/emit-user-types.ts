@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import { dependencyOrder } from "../../ir/walk.ts";
 import type { UserModel, UserRevision, UserSchema } from "../../manifest/user-model.ts";
-import { typeUse, type Printer } from "../printer.ts";
+import { typeUse, type Printable, type Printer } from "../printer.ts";
 import { builtinRevision, relativeModule, runtime, zod } from "../runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
 import { createZodContext, emitZodDeclaration } from "../zod.ts";
@@ -132,7 +132,41 @@ function printMethodTokens(f: Printer, model: UserModel, locals: readonly string
 /** Server info, capabilities and the tools/resources/templates/prompts lists, as served (schemas verbatim). */
 export function emitUserDefinitionsFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
+  const locals = printServerOptions(f, model);
+  printToolDefinitions(f, model);
+  printKeyedDefinitions(f, model);
+  printMethodTokens(f, model, locals);
+  return f.render(header);
+}
+
+/** A definition list's element type: a field a revision adds is not in the runtime's types, so then any field goes. */
+function definitionType(model: UserModel, symbol: (typeof runtime)["ToolDefinition"]): Printable {
+  return model.definitionFields ? ["(", typeUse(symbol), " & Readonly<Record<string, unknown>>)"] : typeUse(symbol);
+}
+
+/** `serverOptions`: info, instructions, the revisions as values, capabilities. Returns the revisions' local names. */
+function printServerOptions(f: Printer, model: UserModel): string[] {
   // Object literals keep every key as an own property (`__proto__` included): see json-literal.ts.
+  const json = jsonLiteral;
+  const { revisions, instructions, ...info } = model.server;
+  const locals = revisions ? revisionLocals(f, model, revisions) : [];
+  const serverOptions = [
+    `info: ${json(info)}`,
+    ...(instructions !== undefined ? [`instructions: ${json(instructions)}`] : []),
+    // The manifest's revisions, or every built-in one when it names none: the server always gets them as values.
+    revisions
+      ? `revisions: [${locals.map((l) => `${l}.revision`).join(", ")}]`
+      : `revisions: ${f.use(runtime.builtinRevisions)}`,
+    `capabilities: ${wireCapabilities(model)}`,
+  ];
+  f.print("/** Server info, instructions, revisions and capability switches from the manifest. */");
+  f.print("export const serverOptions: ", typeUse(runtime.ServerOptions), ` = { ${serverOptions.join(", ")} };`);
+  f.print("");
+  return locals;
+}
+
+/** `jsonSchemas` (every tool schema verbatim), `toolDefinitions` (`tools/list`) and `toolScopes`. */
+function printToolDefinitions(f: Printer, model: UserModel): void {
   const json = jsonLiteral;
   const schemas = toolSchemas(model);
   const keys = schemas.length > 0 ? schemas.map((s) => JSON.stringify(s.typeName)).join(" | ") : "never";
@@ -149,25 +183,8 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
     ];
     return `{ ${fields.join(", ")} }`;
   });
-  const { revisions, instructions, ...info } = model.server;
-  const locals = revisions ? revisionLocals(f, model, revisions) : [];
-  // A field a revision adds is not in the runtime's definition types: the lists then accept any further field.
-  const definition = (symbol: (typeof runtime)["ToolDefinition"]) =>
-    model.definitionFields ? ["(", typeUse(symbol), " & Readonly<Record<string, unknown>>)"] : typeUse(symbol);
-  const serverOptions = [
-    `info: ${json(info)}`,
-    ...(instructions !== undefined ? [`instructions: ${json(instructions)}`] : []),
-    // The manifest's revisions, or every built-in one when it names none: the server always gets them as values.
-    revisions
-      ? `revisions: [${locals.map((l) => `${l}.revision`).join(", ")}]`
-      : `revisions: ${f.use(runtime.builtinRevisions)}`,
-    `capabilities: ${wireCapabilities(model)}`,
-  ];
   const scopes = Object.fromEntries(model.tools.filter((t) => t.scopes.length > 0).map((t) => [t.name, t.scopes]));
   const jsonText = JSON.stringify(Object.fromEntries(schemas.map((s) => [s.typeName, s.json])), null, 2);
-  f.print("/** Server info, instructions, revisions and capability switches from the manifest. */");
-  f.print("export const serverOptions: ", typeUse(runtime.ServerOptions), ` = { ${serverOptions.join(", ")} };`);
-  f.print("");
   f.print("/**");
   f.print(
     " * Every tool schema as the manifest declares it, by type name; served unchanged. Parsed from JSON text: every key",
@@ -186,7 +203,7 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   f.print("/** `tools/list`, in manifest order. */");
   f.print(
     "export const toolDefinitions: readonly ",
-    definition(runtime.ToolDefinition),
+    definitionType(model, runtime.ToolDefinition),
     `[] = [${tools.join(",\n")}];`,
   );
   f.print("");
@@ -195,10 +212,13 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   );
   f.print(`export const toolScopes: Readonly<Record<string, readonly string[]>> = ${json(scopes)};`);
   f.print("");
-  // By the key `ServerHandlers` uses, so server.ts names each entry (the lists are in registration order).
+}
+
+/** The resource, template and prompt definitions, by the key `ServerHandlers` uses (so server.ts names each). */
+function printKeyedDefinitions(f: Printer, model: UserModel): void {
   const keyed = (entries: readonly [string, unknown][]) => ({
     keys: entries.length > 0 ? entries.map(([key]) => JSON.stringify(key)).join(" | ") : "never",
-    value: json(Object.fromEntries(entries)),
+    value: jsonLiteral(Object.fromEntries(entries)),
   });
   const listed: [string, string, (typeof runtime)["ToolDefinition"], ReturnType<typeof keyed>][] = [
     [
@@ -222,11 +242,9 @@ export function emitUserDefinitionsFile(model: UserModel, header: string): strin
   ];
   for (const [name, doc, symbol, { keys, value }] of listed) {
     f.print(`/** ${doc} (\`createServer\` registers them in manifest order). */`);
-    f.print(`export const ${name}: Readonly<Record<${keys}, `, definition(symbol), `>> = ${value};`);
+    f.print(`export const ${name}: Readonly<Record<${keys}, `, definitionType(model, symbol), `>> = ${value};`);
     f.print("");
   }
-  printMethodTokens(f, model, locals);
-  return f.render(header);
 }
 
 /**
