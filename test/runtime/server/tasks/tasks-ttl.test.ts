@@ -1,0 +1,46 @@
+/**
+ * A task's TTL (extensions/tasks/tasks.md §Task Polling): resolvable until `createdAt + ttlMs` (never earlier),
+ * then gone (-32602), whether it finished or was still running. A real server process with a 1.5 s TTL, over stdio
+ * and Streamable HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpPeer, stdioPeer, type Peer } from "./wire-peer.ts";
+
+const TTL = 1500;
+const until = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+describe.each([
+  ["stdio", stdioPeer],
+  ["Streamable HTTP", httpPeer],
+])("task TTL over %s", (_transport, start) => {
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await start({ TASKS_TTL_MS: String(TTL) });
+  }, 60_000);
+  afterAll(() => peer.close());
+
+  it("keeps a finished task until its TTL, then answers -32602", async () => {
+    const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 0 } })).result!;
+    expect(created).toMatchObject({ resultType: "task", ttlMs: TTL });
+    const taskId = created["taskId"] as string;
+    const born = Date.parse(created["createdAt"] as string);
+    await until(born + TTL - 400);
+    const before = await peer.request("tasks/get", { taskId });
+    expect(before.result).toMatchObject({ taskId, status: "completed" });
+    await until(born + TTL + 300);
+    const after = await peer.request("tasks/get", { taskId });
+    expect(after.error?.code).toBe(-32602);
+    expect(after.error?.message).toMatch(/not found|expired/i);
+  }, 20_000);
+
+  it("stops a task still running at its TTL: it is gone afterwards", async () => {
+    const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!;
+    const taskId = created["taskId"] as string;
+    const born = Date.parse(created["createdAt"] as string);
+    await until(born + TTL - 400);
+    expect((await peer.request("tasks/get", { taskId })).result).toMatchObject({ status: "working" });
+    await until(born + TTL + 300);
+    expect((await peer.request("tasks/get", { taskId })).error?.code).toBe(-32602);
+    expect((await peer.request("tasks/cancel", { taskId })).error?.code).toBe(-32602);
+  }, 20_000);
+});
