@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { emitFidelityFile } from "../generator/emit/fidelity.ts";
 import type { GeneratedFile } from "../generator/emit/generated-file.ts";
+import type { IrModel } from "../generator/ir/model.ts";
 import type { RuntimeEntry } from "../generator/emit/printer.ts";
 import { formatTypeScript } from "../generator/pipeline/format.ts";
 import { emitReleaseOrderFile, emitRevisionsFile, type BuiltinRevisionFacts } from "../generator/emit/revisions.ts";
@@ -46,6 +47,12 @@ export function runtimeSourcesFrom(outDir: string): (entry: RuntimeEntry) => str
   };
 }
 
+/** A built-in revision's bindings (their index module's source) as bindings written to `outDir` import them. */
+export function builtinSourceFrom(outDir: string, revision: string): string {
+  const specifier = posixRelative(outDir, path.join(PROTOCOL_OUT, revision, "index.ts"));
+  return specifier.startsWith(".") ? specifier : `./${specifier}`;
+}
+
 /**
  * The identifier of each extension schema under <spec root>/extensions/<name>/ (the `--extension-id` its bindings
  * are generated with): a schema has no standard way to state its own.
@@ -65,6 +72,7 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
   const revisions = await specRevisions(specRoot);
   const all: GeneratedFile[] = [];
   const builtins: BuiltinRevisionFacts[] = [];
+  const models: IrModel[] = [];
   const jobs = revisions.map(async (revision) => {
     const outDir = path.join(PROTOCOL_OUT, revision);
     const schemaPath = path.join(specRoot, revision, "schema.ts");
@@ -78,6 +86,7 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
     if (era === undefined)
       throw new Error(`built-in revision ${revision}: its schema has neither initialize nor server/discover`);
     builtins.push({ name: revision, version, era, batches });
+    models.push(model);
     const fidelity = emitFidelityFile(model, {
       generated: posixRelative(FIDELITY_OUT, outDir),
       // Always the repository's spec root, whatever root this run read: tsc checks the fidelity files against it.
@@ -91,7 +100,10 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
       },
     ];
   });
-  for (const files of await Promise.all([...jobs, ...extensionJobs(specRoot)])) all.push(...files);
+  for (const files of await Promise.all(jobs)) all.push(...files);
+  // Extensions refer to the built-in revision their base matches (lowered just now, so a changed revision counts).
+  models.sort((a, b) => (a.revision < b.revision ? 1 : -1));
+  for (const files of await Promise.all(extensionJobs(specRoot, models))) all.push(...files);
   all.push({
     path: posixRelative(REPO_ROOT, path.join(PROTOCOL_OUT, "revisions.ts")),
     content: await formatTypeScript(emitRevisionsFile(revisions)),
@@ -104,7 +116,7 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
 }
 
 /** runtime/generated/extensions/<name>/ for every <spec root>/extensions/<name>/schema.ts (an extension of a revision). */
-function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
+function extensionJobs(specRoot: string, builtins: readonly IrModel[]): Promise<GeneratedFile[]>[] {
   const root = path.join(specRoot, "extensions");
   if (!existsSync(root)) return [];
   const names = readdirSync(root, { withFileTypes: true })
@@ -122,6 +134,7 @@ function extensionJobs(specRoot: string): Promise<GeneratedFile[]>[] {
       extensionId,
       displayRoot: specRoot,
       runtime: runtimeSourcesFrom(outDir),
+      bases: builtins.map((model) => ({ model, builtin: true, specifier: builtinSourceFrom(outDir, model.revision) })),
     });
     return files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content }));
   });

@@ -58,6 +58,12 @@ export const protocolCommand: CommandModule<object, ProtocolArgs> = {
         describe:
           "An extension schema's identifier (e.g. io.modelcontextprotocol/tasks): adds its descriptor, extension.ts",
       })
+      .option("base", {
+        type: "string",
+        array: true,
+        describe:
+          "An extension schema: a mcp-gen protocol folder of the revision it builds on (repeatable; the built-in revisions are always tried). The bindings import the first whose types the extension's imports match instead of copying them",
+      })
       .check((args) => {
         if ((args.schema === undefined) === (args.spec === undefined))
           throw new globalThis.Error("give exactly one of --schema <schema.ts> and --spec <revision>[@commit]");

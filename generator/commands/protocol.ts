@@ -11,6 +11,7 @@ import path from "node:path";
 import { DEFAULT_IMPORT_EXTENSION } from "../manifest/defaults.ts";
 import { outputRecord, writeOutputFolder } from "../pipeline/output-folder.ts";
 import { generateProtocol } from "../pipeline/protocol.ts";
+import { baseBindings } from "../pipeline/known-revisions.ts";
 import { fetchSpecSchema } from "../pipeline/spec-source.ts";
 
 export interface ProtocolArgs {
@@ -21,6 +22,7 @@ export interface ProtocolArgs {
   readonly out: string;
   readonly "extension-id"?: string;
   readonly "import-extension"?: string;
+  readonly base?: readonly string[];
 }
 
 /** `{vendor-prefix}/{extension-name}` (extensions/overview.mdx: the rules of `_meta` keys, prefix mandatory). */
@@ -75,12 +77,14 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
   const input = await schemaInput(args);
   try {
     const outDir = path.resolve(args.out);
+    const importExtension = args["import-extension"] ?? DEFAULT_IMPORT_EXTENSION;
     const { model, files, warnings } = await generateProtocol({
       schemaPath: input.schemaPath,
       displayRoot: input.displayRoot,
       revision: input.revision,
-      importExtension: args["import-extension"] ?? DEFAULT_IMPORT_EXTENSION,
+      importExtension,
       ...(extensionId !== undefined ? { extensionId } : {}),
+      bases: baseBindings(args.base ?? [], outDir, importExtension),
     });
     for (const warning of warnings) process.stderr.write(`mcp-gen: warning: ${warning}\n`);
     // Owned as a manifest's output is: the record names the schema as the headers do, and lists every file.

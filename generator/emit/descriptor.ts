@@ -34,16 +34,25 @@ export function emitDescriptorFile(model: IrModel, options: DescriptorEmitOption
 }
 
 /**
- * `extension.ts` of an extension schema's bindings: the extension identifier and its method table, the shape the
+ * `extension.ts` of an extension schema's bindings: the extension identifier, the wire versions of the revisions it
+ * extends (`IrExtension.versions`) and its method table (each token states its method's facts), the shape the
  * runtime's client and server take in `extensions: [...]`. The identifier is given by the user (`--extension-id`):
  * the spec defines no way for a schema to state it.
  */
 export function emitExtensionFile(model: IrModel, id: string, header = "", ext = ".ts"): string {
   const f = createPrinter({ runtime: () => "", siblingExtension: ext });
   const methods = siblingExport("methods", "methods");
+  const versions = model.extension?.versions ?? [];
+  const base = model.extension?.base;
   f.print(`/** Extension ${id} (schema ${model.source.path}): pass it in the client's and server's \`extensions\`. */`);
   f.print("export const extension = {");
   f.print(`  id: ${JSON.stringify(id)},`);
+  f.print(
+    versions.length > 0
+      ? `  /** The wire versions of the revisions it extends${base ? ` (its base: ${base.builtin ? "built-in " : ""}revision ${base.revision})` : ""}: it is negotiated under these only. */`
+      : "  /** Its base states no version and matches no revision the generator knew: negotiated under every revision. */",
+  );
+  if (versions.length > 0) f.print(`  versions: ${JSON.stringify(versions)},`);
   f.print("  ", methods, ",");
   f.print("} as const;");
   return f.render(header);

@@ -5,10 +5,17 @@
  * Every TypeScript file prints through the printer, which imports zod, the runtime's method tokens and zod helpers,
  * and the sibling files as their symbols are used.
  */
-import type { IrMethod, IrModel, IrType, IrTypeDecl } from "../ir/model.ts";
-import { dependencyOrder } from "../ir/walk.ts";
+import type { IrBaseRevision, IrMethod, IrModel, IrType, IrTypeDecl } from "../ir/model.ts";
+import { baseNames, dependencyOrder } from "../ir/walk.ts";
 import { stableJson, tsHeader, headerLine, type GeneratedFile } from "./generated-file.ts";
-import { createPrinter, typeUse, type Printable, type Printer, type RuntimeEntry } from "./printer.ts";
+import {
+  createPrinter,
+  typeUse,
+  type ImportSymbol,
+  type Printable,
+  type Printer,
+  type RuntimeEntry,
+} from "./printer.ts";
 import { runtime, sibling, zod } from "./runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, emitTypeExpression } from "./ts-types.ts";
 import { createZodContext, emitZodDeclaration, emitZodExpression, type ZodEmitContext } from "./zod.ts";
@@ -21,7 +28,40 @@ export interface ProtocolEmitOptions {
   readonly extensionId?: string;
   /** Extension of relative imports between the files (`.js`, `.ts` or ""); default `.ts`. */
   readonly importExtension?: string;
+  /**
+   * An extension whose model refers to a base revision (`extension.base`): the specifier of that revision's bindings
+   * (their index module) as seen from the output directory.
+   */
+  readonly base?: (base: IrBaseRevision) => string;
 }
+
+/**
+ * How a file names a declaration: its own through `own`, one the extension takes from its base revision through a
+ * namespace import of the base's bindings (`Base.Error`, `Base.ErrorSchema`), under the name the base gives it.
+ */
+interface Refs {
+  /** The name in the base revision, when `name` is taken from it. */
+  readonly fromBase: (name: string) => string | undefined;
+  readonly base: ImportSymbol | undefined;
+}
+
+function refsOf(model: IrModel, options: ProtocolEmitOptions): Refs {
+  const names = baseNames(model);
+  const base = model.extension?.base;
+  if (!base || names.size === 0) return { fromBase: () => undefined, base: undefined };
+  if (!options.base)
+    throw new Error(`the bindings of ${model.revision} refer to revision ${base.revision}: give its specifier`);
+  const declared = new Set(model.types.map((t) => t.name));
+  let local = "Base";
+  while (declared.has(local)) local += "_";
+  const specifier = options.base(base);
+  const from = base.builtin
+    ? ({ kind: "runtime-module", specifier } as const)
+    : ({ kind: "relative", specifier } as const);
+  return { fromBase: (name) => names.get(name), base: { name: local, from, namespace: true } };
+}
+
+const NO_BASE: Refs = { fromBase: () => undefined, base: undefined };
 
 const T = sibling("T", "types");
 const S = sibling("S", "schemas");
@@ -33,12 +73,13 @@ function protocolPrinter(options: ProtocolEmitOptions): Printer {
 export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions): GeneratedFile[] {
   const header = tsHeader(model.source.path, model.source.sha256);
   const ext = options.importExtension ?? ".ts";
+  const refs = refsOf(model, options);
   const descriptor = emitDescriptorFile(model, options, header);
   const extension =
     options.extensionId !== undefined ? emitExtensionFile(model, options.extensionId, header, ext) : undefined;
   return [
-    { path: "types.ts", content: emitTypesModule(model.types, header) },
-    { path: "schemas.ts", content: emitSchemasModule(model.types, { ...options, header }) },
+    { path: "types.ts", content: emitTypesModule(model.types, header, refs) },
+    { path: "schemas.ts", content: emitSchemasModule(model.types, { ...options, header }, refs) },
     { path: "methods.ts", content: emitMethodsFile(model, options, header) },
     { path: "constants.ts", content: emitConstantsFile(model, header) },
     ...(descriptor !== undefined ? [{ path: "revision.ts", content: descriptor }] : []),
@@ -52,9 +93,13 @@ export function emitProtocolFiles(model: IrModel, options: ProtocolEmitOptions):
 }
 
 /** A module declaring every type, in the given order. Reusable for any list of declarations (e.g. a manifest's). */
-export function emitTypesModule(types: readonly IrTypeDecl[], header = ""): string {
+export function emitTypesModule(types: readonly IrTypeDecl[], header = "", refs: Refs = NO_BASE): string {
   const f = createPrinter({ runtime: () => "", siblingExtension: ".ts" });
-  for (const decl of types) f.print(emitTypeDeclaration(decl));
+  const ref = (name: string) => {
+    const theirs = refs.fromBase(name);
+    return theirs !== undefined && refs.base ? `${f.use(refs.base, true)}.${theirs}` : name;
+  };
+  for (const decl of types) f.print(emitTypeDeclaration(decl, { ref }));
   return f.render(header);
 }
 
@@ -76,12 +121,17 @@ export interface SchemasModuleOptions extends ProtocolEmitOptions {
  * declared type (`z.ZodMiniType<T.Name>`) so importers and the emitted .d.ts never expand zod's inferred generics. The
  * types come from the sibling `./types.ts`.
  */
-export function emitSchemasModule(types: readonly IrTypeDecl[], options: SchemasModuleOptions): string {
+export function emitSchemasModule(
+  types: readonly IrTypeDecl[],
+  options: SchemasModuleOptions,
+  refs: Refs = NO_BASE,
+): string {
   const f = protocolPrinter(options);
   const { order, recursive } = dependencyOrder(types);
   const objects = objectSchemaNames(types, recursive);
   // Every declaration is deferred; one refers to another's built schema, except to a declaration on a cycle.
-  const ref = (name: string) => (recursive.has(name) ? `${name}Schema` : `${f.use(runtime.built)}(${name}Schema)`);
+  const own = (name: string) => (recursive.has(name) ? `${name}Schema` : `${f.use(runtime.built)}(${name}Schema)`);
+  const ref = (name: string) => baseSchema(name, refs, f) ?? own(name);
   const declared = (name: string) => `${name}Schema`;
   const ctx = createZodContext({ printer: f, ref, declared, isObjectSchema: (name) => objects.has(name) });
   const typeRef = (name: string) => `${f.use(T, true)}.${name}`;
@@ -99,20 +149,35 @@ export function emitSchemasModule(types: readonly IrTypeDecl[], options: Schemas
 
 export function emitMethodsFile(model: IrModel, options: ProtocolEmitOptions, header = ""): string {
   const f = protocolPrinter(options);
-  const ctx = createZodContext({ printer: f, ref: (name) => `${f.use(runtime.built)}(${f.use(S)}.${name}Schema)` });
-  const typeOptions = { ref: (name: string) => `${f.use(T, true)}.${name}` };
+  const refs = refsOf(model, options);
+  const ctx = createZodContext({
+    printer: f,
+    ref: (name) => baseSchema(name, refs, f) ?? `${f.use(runtime.built)}(${f.use(S)}.${name}Schema)`,
+  });
+  const typeOptions = {
+    ref: (name: string) => {
+      const theirs = refs.fromBase(name);
+      return theirs !== undefined && refs.base ? `${f.use(refs.base, true)}.${theirs}` : `${f.use(T, true)}.${name}`;
+    },
+  };
   const of = options.extensionId !== undefined ? `extension ${options.extensionId}` : `revision ${model.revision}`;
   f.print(`/** Every JSON-RPC method of ${of}, keyed by method string. */`);
   f.print("export const methods = {");
-  for (const m of model.methods) f.print(emitMethodEntry(m, ctx, typeOptions));
+  for (const m of model.methods) f.print(emitMethodEntry(m, ctx, typeOptions, refs));
   f.print("} as const satisfies ", typeUse(runtime.MethodTable), ";");
   return f.render(header);
 }
 
-function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (n: string) => string }): Printable {
+function emitMethodEntry(
+  m: IrMethod,
+  ctx: ZodEmitContext,
+  typeOptions: { ref: (n: string) => string },
+  refs: Refs,
+): Printable {
+  const deferredSchema = (type: IrType) => deferred(type, ctx, refs);
   const method = JSON.stringify(m.method);
   const paramsType = m.params ? emitTypeExpression(m.params, typeOptions) : "undefined";
-  const paramsSchema = m.params ? deferredSchema(m.params, ctx) : `${ctx.use(zod)}.undefined()`;
+  const paramsSchema = m.params ? deferredSchema(m.params) : `${ctx.use(zod)}.undefined()`;
   const doc = emitDoc({
     text: `\`${m.method}\` (${m.typeName}).`,
     ...(m.doc?.deprecated !== undefined ? { deprecated: m.doc.deprecated } : {}),
@@ -123,12 +188,12 @@ function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (
     const facts = m.resultFacts!;
     const resultType = emitTypeExpression(m.result!, typeOptions);
     const complete = facts.complete
-      ? { type: emitTypeExpression(facts.complete, typeOptions), schema: deferredSchema(facts.complete, ctx) }
+      ? { type: emitTypeExpression(facts.complete, typeOptions), schema: deferredSchema(facts.complete) }
       : undefined;
     const typeArgs = [method, paramsType, resultType, ...(complete ? [complete.type] : [])].join(", ");
     const fields = [
       ...common,
-      `result: ${deferredSchema(m.result!, ctx)}`,
+      `result: ${deferredSchema(m.result!)}`,
       `paramsOptional: ${m.paramsOptional}`,
       `delivery: "${m.delivery}"`,
       ...gate,
@@ -152,9 +217,17 @@ function emitMethodEntry(m: IrMethod, ctx: ZodEmitContext, typeOptions: { ref: (
  * A method's params or result schema, built on first parse like the declarations: a declaration's own (deferred)
  * schema, or any other expression in `z.lazy`.
  */
-function deferredSchema(type: IrType, ctx: ZodEmitContext): string {
+function deferred(type: IrType, ctx: ZodEmitContext, refs: Refs): string {
+  const theirs = type.kind === "ref" ? refs.fromBase(type.name) : undefined;
+  if (theirs !== undefined && refs.base) return `${ctx.use(refs.base)}.${theirs}Schema`;
   if (type.kind === "ref") return `${ctx.use(S)}.${type.name}Schema`;
   return `${ctx.use(zod)}.lazy(() => ${emitZodExpression(type, ctx)})`;
+}
+
+/** The built schema of a declaration taken from the base revision (`built(Base.ErrorSchema)`), else undefined. */
+function baseSchema(name: string, refs: Refs, f: Printer): string | undefined {
+  const theirs = refs.fromBase(name);
+  return theirs !== undefined && refs.base ? `${f.use(runtime.built)}(${f.use(refs.base)}.${theirs}Schema)` : undefined;
 }
 
 export function emitConstantsFile(model: IrModel, header = ""): string {

@@ -5,7 +5,7 @@
  */
 import type { IrModel } from "./model.ts";
 import { GeneratorError } from "./errors.ts";
-import { modelTypes, walkType } from "./walk.ts";
+import { baseNames, modelTypes, walkType } from "./walk.ts";
 
 /** An identifier name (ASCII): what a declaration may be called, and what emitters may print bare as a key. */
 export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -19,9 +19,13 @@ export function validateModel(model: IrModel): void {
     names.add(decl.name);
   }
   const locations = new Map(model.types.map((t) => [t.name, t.location]));
+  // An extension's imported names resolve in its base revision's bindings.
+  const fromBase = baseNames(model);
+  for (const local of fromBase.keys())
+    if (names.has(local)) throw new GeneratorError(`${local} is both imported and declared`, locations.get(local));
   for (const { type, owner } of modelTypes(model)) {
     walkType(type, (t) => {
-      if (t.kind === "ref" && !names.has(t.name)) {
+      if (t.kind === "ref" && !names.has(t.name) && !fromBase.has(t.name)) {
         throw new GeneratorError(`${owner} references undeclared type ${t.name}`, locations.get(owner));
       }
     });

@@ -83,3 +83,36 @@ export function modelTypes(model: IrModel): { type: IrType; owner: string }[] {
     ]),
   ];
 }
+
+/** `type` with every reference renamed by `rename` (a name it maps to itself stays). */
+export function renameRefs(type: IrType, rename: (name: string) => string): IrType {
+  const again = (t: IrType) => renameRefs(t, rename);
+  switch (type.kind) {
+    case "ref":
+      return { ...type, name: rename(type.name) };
+    case "array":
+      return { ...type, element: again(type.element) };
+    case "tuple":
+      return { ...type, elements: type.elements.map(again), ...(type.rest ? { rest: again(type.rest) } : {}) };
+    case "object":
+      return {
+        ...type,
+        props: type.props.map((p) => ({ ...p, type: again(p.type) })),
+        ...(type.index ? { index: again(type.index) } : {}),
+      };
+    case "union":
+    case "intersection":
+      return { ...type, items: type.items.map(again) };
+    default:
+      return type;
+  }
+}
+
+/**
+ * The names an extension model takes from its base revision's bindings (`extension.base`): local name → the name in
+ * the base revision. Empty for a revision, or an extension whose imported declarations are its own copies.
+ */
+export function baseNames(model: IrModel): ReadonlyMap<string, string> {
+  if (!model.extension?.base) return new Map();
+  return new Map(model.extension.imports.flatMap((i) => i.names.map((n) => [n.local, n.name] as const)));
+}

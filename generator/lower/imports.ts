@@ -6,9 +6,9 @@
  * self-contained: structural copies of the base types, mutually assignable with the base's own bindings.
  */
 import type { SourceFile } from "ts-morph";
-import type { IrLocation, IrType, IrTypeDecl } from "../ir/model.ts";
+import type { IrLocation, IrTypeDecl } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
-import { referencedNames } from "../ir/walk.ts";
+import { referencedNames, renameRefs } from "../ir/walk.ts";
 
 /** One name an import declaration brings in. */
 export interface ImportedName {
@@ -91,27 +91,4 @@ export function pullImported(
     }
   }
   return [...pulled.values()];
-}
-
-function renameRefs(type: IrType, localName: (name: string) => string): IrType {
-  const again = (t: IrType) => renameRefs(t, localName);
-  switch (type.kind) {
-    case "ref":
-      return { ...type, name: localName(type.name) };
-    case "array":
-      return { ...type, element: again(type.element) };
-    case "tuple":
-      return { ...type, elements: type.elements.map(again), ...(type.rest ? { rest: again(type.rest) } : {}) };
-    case "object":
-      return {
-        ...type,
-        props: type.props.map((p) => ({ ...p, type: again(p.type) })),
-        ...(type.index ? { index: again(type.index) } : {}),
-      };
-    case "union":
-    case "intersection":
-      return { ...type, items: type.items.map(again) };
-    default:
-      return type;
-  }
 }

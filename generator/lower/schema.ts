@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { Project, ScriptTarget, ts, type SourceFile } from "ts-morph";
-import type { IrModel } from "../ir/model.ts";
+import type { IrModel, IrSchemaImport } from "../ir/model.ts";
 import { validateModel } from "../ir/validate.ts";
 import { GeneratorError } from "../ir/errors.ts";
 import { lowerDeclarations, type LoweredDeclarations } from "./declarations.ts";
@@ -12,6 +12,7 @@ import { pullImported, readImports } from "./imports.ts";
 import { lowerMethods } from "./methods.ts";
 import { markDiscriminators } from "./discriminators.ts";
 import { lowerProtocolFacts } from "./protocol-facts.ts";
+import { PROTOCOL_VOCABULARY } from "./quirks.ts";
 
 export interface SchemaInput {
   /** The schema.ts source text. */
@@ -86,10 +87,20 @@ export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; w
     methods: facts.methods,
     constants,
     protocol: facts.protocol,
+    ...(extension ? { extension: copiedBase(lowered.modules) } : {}),
   };
   validateModel(model);
   warnings.push(...facts.warnings.map((w) => `${input.displayPath}: ${w}`));
   return { model, warnings };
+}
+
+/**
+ * An extension as lowered from its schema alone: the imported declarations are copied into the model (a revision the
+ * project has may replace them later, `lower/extension.ts`), and it extends the version its imported modules state.
+ */
+function copiedBase(imports: readonly IrSchemaImport[]): IrModel["extension"] & object {
+  const versions = [...new Set(imports.flatMap((i) => (i.version !== undefined ? [i.version] : [])))];
+  return { imports, versions };
 }
 
 /** One module's declarations plus the declarations it pulls in from the modules it imports (recursively). */
@@ -99,7 +110,7 @@ function lowerModule(
   text: string,
   displayPath: string,
   importers: readonly string[],
-): LoweredDeclarations & { readonly imported: LoweredDeclarations["types"] } {
+): LoweredDeclarations & { readonly imported: LoweredDeclarations["types"]; readonly modules: IrSchemaImport[] } {
   const source = project.createSourceFile(`/${importers.length}-${encodeURIComponent(displayPath)}`, text, {
     overwrite: true,
   });
@@ -120,10 +131,20 @@ function lowerModule(
       throw new GeneratorError(`circular import of ${module.displayPath}`, imported.location);
     }
     const lowered = lowerModule(project, input, module.text, module.displayPath, [...importers, displayPath]);
-    return { imported, types: [...lowered.types, ...lowered.imported] };
+    const version = lowered.constants.find((c) => c.name === PROTOCOL_VOCABULARY.versionConstant)?.value;
+    const recorded: IrSchemaImport = {
+      module: module.displayPath,
+      ...(typeof version === "string" ? { version } : {}),
+      names: imported.names.map(({ name, local }) => ({ name, local })),
+    };
+    return { imported, types: [...lowered.types, ...lowered.imported], recorded };
   });
   const pulled = pullImported(imports);
-  return { ...lowerDeclarations(source, displayPath, pulled), imported: pulled };
+  return {
+    ...lowerDeclarations(source, displayPath, pulled),
+    imported: pulled,
+    modules: imports.map((i) => i.recorded),
+  };
 }
 
 /**

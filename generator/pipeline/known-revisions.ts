@@ -10,7 +10,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { builtinProtocolDir } from "../diff/load.ts";
+import { builtinIrPath, builtinProtocolDir, loadModel } from "../diff/load.ts";
+import { DEFAULT_RUNTIME_IMPORT } from "../manifest/defaults.ts";
+import type { BaseBindings } from "./protocol.ts";
 import type { BindingsLookup } from "../manifest/lower-manifest.ts";
 import { posixRelative } from "./paths.ts";
 
@@ -52,4 +54,25 @@ export function lookUpBindings(folder: string, manifestDir: string, outDir: stri
     return { problem: `${folder}/ir.json has no protocol block: bindings of a base revision only (${hint})` };
   const module = posixRelative(outDir, path.join(dir, "revision"));
   return { module: module.startsWith(".") ? module : `./${module}` };
+}
+
+/**
+ * The revisions an extension schema may refer to, in the order they are tried: the `mcp-gen protocol` folders the
+ * user names (`--base`, relative to the working directory), then the built-in revisions, newest first. Each with the
+ * specifier the extension's files in `outDir` import it by: the folder's index module, a built-in's
+ * `@mcp-gen/runtime/protocol/<name>` entry.
+ */
+export function baseBindings(folders: readonly string[], outDir: string, importExtension: string): BaseBindings[] {
+  const given = folders.map((folder) => {
+    const model = loadModel(folder);
+    if (model.extension) throw new Error(`--base ${folder}: these are an extension's bindings, not a revision's`);
+    const index = posixRelative(outDir, path.join(path.resolve(folder), `index${importExtension}`));
+    return { model, builtin: false, specifier: index.startsWith(".") ? index : `./${index}` };
+  });
+  const builtins = [...knownRevisions()].reverse().map((name) => ({
+    model: loadModel(builtinIrPath(name)!),
+    builtin: true,
+    specifier: `${DEFAULT_RUNTIME_IMPORT}/protocol/${name}`,
+  }));
+  return [...given, ...builtins];
 }

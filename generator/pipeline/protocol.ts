@@ -7,6 +7,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { IrModel } from "../ir/model.ts";
 import { lowerSchemaWithWarnings } from "../lower/schema.ts";
+import { referenceBase } from "../lower/extension.ts";
+import { matchBase, type BaseCandidate } from "../diff/base-match.ts";
 import type { GeneratedFile } from "../emit/generated-file.ts";
 import type { RuntimeEntry } from "../emit/printer.ts";
 import { emitProtocolFiles } from "../emit/protocol.ts";
@@ -33,6 +35,17 @@ export interface ProtocolJob {
    * written by scripts/generate-protocol.ts) pass relative paths to its leaf modules instead.
    */
   readonly runtime?: (entry: RuntimeEntry) => string;
+  /**
+   * Revisions the project has, for an extension schema's base (`diff/base-match.ts`): the first whose IR every
+   * declaration the extension imports matches is imported from (at `specifier`, its bindings' index module as seen
+   * from the output folder) instead of copied. Default: none (the imported declarations are copied).
+   */
+  readonly bases?: readonly BaseBindings[];
+}
+
+/** A revision's bindings an extension may refer to: its model, and how the extension's files import them. */
+export interface BaseBindings extends BaseCandidate {
+  readonly specifier: string;
 }
 
 /** A schema's path as headers name it: relative to `root` (default: the working directory), `/`-separated. */
@@ -60,13 +73,25 @@ export async function generateProtocol(
     revision: job.revision,
     readImport: (specifier, importer) => readRelativeImport(specifier, importer, root),
   });
-  const { model, warnings } = lowered;
+  const bases = job.bases ?? [];
+  const match = matchBase(lowered.model, bases);
+  const model = referenceBase(lowered.model, match);
+  const warnings = [...lowered.warnings, ...match.problems];
+  if (model.extension && !match.base) warnings.push(copiedWarning(model, bases));
   const files = emitProtocolFiles(model, {
     runtime: job.runtime ?? packageRuntime(),
+    base: (base) => bases.find((b) => b.builtin === base.builtin && b.model.revision === base.revision)!.specifier,
     ...(job.extensionId !== undefined ? { extensionId: job.extensionId } : {}),
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
   return { model, files: await formatFiles(files), warnings };
+}
+
+/** Why an extension's bindings declare their base's types themselves. */
+function copiedWarning(model: IrModel, bases: readonly BaseBindings[]): string {
+  const modules = model.extension!.imports.map((i) => i.module).join(", ");
+  const known = bases.map((b) => `${b.model.revision} (${b.model.protocol.version})`).join(", ") || "none given";
+  return `${model.source.path}: the declarations imported from ${modules} match no known revision (${known}), so the bindings declare copies of them`;
 }
 
 /**

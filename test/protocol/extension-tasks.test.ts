@@ -1,8 +1,9 @@
 /**
  * An extension schema that imports its base revision: the Tasks extension (`.spec/extensions/tasks`, read in
- * place). `mcp-gen protocol` follows `import type { Error as JSONRPCErrorObject, … } from "./spec.types.js"` and
- * writes self-contained bindings: the extension's own declarations, the base declarations they need (aliases under
- * the importer's names), tokens for the extension's methods only, and the `extension` descriptor.
+ * place). `mcp-gen protocol` follows `import type { Error as JSONRPCErrorObject, … } from "./spec.types.js"`, finds
+ * that the imported declarations are the built-in 2026-07-28 revision's (compared lowered), and writes the
+ * extension's own declarations only: they refer to the 2026-07-28 bindings for the imported ones; tokens for the
+ * extension's methods, and the `extension` descriptor naming the version it extends.
  *
  * Oracles independent of the lowering: the TypeScript compiler API lists the schema's exported declarations, its
  * imports and its `method` literals; the spec prose (extensions/tasks/tasks.md) says which methods are requests; the
@@ -19,7 +20,9 @@ import { posixRelative } from "../../generator/pipeline/paths.ts";
 import { REPO_ROOT } from "../../scripts/repo-root.ts";
 import { generateProtocol } from "../../generator/pipeline/protocol.ts";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
-import { runtimeSourcesFrom } from "../../scripts/generate-protocol.ts";
+import { builtinSourceFrom, runtimeSourcesFrom } from "../../scripts/generate-protocol.ts";
+import { baseBindings } from "../../generator/pipeline/known-revisions.ts";
+import type { BaseBindings } from "../../generator/pipeline/protocol.ts";
 import type { RuntimeEntry } from "../../generator/emit/printer.ts";
 import type { IrModel } from "../../generator/ir/model.ts";
 
@@ -83,13 +86,17 @@ async function generate() {
   return generated;
 }
 
-/** The Tasks bindings, importing the runtime package unless told otherwise (the committed ones import its sources). */
-function generateTasks(runtime?: (entry: RuntimeEntry) => string) {
+/**
+ * The Tasks bindings, importing the runtime package and the built-in revisions as `mcp-gen protocol` does unless told
+ * otherwise (the committed ones import the runtime's sources).
+ */
+function generateTasks(runtime?: (entry: RuntimeEntry) => string, bases?: readonly BaseBindings[]) {
   return generateProtocol({
     schemaPath,
     revision: "tasks",
     extensionId: "io.modelcontextprotocol/tasks",
     displayRoot: specRoot,
+    bases: bases ?? baseBindings([], outDir, ".ts"),
     ...(runtime ? { runtime } : {}),
   });
 }
@@ -126,21 +133,31 @@ describe("the Tasks extension schema", () => {
     ]);
     expect(model.protocol.era).toBeUndefined();
     const extension = files.find((f) => f.path === "extension.ts")!.content;
-    expect(extension).toMatch(/id: "io\.modelcontextprotocol\/tasks",\s+methods,/);
+    expect(extension).toMatch(/id: "io\.modelcontextprotocol\/tasks",[^]*\bmethods,/);
   });
 
-  it("holds every declaration of the schema, and each imported one under its local name with what it needs", async () => {
-    const { model } = await generate();
+  it("declares the schema's own declarations only, and takes the imported ones from the 2026-07-28 bindings", async () => {
+    const { model, files } = await generate();
     const own = exportedDeclarations(parse(schemaPath));
-    const base = new Set(exportedDeclarations(parse(basePath)));
+    expect(model.types.map((t) => t.name)).toEqual(own);
+    expect(model.extension?.base).toEqual({ revision: "2026-07-28", version: "2026-07-28", builtin: true });
+    expect(model.extension?.versions).toEqual(["2026-07-28"]);
     const aliases = importAliases(parse(schemaPath));
-    const fromSchema = model.types.filter((t) => t.location?.file.endsWith("extensions/tasks/schema.ts"));
-    expect(fromSchema.map((t) => t.name)).toEqual(own);
-    const pulled = model.types.filter((t) => !own.includes(t.name)).map((t) => t.name);
-    for (const local of aliases.keys()) expect(pulled).toContain(local);
-    for (const name of pulled) expect(base.has(aliases.get(name) ?? name), name).toBe(true);
-    // The alias replaces the base name everywhere, so the global `Error` is never declared.
-    expect(pulled).not.toContain("Error");
+    expect(model.extension?.imports.flatMap((i) => i.names.map((n) => [n.local, n.name]))).toEqual([...aliases]);
+    // No base declaration is copied: the generated types file declares none of the base's names.
+    const typesFile = path.join(outRoot, "check-types.ts");
+    mkdirSync(outRoot, { recursive: true });
+    writeFileSync(typesFile, files.find((f) => f.path === "types.ts")!.content);
+    const declared = exportedDeclarations(parse(typesFile));
+    expect(declared).toEqual(own);
+    const base = exportedDeclarations(parse(basePath));
+    expect(base.length).toBeGreaterThan(100);
+    expect(declared.filter((name) => base.includes(name))).toEqual([]);
+    for (const file of ["types.ts", "schemas.ts", "methods.ts"])
+      expect(files.find((f) => f.path === file)!.content, file).toContain(
+        'from "@mcp-gen/runtime/protocol/2026-07-28"',
+      );
+    expect(files.find((f) => f.path === "extension.ts")!.content).toMatch(/versions: \["2026-07-28"\],/);
   });
 
   it("compiles under strict + exactOptionalPropertyTypes (NodeNext) and matches the spec's own types", async () => {
@@ -148,59 +165,16 @@ describe("the Tasks extension schema", () => {
     mkdirSync(outDir, { recursive: true });
     for (const file of files) writeFileSync(path.join(outDir, file.path), file.content);
 
-    // Fidelity: own declarations against schema.ts, imported ones against the base under their base names.
-    const own = new Set(exportedDeclarations(parse(schemaPath)));
-    const aliases = importAliases(parse(schemaPath));
+    // Fidelity: every declaration (all are the schema's own) against schema.ts. The generated ones refer to the
+    // built-in 2026-07-28 bindings where schema.ts refers to its vendored base, so this checks those agree too.
     const fidelityDir = path.join(outRoot, "fidelity");
     mkdirSync(fidelityDir, { recursive: true });
-    const only = (keep: (name: string) => boolean): IrModel => ({
-      ...model,
-      types: model.types.filter((t) => keep(t.name)),
-    });
-    const generatedSpecifier = posixRelative(fidelityDir, outDir);
     writeFileSync(
       path.join(fidelityDir, "own.ts"),
-      emitFidelityFile(
-        only((n) => own.has(n)),
-        { generated: generatedSpecifier, spec: posixRelative(fidelityDir, schemaPath) },
-      ),
-    );
-    writeFileSync(
-      path.join(fidelityDir, "base.ts"),
-      emitFidelityFile(
-        only((n) => !own.has(n) && !aliases.has(n)),
-        {
-          generated: generatedSpecifier,
-          spec: posixRelative(fidelityDir, basePath),
-        },
-      ),
-    );
-    const renamed = [...aliases].filter(([local, name]) => local !== name);
-    expect(renamed.length).toBeGreaterThan(0);
-    writeFileSync(
-      path.join(fidelityDir, "aliases.ts"),
-      [
-        `import type * as Gen from "${generatedSpecifier}/types.ts";`,
-        `import type * as Base from "${posixRelative(fidelityDir, basePath)}";`,
-        ...renamed.map(
-          ([local, name]) =>
-            `export function ${local}(gen: Gen.${local}, base: Base.${name}): unknown[] { const a: Base.${name} = gen; const b: Gen.${local} = base; return [a, b]; }`,
-        ),
-      ].join("\n"),
-    );
-    // Interoperability with the base revision's own bindings (the vendored base is the 2026-07-28 wire): every
-    // declaration the extension copied is mutually assignable with the built-in 2026-07-28 one of its base name.
-    const copied = model.types.filter((t) => !own.has(t.name)).map((t) => [t.name, aliases.get(t.name) ?? t.name]);
-    writeFileSync(
-      path.join(fidelityDir, "interop.ts"),
-      [
-        `import type * as Gen from "${generatedSpecifier}/types.ts";`,
-        `import type * as Builtin from "${posixRelative(fidelityDir, path.join(REPO_ROOT, "runtime/generated/protocol/2026-07-28/types.ts"))}";`,
-        ...copied.map(
-          ([local, name]) =>
-            `export function ${local}(gen: Gen.${local}, builtin: Builtin.${name}): unknown[] { const a: Builtin.${name} = gen; const b: Gen.${local} = builtin; return [a, b]; }`,
-        ),
-      ].join("\n"),
+      emitFidelityFile(model, {
+        generated: posixRelative(fidelityDir, outDir),
+        spec: posixRelative(fidelityDir, schemaPath),
+      }),
     );
     const tsc = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
     // The output as a user's nodenext project sees it.
@@ -257,7 +231,11 @@ describe("the Tasks extension schema", () => {
   it("the committed runtime/generated/extensions/tasks is this output", async () => {
     const committed = path.join(REPO_ROOT, "runtime/generated/extensions/tasks");
     // Generated for the committed folder as scripts/generate-protocol.ts does (nothing is written): same runtime imports.
-    const { files } = await generateTasks(runtimeSourcesFrom(committed));
+    const builtins = baseBindings([], committed, ".ts").map((b) => ({
+      ...b,
+      specifier: builtinSourceFrom(committed, b.model.revision),
+    }));
+    const { files } = await generateTasks(runtimeSourcesFrom(committed), builtins);
     expect(readdirSync(committed).sort()).toEqual(files.map((f) => f.path).sort());
     for (const file of files)
       expect(readFileSync(path.join(committed, file.path), "utf8"), file.path).toBe(file.content);

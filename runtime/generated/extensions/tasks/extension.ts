@@ -5,5 +5,7 @@ import { methods } from "./methods.ts";
 /** Extension io.modelcontextprotocol/tasks (schema extensions/tasks/schema.ts): pass it in the client's and server's `extensions`. */
 export const extension = {
   id: "io.modelcontextprotocol/tasks",
+  /** The wire versions of the revisions it extends (its base: built-in revision 2026-07-28): it is negotiated under these only. */
+  versions: ["2026-07-28"],
   methods,
 } as const;

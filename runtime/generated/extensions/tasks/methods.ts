@@ -3,6 +3,7 @@
 import * as z from "zod/mini";
 import { ProtocolNotificationType, ProtocolRequestType, type MethodTable } from "../../../protocol/method-type.ts";
 import { built, openObject } from "../../../protocol/zod-helpers.ts";
+import * as Base from "../../protocol/2026-07-28/index.ts";
 import * as S from "./schemas.ts";
 import type * as T from "./types.ts";
 
@@ -76,7 +77,7 @@ export const methods = {
        * Responses to outstanding inputRequests previously surfaced by the server.
        * Each key MUST correspond to a currently-outstanding inputRequest key.
        */
-      inputResponses: T.InputResponses;
+      inputResponses: Base.InputResponses;
     },
     T.UpdateTaskResult
   >({
@@ -85,7 +86,7 @@ export const methods = {
     params: z.lazy(() =>
       z.intersection(
         z.record(z.string(), z.unknown()),
-        openObject({ taskId: z.string(), inputResponses: built(S.InputResponsesSchema) }),
+        openObject({ taskId: z.string(), inputResponses: built(Base.InputResponsesSchema) }),
       ),
     ),
     result: S.UpdateTaskResultSchema,
