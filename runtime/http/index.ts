@@ -21,6 +21,17 @@ export {
 } from "./server/node.ts";
 export type { HostTool, LegacyPaths } from "./server/options.ts";
 export { InMemoryEventStore, type EventStore } from "./server/event-store.ts";
+export {
+  memoryStore,
+  MemoryStateStore,
+  StoreUnavailableError,
+  type Broadcast,
+  type BusMessage,
+  type MemoryStoreOptions,
+  type SessionRecord,
+  type SessionStore,
+  type StateStore,
+} from "./server/shared-state.ts";
 export { LOOPBACK_HOSTS, type HostGuardOptions } from "./server/guards.ts";
 export { headerParamsFromTools, type HeaderParamsLookup } from "./server/stateless-checks.ts";
 export { encodeHeaderValue, decodeHeaderValue, headerParamsOf, type HeaderParam } from "./mcp-headers.ts";

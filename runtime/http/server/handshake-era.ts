@@ -25,7 +25,9 @@ import { accepts } from "./guards.ts";
 import { RequestTransport, type StatelessServeOptions } from "./request-transport.ts";
 import type { SessionRegistry } from "./session-registry.ts";
 import { SessionTransport } from "./session-transport.ts";
-import { REVISION_WITHOUT_HEADER } from "./transport-revisions.ts";
+import { REVISION_WITHOUT_HEADER, sendsPrimingEvent } from "./transport-revisions.ts";
+import { SharedAdmission, storeUnavailable } from "./shared-admission.ts";
+import type { SessionRecord } from "./shared-state.ts";
 import { emptyResponse, JSON_HEADERS, jsonResponse, type HttpResponseOut } from "./types.ts";
 import { revisionEra, revisionHasBatches, unsupportedVersion, versionMismatch } from "./versions.ts";
 
@@ -33,11 +35,16 @@ const OPENING_METHOD = ERA_RULES.handshake.openingMethod;
 
 export class HandshakeEra implements HttpEra {
   readonly era = "handshake";
+  /** Set with the `store` option: sessions shared with other instances. */
+  private readonly shared: SharedAdmission | undefined;
 
   constructor(
     private readonly services: EraServices,
     private readonly registry: SessionRegistry,
-  ) {}
+  ) {
+    const store = services.options.store;
+    if (store) this.shared = new SharedAdmission(store, services, registry, (id) => this.newTransport(id));
+  }
 
   /** The revisions of the server behind this endpoint. */
   private get served(): readonly RevisionFacts[] {
@@ -61,7 +68,7 @@ export class HandshakeEra implements HttpEra {
     const scope = this.services.scopeFailure([posted], authInfo);
     if (scope) return scope;
     if (!this.sessionful) return this.serveSessionless(posted, call, version ?? REVISION_WITHOUT_HEADER);
-    const session = this.findSession(call, replyId);
+    const session = this.shared ? await this.shared.find(call, replyId) : this.findSession(call, replyId);
     if (!(session instanceof SessionTransport)) return session;
     const mismatch = versionMismatch(request, session, replyId, this.served);
     if (mismatch) return mismatch;
@@ -87,7 +94,7 @@ export class HandshakeEra implements HttpEra {
     const scope = this.services.scopeFailure(valid, authInfo);
     if (scope) return scope;
     if (!this.sessionful) return rpcError(400, -32600, "Invalid Request: batches need a session", null);
-    const session = this.findSession(call, null);
+    const session = this.shared ? await this.shared.find(call, null) : this.findSession(call, null);
     if (!(session instanceof SessionTransport)) return session;
     const mismatch = versionMismatch(request, session, null, this.served);
     if (mismatch) return mismatch;
@@ -133,7 +140,7 @@ export class HandshakeEra implements HttpEra {
       return emptyResponse(405, { allow: "POST" });
     if (!accepts(request.header("accept"), "text/event-stream"))
       return rpcError(406, -32000, "Not Acceptable: Accept must list text/event-stream");
-    const session = this.findSession(call);
+    const session = this.shared ? await this.shared.find(call) : this.findSession(call);
     if (!(session instanceof SessionTransport)) return session;
     return versionMismatch(request, session, null, this.served) ?? session.listen(request.header("last-event-id"));
   }
@@ -143,15 +150,25 @@ export class HandshakeEra implements HttpEra {
     const { request } = call;
     if (!this.sessionful || request.header("mcp-session-id") === undefined)
       return emptyResponse(405, { allow: "POST" });
-    const session = this.findSession(call);
+    const session = this.shared ? await this.shared.find(call) : this.findSession(call);
     if (!(session instanceof SessionTransport)) return session;
     const mismatch = versionMismatch(request, session, null, this.served);
     if (mismatch) return mismatch;
+    if (this.shared) {
+      const store = this.shared.store;
+      try {
+        await store.sessions.delete(session.sessionId);
+      } catch {
+        return storeUnavailable(null);
+      }
+      store.publish({ type: "closed", origin: store.instanceId, session: session.sessionId });
+    }
     await session.close();
     return emptyResponse(200);
   }
 
   async close(): Promise<void> {
+    this.shared?.close();
     await Promise.all([...this.registry.sessions.values()].map((s) => s.close()));
   }
 
@@ -161,27 +178,54 @@ export class HandshakeEra implements HttpEra {
    */
   private async initialize(posted: PostedRequest, call: EraCall): Promise<HttpResponseOut> {
     const { request, authInfo } = call;
-    const options = this.services.options;
     const client = clientKeyOf(authInfo, request.remoteAddress);
     const refused = this.registry.refusal(client);
     if (refused) return rpcError(refused.status, -32000, refused.message, posted.id);
-    const store = options.eventStore === false ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()))();
-    const session = new SessionTransport(mintSessionId(), {
-      eventStore: store,
-      retryMs: options.retryMs,
-      keepAliveMs: options.keepAliveMs ?? 25_000,
-      pollAfterMs: options.pollAfterMs,
-      onClosed: (s) => this.registry.remove(s),
-      served: this.services.host.revisions,
-    });
+    const session = this.newTransport(mintSessionId());
     session.principal = principalOf(authInfo);
     this.registry.add(session, client);
     await connectOrForget(this.services.host, session);
     // Plain JSON, so the answer (and with it the session id header) is decided only once the outcome is known.
     const answer = await session.post([posted], [], false, this.services.context(call), "json", request)!;
+    if (session.protocolVersion !== undefined && this.shared) {
+      const record: SessionRecord = { initialize: posted.params ?? {}, principal: session.principal };
+      try {
+        await this.shared.store.sessions.create(session.sessionId, record);
+      } catch {
+        await session.close();
+        return storeUnavailable(posted.id);
+      }
+    }
     if (session.protocolVersion !== undefined) return answer;
     await session.close();
     return { ...answer, headers: JSON_HEADERS };
+  }
+
+  private newTransport(id: string): SessionTransport {
+    const options = this.services.options;
+    const keepAliveMs = options.keepAliveMs ?? 25_000;
+    const served = this.services.host.revisions;
+    const shared = this.shared?.session(
+      id,
+      () => sendsPrimingEvent(served, transport.protocolVersion),
+      options.retryMs,
+      keepAliveMs,
+    );
+    const eventStore = shared
+      ? shared.events
+      : options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? (() => new InMemoryEventStore()))();
+    const transport: SessionTransport = new SessionTransport(id, {
+      eventStore,
+      retryMs: options.retryMs,
+      keepAliveMs,
+      pollAfterMs: options.pollAfterMs,
+      onClosed: (s) => this.registry.remove(s),
+      served,
+      shared,
+    });
+    return transport;
   }
 
   /** The request's session, or the error answer (carrying `replyId`, the id of the request being refused). */

@@ -7,6 +7,7 @@ import type { EventStore } from "./event-store.ts";
 import type { ResponseMode } from "./exchange.ts";
 import type { HostGuardOptions } from "./guards.ts";
 import type { HeaderParamsLookup } from "./stateless-checks.ts";
+import type { Broadcast, StateStore } from "./shared-state.ts";
 
 /**
  * A registered tool as the HTTP layer reads it: its definition (`x-mcp-header` annotations for `serve()`'s header
@@ -27,6 +28,13 @@ export interface SessionHost {
   readonly revisions: readonly RevisionFacts[];
   /** The server's tools by name (`McpServer.tools`); without them only `auth.toolScopes` and `headerParams` apply. */
   readonly tools?: ReadonlyMap<string, HostTool>;
+  /**
+   * Hears the broadcasts the server raises (`list_changed`, `resources/updated`); an endpoint with a shared `store`
+   * sets it to tell the other instances.
+   */
+  onBroadcast?: ((broadcast: Broadcast) => void) | undefined;
+  /** A broadcast raised on another instance, for this process's sessions. */
+  deliverBroadcast?(broadcast: Broadcast): void;
 }
 
 export interface McpHttpOptions extends HostGuardOptions {
@@ -38,6 +46,13 @@ export interface McpHttpOptions extends HostGuardOptions {
   readonly responseMode?: ResponseMode;
   /** Default 4 MiB; larger bodies get 413. */
   readonly maxBodyBytes?: number;
+  /**
+   * State shared by several instances of this server behind a load balancer (`redisStore({ url })` from
+   * `@mcp-gen/runtime/redis`): handshake-era sessions, their resumable streams, broadcasts, and answers to
+   * server→client requests then work on whichever instance a request lands. Default: none, everything stays in this
+   * process. It replaces `eventStore`.
+   */
+  readonly store?: StateStore;
   /** Resumability store per session (default: in memory, bounded); `false` disables event ids. */
   readonly eventStore?: false | (() => EventStore);
   /** Sent as the SSE `retry` field with the priming event. */

@@ -17,6 +17,7 @@ import { SseStream, SSE_HEADERS } from "./sse.ts";
 import { jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
 import type { RevisionFacts } from "../../protocol/preference.ts";
 import { sendsPrimingEvent } from "./transport-revisions.ts";
+import type { SharedHooks } from "./shared-sessions.ts";
 
 const GET_STREAM = "g";
 
@@ -37,6 +38,8 @@ export interface SessionTransportOptions {
   readonly onClosed: (session: SessionTransport) => void;
   /** The revisions of the server behind the endpoint (which of them prime their streams). */
   readonly served: readonly RevisionFacts[];
+  /** Set when instances share state (the `store` option): what crosses to other instances goes through these. */
+  readonly shared?: SharedHooks | undefined;
 }
 
 export class SessionTransport implements Transport {
@@ -70,7 +73,7 @@ export class SessionTransport implements Transport {
 
   /** Someone is listening or waiting: an open GET stream, or a POST whose client is still connected. */
   get busy(): boolean {
-    if (this.getStream !== undefined) return true;
+    if (this.getStream !== undefined || this.options.shared?.holdsStream()) return true;
     for (const exchange of this.exchanges.values()) if (!exchange.detached) return true;
     return false;
   }
@@ -104,7 +107,10 @@ export class SessionTransport implements Transport {
       return Promise.resolve(jsonResponse(200, errors, this.idHeader));
     }
     if (requests.length > 0) {
-      const streamId = String(++this.streamCounter);
+      const shared = this.options.shared;
+      // Shared state: stream ids are unique across the instances that write the session's events.
+      const streamId = shared ? `${shared.instanceId}-${++this.streamCounter}` : String(++this.streamCounter);
+      if (shared) for (const request of requests) shared.requestIn(request);
       exchange = new Exchange({
         streamId,
         mode,
@@ -139,6 +145,8 @@ export class SessionTransport implements Transport {
 
   private receiveOther(posted: Posted, context: IncomingContext): void {
     if (posted.method === "notifications/initialized") this.initialized = true;
+    // Shared state: an answer or a cancellation for a request waiting on another instance is routed there.
+    if (this.options.shared?.otherIn(posted, (id) => this.exchanges.has(id)) === false) return;
     if (this.sink) deliverClassified(this.sink, posted.classified, context);
   }
 
@@ -147,6 +155,7 @@ export class SessionTransport implements Transport {
     this.lastActive = Date.now();
     const headers = { ...SSE_HEADERS, "mcp-session-id": this.sessionId };
     const store = this.options.eventStore;
+    if (this.options.shared && store) return this.options.shared.listen(lastEventId, headers, GET_STREAM);
     if (lastEventId !== undefined && store) {
       const stream = new SseStream();
       const replayed = store.replayAfter(lastEventId, (id, message) =>
@@ -184,6 +193,8 @@ export class SessionTransport implements Transport {
 
   async send(message: object, options?: OutgoingOptions): Promise<void> {
     if (this.closed) throw new Error("session closed");
+    const shared = this.options.shared;
+    if (shared) message = shared.outgoing(message);
     if (isResponse(message)) {
       const exchange = this.exchanges.get(message.id);
       if (!exchange) return; // the request was not ours to answer over HTTP (already answered or cancelled)
@@ -191,6 +202,7 @@ export class SessionTransport implements Transport {
       // Idle time counts from the last answer, not from when a long request came in.
       this.lastActive = Date.now();
       this.noteVersion(message);
+      if (shared) await shared.answered(message);
       await exchange.deliver(message, message.id);
       return;
     }
@@ -199,6 +211,8 @@ export class SessionTransport implements Transport {
       await related.deliver(message);
       return;
     }
+    // Shared state: the GET stream may be held by another instance; it is fed from the shared event store only.
+    if (shared) return shared.toGetStream(message, GET_STREAM);
     const store = this.options.eventStore;
     const id = store ? await store.storeEvent(GET_STREAM, message) : undefined;
     if (this.getStream?.open) {
@@ -207,6 +221,11 @@ export class SessionTransport implements Transport {
       // A server request with nowhere to go would wait forever: fail it now.
       throw new Error("no open stream to deliver the request to; the client has no GET stream");
     }
+  }
+
+  /** Shared state: a message routed from another instance (an answer this copy waits for, a cancellation). */
+  deliverRouted(posted: Posted): void {
+    if (this.sink && !this.closed) deliverClassified(this.sink, posted.classified, {});
   }
 
   /** The session ends: DELETE, idle expiry, or the server closing it. */
@@ -218,7 +237,8 @@ export class SessionTransport implements Transport {
     this.byStream.clear();
     this.getStream?.end();
     this.getStream = undefined;
-    this.options.eventStore?.forgetSession?.();
+    this.options.shared?.closed();
+    if (!this.options.shared) this.options.eventStore?.forgetSession?.(); // shared events outlive a local copy
     this.options.onClosed(this);
     this.sink?.closed();
   }

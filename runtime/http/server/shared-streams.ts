@@ -1,0 +1,74 @@
+/**
+ * The streams of a session shared by several instances: its event store wrapped so every stored message wakes the
+ * instance holding the stream, and the `Tailer` that feeds one SSE socket from the store, from a cursor (the SSE
+ * event id), so replay and live messages share one ordered write path and a resume elsewhere repeats nothing.
+ */
+import type { EventStore } from "./event-store.ts";
+import type { StateStore } from "./shared-state.ts";
+import type { SseStream } from "./sse.ts";
+
+function isAnswer(message: object): boolean {
+  return "id" in message && !("method" in message) && ("result" in message || "error" in message);
+}
+
+/** One stream of one session fed to an SSE socket from the shared event store, from a cursor. */
+export class Tailer {
+  private reading = false;
+  private again = false;
+
+  constructor(
+    readonly streamId: string,
+    private cursor: string,
+    readonly stream: SseStream,
+    private readonly events: EventStore,
+    /** A POST's stream ends with its answer; the GET stream does not end. */
+    private readonly untilAnswer: boolean,
+  ) {}
+
+  async pump(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    let ended = false;
+    try {
+      do {
+        this.again = false;
+        await this.events.replayAfter(this.cursor, (id, message) => {
+          if (ended || !this.stream.open) return;
+          this.cursor = id;
+          this.stream.send({ id, event: "message", data: JSON.stringify(message) });
+          if (this.untilAnswer && isAnswer(message)) ended = true;
+        });
+      } while (this.again && this.stream.open && !ended);
+    } catch {
+      // the store is unreachable: the next wake or poll tries again from the same cursor
+    } finally {
+      this.reading = false;
+    }
+    if (ended) this.stream.end();
+  }
+}
+
+/** A session's shared event store; every stored message wakes the instance holding its stream. */
+export function sharedEvents(store: StateStore, sessionId: string): EventStore {
+  const inner = () => store.events(sessionId);
+  const wake = (streamId: string) => store.publish({ type: "wake", session: sessionId, stream: streamId });
+  return {
+    storeEvent(streamId, message) {
+      const id = inner().storeEvent(streamId, message);
+      if (message === undefined) return id;
+      if (typeof id === "string") {
+        wake(streamId);
+        return id;
+      }
+      return id.then((stored) => {
+        wake(streamId);
+        return stored;
+      });
+    },
+    streamOf: (eventId) => inner().streamOf(eventId),
+    replayAfter: (lastEventId, send) => inner().replayAfter(lastEventId, send),
+  };
+}

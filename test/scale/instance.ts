@@ -1,0 +1,67 @@
+/**
+ * One instance of a shared deployment (issue 24), run as its own process by test/scale/cluster.ts: an McpServer
+ * served over HTTP with its state on Redis (`REDIS_URL`), named `INSTANCE_ID`. Prints its URL on stdout.
+ * Tools: echo, whoami (the instance), ask (elicitation round trip), slow (progress until cancelled), add_tool (a
+ * list change raised here), touch (resources/updated of `test://doc`), log (a log message at info).
+ */
+import { builtinRevisions, McpServer } from "@mcp-gen/runtime";
+import { serve } from "@mcp-gen/runtime/http";
+import { redisStore } from "@mcp-gen/runtime/redis";
+
+const instanceId = process.env["INSTANCE_ID"] ?? "solo";
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+const object = { type: "object" } as const;
+
+const server = new McpServer({
+  info: { name: "scale-fixture", version: "1.0.0" },
+  revisions: builtinRevisions,
+  requestStateKey: "a secret every instance shares",
+});
+server
+  .tool({ name: "echo", inputSchema: object }, (args) => text(String((args as { text?: unknown }).text)))
+  .tool({ name: "whoami", inputSchema: object }, () => text(instanceId))
+  .tool({ name: "ask", inputSchema: object }, async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      message: "name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    });
+    return text(`${instanceId} heard ${JSON.stringify(answer.content ?? null)}`);
+  })
+  .tool({ name: "slow", inputSchema: object }, async (_args, ctx) => {
+    for (let i = 1; !ctx.signal.aborted; i++) {
+      await ctx.reportProgress(i);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (i > 400) return text("not cancelled");
+    }
+    process.stderr.write(`scale-cancelled ${instanceId}\n`);
+    return text("cancelled");
+  })
+  .tool({ name: "add_tool", inputSchema: object }, (args) => {
+    const name = String((args as { name?: unknown }).name);
+    server.tool({ name, inputSchema: object }, () => text(name));
+    return text(`added ${name} on ${instanceId}`);
+  })
+  .tool({ name: "touch", inputSchema: object }, () => {
+    server.notifyResourceUpdated("test://doc");
+    return text("touched");
+  })
+  .tool({ name: "log", inputSchema: object }, async (_args, ctx) => {
+    await ctx.log.info("hello from " + instanceId);
+    return text("logged");
+  })
+  .resource({ uri: "test://doc", name: "doc" }, () => ({ contents: [{ uri: "test://doc", text: "doc" }] }));
+
+const store = redisStore({ url: process.env["REDIS_URL"]!, instanceId });
+const running = await serve(server, {
+  store,
+  maxConnectionsPerAddress: 0,
+  maxSessionsPerClient: 10_000,
+  ...(process.env["POLL_AFTER_MS"] ? { pollAfterMs: Number(process.env["POLL_AFTER_MS"]) } : {}),
+});
+process.stdout.write(`${running.url}\n`);
+process.on("SIGTERM", () => {
+  void running
+    .close()
+    .then(() => store.close())
+    .then(() => process.exit(0));
+});
