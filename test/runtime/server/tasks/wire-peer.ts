@@ -17,6 +17,8 @@ export interface Reply {
 }
 export interface RequestOptions {
   readonly declare?: boolean;
+  /** Send the params as they are, without the stateless `_meta` (handshake-era sessions). */
+  readonly bare?: boolean;
   /** HTTP only: headers replacing the computed ones. */
   readonly headers?: Record<string, string>;
 }
@@ -91,7 +93,7 @@ export async function stdioPeer(env: Record<string, string> = {}): Promise<Peer>
   const send = (method: string, params: Json, options: RequestOptions = {}) => {
     const id = next++;
     const reply = new Promise<Reply>((resolve) => pending.set(id, resolve));
-    write({ id, method, params: { ...params, _meta: meta(options.declare) } });
+    write({ id, method, params: options.bare ? params : { ...params, _meta: meta(options.declare) } });
     return { id, reply };
   };
   return {
