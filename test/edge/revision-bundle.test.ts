@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundle, revisionsOf } from "./bundle.ts";
+import { bundle, nodeImportsOf, revisionsOf } from "./bundle.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const ALL = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
@@ -56,6 +56,9 @@ export const client = new McpClient({ info: { name: "c", version: "1.0.0" }, rev
 export const connect = (url: string) => client.connect(new StreamableHttpClientTransport(new URL(url)));
 `;
     expect(await bundledRevisions("client", source)).toEqual(CHOSEN);
+    // The HTTP client reaches node:http only through process.getBuiltinModule on Node: the web bundle imports none.
+    const { metafile } = await bundle({ contents: source, resolveDir: ROOT }, "workerd", join(work, "client-node.js"));
+    expect(nodeImportsOf(metafile)).toEqual([]);
   }, 60_000);
 
   it("holds every built-in revision for a McpServer given builtinRevisions", async () => {

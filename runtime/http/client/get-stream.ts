@@ -4,11 +4,12 @@
  */
 import { delay, readSse, type SseCursor } from "./sse.ts";
 import type { HttpClientOptions } from "./options.ts";
+import type { HttpAnswer, HttpRequester } from "./requester.ts";
 
 /** What the GET requests need from their transport. */
 export interface GetContext {
   readonly url: URL;
-  readonly fetchFn: typeof fetch;
+  readonly request: HttpRequester;
   /** Aborted when the transport closes. */
   readonly signal: AbortSignal;
   readonly reconnect: HttpClientOptions["reconnect"];
@@ -23,23 +24,22 @@ export function retryDelay(context: GetContext, cursor: SseCursor, attempt: numb
   return Math.min(initial * 1.5 ** attempt, context.reconnect?.maxDelayMs ?? 30_000);
 }
 
-async function get(context: GetContext, lastEventId: string | undefined): Promise<Response> {
+async function get(context: GetContext, lastEventId: string | undefined): Promise<HttpAnswer> {
   const headers = await context.headers();
   headers["accept"] = "text/event-stream";
   if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-  return context.fetchFn(context.url, { method: "GET", headers, signal: context.signal });
+  return context.request(context.url, { method: "GET", headers, signal: context.signal });
 }
 
 /** GET with Last-Event-ID; undefined when the server does not resume (or the attempt failed: the caller retries). */
 export async function resumeStream(
   context: GetContext,
   lastEventId: string | undefined,
-): Promise<ReadableStream<Uint8Array> | undefined> {
+): Promise<HttpAnswer | undefined> {
   try {
     const response = await get(context, lastEventId);
-    if (response.ok && (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body)
-      return response.body;
-    await response.body?.cancel();
+    if (isOk(response) && (response.header("content-type") ?? "").includes("text/event-stream")) return response;
+    await response.cancel();
   } catch {
     // retried by the caller
   }
@@ -50,7 +50,7 @@ export async function resumeStream(
 export async function runGetStream(context: GetContext, onMessage: (data: string) => void): Promise<void> {
   const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
   for (let attempt = 0; !context.signal.aborted;) {
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await get(context, cursor.lastEventId);
     } catch {
@@ -58,12 +58,15 @@ export async function runGetStream(context: GetContext, onMessage: (data: string
       await delay(retryDelay(context, cursor, attempt), context.signal);
       continue;
     }
-    if (!response.ok || !response.body) {
-      await response.body?.cancel();
+    if (!isOk(response)) {
+      await response.cancel();
       return; // 405: the server offers no GET stream; 404: the session is gone (the next POST recovers)
     }
     attempt = 0;
-    await readSse(response.body, cursor, { onMessage }).catch(() => undefined);
+    await readSse(response, cursor, { onMessage }).catch(() => undefined);
     await delay(retryDelay(context, cursor, attempt), context.signal);
   }
 }
+
+/** A 2xx status (fetch's `Response.ok`). */
+export const isOk = (answer: HttpAnswer): boolean => answer.status >= 200 && answer.status < 300;

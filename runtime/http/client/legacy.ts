@@ -1,12 +1,14 @@
 /** The client side of the deprecated HTTP+SSE transport (2024-11-05): GET the stream, wait for `endpoint`, POST to it. */
 import { HttpError, readSse, type SseCursor } from "./sse.ts";
+import { isOk } from "./get-stream.ts";
+import type { HttpRequester } from "./requester.ts";
 
 export class LegacySseClient {
   private endpoint: URL | undefined;
 
   constructor(
     private readonly url: URL,
-    private readonly fetchFn: typeof fetch,
+    private readonly request: HttpRequester,
     private readonly headers: () => Promise<Record<string, string>>,
     private readonly signal: AbortSignal,
   ) {}
@@ -19,16 +21,16 @@ export class LegacySseClient {
   ): Promise<void> {
     const headers = await this.headers();
     headers["accept"] = "text/event-stream";
-    const response = await this.fetchFn(this.url, { method: "GET", headers, signal: this.signal });
-    if (!response.ok || !response.body || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    const response = await this.request(this.url, { method: "GET", headers, signal: this.signal });
+    if (!isOk(response) || !(response.header("content-type") ?? "").includes("text/event-stream")) {
       const text = await response.text().catch(() => "");
-      throw new HttpError(response.status, text, response.headers);
+      throw new HttpError(response.status, text, response.headers());
     }
     let ready!: () => void;
     let failed!: (error: Error) => void;
     const endpointKnown = new Promise<void>((resolve, reject) => ((ready = resolve), (failed = reject)));
     const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
-    void readSse(response.body, cursor, {
+    void readSse(response, cursor, {
       onMessage: (data, event) => {
         if (event === "endpoint") {
           const endpoint = new URL(data, this.url);
@@ -69,14 +71,14 @@ export class LegacySseClient {
     if (!this.endpoint) throw new Error("legacy SSE transport not connected");
     const headers = await this.headers();
     headers["content-type"] = "application/json";
-    const response = await this.fetchFn(this.endpoint, {
+    const response = await this.request(this.endpoint, {
       method: "POST",
       headers,
       body: JSON.stringify(message),
       signal: this.signal,
     });
     const text = await response.text();
-    if (!response.ok) throw new HttpError(response.status, text, response.headers);
+    if (!isOk(response)) throw new HttpError(response.status, text, response.headers());
   }
 
   async close(): Promise<void> {

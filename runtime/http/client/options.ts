@@ -1,7 +1,16 @@
 /** Options of the Streamable HTTP client transport, and its helpers that need no transport state (body parsing, errors). */
 
 export interface HttpClientOptions {
+  /** The fetch to send every request with (e.g. `oauthFetch(…)`); given, it is used on every platform. */
   readonly fetch?: typeof fetch;
+  /**
+   * How requests are sent when no `fetch` is given: "auto" (default) uses `node:http` with a keep-alive agent on
+   * Node (a fraction of `fetch`'s CPU per request) and `fetch` elsewhere (browsers, Deno, Bun, workers); "fetch"
+   * or "node" force one.
+   */
+  readonly http?: "auto" | "fetch" | "node";
+  /** On the node:http path: connections kept to the server at most; more requests wait for one (default 256). */
+  readonly maxConnections?: number;
   /** Extra headers on every request. */
   readonly headers?: Readonly<Record<string, string>>;
   /** A static bearer token, or a provider called before every request (return undefined for none). */
@@ -25,6 +34,10 @@ export const NAME_FIELD: Readonly<Record<string, string>> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  // Tasks extension (tasks.md §Streamable HTTP: Routing Headers): not tasks/result or tasks/list, which are no methods.
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 };
 /** Error codes a stateless-era server answers a first POST with (the spec calls them "modern" JSON-RPC errors). */
 export const STATELESS_ERA_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);

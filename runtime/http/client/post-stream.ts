@@ -6,6 +6,7 @@ import type { HttpClientEra } from "./era.ts";
 import { resumeStream, retryDelay, type GetContext } from "./get-stream.ts";
 import { excerpt, parse, type Id, type Message } from "./options.ts";
 import { delay, readSse, type SseCursor } from "./sse.ts";
+import type { HttpAnswer } from "./requester.ts";
 
 /** Where the stream's messages and problems go (the transport's session). */
 export interface StreamReceiver {
@@ -18,7 +19,7 @@ export interface StreamReceiver {
 /** Reads a POST's stream until it carries the answer to `id` (or to the end, for a request-less POST). */
 export async function readPostStream(
   context: GetContext,
-  body: ReadableStream<Uint8Array>,
+  body: HttpAnswer,
   id: Id | undefined,
   era: HttpClientEra,
   controller: AbortController,
@@ -42,7 +43,7 @@ export async function readPostStream(
       receiver.deliver(message);
     }
   };
-  let stream: ReadableStream<Uint8Array> | undefined = body;
+  let stream: HttpAnswer | undefined = body;
   for (let attempt = 0; ; attempt++) {
     try {
       if (stream) await readSse(stream, cursor, { onMessage });

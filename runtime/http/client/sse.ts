@@ -1,5 +1,6 @@
 /** Reading an SSE response body with `eventsource-parser`, remembering the last event id and `retry`. */
 import { createParser } from "eventsource-parser";
+import type { HttpAnswer } from "./requester.ts";
 
 export interface SseCursor {
   lastEventId: string | undefined;
@@ -13,12 +14,8 @@ export interface SseHandlers {
   onMessage(data: string, event: string | undefined): void;
 }
 
-/** Consume `body` until it ends; resolves normally on end, rejects on a network error (cursor stays valid). */
-export async function readSse(
-  body: ReadableStream<Uint8Array>,
-  cursor: SseCursor,
-  handlers: SseHandlers,
-): Promise<void> {
+/** Consume `answer`'s body until it ends; resolves normally on end, rejects on a network error (cursor stays valid). */
+export async function readSse(answer: HttpAnswer, cursor: SseCursor, handlers: SseHandlers): Promise<void> {
   const parser = createParser({
     onEvent: (event) => {
       // The id goes back in a Last-Event-ID header: one that cannot be a header value is not kept (no resumption).
@@ -31,17 +28,8 @@ export async function readSse(
       cursor.retryMs = ms;
     },
   });
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-  } finally {
-    reader.releaseLock();
-  }
+  // Each chunk goes to the parser as it arrives; the parser hands out events without copying the stream.
+  await answer.readText((text) => parser.feed(text));
 }
 
 /** The parameters of a `WWW-Authenticate: Bearer k="v", …` challenge (lower-case keys). */

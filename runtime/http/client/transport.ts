@@ -22,7 +22,9 @@ import {
   type Message,
 } from "./options.ts";
 import { eraOfMessage, type HttpClientEra } from "./era.ts";
-import { runGetStream, type GetContext } from "./get-stream.ts";
+import { isOk, runGetStream, type GetContext } from "./get-stream.ts";
+import { requesterFor } from "./pick-requester.ts";
+import type { HttpAnswer, HttpRequester } from "./requester.ts";
 import { readPostStream } from "./post-stream.ts";
 
 export { HttpError };
@@ -34,7 +36,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly answersEveryRequest = true;
   private sink: TransportSink | undefined;
   private readonly url: URL;
-  private readonly fetchFn: typeof fetch;
+  private readonly request: HttpRequester;
+  private readonly closeConnections: () => void;
   private readonly life = new AbortController();
   private readonly inFlight = new Map<Id, AbortController>();
   /** The era of each request still in flight (how it is cancelled). */
@@ -56,10 +59,10 @@ export class StreamableHttpClientTransport implements Transport {
     private readonly options: HttpClientOptions = {},
   ) {
     this.url = new URL(url);
-    this.fetchFn = options.fetch ?? fetch;
+    ({ request: this.request, close: this.closeConnections } = requesterFor(options));
     this.getContext = {
       url: this.url,
-      fetchFn: this.fetchFn,
+      request: this.request,
       signal: this.life.signal,
       reconnect: options.reconnect,
       headers: () => this.headers(undefined),
@@ -95,6 +98,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async closeWith(error: Error | undefined): Promise<void> {
     if (this.life.signal.aborted) return;
     this.life.abort();
+    this.closeConnections();
     await this.legacy?.close();
     this.sink?.closed(error);
   }
@@ -102,10 +106,10 @@ export class StreamableHttpClientTransport implements Transport {
   /** End the session on the server (DELETE), then close. */
   async terminateSession(): Promise<void> {
     if (this.sessionId !== undefined && !this.legacy) {
-      const response = await this.fetchFn(this.url, { method: "DELETE", headers: await this.headers(undefined) }).catch(
+      const response = await this.request(this.url, { method: "DELETE", headers: await this.headers(undefined) }).catch(
         () => undefined,
       );
-      await response?.body?.cancel();
+      await response?.cancel();
       this.sessionId = undefined;
     }
     await this.close();
@@ -128,39 +132,39 @@ export class StreamableHttpClientTransport implements Transport {
     const id = "method" in message && this.isId(message["id"]) ? message["id"] : undefined;
     const era = eraOfMessage(message);
     const { controller, release } = this.track(id, era);
-    let response: Response;
+    let response: HttpAnswer;
     const sentSession = this.sessionId;
     try {
       const headers = await this.headers(message);
       headers["content-type"] = "application/json";
       headers["accept"] = "application/json, text/event-stream";
       const body = JSON.stringify(message);
-      response = await this.fetchFn(this.url, { method: "POST", headers, body, signal: controller.signal });
+      response = await this.request(this.url, { method: "POST", headers, body, signal: controller.signal });
     } catch (error) {
       release();
       if (controller.signal.aborted) return; // cancelled by the session, or the transport closed
       throw error;
     }
-    const sessionId = response.headers.get("mcp-session-id");
+    const sessionId = response.header("mcp-session-id");
     // A session id is visible ASCII (0x21-0x7E); anything else is not echoed back in a header.
     if (sessionId !== null && era.keepsSession && /^[\x21-\x7e]+$/.test(sessionId)) this.sessionId = sessionId;
     if (response.status === 202) {
       release();
-      await response.body?.cancel();
+      await response.cancel();
       if (message["method"] === "notifications/initialized") this.openGetStream();
       return;
     }
-    if (!response.ok) {
+    if (!isOk(response)) {
       release();
       return this.refused(message, response, { id, era, sentSession, mayRecover });
     }
-    if ((response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body) {
+    if ((response.header("content-type") ?? "").includes("text/event-stream")) {
       const receiver = {
         deliver: (m: Message) => this.deliver(m),
         fail: (failed: Id, reason: string) => this.failRequest(failed, reason),
         malformed: (reason: string) => this.sink?.malformed?.(reason),
       };
-      void readPostStream(this.getContext, response.body, id, era, controller, receiver).finally(release);
+      void readPostStream(this.getContext, response, id, era, controller, receiver).finally(release);
       return;
     }
     release();
@@ -192,7 +196,7 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private async refused(
     message: Message,
-    response: Response,
+    response: HttpAnswer,
     sent: { id: Id | undefined; era: HttpClientEra; sentSession: string | undefined; mayRecover: boolean },
   ): Promise<void> {
     const { id, era, sentSession, mayRecover } = sent;
@@ -206,7 +210,7 @@ export class StreamableHttpClientTransport implements Transport {
       await this.renewing;
       return this.post(message, false);
     }
-    const body = jsonRpcBody(text, response.headers.get("content-type") ?? "");
+    const body = jsonRpcBody(text, response.header("content-type") ?? "");
     // A JSON-RPC error answering this request (stateless era: 400/404 with -32020, -32601…): the session gets it.
     if (body && id !== undefined && body["id"] === id && "error" in body) {
       // -32020 on a call: our x-mcp-header knowledge is stale. Re-list the tools and retry once (spec SHOULD).
@@ -218,16 +222,16 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const legacy = era.fallsBackToLegacySse && method === "initialize" && [400, 404, 405].includes(response.status);
     if (legacy && this.options.legacyFallback !== false && !isStatelessEraError(body)) {
-      return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers));
+      return this.fallBackToLegacy(message, new HttpError(response.status, text, response.headers()));
     }
-    throw new HttpError(response.status, text, response.headers);
+    throw new HttpError(response.status, text, response.headers());
   }
 
   /** A POST answered with JSON: its messages go to the session; an unusable answer fails the request. */
-  private async answeredWithJson(response: Response, id: Id | undefined): Promise<void> {
+  private async answeredWithJson(response: HttpAnswer, id: Id | undefined): Promise<void> {
     const text = await response.text();
     if (id === undefined && text.trim() === "") return; // a notification or response: nothing to read
-    const { messages, problem } = jsonAnswer(text, response.headers.get("content-type") ?? "", response.status, id);
+    const { messages, problem } = jsonAnswer(text, response.header("content-type") ?? "", response.status, id);
     for (const message of messages) this.deliver(message);
     if (problem === undefined) return;
     if (id === undefined) throw new Error(`HTTP transport: ${problem}`);
@@ -313,7 +317,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   private async fallBackToLegacy(message: Message, original: HttpError): Promise<void> {
-    const legacy = new LegacySseClient(this.url, this.fetchFn, () => this.headers(undefined), this.life.signal);
+    const legacy = new LegacySseClient(this.url, this.request, () => this.headers(undefined), this.life.signal);
     try {
       await legacy.connect(
         (m) => this.deliver(m as Message),

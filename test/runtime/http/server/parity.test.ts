@@ -262,15 +262,17 @@ describe("Mcp-Name (2026-07-28)", () => {
 describe("our client never echoes unsafe server text into a header", () => {
   it("keeps no SSE id that is not header text, so it cannot become a Last-Event-ID", async () => {
     const { readSse } = await import("../../../../runtime/http/client/sse.ts");
+    const { fetchRequester } = await import("../../../../runtime/http/client/requester.ts");
+    const answer = (text: string) =>
+      fetchRequester(async () => new Response(text))(new URL("http://127.0.0.1:1/"), { method: "GET", headers: {} });
     const cursor = { lastEventId: undefined as string | undefined, retryMs: undefined as number | undefined };
     const events = "id: ok-1\ndata: {}\n\nid: bad – id\ndata: {}\n\n";
-    const body = new Response(events).body!;
     const seen: string[] = [];
-    await readSse(body, cursor, { onMessage: (data) => seen.push(data) });
+    await readSse(await answer(events), cursor, { onMessage: (data) => seen.push(data) });
     expect(seen).toHaveLength(2);
     expect(cursor.lastEventId).toBeUndefined();
     const again = { lastEventId: undefined as string | undefined, retryMs: undefined as number | undefined };
-    await readSse(new Response("id: ok-2\ndata: {}\n\n").body!, again, { onMessage: () => undefined });
+    await readSse(await answer("id: ok-2\ndata: {}\n\n"), again, { onMessage: () => undefined });
     expect(again.lastEventId).toBe("ok-2");
   });
 });
@@ -278,6 +280,7 @@ describe("our client never echoes unsafe server text into a header", () => {
 describe("legacy HTTP+SSE client", () => {
   it("refuses an endpoint on another origin and never POSTs (or sends the token) there", async () => {
     const { LegacySseClient } = await import("../../../../runtime/http/client/legacy.ts");
+    const { fetchRequester } = await import("../../../../runtime/http/client/requester.ts");
     const posted: string[] = [];
     const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);
@@ -291,7 +294,7 @@ describe("legacy HTTP+SSE client", () => {
     }) as typeof fetch;
     const client = new LegacySseClient(
       new URL("http://127.0.0.1:1/sse"),
-      fakeFetch,
+      fetchRequester(fakeFetch),
       async () => ({ authorization: "Bearer secret" }),
       new AbortController().signal,
     );
