@@ -138,7 +138,7 @@ async function readBody(response: Response, onMessage: (message: Json) => void):
   }
   const decoder = new TextDecoder();
   let buffer = "";
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
     let end: number;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
