@@ -28,18 +28,32 @@ function stats(res: ServerResponse): void {
     .end(JSON.stringify({ cpuUs: cpu.user + cpu.system, heap: mem.heapUsed, rss: mem.rss }));
 }
 
-/** The limit: a node:http server that parses the JSON-RPC body and answers like an MCP tool call would. */
+/** What the bare server answers `initialize` with, so an MCP client can connect to it (2025-11-25). */
+const BARE_INIT = {
+  protocolVersion: "2025-11-25",
+  capabilities: { tools: {} },
+  serverInfo: { name: "bare", version: "1" },
+};
+
+/**
+ * The limit: a node:http server that parses the JSON-RPC body and answers like an MCP tool call would (and
+ * `initialize` like a server, notifications with 202, GET with 405), so MCP clients can be measured against it.
+ */
 function bare(): Listener {
   return (req, res) => {
+    if (req.method !== "POST") return void res.writeHead(405).end();
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        id: number;
+        id?: number;
+        method?: string;
         params?: { arguments?: { a: number; b: number } };
       };
+      if (message.id === undefined) return void res.writeHead(202).end();
       const args = message.params?.arguments ?? { a: 0, b: 0 };
-      const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: addResult(args.a, args.b) });
+      const result = message.method === "initialize" ? BARE_INIT : addResult(args.a, args.b);
+      const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result });
       res
         .writeHead(200, {
           "content-type": "application/json",
