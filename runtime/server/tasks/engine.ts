@@ -36,8 +36,11 @@ interface Run {
   readonly abort: AbortController;
   /** Waiting input calls by key: each gets the task state after every change until its answer is there. */
   readonly waiters: Map<string, (task: TaskState) => void>;
-  readonly timer: ReturnType<typeof setTimeout> | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
+
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export type TaskWork = (context: RequestContext) => Awaitable<Result>;
 
@@ -103,10 +106,9 @@ export class TaskEngine implements TaskInputPort {
       throw new RpcError(ErrorCode.InternalError, `Cannot create a task: ${(error as Error).message}`);
     });
     const abort = new AbortController();
-    const timer =
-      task.expiresAt === null ? undefined : setTimeout(() => this.expire(task.taskId), task.expiresAt - created + 1);
-    (timer as { unref?: () => void } | undefined)?.unref?.();
-    this.runs.set(task.taskId, { abort, waiters: new Map(), timer });
+    const run: Run = { abort, waiters: new Map(), timer: undefined };
+    this.runs.set(task.taskId, run);
+    if (task.expiresAt !== null) this.armExpiry(task.taskId, run, task.expiresAt);
     const taskContext = this.contextFor(task.taskId, context, profile, abort.signal);
     setTimeout(() => void this.execute(task.taskId, () => work(taskContext), failure), 0);
     return createTaskResult(task);
@@ -118,6 +120,7 @@ export class TaskEngine implements TaskInputPort {
     if (!run) return Promise.reject(new ProtocolUsageError(`task ${taskId} is not running here`));
     return new Promise((resolve, reject) => {
       const stop = () => (run.waiters.delete(key), reject(signal.reason ?? new Error("the task ended")));
+      if (signal.aborted) return stop();
       signal.addEventListener("abort", stop, { once: true });
       run.waiters.set(key, (task) => {
         const answers = task.inputResponses;
@@ -174,6 +177,16 @@ export class TaskEngine implements TaskInputPort {
     } finally {
       this.finish(taskId);
     }
+  }
+
+  /** Stops the task just after `expiresAt` (in steps of at most `MAX_TIMER_MS`: longer TTLs are allowed). */
+  private armExpiry(taskId: string, run: Run, expiresAt: number): void {
+    const delay = expiresAt - Date.now() + 1;
+    run.timer =
+      delay > MAX_TIMER_MS
+        ? setTimeout(() => this.armExpiry(taskId, run, expiresAt), MAX_TIMER_MS)
+        : setTimeout(() => this.expire(taskId), Math.max(delay, 0));
+    (run.timer as { unref?: () => void }).unref?.();
   }
 
   /** A task past its TTL stops: it ends `failed` (the store may then drop it). */

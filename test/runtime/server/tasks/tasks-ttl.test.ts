@@ -44,3 +44,20 @@ describe.each([
     expect((await peer.request("tasks/cancel", { taskId })).error?.code).toBe(-32602);
   }, 20_000);
 });
+
+describe("a TTL longer than a timer can wait (40 days)", () => {
+  const LONG = 40 * 24 * 3_600_000;
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await stdioPeer({ TASKS_TTL_MS: String(LONG) });
+  }, 60_000);
+  afterAll(() => peer.close());
+
+  it("does not expire the task at once (setTimeout fires at once past 2^31 - 1 ms)", async () => {
+    const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 1 } })).result!;
+    expect(created).toMatchObject({ resultType: "task", ttlMs: LONG });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const task = (await peer.request("tasks/get", { taskId: created["taskId"] })).result;
+    expect(task).toMatchObject({ status: "working" });
+  }, 20_000);
+});
