@@ -40,6 +40,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly closeConnections: () => void;
   private readonly life = new AbortController();
   private readonly inFlight = new Map<Id, AbortController>();
+  /** Every request's controller until it settles (requests and notifications alike): closing aborts them all. */
+  private readonly open = new Set<AbortController>();
   /** The era of each request still in flight (how it is cancelled). */
   private readonly eraOfRequest = new Map<Id, HttpClientEra>();
   private readonly toolParams = new Map<string, readonly HeaderParam[]>();
@@ -98,6 +100,8 @@ export class StreamableHttpClientTransport implements Transport {
   private async closeWith(error: Error | undefined): Promise<void> {
     if (this.life.signal.aborted) return;
     this.life.abort();
+    for (const controller of this.open) controller.abort();
+    this.open.clear();
     this.closeConnections();
     await this.legacy?.close();
     this.sink?.closed(error);
@@ -173,15 +177,15 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Marks a request in flight (the session cancels it by aborting its controller) until `release()`. */
   private track(id: Id | undefined, era: HttpClientEra): { controller: AbortController; release: () => void } {
+    // One signal per request, aborted by the session (cancel) or by close(); none listens on a shared signal.
     const controller = new AbortController();
-    const abortWithLife = () => controller.abort();
-    this.life.signal.addEventListener("abort", abortWithLife, { once: true });
+    this.open.add(controller);
     if (id !== undefined) {
       this.inFlight.set(id, controller);
       this.eraOfRequest.set(id, era);
     }
     const release = () => {
-      this.life.signal.removeEventListener("abort", abortWithLife);
+      this.open.delete(controller);
       if (id !== undefined && this.inFlight.get(id) === controller) {
         this.inFlight.delete(id);
         this.eraOfRequest.delete(id);

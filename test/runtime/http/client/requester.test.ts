@@ -111,6 +111,28 @@ describe("the node:http path's connections", () => {
   });
 });
 
+describe.each(REQUEST_PATHS)("requests in flight over %s", (path) => {
+  it("each has its own abort signal: 40 at once pile no listeners on a shared one, and close() aborts them all", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      delayMs = 300;
+      const transport = new StreamableHttpClientTransport(url, { openGetStream: false, http: path });
+      const sink = await started(transport);
+      const sends = Array.from({ length: 40 }, (_, id) => transport.send({ jsonrpc: "2.0", id, method: "ping" }));
+      await new Promise((r) => setTimeout(r, 100));
+      await transport.close();
+      await Promise.all(sends); // aborted by close(): each send settles quietly
+      await new Promise((r) => setTimeout(r, 20));
+      expect(sink.messages).toEqual([]);
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
+
 describe.each(REQUEST_PATHS)("an HTTP error over %s", (path) => {
   it("carries the status, body and headers (the bearer challenge)", async () => {
     const transport = new StreamableHttpClientTransport(url, { openGetStream: false, http: path });
