@@ -47,6 +47,14 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
     file: "test/generator/consumer/check-live.test.ts",
     shows: ['"check", "--live"', 'check("--format", "sarif", "--output", "drift.sarif")'],
   },
+  "npx mcp-gen generate -m mcp-servers/filesystem/mcp.yaml --check": {
+    file: "test/generator/consumer/workflow-doc.test.ts",
+    shows: ['"npx mcp-gen generate -m mcp-servers/filesystem/mcp.yaml --check"', "runDocCommand(generating)"],
+  },
+  "npx tsx app.ts": {
+    file: "test/generator/consumer/workflow-doc.test.ts",
+    shows: ['"npx tsx app.ts"', "runDocCommand(using)"],
+  },
   "npx mcp-gen diff 2025-11-25 2026-07-28": {
     file: "test/generator/diff/diff.test.ts",
     shows: ['["bin/mcp-gen.js", "diff", "2025-11-25", "2026-07-28"]'],
