@@ -6,6 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryTaskStore } from "../../../../runtime/server/tasks/memory-store.ts";
 import { applyTaskChange, TaskStoreFullError, type TaskState } from "../../../../runtime/server/tasks/store.ts";
+import { describeTaskStore } from "./store-contract.ts";
+
+describeTaskStore("InMemoryTaskStore", () => new InMemoryTaskStore({ sweepIntervalMs: 0 }));
 
 const AT = new Date("2026-08-01T00:00:00Z");
 
