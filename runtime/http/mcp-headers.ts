@@ -155,6 +155,10 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  // Tasks extension (tasks.md §Streamable HTTP: Routing Headers): not tasks/result or tasks/list, which are no methods.
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 };
 
 export interface HeaderSource {
