@@ -23,6 +23,7 @@ import {
   runMain,
   type ScenarioResult,
 } from "./conformance-lib.ts";
+import { listScenarios, outcomeOf, passesStrictly, score } from "./conformance-scoring.ts";
 
 const SUITES = [
   { id: "0.1.16-all", version: "0.1.16", args: ["--suite", "all"] },
@@ -30,31 +31,6 @@ const SUITES = [
   { id: "2026-07-28", version: "0.2.0-alpha.12", args: ["--requirements", "2026-07-28"] },
   { id: "alpha-all", version: "0.2.0-alpha.12", args: ["--suite", "all"] },
 ] as const;
-
-/** The client scenarios the suite lists for these arguments, split into scored and extension (never scored) ones. */
-function listScenarios(
-  node: string,
-  cli: string,
-  args: readonly string[],
-): { scored: Set<string>; extensions: Set<string> } {
-  const listed = spawnSync(node, [cli, "list", "--client", ...args], { encoding: "utf8", cwd: CACHE });
-  const scored = new Set<string>();
-  const extensions = new Set<string>();
-  let section: "scored" | "unscored" = "scored";
-  let clientList = false; // `list --requirements` also lists server scenarios
-  for (const line of (listed.stdout ?? "").split("\n")) {
-    if (/never scored/i.test(line)) section = "unscored";
-    if (/^Server scenarios/.test(line)) clientList = false;
-    if (/^Client scenarios/.test(line)) clientList = true;
-    const match = /^\s+- (\S+)(?: \[([^\]]*)\])?/.exec(line);
-    if (!match || (section === "scored" && !clientList) || (section === "unscored" && !line.includes("[client]")))
-      continue;
-    const [, name, tags = ""] = match;
-    if (section === "unscored" || tags.includes("extension")) extensions.add(name!.replace(/ \[client\]$/, ""));
-    else scored.add(name!);
-  }
-  return { scored, extensions };
-}
 
 /** One scenario on its own, at the wire the suite arguments imply; returns its result (or the parallel one if none). */
 function runAlone(
@@ -73,14 +49,8 @@ function runAlone(
     timeout: 120_000,
   });
   const alone = readResults(aloneDir)[0];
-  const summary = (r: ScenarioResult) =>
-    r.checks === 0
-      ? "no checks"
-      : r.failures.length + r.warnings.length === 0
-        ? "passed"
-        : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ");
   console.log(
-    `  rerun alone ${parallel.scenario}: in parallel ${summary(parallel)}; alone ${alone ? summary(alone) : "no results"}`,
+    `  rerun alone ${parallel.scenario}: in parallel ${outcomeOf(parallel)}; alone ${alone ? outcomeOf(alone) : "no results"}`,
   );
   return alone ? { ...alone, scenario: parallel.scenario } : parallel;
 }
@@ -113,7 +83,7 @@ async function main(): Promise<number> {
   for (const suite of suites) {
     const cli = harness(suite.version);
     // `list` takes --requirements but not --suite (a suite run lists every client scenario).
-    const { scored, extensions } = listScenarios(node, cli, suite.args[0] === "--requirements" ? suite.args : []);
+    const listed = listScenarios(node, cli, "client", suite.args[0] === "--requirements" ? suite.args : []);
     const outDir = join(CACHE, "results", `client-${suite.id}`);
     rmSync(outDir, { recursive: true, force: true });
     console.log(`\nconformance: ${suite.version} client ${suite.args.join(" ")}`);
@@ -123,28 +93,14 @@ async function main(): Promise<number> {
       timeout: 10 * 60_000,
     });
     const parallel = readResults(outDir);
-    const passes = (r: ScenarioResult) => r.checks > 0 && r.failures.length === 0 && r.warnings.length === 0;
     // The suite runs every scenario at once; timing checks (sse-retry's reconnect window) then measure CPU contention
     // on a 2-core machine as much as the client. A scenario that did not pass runs once more alone, and both
     // outcomes are printed; the one alone counts.
-    const isScored = (name: string) => (scored.size > 0 ? scored.has(name) : true) && !extensions.has(name);
     const results = parallel.map((r) =>
-      passes(r) || !isScored(r.scenario) ? r : runAlone(node, cli, command, suite.args, r, outDir),
+      passesStrictly(r) || !listed.scored.has(r.scenario) ? r : runAlone(node, cli, command, suite.args, r, outDir),
     );
-    const scoredResults = results.filter((r) => isScored(r.scenario));
-    const missing = [...scored].filter((name) => !results.some((r) => r.scenario === name));
-    for (const r of results.filter((r) => !passes(r)))
-      console.log(
-        `  ${isScored(r.scenario) ? "FAIL" : "fail (not scored)"} ${r.scenario}: ${r.checks === 0 ? "no checks" : [...r.failures, ...r.warnings.map((w) => `warning ${w}`)].join("; ")}`,
-      );
-    for (const name of missing) console.log(`  FAIL ${name}: no results`);
-    const scoredPassing = scoredResults.filter(passes).length;
-    const unscored = results.filter((r) => !isScored(r.scenario));
-    console.log(
-      `conformance: client ${suite.id}: ${scoredPassing}/${scoredResults.length + missing.length} scored scenarios pass` +
-        (unscored.length ? ` (+${unscored.filter(passes).length}/${unscored.length} not scored)` : ""),
-    );
-    if (scoredPassing !== scoredResults.length + missing.length) exitCode = 1;
+    const { passing, total } = score(`client ${suite.id}`, results, listed);
+    if (passing !== total) exitCode = 1;
   }
   if (!process.argv.includes("--keep-results")) rmSync(join(CACHE, "results"), { recursive: true, force: true });
   return exitCode;

@@ -8,6 +8,8 @@
  *   - 0.1.16          `server --suite all`               every scenario must pass (no expected-failures file);
  *   - 0.2.0-alpha.12  `server --requirements 2025-11-25` every scored scenario must pass;
  *   - 0.2.0-alpha.12  `server --requirements 2026-07-28` every scored scenario must pass.
+ * Passing is strict (conformance-scoring.ts, shared with the client runner): at least one check, no failure and no
+ * warning; a scored scenario the suite lists but did not run fails.
  *
  * Options: `--only <0.1.16|2025-11-25|2026-07-28>` (repeatable), `--server <module>` (default
  * scripts/conformance-server.ts), `--keep-results` (results stay in .tmp/conformance/results).
@@ -25,6 +27,7 @@ import {
   runMain,
   type ScenarioResult,
 } from "./conformance-lib.ts";
+import { listScenarios, passesStrictly, score } from "./conformance-scoring.ts";
 
 const SUITES = [
   { id: "0.1.16", version: "0.1.16", args: ["--suite", "all"] },
@@ -76,18 +79,10 @@ function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Scenario and check counts from the `-o` output. */
-function summarize(outDir: string): {
-  scenarios: number;
-  failed: string[];
-  checks: number;
-  checkFailures: number;
-  warnings: number;
-} {
+/** Check counts from the `-o` output. */
+function summarize(outDir: string): { checks: number; checkFailures: number; warnings: number } {
   const results = readResults(outDir);
   return {
-    scenarios: results.length,
-    failed: results.filter((r) => r.failures.length > 0).map((r) => r.scenario),
     checks: results.reduce((n, r) => n + r.checks, 0),
     checkFailures: results.reduce((n, r) => n + r.failures.length, 0),
     warnings: results.reduce((n, r) => n + r.warnings.length, 0),
@@ -108,7 +103,7 @@ function tasksPassStrictly(results: readonly ScenarioResult[]): boolean {
     if (!r) failing.push(`${name} (not run)`);
     else if (r.failures.length > 0 || r.warnings.length > 0)
       failing.push(`${name} (${[...r.failures, ...r.warnings].join("; ")})`);
-    else if (r.checks > 0) passing++;
+    else if (passesStrictly(r)) passing++;
     else if (r.skipped.length > 0) skipped.push(`${name}: ${r.skipped.join("; ")}`);
     else failing.push(`${name} (no checks)`);
   }
@@ -141,19 +136,14 @@ async function main(): Promise<number> {
       });
       process.stdout.write(run.stdout ?? "");
       const summary = summarize(outDir);
-      // The alpha's --requirements runs also report scenarios that are not scored (extensions, pending).
-      const notScored = /Not scored for \S+: (\d+) scenario\(s\) run, (\d+) failing/.exec(run.stdout ?? "");
-      const unscored = Number(notScored?.[1] ?? 0);
-      const unscoredFailing = Number(notScored?.[2] ?? 0);
-      const scored = summary.scenarios - unscored;
-      const scoredPassing = scored - (summary.failed.length - unscoredFailing);
       console.log(
-        `conformance: ${suite.id}: exit ${run.status}; ${scoredPassing}/${scored} scored scenarios pass` +
-          (unscored ? ` (+${unscored - unscoredFailing}/${unscored} not scored)` : "") +
-          `; ${summary.checks - summary.checkFailures}/${summary.checks} checks passed, ${summary.warnings} warnings` +
-          (summary.failed.length ? `; scenarios with failures: ${summary.failed.join(", ")}` : ""),
+        `conformance: ${suite.id}: suite exit ${run.status}; ` +
+          `${summary.checks - summary.checkFailures}/${summary.checks} checks passed, ${summary.warnings} warnings`,
       );
-      if (run.status !== 0) exitCode = 1;
+      // Counted strictly (conformance-scoring.ts): the suite's own summary passes zero-check scenarios.
+      const listed = listScenarios(node, args[0]!, "server", suite.args[0] === "--requirements" ? suite.args : []);
+      const { passing, total } = score(suite.id, readResults(outDir), listed);
+      if (run.status !== 0 || passing !== total) exitCode = 1;
       if (suite.id === "2026-07-28" && !tasksPassStrictly(readResults(outDir))) exitCode = 1;
     }
   } finally {
