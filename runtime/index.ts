@@ -86,6 +86,7 @@ export type { ObjectSchema } from "./protocol/zod-helpers.ts";
 
 export { McpServer } from "./server/server.ts";
 export { hasCapability, layerCapabilities } from "./protocol/capabilities.ts";
+export { extensionApplies, missingExtensionError, type ExtensionScope } from "./protocol/extensions.ts";
 export type {
   Completer,
   HandlerResult,
@@ -102,9 +103,13 @@ export type {
   ToolOptions,
 } from "./server/options.ts";
 export { ResourceNotFoundError } from "./server/errors.ts";
-export type { ServerSession } from "./server/session.ts";
-export type { InputOptions, RequestContext, RequestLogger } from "./server/context.ts";
+export type { InputOptions, RequestContext, RequestLogger, ServerSession } from "./server/context.ts";
 export { registerTypedTools } from "./server/typed-tools.ts";
+// Tasks extension, server side: the task store (the default one, and what a shared one implements) and the options.
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./server/tasks/memory-store.ts";
+export { applyTaskChange, TaskStoreFullError } from "./server/tasks/store.ts";
+export type { TaskChange, TaskInputRequest, TaskState, TaskStore } from "./server/tasks/store.ts";
+export type { TasksOptions, TaskSupport, ToolTaskOptions } from "./server/tasks/options.ts";
 export type {
   ContentToolResult,
   StructuredToolResult,
@@ -157,7 +162,18 @@ export type {
 export { NegotiationError } from "./client/negotiate.ts";
 export { expandUriTemplate, uriTemplateVariables } from "./protocol/uri-template.ts";
 export type { UriTemplateValue } from "./protocol/uri-template.ts";
-export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typed-tools.ts";
+// Tasks extension, client side: the handle of a request that may run as a task, and how a task that does not complete ends.
+export { TASKS_EXTENSION_ID } from "./client/tasks.ts";
+export type { DetailedTask, TaskHandle, TaskOptions, TaskStatus, WaitOptions } from "./client/tasks.ts";
+export { TaskCancelledError, TaskExpiredError, TaskFailedError } from "./client/task-errors.ts";
+export {
+  callStructured,
+  callStructuredTask,
+  callTool,
+  callToolTask,
+  getPrompt,
+  ToolCallError,
+} from "./client/typed-tools.ts";
 export type { StructuredToolCall } from "./client/typed-tools.ts";
 
 export type { Awaitable, JsonObject, JsonValue } from "./protocol/helper-types.ts";

@@ -14,9 +14,11 @@ import type {
   ListRootsResult,
 } from "../protocol/builtin-types.ts";
 import type { Capabilities } from "../protocol/capabilities.ts";
+import type { Awaitable } from "../protocol/helper-types.ts";
 import type { MetaObject, LogLevel } from "../protocol/meta.ts";
+import type { AnyNotificationType, ParamsOf } from "../protocol/method-type.ts";
 import type { Era } from "../protocol/profiles.ts";
-import type { RequestScope } from "./eras.ts";
+import type { RequestScope } from "./scope.ts";
 import type { AuthInfo } from "../transport/transport.ts";
 
 export interface RequestLogger {
@@ -81,11 +83,42 @@ export interface RequestContext {
   createMessage(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots. Requires the client's `roots` capability. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  /**
+   * Tasks extension (`ServerOptions.extensions` lists it): runs `work` as a task when this request may become one
+   * (a `tools/call` whose own capabilities declare `io.modelcontextprotocol/tasks`, stateless era) and resolves at
+   * once with the `CreateTaskResult` the runtime answers with (return it from the handler as it is); otherwise runs
+   * `work` inline and resolves with its result. `work` gets the task's context: its signal fires on `tasks/cancel`
+   * or TTL expiry, `elicit`/`createMessage`/`listRoots` become the task's `inputRequests`, and `reportProgress`
+   * sets its `statusMessage`. Use it to decide late, e.g. after multi round-trip input (tasks.md §Task Creation).
+   */
+  runAsTask<R extends object>(work: (context: RequestContext) => Awaitable<R>): Promise<R>;
 }
 
-/** How `elicit`/`createMessage`/`listRoots` reach the client in the current era. */
-export interface InputChannel {
-  ask(method: string, params: unknown, key: string | undefined): Promise<unknown>;
+/**
+ * One connection to a client as user code sees it (`McpServer.connect`'s result, `McpServer.sessions`, the session a
+ * client notification arrived on): a stdio process, an HTTP session, or a single stateless HTTP request.
+ */
+export interface ServerSession {
+  /** The handshake-era revision (wire version) negotiated by `initialize`; undefined until then and for stateless use. */
+  readonly revision: string | undefined;
+  /** `handshake` once initialized; `stateless` once a stateless request was served; undefined before. */
+  readonly era: Era | undefined;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: Capabilities | undefined;
+  readonly closed: boolean;
+  /** Handshake era: checks the client is alive. */
+  ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Handshake era: sends a server→client notification of the negotiated revision (e.g.
+   * `notifications/elicitation/complete`), or of an extension both sides declared, by token or method. Throws
+   * `ProtocolUsageError` for a method the session cannot send or whose capability gate is not declared.
+   */
+  notify<T extends AnyNotificationType>(
+    token: T | string,
+    params?: ParamsOf<T> & Readonly<Record<string, unknown>>,
+  ): Promise<void>;
+  /** Ends `subscriptions/listen` streams with their graceful result, then closes the transport. */
+  close(): Promise<void>;
 }
 
 /** What a context needs from the session serving it. */
@@ -93,6 +126,7 @@ export interface ContextHost {
   sendProgress(context: HandlerContext, progress: number, total?: number, message?: string): Promise<void>;
   sendLog(context: HandlerContext, level: LogLevel, data: unknown, logger?: string): Promise<void>;
   sendElicitationComplete(context: HandlerContext, elicitationId: string): Promise<boolean>;
+  runAsTask<R extends object>(context: HandlerContext, work: (context: RequestContext) => Awaitable<R>): Promise<R>;
 }
 
 /** The `RequestContext` implementation: one per request, no per-request closures. */
@@ -172,5 +206,8 @@ export class HandlerContext implements RequestContext {
   }
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
     return this.scope.input.ask("roots/list", {}, options?.key) as Promise<ListRootsResult>;
+  }
+  runAsTask<R extends object>(work: (context: RequestContext) => Awaitable<R>): Promise<R> {
+    return this.host.runAsTask(this, work);
   }
 }

@@ -20,43 +20,12 @@ import { withRepeatedMeta } from "../protocol/repeated-meta.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
 import { parseParams, type Validator } from "../protocol/validation.ts";
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { InputChannel } from "./context.ts";
+import type { Admitted, HandshakeState, InputChannel, RequestScope } from "./scope.ts";
 import { HandshakeInput } from "./handshake-input.ts";
 import { InputRounds } from "./mrtr.ts";
 import { principalOf, type RequestBinding, type RequestStateSealer } from "./request-state.ts";
-import type { McpServer } from "./server.ts";
 
 type Result = Record<string, unknown>;
-
-/** The negotiated state of a handshake-era session. */
-export interface HandshakeState {
-  readonly profile: RevisionProfile;
-  readonly clientCapabilities: Capabilities;
-  /** What `initialize` declared: server→client notifications are gated on it, not on later registrations. */
-  readonly serverCapabilities: Capabilities;
-  readonly clientInfo: Implementation | undefined;
-  initialized: boolean;
-  logLevel: LogLevel | undefined;
-  readonly subscriptions: Set<string>;
-}
-
-/** What serving one request needs that depends on the era. */
-export interface RequestScope {
-  readonly profile: RevisionProfile;
-  readonly clientCapabilities: Capabilities;
-  readonly clientInfo: Implementation | undefined;
-  /** The server capabilities notifications related to this request are gated on. */
-  readonly serverCapabilities: Capabilities;
-  /** Logs at or above this level go out; undefined: none. Read when logging (`logging/setLevel` may change it). */
-  readonly logThreshold: LogLevel | undefined;
-  readonly input: InputChannel;
-}
-
-/** A request admitted for serving: its method's token (core or extension; it states the facts) and valid params. */
-export interface Admitted {
-  readonly token: AnyRequestType;
-  readonly params: Result;
-}
 
 /** What the strategies need from the session and server serving the request. */
 export interface ServingPort {
@@ -134,12 +103,24 @@ const handshake: ServerEra = {
   finish: (_port, _request, _admitted, _scope, run) => run(),
 };
 
+/** What opening a handshake-era session needs from the server definition (`McpServer` is one). */
+export interface HandshakeOffer {
+  /** Handshake-era profiles served, newest first. */
+  readonly handshakeProfiles: readonly RevisionProfile[];
+  readonly handshakeByRevision: ReadonlyMap<string, RevisionProfile>;
+  /** Every wire version served (named when none of them speaks `initialize`). */
+  readonly versions: readonly string[];
+  /** The server's capabilities (under the revision of wire version `version`, when given). */
+  capabilities(version?: string): Capabilities;
+  readonly options: { readonly info: Implementation; readonly instructions?: string };
+}
+
 /**
  * Opens a handshake-era session (`initialize`): the client's version when served, else the most preferred one
  * (basic/lifecycle.mdx); the client's capabilities and info, and the server's capabilities as declared now.
  */
 export function openHandshake(
-  server: McpServer,
+  server: HandshakeOffer,
   request: IncomingRequest,
 ): { readonly state: HandshakeState; readonly result: Result } {
   const requested = (request.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
@@ -158,7 +139,7 @@ export function openHandshake(
     capabilities?: Capabilities;
     clientInfo?: Implementation;
   };
-  const capabilities = server.capabilities();
+  const capabilities = server.capabilities(profile.version);
   const state: HandshakeState = {
     profile,
     clientCapabilities: params.capabilities ?? {},

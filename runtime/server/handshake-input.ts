@@ -8,7 +8,7 @@ import { ProtocolUsageError } from "../jsonrpc/errors.ts";
 import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { formatIssues, parseResult } from "../protocol/validation.ts";
-import type { InputChannel } from "./context.ts";
+import type { InputChannel } from "./scope.ts";
 
 export class HandshakeInput implements InputChannel {
   constructor(

@@ -33,8 +33,9 @@ export class ListenStreams {
     capabilities: Capabilities,
     profile: RevisionProfile,
     signal: AbortSignal,
+    taskIds?: readonly string[],
   ) {
-    const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
+    const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } & { taskIds?: string[] } = {};
     if (requested.toolsListChanged && hasCapability(capabilities, ["tools", "listChanged"]))
       agreed.toolsListChanged = true;
     if (requested.promptsListChanged && hasCapability(capabilities, ["prompts", "listChanged"]))
@@ -44,6 +45,7 @@ export class ListenStreams {
     if (requested.resourceSubscriptions && hasCapability(capabilities, ["resources", "subscribe"])) {
       agreed.resourceSubscriptions = [...requested.resourceSubscriptions];
     }
+    if (taskIds) agreed.taskIds = [...taskIds]; // Tasks extension: the caller's live tasks among those asked
     const meta = { [MetaKey.subscriptionId]: id };
     this.send(profile, "notifications/subscriptions/acknowledged", { _meta: meta, notifications: agreed }, id);
     return new Promise<Record<string, unknown>>((resolve) => {
@@ -80,6 +82,14 @@ export class ListenStreams {
           id,
         );
       }
+    }
+  }
+
+  /** Tasks extension: `notifications/tasks` (a `DetailedTask`) to the streams agreed to `taskId`. */
+  taskStatus(taskId: string, task: Record<string, unknown>): void {
+    for (const [id, stream] of this.streams) {
+      if ((stream.filter as { taskIds?: readonly string[] }).taskIds?.includes(taskId))
+        this.send(stream.profile, "notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: id } }, id);
     }
   }
 

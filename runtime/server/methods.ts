@@ -3,31 +3,18 @@
  * results are era-neutral (the session adds `resultType`, caching hints and `_meta` where the revision has them).
  */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { CompleteParams, SubscriptionFilter } from "../protocol/builtin-types.ts";
-import type { RevisionProfile } from "../protocol/profiles.ts";
 import { formatIssues } from "../protocol/validation.ts";
 import { ERA_RULES } from "../protocol/era.ts";
-import type { RequestContext } from "./context.ts";
 import { ResourceNotFoundError } from "./errors.ts";
-import { InputRequiredSignal } from "./mrtr.ts";
 import { paginate } from "./pagination.ts";
+import { toolError, toolFailure } from "./tool-result.ts";
+import { agreedTaskIds } from "./tasks/listen.ts";
+import { toolCallMode } from "./tasks/tool-call.ts";
+import type { MethodEnv, MethodImpl } from "./method-env.ts";
 import type { Completer, RegisteredTool } from "./options.ts";
-import type { McpServer } from "./server.ts";
-import type { ServerSession } from "./session.ts";
-
-export interface MethodEnv {
-  readonly server: McpServer;
-  readonly session: ServerSession;
-  readonly profile: RevisionProfile;
-  readonly context: RequestContext;
-  readonly requestId: JsonRpcId;
-  readonly params: Readonly<Record<string, unknown>>;
-}
 
 type Result = Record<string, unknown>;
-/** What the server does for one method (built in, or a handler registered by token). */
-export type MethodImpl = (env: MethodEnv) => Result | Promise<Result>;
 
 const MAX_COMPLETIONS = 100;
 
@@ -45,6 +32,8 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
   const name = env.params["name"] as string;
   const tool = env.server.tools.get(name);
   if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  const tasks = env.server.tasks;
+  const mode = toolCallMode(name, tool.task, tasks, env.context);
   let args: unknown = env.params["arguments"] ?? {};
   if (tool.validator) {
     const parsed = tool.validator.safeParse(args);
@@ -52,6 +41,7 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
       return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
     args = parsed.data;
   }
+  if (mode === "task" && tasks) return tasks.start(env.context, (context) => tool.handler(args, context) as Result);
   let outcome: ReturnType<RegisteredTool["handler"]>;
   try {
     outcome = tool.handler(args, env.context);
@@ -67,16 +57,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function asResult(result: object): Result {
   return result as Result;
-}
-
-/** A throwing tool handler gives an `isError` result (the model can react); protocol errors pass through. */
-function toolFailure(error: unknown): Result {
-  if (error instanceof RpcError || error instanceof InputRequiredSignal) throw error;
-  return toolError(error instanceof Error ? error.message : String(error));
-}
-
-function toolError(text: string): Result {
-  return { content: [{ type: "text", text }], isError: true };
 }
 
 async function readResource(env: MethodEnv): Promise<Result> {
@@ -149,7 +129,10 @@ async function complete(env: MethodEnv): Promise<Result> {
 export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
   ping: () => ({}),
   "server/discover": (env) => {
-    const result: Result = { supportedVersions: [...env.server.versions], capabilities: env.server.capabilities() };
+    const result: Result = {
+      supportedVersions: [...env.server.versions],
+      capabilities: env.server.capabilities(env.profile.version),
+    };
     if (env.server.options.instructions !== undefined) result["instructions"] = env.server.options.instructions;
     return result;
   },
@@ -184,11 +167,9 @@ export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
   "prompts/get": getPrompt,
   "completion/complete": complete,
   "logging/setLevel": (env) => (env.session.setLogLevel(env.params["level"]), {}),
-  "subscriptions/listen": (env) =>
-    env.session.listen(
-      env.requestId,
-      env.params["notifications"] as SubscriptionFilter,
-      env.context.signal,
-      env.profile,
-    ),
+  "subscriptions/listen": async (env) => {
+    const filter = env.params["notifications"] as SubscriptionFilter;
+    const taskIds = await agreedTaskIds(env.server.tasks, filter, env.context);
+    return env.session.listen(env.requestId, filter, env.context.signal, env.profile, taskIds);
+  },
 };

@@ -12,9 +12,10 @@ import {
   hasCapability,
   type Capabilities,
 } from "../protocol/capabilities.ts";
+import type { AnyRequestType } from "../protocol/method-type.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { formatIssues } from "../protocol/validation.ts";
-import type { InputChannel } from "./context.ts";
+import type { InputChannel } from "./scope.ts";
 import { stableStringify } from "./request-state.ts";
 
 /** Thrown into the handler for an unanswered input; the runtime turns the request into an `InputRequiredResult`. */
@@ -23,6 +24,50 @@ export class InputRequiredSignal extends Error {
     super(`input ${key} is required from the client; the request will be retried with the answer`);
     this.name = "InputRequiredSignal";
   }
+}
+
+/**
+ * The token of input request `method` a handler asks of this client (both MRTR rounds and task input use it), or
+ * the error to reject the ask with: a bad key, a method the revision cannot embed or this request cannot ask, a
+ * capability (or elicitation mode) the client did not declare, invalid params.
+ */
+export function checkInputRequest(
+  profile: RevisionProfile,
+  clientCapabilities: Capabilities,
+  method: string,
+  params: unknown,
+  chosenKey: string | undefined,
+  allowed: boolean,
+): AnyRequestType | Error {
+  if (chosenKey !== undefined && (typeof chosenKey !== "string" || chosenKey.length === 0)) {
+    return new ProtocolUsageError(`the key of a ${method} input must be a non-empty string`);
+  }
+  const token = profile.embedded.get(method);
+  if (!token || !allowed) {
+    return new ProtocolUsageError(`${method} cannot be asked of the client while serving this request`);
+  }
+  if (token.capability && !hasCapability(clientCapabilities, token.capability.path)) {
+    return new RpcError(
+      ErrorCode.MissingRequiredClientCapability,
+      `Missing required client capability: ${describeGate(token.capability)}`,
+      { requiredCapabilities: capabilityFor(token.capability) },
+    );
+  }
+  if (method === "elicitation/create" && !elicitationModeAllowed(clientCapabilities, params)) {
+    const mode = (params as { mode?: string }).mode ?? "form";
+    return new RpcError(
+      ErrorCode.MissingRequiredClientCapability,
+      `Missing required client capability: elicitation.${mode}`,
+      {
+        requiredCapabilities: { elicitation: { [mode]: {} } },
+      },
+    );
+  }
+  const checked = token.params.safeParse(params);
+  if (!checked.success) {
+    return new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`);
+  }
+  return token;
 }
 
 type Missing = Record<string, { method: string; params: unknown }>;
@@ -49,44 +94,8 @@ export class InputRounds implements InputChannel {
   ) {}
 
   ask(method: string, params: unknown, chosenKey: string | undefined): Promise<unknown> {
-    if (chosenKey !== undefined && (typeof chosenKey !== "string" || chosenKey.length === 0)) {
-      return Promise.reject(new ProtocolUsageError(`the key of a ${method} input must be a non-empty string`));
-    }
-    const token = this.profile.embedded.get(method);
-    if (!token || !this.allowed) {
-      return Promise.reject(
-        new ProtocolUsageError(`${method} cannot be asked of the client while serving this request`),
-      );
-    }
-    if (token.capability && !hasCapability(this.clientCapabilities, token.capability.path)) {
-      return Promise.reject(
-        new RpcError(
-          ErrorCode.MissingRequiredClientCapability,
-          `Missing required client capability: ${describeGate(token.capability)}`,
-          {
-            requiredCapabilities: capabilityFor(token.capability),
-          },
-        ),
-      );
-    }
-    if (method === "elicitation/create" && !elicitationModeAllowed(this.clientCapabilities, params)) {
-      const mode = (params as { mode?: string }).mode ?? "form";
-      return Promise.reject(
-        new RpcError(
-          ErrorCode.MissingRequiredClientCapability,
-          `Missing required client capability: elicitation.${mode}`,
-          {
-            requiredCapabilities: { elicitation: { [mode]: {} } },
-          },
-        ),
-      );
-    }
-    const checked = token.params.safeParse(params);
-    if (!checked.success) {
-      return Promise.reject(
-        new ProtocolUsageError(`invalid ${method} request: ${formatIssues(checked.error.issues, "params")}`),
-      );
-    }
+    const token = checkInputRequest(this.profile, this.clientCapabilities, method, params, chosenKey, this.allowed);
+    if (token instanceof Error) return Promise.reject(token);
     const key = chosenKey ?? `input-${this.next++}`;
     const request = `${method} ${stableStringify(params)}`;
     const asked = (this.asked ??= new Map());

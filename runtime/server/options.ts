@@ -26,8 +26,9 @@ import type {
   RevisionDescriptor,
 } from "../protocol/method-type.ts";
 import type { Validator } from "../protocol/validation.ts";
-import type { RequestContext } from "./context.ts";
-import type { ServerSession } from "./session.ts";
+import type { ExtensionScope } from "../protocol/extensions.ts";
+import type { RequestContext, ServerSession } from "./context.ts";
+import type { TasksOptions, ToolTaskOptions } from "./tasks/options.ts";
 
 export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
 export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;
@@ -67,10 +68,12 @@ export type ServerNotificationHandler<T extends AnyNotificationType> = (
 
 /**
  * An extension the server supports (basic/versioning.mdx#extension-negotiation): advertised under
- * `capabilities.extensions[id]`; its methods are served to clients that declare the same id, and are otherwise
- * unknown (-32601).
+ * `capabilities.extensions[id]` (in `initialize` and `server/discover` results of the revisions it extends, all when
+ * `versions` is absent); its methods are served to clients that declare the same id. A client that does not declare
+ * it gets -32021 naming it (`data.requiredCapabilities.extensions`); under a revision it does not extend, its methods
+ * are unknown (-32601).
  */
-export interface ServerExtension {
+export interface ServerExtension extends ExtensionScope {
   /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `io.modelcontextprotocol/tasks`. */
   readonly id: string;
   /** The settings object advertised for it (default `{}`: supported, no settings). */
@@ -84,6 +87,8 @@ export interface ToolOptions<Args> {
   readonly arguments?: Validator<Args>;
   /** OAuth scopes a caller needs for this tool; Streamable HTTP bearer auth enforces them (see `BearerAuthOptions`). */
   readonly scopes?: readonly string[];
+  /** Tasks extension: whether and when its calls run as tasks (default: never; see `ToolTaskOptions`). */
+  readonly task?: ToolTaskOptions;
 }
 
 export interface PromptOptions<Args> {
@@ -137,6 +142,8 @@ export interface ServerOptions {
   readonly onDiagnostic?: (message: string) => void;
   /** Client notifications the runtime does not consume itself (e.g. `notifications/roots/list_changed`). */
   readonly onClientNotification?: (method: string, params: unknown, session: ServerSession) => void;
+  /** Tasks extension (served when `extensions` lists it): the task store, TTL and poll interval. */
+  readonly tasks?: TasksOptions;
 }
 
 export interface RegisteredTool {
@@ -144,6 +151,7 @@ export interface RegisteredTool {
   readonly handler: ToolHandler<unknown>;
   readonly validator: Validator<unknown> | undefined;
   readonly scopes: readonly string[];
+  readonly task: ToolTaskOptions | undefined;
 }
 export interface RegisteredResource {
   readonly definition: ResourceDefinition;

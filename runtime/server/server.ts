@@ -36,15 +36,26 @@ import type {
   ToolHandler,
   ToolOptions,
 } from "./options.ts";
-import { SERVER_METHODS, type MethodImpl } from "./methods.ts";
+import type { MethodImpl } from "./method-env.ts";
+import { SERVER_METHODS } from "./methods.ts";
 import { RequestStateSealer } from "./request-state.ts";
-import { ServerSession } from "./session.ts";
+import type { ServerSession } from "./context.ts";
+import { Session } from "./session.ts";
 import { matchUriTemplate } from "../protocol/uri-template.ts";
+import { extensionApplies } from "../protocol/extensions.ts";
+import { TaskEngine } from "./tasks/engine.ts";
+import { admissionToken, taskRequests } from "./tasks/task-methods.ts";
+import { TASKS_EXTENSION_ID } from "./tasks/wire.ts";
 
 /**
  * The server: what it offers and how it is configured, given its revisions as values (`ServerOptions.revisions`).
  * Code built on it bundles the bindings of those revisions and no others.
  */
+/** A change every interested client is owed a notification of. */
+export type ServerBroadcast =
+  | { readonly kind: "listChanged"; readonly list: "tools" | "resources" | "prompts" }
+  | { readonly kind: "resourceUpdated"; readonly uri: string };
+
 export class McpServer {
   private readonly toolMap = new Map<string, RegisteredTool>();
   private readonly resourceMap = new Map<string, RegisteredResource>();
@@ -59,7 +70,7 @@ export class McpServer {
   readonly handshakeByRevision: ReadonlyMap<string, RevisionProfile>;
   readonly statelessByRevision: ReadonlyMap<string, RevisionProfile>;
   readonly sealer: RequestStateSealer;
-  private readonly live = new Set<ServerSession>();
+  private readonly live = new Set<Session>();
   private readonly requestHandlers = new Map<string, MethodImpl>();
   private readonly notificationHandlers = new Map<
     string,
@@ -68,6 +79,9 @@ export class McpServer {
   /** Extension methods by method name, with the extension id a client must declare. */
   private readonly extensionMethods = new Map<string, { readonly id: string; readonly token: AnyMethodType }>();
   private cachedCapabilities: Record<string, unknown> | undefined;
+  /** Runs `tools/call` requests as tasks and serves `tasks/*`, when `options.extensions` lists the Tasks extension. */
+  readonly tasks: TaskEngine | undefined;
+  private readonly taskMethods: Readonly<Record<string, MethodImpl>>;
 
   constructor(readonly options: ServerOptions) {
     const profiles = rankProfiles(options.revisions);
@@ -85,9 +99,14 @@ export class McpServer {
         const previous = this.extensionMethods.get(token.method);
         if (previous)
           throw new Error(`extension method ${token.method} is declared by both ${previous.id} and ${extension.id}`);
-        this.extensionMethods.set(token.method, { id: extension.id, token });
+        const admitted =
+          token.kind === "request" && extension.id === TASKS_EXTENSION_ID ? admissionToken(token) : token;
+        this.extensionMethods.set(token.method, { id: extension.id, token: admitted });
       }
     }
+    const servesTasks = (options.extensions ?? []).some((e) => e.id === TASKS_EXTENSION_ID);
+    this.tasks = servesTasks ? new TaskEngine(profiles, options.tasks, options.onDiagnostic) : undefined;
+    this.taskMethods = this.tasks ? taskRequests(this.tasks) : {};
   }
 
   /**
@@ -120,7 +139,9 @@ export class McpServer {
   /** The implementation of a client→server request: a registered handler, else the built-in one. */
   implementationOf(method: string): MethodImpl | undefined {
     return (
-      this.requestHandlers.get(method) ?? (Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined)
+      this.requestHandlers.get(method) ??
+      (Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined) ??
+      (Object.hasOwn(this.taskMethods, method) ? this.taskMethods[method] : undefined)
     );
   }
 
@@ -130,18 +151,35 @@ export class McpServer {
     return this.notificationHandlers.get(method);
   }
 
-  /** The token of an extension method, when the client's capabilities declare its extension. */
-  extensionToken(method: string, clientCapabilities: Capabilities): AnyMethodType | undefined {
+  /**
+   * The token of an extension method, when the client's capabilities declare its extension (and, given the wire
+   * `version` of the request's revision, the extension is defined under it).
+   */
+  extensionToken(method: string, clientCapabilities: Capabilities, version?: string): AnyMethodType | undefined {
     const entry = this.extensionMethods.get(method);
-    return entry && hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
+    if (!entry || (version !== undefined && !this.extensionDefined(entry.id, version))) return undefined;
+    return hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
   }
 
-  /** The token of an extension request, when the client's capabilities declare its extension. */
-  extensionRequest(method: string, clientCapabilities: Capabilities): AnyRequestType | undefined {
+  /** The token of an extension request, when the client's capabilities declare its extension (see `extensionToken`). */
+  extensionRequest(method: string, clientCapabilities: Capabilities, version?: string): AnyRequestType | undefined {
+    const token = this.extensionToken(method, clientCapabilities, version);
+    return token?.kind === "request" ? token : undefined;
+  }
+
+  /**
+   * The extension that defines `method` under wire version `version` when the client did not declare it: such a
+   * request gets -32021 naming it (basic/index.mdx; the capability it needs is the extension).
+   */
+  undeclaredExtension(method: string, clientCapabilities: Capabilities, version: string): string | undefined {
     const entry = this.extensionMethods.get(method);
-    return entry?.token.kind === "request" && hasCapability(clientCapabilities, ["extensions", entry.id])
-      ? entry.token
-      : undefined;
+    if (!entry || !this.extensionDefined(entry.id, version)) return undefined;
+    return hasCapability(clientCapabilities, ["extensions", entry.id]) ? undefined : entry.id;
+  }
+
+  private extensionDefined(id: string, version: string): boolean {
+    const extension = (this.options.extensions ?? []).find((e) => e.id === id);
+    return extension !== undefined && extensionApplies(extension, version);
   }
 
   /** Registered tools by name (a read-only view; register with `tool`, remove with `removeTool`). */
@@ -179,6 +217,7 @@ export class McpServer {
       handler: handler as ToolHandler<unknown>,
       validator: options.arguments,
       scopes: options.scopes ?? [],
+      task: options.task,
     });
     this.changed("tools");
     return this;
@@ -227,9 +266,21 @@ export class McpServer {
     return removed;
   }
 
-  /** Capabilities derived from what is registered, merged with `options.capabilities`. Do not mutate the result. */
-  capabilities(): Record<string, unknown> {
-    return (this.cachedCapabilities ??= this.deriveCapabilities());
+  /**
+   * Capabilities derived from what is registered, merged with `options.capabilities`; given the wire `version` of a
+   * revision, without the extensions not defined under it (`ServerExtension.versions`). Do not mutate the result.
+   */
+  capabilities(version?: string): Record<string, unknown> {
+    const all = (this.cachedCapabilities ??= this.deriveCapabilities());
+    const absent = (this.options.extensions ?? []).filter(
+      (e) => version !== undefined && !extensionApplies(e, version),
+    );
+    const listed = all["extensions"];
+    if (absent.length === 0 || typeof listed !== "object" || listed === null) return all;
+    const extensions: Record<string, unknown> = { ...listed };
+    for (const extension of absent) delete extensions[extension.id];
+    const { extensions: _all, ...rest } = all;
+    return Object.keys(extensions).length > 0 ? { ...rest, extensions } : rest;
   }
 
   private deriveCapabilities(): Record<string, unknown> {
@@ -250,7 +301,7 @@ export class McpServer {
 
   /** Starts serving one connection. The session ends when the transport closes. */
   async connect(transport: Transport): Promise<ServerSession> {
-    const session = new ServerSession(this, transport, () => this.live.delete(session));
+    const session = new Session(this, transport, () => this.live.delete(session));
     this.live.add(session);
     await session.start();
     return session;
@@ -263,16 +314,28 @@ export class McpServer {
 
   /** Tells every interested client that a resource changed (`notifications/resources/updated`). */
   notifyResourceUpdated(uri: string): void {
-    for (const session of this.live) session.resourceUpdated(uri);
+    this.deliverBroadcast({ kind: "resourceUpdated", uri });
+    this.onBroadcast?.({ kind: "resourceUpdated", uri });
+  }
+
+  /** Hears the broadcasts raised here; an HTTP endpoint whose instances share a `store` sets it to tell the others. */
+  onBroadcast: ((broadcast: ServerBroadcast) => void) | undefined;
+
+  /** A broadcast (raised here, or on another instance of a shared deployment) for this process's sessions. */
+  deliverBroadcast(broadcast: ServerBroadcast): void {
+    if (broadcast.kind === "listChanged") for (const session of this.live) session.listChanged(broadcast.list);
+    else for (const session of this.live) session.resourceUpdated(broadcast.uri);
   }
 
   /** Ends every session's `subscriptions/listen` streams gracefully and closes the sessions. */
   async close(): Promise<void> {
     await Promise.all([...this.live].map((session) => session.close()));
+    await this.tasks?.close();
   }
 
   private changed(kind: "tools" | "resources" | "prompts"): void {
     this.cachedCapabilities = undefined;
-    for (const session of this.live) session.listChanged(kind);
+    this.deliverBroadcast({ kind: "listChanged", list: kind });
+    this.onBroadcast?.({ kind: "listChanged", list: kind });
   }
 }

@@ -15,46 +15,39 @@ import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
 import { logLevelRank, MetaKey, metaOf, type LogLevel } from "../protocol/meta.ts";
 import type { Implementation, SubscriptionFilter } from "../protocol/builtin-types.ts";
-import type { AnyMethodType, AnyNotificationType, ParamsOf } from "../protocol/method-type.ts";
+import type { AnyNotificationType, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
-import { parseParams } from "../protocol/validation.ts";
 import type { Transport } from "../transport/transport.ts";
-import { HandlerContext, type ContextHost } from "./context.ts";
-import {
-  openHandshake,
-  serverEra,
-  type Admitted,
-  type HandshakeState,
-  type RequestScope,
-  type ServerEra,
-  type ServingPort,
-} from "./eras.ts";
+import { HandlerContext, type ContextHost, type RequestContext, type ServerSession } from "./context.ts";
+import type { Awaitable } from "../protocol/helper-types.ts";
+import type { TaskWork } from "./tasks/engine.ts";
+import { detailedTask } from "./tasks/wire.ts";
+import { admitRequest, methodToken, routeRequest, type SessionHost } from "./dispatch.ts";
+import { openHandshake, serverEra, type ServerEra, type ServingPort } from "./eras.ts";
 import { InFlight } from "./in-flight.ts";
 import { ListenStreams } from "./listen-streams.ts";
-import type { MethodImpl } from "./methods.ts";
-import type { McpServer } from "./server.ts";
+import type { MethodImpl, MethodSession } from "./method-env.ts";
+import type { Admitted, HandshakeState, RequestScope } from "./scope.ts";
 
 type Result = Record<string, unknown>;
 
 const ELICITATION_COMPLETE = "notifications/elicitation/complete";
 
-/** Where a request goes: its revision's profile and era strategy. */
-interface Route {
-  readonly profile: RevisionProfile;
-  readonly era: ServerEra;
-}
-
-export class ServerSession implements ContextHost, ServingPort {
+/** The `ServerSession` implementation: one per connection, made by `McpServer.connect`. */
+export class Session implements ServerSession, ContextHost, ServingPort, MethodSession {
   readonly engine: JsonRpcEngine;
   private opened: HandshakeState | undefined;
-  private readonly listens = new ListenStreams(
-    (profile, method, params, related) => void this.sendGated(profile, method, params, undefined, related),
+  private readonly listens = new ListenStreams((profile, method, params, related) =>
+    // notifications/tasks (an extension's) goes only to streams that agreed to it (see `listen`)
+    method === "notifications/tasks"
+      ? void this.engine.notify(method, params, related).catch(() => undefined)
+      : void this.sendGated(profile, method, params, undefined, related),
   );
   private servedStateless = false;
   private readonly inFlight = new InFlight(() => this.server.options.maxRequestsInFlight);
 
   constructor(
-    readonly server: McpServer,
+    readonly server: SessionHost,
     transport: Transport,
     private readonly onEnd: () => void,
   ) {
@@ -151,7 +144,7 @@ export class ServerSession implements ContextHost, ServingPort {
   ): Promise<void> {
     const method = typeof token === "string" ? token : token.method;
     const state = this.handshake;
-    const found = state ? this.methodToken(state.profile, method, state.clientCapabilities) : undefined;
+    const found = state ? methodToken(this.server, state.profile, method, state.clientCapabilities) : undefined;
     if (!state || !found || found.kind !== "notification" || found.direction === "clientToServer") {
       throw new ProtocolUsageError(`${method} is not a server notification of this session's revision`);
     }
@@ -194,14 +187,26 @@ export class ServerSession implements ContextHost, ServingPort {
   }
 
   /** Opens a `subscriptions/listen` stream; resolves (graceful end) when the session closes. */
-  listen(id: JsonRpcId, requested: SubscriptionFilter, signal: AbortSignal, profile: RevisionProfile): Promise<Result> {
-    return this.listens.open(id, requested, this.server.capabilities(), profile, signal);
+  listen(
+    id: JsonRpcId,
+    requested: SubscriptionFilter,
+    signal: AbortSignal,
+    profile: RevisionProfile,
+    taskIds?: readonly string[],
+  ): Promise<Result> {
+    const stream = this.listens.open(id, requested, this.server.capabilities(), profile, signal, taskIds);
+    const tasks = this.server.tasks;
+    if (!taskIds?.length || !tasks) return stream;
+    const unwatch = taskIds.map((taskId) =>
+      tasks.watch(taskId, (task) => this.listens.taskStatus(taskId, detailedTask(task))),
+    );
+    return stream.finally(() => unwatch.forEach((stop) => stop()));
   }
 
   // ---- incoming -----------------------------------------------------------------------------------------
 
   private readonly onRequest = (request: IncomingRequest): Promise<Result> | Result => {
-    const route = this.route(request);
+    const route = routeRequest(this.server, this.handshake, request);
     if (route === "initialize") {
       const opened = openHandshake(this.server, request);
       this.opened = opened.state;
@@ -209,70 +214,12 @@ export class ServerSession implements ContextHost, ServingPort {
     }
     if (route === "ping") return {}; // before anything was negotiated
     const { profile, era } = route;
-    const admitted = this.admit(era, profile, request);
+    const admitted = admitRequest(this.server, this.handshake, era, profile, request);
     if (!era.rules.sessions) this.servedStateless = true;
     const scope = era.scope(this, request, profile, admitted.admitted);
     if (scope instanceof Promise) return scope.then((s) => this.run(era, request, admitted, s));
     return this.run(era, request, admitted, scope);
   };
-
-  /**
-   * A request naming its revision in `_meta` is stateless-era, `initialize` too: that era has no `initialize` (its
-   * method table lacks it), so it gets -32601 there instead of starting a handshake.
-   */
-  private route(request: IncomingRequest): Route | "initialize" | "ping" {
-    const requested = metaOf(request.params)?.[MetaKey.protocolVersion];
-    if (typeof requested === "string" && (!this.handshake || this.server.statelessByRevision.has(requested))) {
-      const profile = this.server.statelessByRevision.get(requested);
-      if (!profile) {
-        throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-          supported: [...this.server.versions],
-          requested,
-        });
-      }
-      return { profile, era: serverEra(profile.era) };
-    }
-    if (request.method === "initialize" && !this.handshake) return "initialize";
-    if (this.handshake) {
-      if (request.method === "initialize")
-        throw new RpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
-      return { profile: this.handshake.profile, era: serverEra(this.handshake.profile.era) };
-    }
-    if (request.method === "ping") return "ping";
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params: _meta["${MetaKey.protocolVersion}"] is required (or open a session with initialize); supported versions: ${this.server.versions.join(", ")}`,
-    );
-  }
-
-  /**
-   * Finds the method (of the revision, or of an extension both sides declared) and its implementation, checks the
-   * server capability gate and validates params as the era requires.
-   */
-  private admit(
-    era: ServerEra,
-    profile: RevisionProfile,
-    request: IncomingRequest,
-  ): { admitted: Admitted; impl: MethodImpl } {
-    const { method } = request;
-    const declared = era.rules.requestsCarryMeta
-      ? ((metaOf(request.params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities)
-      : (this.handshake?.clientCapabilities ?? {});
-    const token = profile.requests.get(method) ?? this.server.extensionRequest(method, declared);
-    const impl = this.server.implementationOf(method);
-    if (!token || token.direction === "serverToClient" || !impl) {
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    }
-    const gate = token.capability;
-    if (gate?.side === "server" && !hasCapability(this.server.capabilities(), gate.path)) {
-      throw new RpcError(
-        ErrorCode.MethodNotFound,
-        `Method not found: ${method} (this server does not declare ${describeGate(gate)})`,
-      );
-    }
-    const params = parseParams(era.paramsSchema(token), request.params ?? {}, method) as Result;
-    return { admitted: { token, params }, impl };
-  }
 
   private run(
     era: ServerEra,
@@ -318,6 +265,13 @@ export class ServerSession implements ContextHost, ServingPort {
     return this.sendGated(context.scope.profile, "notifications/message", p, context.scope, context.requestId);
   }
 
+  /** `ContextHost`: a task when the server serves Tasks and this request may become one (`TaskEngine.accepts`); else inline. */
+  runAsTask<R extends object>(context: HandlerContext, work: (context: RequestContext) => Awaitable<R>): Promise<R> {
+    const tasks = this.server.tasks;
+    if (tasks?.accepts(context)) return tasks.start(context, work as TaskWork) as Promise<object> as Promise<R>;
+    return Promise.resolve(context).then(work);
+  }
+
   /**
    * `ContextHost`: `notifications/elicitation/complete` goes out only on a session (it may follow the request's end)
    * whose revision has it (2025-11-25), to a client that declared URL mode. Related to the request: over HTTP it
@@ -354,18 +308,11 @@ export class ServerSession implements ContextHost, ServingPort {
     return this.engine.notify(method, params, related).catch(() => undefined);
   }
 
-  /** A method's token in `profile`, else in an extension the client declared. */
-  private methodToken(profile: RevisionProfile, method: string, declared: Capabilities): AnyMethodType | undefined {
-    // Own keys only: a method named "constructor" or "toString" must not find Object.prototype's members.
-    const own = Object.hasOwn(profile.methods, method) ? profile.methods[method] : undefined;
-    return own ?? this.server.extensionToken(method, declared);
-  }
-
   private onNotification(method: string, params: unknown): void {
     const profile = this.handshake?.profile ?? this.server.newestProfile;
     const declared =
       this.handshake?.clientCapabilities ?? ((metaOf(params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities);
-    const token = this.methodToken(profile, method, declared);
+    const token = methodToken(this.server, profile, method, declared);
     if (token && token.kind === "notification") {
       const parsed = token.params.safeParse(params ?? {});
       if (!parsed.success) {

@@ -10,7 +10,7 @@ import * as z from "zod/mini";
 import { ProtocolRequestType, type AnyRequestType } from "../../protocol/method-type.ts";
 import { formatIssues } from "../../protocol/validation.ts";
 import type { RequestContext } from "../context.ts";
-import type { MethodImpl } from "../methods.ts";
+import type { MethodImpl } from "../method-env.ts";
 import { principalOf } from "../request-state.ts";
 import type { TaskEngine } from "./engine.ts";
 import { isTerminal, type TaskState } from "./store.ts";

@@ -1,0 +1,60 @@
+/**
+ * What a method implementation is given (`MethodEnv`: the server definition, the session, the revision, the
+ * request's context and params) and what it is (`MethodImpl`). A leaf: the built-in methods (`methods.ts`), the
+ * Tasks methods (`tasks/task-methods.ts`) and the session that runs them all read it.
+ */
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
+import type { SubscriptionFilter } from "../protocol/builtin-types.ts";
+import type { Capabilities } from "../protocol/capabilities.ts";
+import type { RevisionProfile } from "../protocol/profiles.ts";
+import type { RequestContext } from "./context.ts";
+import type {
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredTemplate,
+  RegisteredTool,
+  ServerOptions,
+} from "./options.ts";
+import type { TaskEngine } from "./tasks/engine.ts";
+
+type Result = Record<string, unknown>;
+
+/** What the built-in methods read of the server definition (`McpServer` is one). */
+export interface MethodServer {
+  readonly tools: ReadonlyMap<string, RegisteredTool>;
+  readonly resources: ReadonlyMap<string, RegisteredResource>;
+  readonly templates: ReadonlyMap<string, RegisteredTemplate>;
+  readonly prompts: ReadonlyMap<string, RegisteredPrompt>;
+  /** Wire versions served, newest first. */
+  readonly versions: readonly string[];
+  /** The server's capabilities (under the revision of wire version `version`, when given). */
+  capabilities(version?: string): Capabilities;
+  readonly options: Pick<ServerOptions, "pageSize" | "instructions">;
+  /** Runs requests as tasks, when the server serves the Tasks extension. */
+  readonly tasks: TaskEngine | undefined;
+}
+
+/** What the built-in methods ask of the session serving the request. */
+export interface MethodSession {
+  subscribe(uri: string): void;
+  unsubscribe(uri: string): void;
+  setLogLevel(level: unknown): void;
+  listen(
+    id: JsonRpcId,
+    requested: SubscriptionFilter,
+    signal: AbortSignal,
+    profile: RevisionProfile,
+    taskIds?: readonly string[],
+  ): Promise<Result>;
+}
+
+export interface MethodEnv {
+  readonly server: MethodServer;
+  readonly session: MethodSession;
+  readonly profile: RevisionProfile;
+  readonly context: RequestContext;
+  readonly requestId: JsonRpcId;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+/** What the server does for one method (built in, or a handler registered by token). */
+export type MethodImpl = (env: MethodEnv) => Result | Promise<Result>;
