@@ -110,6 +110,10 @@ export class InstanceProcess {
     });
   }
 
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get alive(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }

@@ -195,7 +195,7 @@ export interface LocalSessions {
 /** The shared state of one HTTP endpoint: its sessions' shared sides, the bus listener and the poll. */
 export class SharedSessions {
   private readonly sessions = new Map<string, SharedSession>();
-  private unlisten: (() => void) | undefined;
+  private readonly unlisten: () => void;
   private poll: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -204,13 +204,17 @@ export class SharedSessions {
     private readonly local: LocalSessions,
     private readonly onError: (error: unknown) => void,
     private readonly pollMs = 1_000,
-  ) {}
+  ) {
+    // From the start, not with the first session: stateless-era listen streams here hear broadcasts raised elsewhere.
+    this.unlisten = store.listen((message) => this.onBus(message));
+    if (host.onBroadcast === undefined) host.onBroadcast = this.relay;
+  }
 
-  /** Started with the first session (Workers forbid timers at module scope). */
+  private readonly relay = (broadcast: Broadcast): void => void this.broadcast(broadcast);
+
+  /** The poll starts with the first session (Workers forbid timers at module scope). */
   private start(): void {
-    if (this.unlisten) return;
-    this.unlisten = this.store.listen((message) => this.onBus(message));
-    if (this.host.onBroadcast === undefined) this.host.onBroadcast = (b) => void this.broadcast(b);
+    if (this.poll) return;
     // The backstop for wake-ups the bus lost (pub/sub is at most once): every held stream reads from its cursor.
     this.poll = setInterval(() => {
       for (const session of this.sessions.values()) session.wake();
@@ -289,8 +293,9 @@ export class SharedSessions {
   }
 
   close(): void {
-    this.unlisten?.();
-    this.unlisten = undefined;
+    this.unlisten();
+    if (this.host.onBroadcast === this.relay) this.host.onBroadcast = undefined;
     clearInterval(this.poll);
+    this.poll = undefined;
   }
 }
