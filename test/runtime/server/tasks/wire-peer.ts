@@ -154,7 +154,8 @@ async function readBody(response: Response, onMessage: (message: Json) => void):
   }
 }
 
-export async function httpPeer(env: Record<string, string> = {}): Promise<Peer> {
+/** The fixture server over Streamable HTTP: its URL, and how to stop it. */
+export async function httpFixture(env: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void> }> {
   const child = startFixture("http", env);
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -165,6 +166,11 @@ export async function httpPeer(env: Record<string, string> = {}): Promise<Peer> 
     });
     child.once("exit", (code) => reject(new Error(`the fixture exited (${code})`)));
   });
+  return { url, close: () => stopped(child) };
+}
+
+export async function httpPeer(env: Record<string, string> = {}): Promise<Peer> {
+  const { url, close } = await httpFixture(env);
   let next = 1;
   const post = (method: string, params: Json, options: RequestOptions, signal?: AbortSignal) => {
     const body = { jsonrpc: "2.0", id: next++, method, params: { ...params, _meta: meta(options.declare) } };
@@ -188,6 +194,6 @@ export async function httpPeer(env: Record<string, string> = {}): Promise<Peer> 
         .catch(() => undefined);
       return collector(messages, () => abort.abort());
     },
-    close: () => stopped(child),
+    close,
   };
 }
