@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createParser } from "eventsource-parser";
 import { startCluster, type Cluster, type InstanceProcess } from "./cluster.ts";
 import { waitFor } from "../runtime/http/helpers.ts";
+import { builtinRevisions, McpClient } from "../../runtime/index.ts";
+import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 
 let cluster: Cluster;
 
@@ -128,5 +130,78 @@ describe("an instance dies holding a GET stream", () => {
     });
     expect(foreign.status).toBe(400);
     await foreign.body?.cancel();
+  }, 60_000);
+});
+
+async function initializeWorks(url: string): Promise<string | undefined> {
+  try {
+    return await openSession(url);
+  } catch {
+    return undefined;
+  }
+}
+
+describe("Redis killed and restarted under traffic", () => {
+  it("session requests get 503 (never 404) at once, 2026-07-28 calls go on, and everything recovers", async () => {
+    const live = cluster.instances.filter((i) => i.alive);
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    const session = await openSession(cluster.proxy.url);
+    await cluster.redis.kill();
+    for (const instance of live) {
+      const started = Date.now();
+      const answer = await rpc(instance.url, { jsonrpc: "2.0", id: nextId++, method: "tools/list" }, session);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("retry-after")).toBe("1");
+      const body = (await answer.json()) as { error: { code: number; message: string } };
+      expect(body.error.code).toBe(-32603);
+      expect(body.error.message).toContain("state store unavailable");
+      const init = await rpc(instance.url, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      });
+      expect(init.status).toBe(503);
+      expect(init.headers.get("mcp-session-id")).toBeNull();
+      await init.text();
+    }
+    // The stateless era needs no Redis for a call.
+    const client = new McpClient({
+      info: { name: "ours", version: "1.0.0" },
+      revisions: builtinRevisions.filter((r) => r.version === "2026-07-28"),
+    });
+    await client.connect(new StreamableHttpClientTransport(cluster.proxy.url));
+    const seen = new Set<string>();
+    for (let i = 0; i < live.length; i++) {
+      const result = (await client.callTool("whoami", {})) as { content: Array<{ text: string }> };
+      seen.add(result.content[0]!.text);
+    }
+    expect(seen.size).toBe(live.length);
+    await client.close();
+
+    await cluster.redis.start(); // no persistence: it comes back empty
+    const recovered = Date.now();
+    const sessions: string[] = [];
+    for (const instance of live) {
+      let opened: string | undefined;
+      while (!(opened = await initializeWorks(instance.url)) && Date.now() - recovered < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(opened).toBeDefined();
+      sessions.push(opened!);
+    }
+    expect(Date.now() - recovered).toBeLessThan(10_000);
+    // The old session is gone with Redis's data: now (and only now) 404, so the client re-initializes.
+    const gone = await rpc(live[0]!.url, { jsonrpc: "2.0", id: nextId++, method: "tools/list" }, session);
+    expect(gone.status).toBe(404);
+    await gone.text();
+    // The bus works again: a list change raised on one instance reaches a GET stream held by another.
+    const [holder, raiser] = live as [InstanceProcess, InstanceProcess];
+    const stream = openGet(holder.url, sessions[0]!);
+    await stream.open;
+    await addTool(raiser, sessions[0]!, "after_restart");
+    await waitFor(() => stream.events.length === 1, 5_000);
+    stream.close();
+    expect(live.every((i) => i.alive)).toBe(true);
   }, 60_000);
 });
