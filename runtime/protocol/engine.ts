@@ -32,43 +32,26 @@ import {
   type RequestOptions,
 } from "./engine-contract.ts";
 import { IncomingCall } from "./incoming-call.ts";
+import { OutgoingRequests, type Pending } from "./outgoing-requests.ts";
 
 export { asError, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION };
 export type { EngineHandlers, EngineOptions, IncomingRequest, ProgressUpdate, RequestOptions };
 
-interface Pending {
-  readonly id: number;
-  readonly method: string;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: Error) => void;
-  readonly options: RequestOptions | undefined;
-  readonly startedAt: number;
-  /** When the request times out (`Date.now()` time), or Infinity. */
-  deadline: number;
-  onAbort: (() => void) | undefined;
-}
-
-/** An incoming request in flight. Its AbortController is created only if someone looks at `signal`. */
+/** One connection's JSON-RPC: incoming requests run with a signal each, outgoing ones wait in `OutgoingRequests`. */
 export class JsonRpcEngine {
   private nextId = 1;
-  private readonly pending = new Map<JsonRpcId, Pending>();
+  private readonly pending: OutgoingRequests;
   private readonly incoming = new Map<JsonRpcId, IncomingCall>();
   private isClosed = false;
-  private readonly defaultTimeoutMs: number;
-  /**
-   * One timer for every outgoing request's timeout, armed for the earliest deadline (a timer per request cost
-   * ~0.3 µs to arm and clear, on every request). Unreferenced while nothing is pending, so it never keeps the
-   * process alive on its own.
-   */
-  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
-  private sweepAt = Infinity;
 
   constructor(
     private readonly transport: Transport,
     private readonly handlers: EngineHandlers,
     options: EngineOptions = {},
   ) {
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
+    this.pending = new OutgoingRequests(options.defaultTimeoutMs ?? 60_000, (entry, elapsed) =>
+      this.abandon(entry, new RequestTimeoutError(entry.method, elapsed), `timed out after ${elapsed} ms`),
+    );
   }
 
   start(): Promise<void> {
@@ -111,9 +94,7 @@ export class JsonRpcEngine {
         deadline: Infinity,
         onAbort: undefined,
       };
-      this.pending.set(id, entry);
-      if (this.pending.size === 1) this.sweepTimer?.ref();
-      this.armTimer(entry);
+      this.pending.add(entry);
       if (signal) {
         entry.onAbort = () => this.abandon(entry, new RequestCancelledError(method, signal.reason), signal.reason);
         signal.addEventListener("abort", entry.onAbort, { once: true });
@@ -121,7 +102,7 @@ export class JsonRpcEngine {
       const sendOptions =
         options?.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
       this.transport.send(message, sendOptions).catch((error: unknown) => {
-        if (this.pending.get(id) === entry) this.settle(entry, undefined, asError(error));
+        if (this.pending.get(id) === entry) this.pending.settle(entry, undefined, asError(error));
       });
     });
   }
@@ -144,7 +125,7 @@ export class JsonRpcEngine {
   cancelOutgoing(id: JsonRpcId, reason?: string): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
-    this.settle(entry, undefined, new RequestCancelledError(entry.method, reason ?? "cancelled by the peer"));
+    this.pending.settle(entry, undefined, new RequestCancelledError(entry.method, reason ?? "cancelled by the peer"));
     return true;
   }
 
@@ -154,7 +135,7 @@ export class JsonRpcEngine {
     const entry = this.pending.get(token);
     const onProgress = entry?.options?.onProgress;
     if (!entry || !onProgress) return false;
-    if (entry.options?.resetTimeoutOnProgress) this.armTimer(entry);
+    if (entry.options?.resetTimeoutOnProgress) this.pending.arm(entry);
     try {
       onProgress(update);
     } catch (error) {
@@ -308,72 +289,31 @@ export class JsonRpcEngine {
       this.report(`dropped a response (${what}) for unknown or finished request id ${JSON.stringify(message.id)}`);
       return;
     }
-    if (message.error) this.settle(entry, undefined, RpcError.from(message.error));
-    else this.settle(entry, message.result, undefined);
+    if (message.error) this.pending.settle(entry, undefined, RpcError.from(message.error));
+    else this.pending.settle(entry, message.result, undefined);
   }
 
   // ---- outgoing bookkeeping -------------------------------------------------------------------------------
 
-  private armTimer(entry: Pending): void {
-    const timeout = entry.options?.timeoutMs ?? this.defaultTimeoutMs;
-    const cap = entry.options?.maxTotalTimeoutMs;
-    const now = Date.now();
-    let wait = timeout > 0 ? timeout : Infinity;
-    if (cap !== undefined) wait = Math.min(wait, cap - (now - entry.startedAt));
-    entry.deadline = now + Math.max(0, wait);
-    if (entry.deadline < this.sweepAt) this.scheduleSweep(entry.deadline, now);
-  }
-
-  private scheduleSweep(at: number, now: number): void {
-    if (this.sweepTimer) clearTimeout(this.sweepTimer);
-    this.sweepAt = at;
-    // Only scheduled with a request pending, so the timer starts ref'd; `unref` follows the last request out.
-    this.sweepTimer = setTimeout(this.sweep, Math.max(0, at - now));
-  }
-
-  /** Times out every request past its deadline and re-arms for the next one. */
-  private readonly sweep = (): void => {
-    this.sweepTimer = undefined;
-    this.sweepAt = Infinity;
-    const now = Date.now();
-    let next = Infinity;
-    for (const entry of this.pending.values()) {
-      if (entry.deadline <= now) {
-        const elapsed = now - entry.startedAt;
-        this.abandon(entry, new RequestTimeoutError(entry.method, elapsed), `timed out after ${elapsed} ms`);
-      } else if (entry.deadline < next) next = entry.deadline;
-    }
-    if (next !== Infinity && !this.isClosed) this.scheduleSweep(next, now);
-  };
-
   /** Gives up on a request locally and tells the peer to stop working on it. */
   private abandon(entry: Pending, error: Error, reason: unknown): void {
     if (this.pending.get(entry.id) !== entry) return;
-    this.settle(entry, undefined, error);
+    this.pending.settle(entry, undefined, error);
     if (this.isClosed || entry.options?.cancellable === false) return;
     const params = { requestId: entry.id, reason: typeof reason === "string" ? reason : String(reason ?? "cancelled") };
     this.notify(CANCELLED_NOTIFICATION, params, entry.options?.relatedRequestId).catch((e) => this.diagnose(e));
   }
 
-  private settle(entry: Pending, result: unknown, error: Error | undefined): void {
-    this.pending.delete(entry.id);
-    if (this.pending.size === 0) this.sweepTimer?.unref();
-    if (entry.onAbort) entry.options?.signal?.removeEventListener("abort", entry.onAbort);
-    if (error) entry.reject(error);
-    else entry.resolve(result);
-  }
-
   private onTransportClosed(error?: Error): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    if (this.sweepTimer) clearTimeout(this.sweepTimer);
-    this.sweepTimer = undefined;
     // Built only when something is pending: a stateless HTTP session closes after every request, and an Error
     // (with its stack) per close is measurable there.
-    if (this.pending.size > 0 || this.incoming.size > 0) {
-      const failure = new ConnectionClosedError(error);
-      for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
-      for (const entry of this.incoming.values()) entry.abort(failure);
+    let failure: ConnectionClosedError | undefined;
+    const closedError = () => (failure ??= new ConnectionClosedError(error));
+    this.pending.stop(closedError);
+    if (this.incoming.size > 0) {
+      for (const entry of this.incoming.values()) entry.abort(closedError());
       this.incoming.clear();
     }
     this.handlers.onClose?.(error);
