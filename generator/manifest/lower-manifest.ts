@@ -196,6 +196,7 @@ export function lowerManifest(
     types: acc.types,
     ...entries,
     methods: newMethods(served, capabilities, options.builtinMethods),
+    tasks: entries.tools.some((t) => t.task !== "forbidden"),
     definitionFields: revisionFields.definitionFields,
     warnings: acc.warnings,
     runtimeImport: manifest.generate?.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
@@ -224,6 +225,7 @@ function lowerTool(tool: ManifestTool, path: ManifestPath, acc: Collected): Omit
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     ...(tool.icons ? { icons: tool.icons } : {}),
     scopes: tool.scopes ?? [],
+    task: tool.task ?? "forbidden",
   };
 }
 

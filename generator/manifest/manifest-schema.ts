@@ -37,6 +37,10 @@ const ToolAnnotations = z.strictObject({
   openWorldHint: z.boolean().exactOptional(),
 });
 
+/** Whether a tool's calls may run as tasks (the runtime's `TaskSupport`). */
+export const TASK_SUPPORT = ["forbidden", "optional", "required"] as const;
+export type ManifestTaskSupport = (typeof TASK_SUPPORT)[number];
+
 /** MCP 2025-11-25 tool name rule: 1–128 characters of `[A-Za-z0-9_.-]`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -54,6 +58,12 @@ const Tool = z.strictObject({
     .array(z.string().min(1))
     .exactOptional()
     .describe("OAuth scopes a caller's token must carry to call this tool (enforced by the HTTP auth layer)."),
+  task: z
+    .enum(TASK_SUPPORT)
+    .exactOptional()
+    .describe(
+      "Tasks extension (io.modelcontextprotocol/tasks, stateless era): whether a call may run as a task. forbidden (default): always answered at once; optional: a task when the request declares the extension, else at once; required: a request that does not declare it gets -32021. The generated server then serves the extension, and the typed client gets a task form of the tool.",
+    ),
 });
 
 const Resource = z.strictObject({

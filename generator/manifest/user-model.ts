@@ -8,7 +8,7 @@
 import type { IrSource, IrTypeDecl } from "../ir/model.ts";
 import type { ImportExtension } from "./defaults.ts";
 import type { ManifestPath } from "./errors.ts";
-import type { ManifestIcon } from "./manifest-schema.ts";
+import type { ManifestIcon, ManifestTaskSupport } from "./manifest-schema.ts";
 
 export interface UserModel {
   /** Display path of the manifest (relative, `/`-separated) and the sha256 of its bytes. */
@@ -23,6 +23,8 @@ export interface UserModel {
   readonly prompts: readonly UserPrompt[];
   /** Requests of the listed revisions the runtime does not serve itself, served by typed handlers; by method. */
   readonly methods: readonly UserMethod[];
+  /** Some tool may run as a task: the server serves the Tasks extension (and the typed client has a task form). */
+  readonly tasks: boolean;
   /** Some definition carries a field a served revision declares beyond the manifest's own (lists are typed wider). */
   readonly definitionFields: boolean;
   readonly warnings: readonly UserWarning[];
@@ -117,6 +119,8 @@ export interface UserTool {
   readonly icons?: readonly ManifestIcon[];
   /** Required OAuth scopes (empty: none). */
   readonly scopes: readonly string[];
+  /** Tasks extension: whether a call may run as a task (`forbidden`: never; the manifest's `task`). */
+  readonly task: ManifestTaskSupport;
   /** Fields of the tool definition a served revision declares beyond the manifest's own, as written. */
   readonly fields: Readonly<Record<string, unknown>>;
 }

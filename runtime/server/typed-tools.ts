@@ -9,6 +9,7 @@ import type { CallToolResult, ContentBlock, ToolDefinition } from "../protocol/b
 import { formatIssues, type Validator } from "../protocol/validation.ts";
 import type { RequestContext } from "./context.ts";
 import type { McpServer } from "./server.ts";
+import type { TaskSupport } from "./tasks/options.ts";
 
 /** A tool result's `_meta`, as every built-in revision allows it. */
 type ResultMeta = NonNullable<CallToolResult["_meta"]>;
@@ -68,6 +69,8 @@ export interface TypedTools {
   readonly validators: Readonly<Record<string, TypedToolValidators>>;
   /** OAuth scopes a caller needs (the manifest's `scopes`); the HTTP bearer auth enforces them. */
   readonly scopes: Readonly<Record<string, readonly string[]>>;
+  /** Tasks extension: the tools whose calls may run as tasks (the manifest's `task`; others: `forbidden`). */
+  readonly tasks?: Readonly<Record<string, TaskSupport>>;
 }
 
 /**
@@ -86,10 +89,15 @@ export function registerTypedTools(server: McpServer, handlers: TypedToolHandler
     const run = (input: unknown, context: RequestContext) => call.call(handlers, input, context);
     const { output } = validators;
     const scopes = own(tools.scopes, name) ? tools.scopes[name] : undefined;
+    const support = tools.tasks && own(tools.tasks, name) ? tools.tasks[name] : undefined;
     server.tool<unknown>(
       definition,
       output ? async (input, context) => checkStructured(name, await run(input, context), output) : run,
-      { arguments: validators.input, ...(scopes && scopes.length > 0 ? { scopes } : {}) },
+      {
+        arguments: validators.input,
+        ...(scopes && scopes.length > 0 ? { scopes } : {}),
+        ...(support ? { task: { support } } : {}),
+      },
     );
   }
 }

@@ -4,6 +4,8 @@
  * application speaks). Calls go through
  * the runtime's typed helpers (`runtime/client/typed-tools.ts`), with explicit type arguments so tsc infers nothing
  * from the validators.
+ * A tool that may run as a task (manifest `task`) also has a task form under `tasks`, for a client that lists the
+ * Tasks extension.
  * Resource templates are expanded by the runtime's `expandUriTemplate` (RFC 6570, all four levels), so generated
  * code imports nothing but the runtime, zod and its own files.
  */
@@ -30,20 +32,25 @@ function param(name: string, typeName: string, optional: boolean): { decl: Print
     : { decl: [name, ": ", t(typeName)], value: name };
 }
 
-function toolEntry(tool: UserTool): Entry {
+/**
+ * A tool's typed method: the direct call, or (`asTask`, for a tool whose manifest `task` is not `forbidden`) its task
+ * form, which resolves to a `TaskHandle` whose `result()` is what the direct call resolves to.
+ */
+function toolEntry(tool: UserTool, asTask: boolean): Entry {
   const key = propertyKey(tool.member);
   const name = JSON.stringify(tool.name);
   const doc = emitDescription(tool.description ?? tool.title);
   const input = param("input", tool.input.typeName, tool.inputOptional);
   const head = [key, "(", input.decl, ", options?: ", Options, "): Promise<"];
+  const handle = (result: Printable): Printable => (asTask ? [typeUse(runtime.TaskHandle), "<", result, ">"] : result);
   if (tool.output) {
     const output = tool.output.typeName;
     return {
       doc,
-      signature: [head, typeUse(runtime.StructuredToolCall), "<", t(output), ">>"],
+      signature: [head, handle([typeUse(runtime.StructuredToolCall), "<", t(output), ">"]), ">"],
       code: [
         `${key}: (input, options) => `,
-        runtime.callStructured,
+        asTask ? runtime.callStructuredTask : runtime.callStructured,
         "<",
         t(output),
         `>(client, ${name}, ${input.value}, `,
@@ -54,14 +61,23 @@ function toolEntry(tool: UserTool): Entry {
   }
   return {
     doc,
-    signature: [head, typeUse(runtime.CallToolResult), ">"],
-    code: [`${key}: (input, options) => `, runtime.callTool, `(client, ${name}, ${input.value}, options)`],
+    signature: [head, handle(typeUse(runtime.CallToolResult)), ">"],
+    code: [
+      `${key}: (input, options) => `,
+      asTask ? runtime.callToolTask : runtime.callTool,
+      `(client, ${name}, ${input.value}, options)`,
+    ],
   };
 }
 
 function sections(model: UserModel): { name: string; entries: Entry[] }[] {
   return [
-    { name: "tools", entries: model.tools.map(toolEntry) },
+    { name: "tools", entries: model.tools.map((tool) => toolEntry(tool, false)) },
+    // Tasks extension: the tools that may run as tasks, each resolving to its task's handle.
+    {
+      name: "tasks",
+      entries: model.tools.filter((tool) => tool.task !== "forbidden").map((tool) => toolEntry(tool, true)),
+    },
     {
       name: "resources",
       entries: model.resources.map((r) => ({

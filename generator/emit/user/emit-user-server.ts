@@ -9,9 +9,9 @@
  */
 import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../../manifest/user-model.ts";
 import { typeUse, type Printable, type Printer } from "../printer.ts";
-import { runtime } from "../runtime-symbols.ts";
+import { builtinRevision, runtime } from "../runtime-symbols.ts";
 import { emitDescription, memberAccess, propertyKey } from "../ts-types.ts";
-import { createUserPrinter, D, S, T } from "./user-printer.ts";
+import { builtinExtensionSpecifier, createUserPrinter, D, S, T } from "./user-printer.ts";
 
 interface Member {
   readonly doc: string;
@@ -23,12 +23,25 @@ const Awaitable = typeUse(runtime.Awaitable);
 const ReadResourceResult = typeUse(runtime.ReadResourceResult);
 const t = (name: string): Printable => [typeUse(T), ".", name];
 
+/** What a handler of a tool that may run as a task can do there (the manifest's `task`). */
+const TASK_DOC: Readonly<Record<UserTool["task"], string | undefined>> = {
+  forbidden: undefined,
+  optional: "May run as a task (when the request declares the Tasks extension)",
+  required: "Runs as a task (a request that does not declare the Tasks extension gets -32021)",
+};
+
 function toolMember(tool: UserTool): Member {
   const result: Printable = tool.output
     ? [typeUse(runtime.StructuredToolResult), "<", t(tool.output.typeName), ">"]
     : typeUse(runtime.ContentToolResult);
+  const task = TASK_DOC[tool.task];
+  const description = tool.description ?? tool.title;
   return {
-    doc: emitDescription(tool.description ?? tool.title),
+    doc: emitDescription(
+      task === undefined
+        ? description
+        : `${description ? `${description}\n\n` : ""}${task}: \`context.reportProgress\` sets the task's statusMessage, \`context.elicit\` asks the client through the task, and \`context.signal\` aborts when the task is cancelled.`,
+    ),
     signature: [
       propertyKey(tool.name),
       "(input: ",
@@ -192,7 +205,17 @@ function registrations(model: UserModel): Printable[] {
             S,
             ".toolValidators, scopes: ",
             D,
-            ".toolScopes });",
+            ".toolScopes",
+            // Tasks extension: the tools that may run as tasks, by name.
+            ...(model.tasks
+              ? [
+                  ", tasks: ",
+                  JSON.stringify(
+                    Object.fromEntries(model.tools.filter((t) => t.task !== "forbidden").map((t) => [t.name, t.task])),
+                  ),
+                ]
+              : []),
+            " });",
           ],
         ]
       : []),
@@ -268,12 +291,22 @@ export function emitUserServerFile(model: UserModel, header: string): string {
     typeUse(runtime.McpServer),
     " {",
   );
+  // Tasks extension: served (besides any the options list) when a tool may run as a task.
+  const extensions: Printable = model.tasks
+    ? [
+        "extensions: [",
+        builtinRevision("tasks", builtinExtensionSpecifier(model, "tasks")),
+        ".extension, ...(options.extensions ?? [])], ",
+      ]
+    : "";
   f.print(
     "  const server = new ",
     runtime.McpServer,
     "({ ...",
     D,
-    ".serverOptions, ...options, capabilities: ",
+    ".serverOptions, ...options, ",
+    extensions,
+    "capabilities: ",
     runtime.layerCapabilities,
     "(",
     D,

@@ -20,3 +20,8 @@ export const D = sibling("D", "definitions");
 export function builtinRevisionSpecifier(model: UserModel, name: string): string {
   return `${model.runtimeImport}/protocol/${name}`;
 }
+
+/** A built-in extension's bindings (`tasks`): the runtime package's `extensions/<name>` entry. */
+export function builtinExtensionSpecifier(model: UserModel, name: string): string {
+  return `${model.runtimeImport}/extensions/${name}`;
+}
