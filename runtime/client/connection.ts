@@ -92,15 +92,15 @@ export class ClientConnection {
     this.declared = this.declare();
   }
 
-  /** The capabilities this client declares: implied by its handlers and extensions, then `options.capabilities`. */
+  /** What this client declares (handlers, extensions, `options.capabilities`); once connected, for its revision. */
   get capabilities(): Record<string, unknown> {
     return this.declared;
   }
 
-  private declare(): Record<string, unknown> {
+  private declare(version?: string): Record<string, unknown> {
     return mergeCapabilities(
       ...this.handlers.implied,
-      extensionCapabilities(this.options.extensions ?? []),
+      extensionCapabilities(this.options.extensions ?? [], version),
       this.options.capabilities,
     );
   }
@@ -120,7 +120,8 @@ export class ClientConnection {
       this.options.onDiagnostic?.(`${error.message}; starting it again for initialize`);
       negotiated = await this.open(reopen.call(transport), true, options.signal);
     }
-    this.extensions.negotiate(negotiated.serverCapabilities);
+    this.declared = this.declare(negotiated.profile.version);
+    this.extensions.negotiate(negotiated.serverCapabilities, negotiated.profile.version);
     this.negotiated = { ...negotiated, strategy: clientEra(negotiated.profile.era) };
   }
 
@@ -143,7 +144,7 @@ export class ClientConnection {
       return await negotiate({
         engine,
         profiles: this.acceptable,
-        capabilities: this.capabilities,
+        capabilities: (version) => this.declare(version),
         info: this.options.info,
         probeTimeoutMs:
           this.options.probeTimeoutMs ??

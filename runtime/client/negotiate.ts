@@ -27,7 +27,8 @@ export interface NegotiationInput {
   readonly engine: JsonRpcEngine;
   /** Acceptable revisions, newest first. */
   readonly profiles: readonly RevisionProfile[];
-  readonly capabilities: CapabilitiesObject;
+  /** The capabilities the client declares under a revision (by wire version). */
+  readonly capabilities: (version: string) => CapabilitiesObject;
   readonly info: Implementation;
   readonly probeTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -134,7 +135,7 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
   const opening = ERA_RULES.stateless.openingMethod;
   const rp = profile.requests.get(opening);
   if (!rp) return { kind: "handshake" };
-  const params = withMeta({}, statelessMeta(profile.version, input.capabilities, input.info));
+  const params = withMeta({}, statelessMeta(profile.version, input.capabilities(profile.version), input.info));
   let raw: unknown;
   try {
     raw = await input.engine.request(opening, params, {
@@ -195,7 +196,7 @@ async function initialize(
   if (!rp) throw new NegotiationError(`revision ${best.version} has no initialize`);
   const raw = await input.engine.request(
     opening,
-    { protocolVersion: best.version, capabilities: input.capabilities, clientInfo: input.info },
+    { protocolVersion: best.version, capabilities: input.capabilities(best.version), clientInfo: input.info },
     { timeoutMs: input.requestTimeoutMs, cancellable: false, ...(input.signal ? { signal: input.signal } : {}) },
   );
   const answer = parseResult(rp.result, raw, "initialize result") as { protocolVersion: string };
