@@ -147,14 +147,28 @@ describe("import --config", () => {
     expect(imported.stdout).toMatch(/filesystem: wrote api\.d\.ts \(\d+ characters, about \d+ tokens\)/);
   });
 
-  it("writes no planted secret into any file and prints none", async () => {
-    const written = await filesUnder(path.join(SCRATCH, "mcp-servers"));
+  it("writes no planted secret into any file and prints none, on import and on check --live", async () => {
+    // check --live connects with the same config (placeholders filled in again) and writes its SARIF report.
+    const checked = await cli(SCRATCH, "check", "--live", "--format", "json");
+    const sarif = await cli(SCRATCH, "check", "--live", "--format", "sarif", "--output", "drift.sarif");
+    const report = JSON.parse(checked.stdout) as { servers: { server: string; changes: unknown[] }[] };
+    expect(report.servers.map((s) => `${s.server}: ${s.changes.length}`).sort()).toEqual([
+      "everything-http: 0",
+      "everything: 0",
+      "filesystem: 0",
+      "memory: 0",
+    ]);
+    expect([checked.code, sarif.code]).toEqual([0, 0]);
+    // Every file under the folder except the config itself (which holds the literals by design).
+    const written = (await filesUnder(SCRATCH)).filter((f) => f !== path.join(SCRATCH, ".mcp.json"));
     expect(written.length).toBeGreaterThan(20);
-    const texts = [imported.stdout, imported.stderr, ...(await Promise.all(written.map((f) => readFile(f, "utf8"))))];
+    expect(written).toContain(path.join(SCRATCH, "drift.sarif"));
+    const outputs = [imported, checked, sarif].flatMap((run) => [run.stdout, run.stderr]);
+    const texts = [...outputs, ...(await Promise.all(written.map((f) => readFile(f, "utf8"))))];
     for (const secret of Object.values(SECRETS)) for (const text of texts) expect(text).not.toContain(secret);
     // The broken server's reason is printed, its secret redacted.
     expect(imported.stderr).toContain("cannot start with key ***");
-  });
+  }, 180_000);
 
   it("a user program compiled under a plain nodenext tsconfig calls a tool of each server with typed results", async () => {
     await writeFile(
