@@ -23,8 +23,8 @@ export type { HostTool, LegacyPaths } from "./server/options.ts";
 export { InMemoryEventStore, type EventStore } from "./server/event-store.ts";
 export {
   memoryStore,
-  MemoryStateStore,
   StoreUnavailableError,
+  type MemoryStateStore,
   type Broadcast,
   type BusMessage,
   type MemoryStoreOptions,

@@ -74,7 +74,9 @@ function openGet(url: string, session: string, lastEventId?: string) {
     opened();
     const parser = createParser({ onEvent: (e) => void (e.data && events.push({ id: e.id ?? "", data: e.data })) });
     const decoder = new TextDecoder();
-    for await (const chunk of response.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+    const reader = response.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      parser.feed(decoder.decode(read.value, { stream: true }));
   });
   return { events, open, done: done.catch(() => undefined), close: () => controller.abort() };
 }

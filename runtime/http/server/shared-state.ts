@@ -90,11 +90,13 @@ export function randomInstanceId(): string {
   return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
 }
 
-/**
- * Shared state in this process's memory: several HTTP endpoints of one process given the same store behave as
- * instances of one deployment (each endpoint gets its own view with `forInstance`).
- */
-export class MemoryStateStore implements StateStore {
+/** Shared state in this process's memory (`memoryStore()`). */
+export interface MemoryStateStore extends StateStore {
+  /** Another instance's view of the same state: endpoints of one process given these behave as one deployment. */
+  forInstance(instanceId?: string): MemoryStateStore;
+}
+
+class MemoryStore implements MemoryStateStore {
   private readonly all: Map<string, MemorySession>;
   private readonly listeners: Set<(message: BusMessage) => void>;
   readonly sessions: SessionStore;
@@ -136,10 +138,9 @@ export class MemoryStateStore implements StateStore {
 
   readonly instanceId: string;
 
-  /** Another instance's view of the same state. */
   forInstance(instanceId?: string): MemoryStateStore {
     const options = instanceId === undefined ? { ...this.options } : { ...this.options, instanceId };
-    return new MemoryStateStore(options, { all: this.all, listeners: this.listeners });
+    return new MemoryStore(options, { all: this.all, listeners: this.listeners });
   }
 
   events(sessionId: string): EventStore {
@@ -163,5 +164,5 @@ export class MemoryStateStore implements StateStore {
 
 /** Shared state in memory (one process): `new McpHttpHandler(server, { store: memoryStore() })`. */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStateStore {
-  return new MemoryStateStore(options);
+  return new MemoryStore(options);
 }
