@@ -68,8 +68,6 @@ export default tseslint.config(
       "runtime/client/connection.ts",
       "test/generator/lower/lower-syntax.test.ts",
       "test/generator/manifest/lower-json-schema-keywords.test.ts",
-      "test/runtime/protocol/engine-incoming.test.ts",
-      "test/runtime/server/elicitation-url.test.ts",
     ],
     rules: { "max-lines": ["error", { max: 400 }] },
   },

@@ -2,7 +2,8 @@
  * URL-mode elicitation end to end with the typed client handler: a server→client `elicitation/create` request with
  * `mode: "url"` in the handshake era (2025-11-25, with `ctx.completeElicitation` sending
  * `notifications/elicitation/complete`, and the -32042 error), and the same handler code as an `InputRequiredResult`
- * round in the stateless era (2026-07-28, which has no completion notification). Modes are gated on both sides.
+ * round in the stateless era (2026-07-28, which has no completion notification). Modes are gated on both sides (the
+ * client's refusal of an undeclared mode: test/runtime/client/elicitation-modes.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -11,7 +12,6 @@ import {
   McpClient,
   MetaKey,
   McpServer,
-  ProtocolUsageError,
   RpcError,
   type ClientOptions,
   type ClientRequestContext,
@@ -291,82 +291,6 @@ describe("completeElicitation in a handshake revision without URL mode (2025-06-
     ]);
     await settle();
     expect(completed).toEqual([]);
-    await client.close();
-  });
-});
-
-describe("the client refuses a URL-mode request it did not declare", () => {
-  it("answers -32602 to a handshake-era server that sends one anyway", async () => {
-    const [a, b] = createMemoryTransportPair();
-    let initialized!: () => void;
-    const ready = new Promise<void>((resolve) => (initialized = resolve));
-    const rogue = new JsonRpcEngine(b, {
-      onRequest: (request) => {
-        if (request.method === "initialize") {
-          return {
-            protocolVersion: HANDSHAKE,
-            capabilities: { tools: {} },
-            serverInfo: { name: "rogue", version: "1" },
-          };
-        }
-        throw new RpcError(-32601, "Method not found");
-      },
-      onNotification: (method) => method === "notifications/initialized" && initialized(),
-    });
-    await rogue.start();
-    const { seen, elicitation } = recorder({ action: "accept" });
-    const client = new McpClient({
-      info: { name: "c", version: "1" },
-      revisions: builtinRevisions.filter((r) => r.version === HANDSHAKE),
-      handlers: { elicitation },
-    });
-    await client.connect(a);
-    await ready;
-    const asked = rogue.request("elicitation/create", { mode: "url", message: "Go", url: URL, elicitationId: "x" });
-    await expect(asked).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('"url"') });
-    // Form mode is declared, so the same client answers a form request.
-    const form = await rogue.request("elicitation/create", {
-      message: "Name?",
-      requestedSchema: { type: "object", properties: {} },
-    });
-    expect(form).toEqual({ action: "accept" });
-    expect(seen.map((s) => s.params.mode)).toEqual([undefined]);
-    await client.close();
-  });
-
-  it("does not answer a stateless-era input request for an undeclared mode", async () => {
-    const [a, b] = createMemoryTransportPair();
-    const calls: unknown[] = [];
-    const rogue = new JsonRpcEngine(b, {
-      onRequest: (request) => {
-        if (request.method === "server/discover") {
-          return {
-            resultType: "complete",
-            supportedVersions: [STATELESS],
-            capabilities: { tools: {} },
-            ttlMs: 0,
-            cacheScope: "public",
-          };
-        }
-        calls.push(request.params);
-        return {
-          resultType: "input_required",
-          inputRequests: { go: { method: "elicitation/create", params: { mode: "url", message: "Go", url: URL } } },
-        };
-      },
-      onNotification: () => undefined,
-    });
-    await rogue.start();
-    const { seen, elicitation } = recorder({ action: "accept" });
-    const client = new McpClient({
-      info: { name: "c", version: "1" },
-      revisions: builtinRevisions.filter((r) => r.version === STATELESS),
-      handlers: { elicitation },
-    });
-    await client.connect(a);
-    await expect(client.callTool("x", {})).rejects.toBeInstanceOf(ProtocolUsageError);
-    expect(seen).toEqual([]);
-    expect(calls).toHaveLength(1); // no retry with a made-up answer
     await client.close();
   });
 });
