@@ -25,6 +25,12 @@ import { baseBindings } from "../../generator/pipeline/known-revisions.ts";
 import type { BaseBindings } from "../../generator/pipeline/protocol.ts";
 import type { RuntimeEntry } from "../../generator/emit/printer.ts";
 import type { IrModel } from "../../generator/ir/model.ts";
+import { baseNames } from "../../generator/ir/walk.ts";
+import { loadModel } from "../../generator/diff/load.ts";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { negativeVariants, type Fixture } from "./fixtures.ts";
+import { synthesize, unionMembers } from "./synthesize.ts";
 
 const run = promisify(execFile);
 const specRoot = requireSpecRoot();
@@ -200,6 +206,43 @@ describe("the Tasks extension schema", () => {
       );
       expect(result, project).toBe("");
     }
+  }, 240_000);
+
+  it("agrees with the extension's schema.json on values synthesized from the IR (the revisions' oracle)", async () => {
+    const { model } = await generate();
+    // The extension's references resolve in its base: the built-in revision's declarations, and each alias it
+    // imports under (JSONRPCErrorObject) as a reference to the base's name (Error).
+    const base = loadModel(model.extension!.base!.revision);
+    const aliases = [...baseNames(model)]
+      .filter(([local, name]) => local !== name)
+      .map(([local, name]) => ({ name: local, type: { kind: "ref", name } as const, extends: [] }));
+    const resolved: IrModel = { ...model, types: [...model.types, ...base.types, ...aliases] };
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema(JSON.parse(readFileSync(path.join(path.dirname(schemaPath), "schema.json"), "utf8")), "ext");
+    const ajvAccepts = (f: Fixture) => ajv.getSchema(`ext#/$defs/${f.type}`)!(f.value) === true;
+    const schemas = (await import("../../runtime/generated/extensions/tasks/schemas.ts")) as unknown as Record<
+      string,
+      { safeParse(value: unknown): { success: boolean } }
+    >;
+    const zodAccepts = (f: Fixture) => schemas[`${f.type}Schema`]!.safeParse(f.value).success;
+    for (const decl of model.types) expect(ajv.getSchema(`ext#/$defs/${decl.name}`), decl.name).toBeDefined();
+    const positives: Fixture[] = model.types.flatMap((decl) =>
+      unionMembers({ kind: "ref", name: decl.name }, resolved).flatMap((member, i) =>
+        [true, false].map((full) => ({
+          id: `${decl.name}[${i}]${full ? "/full" : "/minimal"}`,
+          type: decl.name,
+          value: synthesize(member, resolved, { full }),
+        })),
+      ),
+    );
+    const negatives = positives.flatMap((f) => negativeVariants(f, resolved));
+    expect(positives.length).toBeGreaterThan(model.types.length * 2 - 1);
+    expect(negatives.length).toBeGreaterThan(model.types.length);
+    expect(positives.filter((f) => !zodAccepts(f)).map((f) => f.id)).toEqual([]);
+    expect(positives.filter((f) => !ajvAccepts(f)).map((f) => f.id)).toEqual([]);
+    expect(negatives.filter(zodAccepts).map((f) => f.id)).toEqual([]);
+    expect(negatives.filter(ajvAccepts).map((f) => f.id)).toEqual([]);
   });
 
   it("validates the spec's task shapes with the generated schemas", async () => {
