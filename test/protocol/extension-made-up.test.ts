@@ -158,7 +158,7 @@ describe.each([
 
   it("type-checks, with a user's typed calls, under strict + exactOptionalPropertyTypes (NodeNext)", async () => {
     expect(await typeCheck(folder)).toBe("");
-  }, 120_000);
+  }, 300_000);
 
   function notesServer(added: string[]): McpServer {
     const server = new McpServer({
