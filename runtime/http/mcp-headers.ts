@@ -150,8 +150,8 @@ function shown(value: unknown): string {
   return value === undefined ? "(none)" : (JSON.stringify(value) ?? String(value));
 }
 
-/** Methods whose `Mcp-Name` header mirrors a body field. */
-const NAME_FIELD: Readonly<Record<string, string>> = {
+/** Methods whose `Mcp-Name` header mirrors a body field (the server checks it, the client mirrors it). */
+export const NAME_FIELD: Readonly<Record<string, string>> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",

@@ -13,8 +13,8 @@
  */
 import type { Era } from "../../protocol/method-type.ts";
 import { MetaKey } from "../../protocol/meta.ts";
-import { isObject, NAME_FIELD, type Message } from "./options.ts";
-import { encodeHeaderValue, paramHeadersFor, type HeaderParam } from "../mcp-headers.ts";
+import { isObject, type Message } from "./options.ts";
+import { encodeHeaderValue, NAME_FIELD, paramHeadersFor, type HeaderParam } from "../mcp-headers.ts";
 
 /** Transport state the era's header rules read. */
 export interface HeaderState {

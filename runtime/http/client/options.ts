@@ -30,15 +30,6 @@ export interface HttpClientOptions {
 export type Message = Record<string, unknown>;
 export type Id = string | number;
 export const isObject = (v: unknown): v is Message => typeof v === "object" && v !== null && !Array.isArray(v);
-export const NAME_FIELD: Readonly<Record<string, string>> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  // Tasks extension (tasks.md §Streamable HTTP: Routing Headers): not tasks/result or tasks/list, which are no methods.
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
 /** Error codes a stateless-era server answers a first POST with (the spec calls them "modern" JSON-RPC errors). */
 export const STATELESS_ERA_ERRORS = new Set([-32020, -32021, -32022, -32601, -32602, -32600]);
 
