@@ -19,8 +19,8 @@ export interface BaseMatch {
   /** The wire versions of every matching candidate; when none matches, the versions the imported modules state. */
   readonly versions: readonly string[];
   /**
-   * When no candidate matches: each declaration that differs from a candidate of the stated version (every candidate
-   * when no version is stated), `file:line: <name> differs from revision <r>: <what>`.
+   * When no candidate matches and the imported modules state a version: each declaration that differs from a
+   * candidate of that version, `file:line: <name> differs from revision <r>: <what>`.
    */
   readonly problems: readonly string[];
 }
@@ -62,7 +62,8 @@ export function matchBase(model: IrModel, candidates: readonly BaseCandidate[]):
   const verdicts = considered.map((candidate) => ({ candidate, problems: differences(imported, candidate.model) }));
   const matching = verdicts.filter((v) => v.problems.length === 0).map((v) => v.candidate);
   const first = matching[0];
-  if (!first) return { versions: stated, problems: verdicts.flatMap((v) => v.problems) };
+  // A module stating no version (say, a wrapper importing an extension) is no revision: copying it is no surprise.
+  if (!first) return { versions: stated, problems: stated.length > 0 ? verdicts.flatMap((v) => v.problems) : [] };
   const { revision, protocol } = first.model;
   return {
     base: { revision, version: protocol.version, builtin: first.builtin },

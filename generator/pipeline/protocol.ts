@@ -77,7 +77,7 @@ export async function generateProtocol(
   const match = matchBase(lowered.model, bases);
   const model = referenceBase(lowered.model, match);
   const warnings = [...lowered.warnings, ...match.problems];
-  if (model.extension && !match.base) warnings.push(copiedWarning(model, bases));
+  if (model.extension && !match.base && model.extension.versions.length > 0) warnings.push(copiedWarning(model, bases));
   const files = emitProtocolFiles(model, {
     runtime: job.runtime ?? packageRuntime(),
     base: (base) => bases.find((b) => b.builtin === base.builtin && b.model.revision === base.revision)!.specifier,
