@@ -34,7 +34,7 @@ import { collectPages } from "./pagination.ts";
 import { ClientTasks, settledTask, TASKS_EXTENSION_ID, type TaskHandle, type TaskHost } from "./tasks.ts";
 import type { CallerParamsOf, CallOptions, RequestArgs } from "./tokens.ts";
 
-export type { ClientOptions } from "./connection.ts";
+export type { ClientOptions } from "./options.ts";
 export type { CallOptions } from "./tokens.ts";
 
 export interface PageParams {

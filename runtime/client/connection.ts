@@ -5,71 +5,24 @@
  * method tokens: `client.request(methods["tools/call"], { name: "add" })`. McpClient (client.ts) adds the
  * convenience methods on top.
  */
-import {
-  CANCELLED_NOTIFICATION,
-  JsonRpcEngine,
-  PROGRESS_NOTIFICATION,
-  type IncomingRequest,
-} from "../protocol/engine.ts";
-import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
+import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION } from "../protocol/engine.ts";
+import { ProtocolUsageError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import {
-  capabilityFor,
-  describeGate,
-  elicitationModeAllowed,
-  hasCapability,
-  mergeCapabilities,
-} from "../protocol/capabilities.ts";
-import { MetaKey, withMeta, type LogLevel } from "../protocol/meta.ts";
-import type {
-  AnyNotificationType,
-  AnyRequestType,
-  CompleteResultOf,
-  ParamsOf,
-  RevisionDescriptor,
-} from "../protocol/method-type.ts";
+import { capabilityFor, describeGate, hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
+import { MetaKey, withMeta } from "../protocol/meta.ts";
+import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import { rankProfiles } from "../protocol/preference.ts";
-import { parseParams } from "../protocol/validation.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
 import { checkRounds, clientEra, type ClientEra, type InputRequired, type RequestFacts } from "./era.ts";
-import { ExtensionMethods, extensionCapabilities, type ClientExtension } from "./extensions.ts";
-import { HandlerRegistry, type ClientHandlers, type ClientRequestContext, type RequestHandler } from "./handlers.ts";
+import { ExtensionMethods, extensionCapabilities } from "./extensions.ts";
+import { HandlerRegistry, type ClientRequestContext, type RequestHandler } from "./handlers.ts";
 import { fulfilInputRequests, withAnswers } from "./input-rounds.ts";
 import { negotiate, ProbeConnectionLostError, statelessMeta, type Negotiated } from "./negotiate.ts";
-import type { TaskOptions } from "./tasks.ts";
+import type { ClientOptions } from "./options.ts";
+import { answerServerRequest } from "./server-requests.ts";
 import type { CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
-
-export interface ClientOptions {
-  readonly info: Implementation;
-  /**
-   * Acceptable revisions, as descriptors: `builtinRevisions` (every built-in one), a built-in's `revision` export
-   * (`@mcp-gen/runtime/protocol/<name>`) or a `mcp-gen protocol` folder's. The most preferred mutually supported one
-   * is used (preference order: protocol/preference.ts); negotiation compares the descriptors' wire `version`s.
-   */
-  readonly revisions: readonly RevisionDescriptor[];
-  /** Extra capabilities merged over those implied by `handlers` and `extensions`. */
-  readonly capabilities?: Readonly<Record<string, unknown>>;
-  readonly handlers?: ClientHandlers;
-  /** Extensions this client supports; their methods become usable once the server negotiates them. */
-  readonly extensions?: readonly ClientExtension[];
-  /** Default per-request timeout (60 000 ms). */
-  readonly requestTimeoutMs?: number;
-  /** How long the `server/discover` probe waits before assuming a handshake-era server (default 5000 ms; over transports that answer every request, such as HTTP, the request timeout). */
-  readonly probeTimeoutMs?: number;
-  /** Most multi round-trip rounds for one call before giving up (default 8). */
-  readonly maxInputRounds?: number;
-  /** Tasks extension (declared by listing it in `extensions`): how created tasks are followed (client/tasks.ts). */
-  readonly tasks?: TaskOptions;
-  /** Stateless era: sent as `_meta["io.modelcontextprotocol/logLevel"]` on every request (no logs otherwise). */
-  readonly logLevel?: LogLevel;
-  /** Every server notification after validation (progress and cancellation are handled internally). */
-  readonly onNotification?: (method: string, params: unknown) => void;
-  readonly onDiagnostic?: (message: string) => void;
-  /** Called when the connection closes; `error` says why when it was not `close()`. */
-  readonly onClose?: (error?: Error) => void;
-}
 
 interface Session extends Negotiated {
   readonly strategy: ClientEra;
@@ -130,7 +83,17 @@ export class ClientConnection {
     const engine: JsonRpcEngine = new JsonRpcEngine(
       transport,
       {
-        onRequest: (request) => this.answerServerRequest(request),
+        onRequest: (request) =>
+          answerServerRequest(
+            {
+              profile: this.negotiated?.profile,
+              acceptable: this.acceptable,
+              handlers: this.handlers,
+              extensions: this.extensions,
+              capabilities: this.capabilities,
+            },
+            request,
+          ),
         onNotification: (method, params) => this.receiveNotification(method, params),
         ...(diagnose ? { onDiagnostic: diagnose } : {}),
         // Closes during negotiation surface as connect's rejection instead.
@@ -337,39 +300,6 @@ export class ClientConnection {
     method: string,
   ) {
     return fulfilInputRequests(this.session().profile, this.handlers, this.capabilities, requests, signal, method);
-  }
-
-  private async answerServerRequest(request: IncomingRequest): Promise<unknown> {
-    if (request.method === "ping") return {};
-    // Before negotiation completes, a server may already ask (e.g. roots/list right after initialized).
-    const profile = this.negotiated?.profile ?? this.acceptable.find((p) => p.era === "handshake");
-    const handler = this.handlers.get(request.method);
-    const core = profile?.requests.get(request.method);
-    const token = core
-      ? core.direction === "clientToServer"
-        ? undefined
-        : core
-      : this.extensions.serverRequest(request.method);
-    if (!profile || !clientEra(profile.era).rules.serverSendsRequests || !token || !handler) {
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    }
-    const gate = token.capability;
-    if (gate?.side === "client" && !hasCapability(this.capabilities, gate.path)) {
-      throw new RpcError(
-        ErrorCode.MethodNotFound,
-        `Method not found: ${request.method} (the client did not declare ${describeGate(gate)})`,
-      );
-    }
-    const params = parseParams(token.params, request.params ?? {}, request.method);
-    // client/elicitation.mdx: a mode the client did not declare is answered with -32602.
-    if (request.method === "elicitation/create" && !elicitationModeAllowed(this.capabilities, params)) {
-      const mode = (params as { mode?: string }).mode ?? "form";
-      throw new RpcError(
-        ErrorCode.InvalidParams,
-        `Invalid params: elicitation mode "${mode}" was not declared by the client`,
-      );
-    }
-    return handler(params, { signal: request.signal, revision: profile.version, era: profile.era });
   }
 
   private receiveNotification(method: string, params: unknown): void {
