@@ -14,6 +14,7 @@ import {
 } from "../../../runtime/index.ts";
 import { TaskCancelledError, TaskExpiredError, TaskFailedError } from "../../../runtime/client/task-errors.ts";
 import { methods } from "../../../runtime/generated/protocol/2026-07-28/index.ts";
+import type { CompleteResultOf } from "../../../runtime/protocol/method-type.ts";
 import { clientFor, sent, task, TASKS } from "./fixtures/tasks-peer.ts";
 
 const done: CallToolResult = { content: [{ type: "text", text: "done" }] };
@@ -199,7 +200,10 @@ describe("task handles", () => {
         n < 3 ? task(id, "working", { statusMessage: `step ${n}` }) : task(id, "completed", { result: done }),
     });
     const handle = await client.requestTask(methods["tools/call"], { name: "slow", arguments: {} });
-    expectTypeOf(handle.result).returns.toEqualTypeOf<Promise<CallToolResult & { resultType: "complete" }>>();
+    // The handle's result is the token's own complete result (2026-07-28's CallToolResult).
+    expectTypeOf<Awaited<ReturnType<typeof handle.result>>>().toEqualTypeOf<
+      CompleteResultOf<(typeof methods)["tools/call"]>
+    >();
     expect(handle.taskId).toBe("t1");
     expect(handle.state).toMatchObject({ status: "working" });
     const seen: string[] = [];
