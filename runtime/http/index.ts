@@ -22,7 +22,7 @@ export {
 export type { HostTool, LegacyPaths } from "./server/options.ts";
 export { InMemoryEventStore, type EventStore } from "./server/event-store.ts";
 export {
-  memoryStore,
+  memoryStateStore,
   StoreUnavailableError,
   type MemoryStateStore,
   type Broadcast,

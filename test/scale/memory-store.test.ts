@@ -1,10 +1,10 @@
 /**
- * `memoryStore()` shared by two endpoints of one process behaves as one deployment (issue 24): a session opened on
+ * `memoryStateStore()` shared by two endpoints of one process behaves as one deployment (issue 24): a session opened on
  * one is served by the other, and DELETE on one ends it on both. No Redis involved.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRevisions, McpServer } from "../../runtime/index.ts";
-import { memoryStore, serve, type RunningServer } from "../../runtime/http/index.ts";
+import { memoryStateStore, serve, type RunningServer } from "../../runtime/http/index.ts";
 
 const V = "2025-11-25";
 const HEADERS = {
@@ -23,7 +23,7 @@ function instance(name: string): McpServer {
 let a: RunningServer;
 let b: RunningServer;
 beforeAll(async () => {
-  const store = memoryStore({ instanceId: "a" });
+  const store = memoryStateStore({ instanceId: "a" });
   a = await serve(instance("a"), { store });
   b = await serve(instance("b"), { store: store.forInstance("b") });
 });
@@ -39,7 +39,7 @@ async function post(url: string, body: object, session?: string): Promise<Respon
   });
 }
 
-describe("two endpoints sharing one memoryStore", () => {
+describe("two endpoints sharing one memoryStateStore", () => {
   it("serve one session: opened on A, served by B; deleted on B, gone on A", async () => {
     const params = { protocolVersion: V, capabilities: {}, clientInfo: { name: "raw", version: "1" } };
     const init = await post(a.url, { jsonrpc: "2.0", id: 1, method: "initialize", params });

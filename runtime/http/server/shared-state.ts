@@ -2,7 +2,7 @@
  * State that several instances of one server share, so any instance serves any request of a handshake-era session
  * (issue 24): the session records, each session's resumable event streams, and a bus that carries broadcasts
  * (`list_changed`, `resources/updated`), answers to server→client requests and cancellations to the instance that
- * waits, and wake-ups for the instance holding a GET stream. `memoryStore()` is the one-process implementation
+ * waits, and wake-ups for the instance holding a GET stream. `memoryStateStore()` is the one-process implementation
  * (instances in one process, tests); `redisStore()` (`@mcp-gen/runtime/redis`) the distributed one.
  *
  * Without a `store` option the HTTP endpoint keeps everything in its own process and never calls any of this.
@@ -76,7 +76,7 @@ interface MemorySession {
   readonly events: EventStore;
 }
 
-/** Options of `memoryStore()`. */
+/** Options of `memoryStateStore()`. */
 export interface MemoryStoreOptions {
   /** Default: a random name. */
   readonly instanceId?: string;
@@ -90,7 +90,7 @@ export function randomInstanceId(): string {
   return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
 }
 
-/** Shared state in this process's memory (`memoryStore()`). */
+/** Shared state in this process's memory (`memoryStateStore()`). */
 export interface MemoryStateStore extends StateStore {
   /** Another instance's view of the same state: endpoints of one process given these behave as one deployment. */
   forInstance(instanceId?: string): MemoryStateStore;
@@ -162,7 +162,7 @@ class MemoryStore implements MemoryStateStore {
   }
 }
 
-/** Shared state in memory (one process): `new McpHttpHandler(server, { store: memoryStore() })`. */
-export function memoryStore(options: MemoryStoreOptions = {}): MemoryStateStore {
+/** Shared state in memory (one process): `new McpHttpHandler(server, { store: memoryStateStore() })`. */
+export function memoryStateStore(options: MemoryStoreOptions = {}): MemoryStateStore {
   return new MemoryStore(options);
 }
