@@ -21,7 +21,7 @@ type ImportCommandArgs = Omit<ImportArgs, "out"> & ImportConfigOptions & { reado
 import type { InitArgs } from "./init.ts";
 import type { ProtocolArgs } from "./protocol.ts";
 
-/** The `--runtime-import` option of the commands that write a manifest (`init`, `import`). */
+/** The `--runtime-import` option of the commands that write a manifest (`init`, `import`) or bindings (`protocol`). */
 const RUNTIME_IMPORT_OPTION = {
   type: "string",
   default: DEFAULT_RUNTIME_IMPORT,
@@ -53,6 +53,7 @@ export const protocolCommand: CommandModule<object, ProtocolArgs> = {
       })
       .option("out", { type: "string", demandOption: true, describe: "Output directory" })
       .option("import-extension", { ...IMPORT_EXTENSION_OPTION, default: DEFAULT_IMPORT_EXTENSION })
+      .option("runtime-import", RUNTIME_IMPORT_OPTION)
       .option("extension-id", {
         type: "string",
         describe:

@@ -1,6 +1,6 @@
 /**
- * `mcp-gen protocol (--schema <schema.ts> | --spec <revision>[@commit]) [--revision <name>] --out <dir>`: protocol
- * bindings for one revision. Headers, `ir.json` and error messages name the schema relative to the working directory
+ * `mcp-gen protocol (--schema <schema.ts> | --spec <revision>[@commit]) [--revision <name>] [--runtime-import <package>]
+ * --out <dir>`: protocol bindings for one revision, importing the runtime from the package `--runtime-import` names. Headers, `ir.json` and error messages name the schema relative to the working directory
  * (a `--spec` download: relative to the spec's `schema/` folder, `2025-11-25/schema.ts`), so the output is the same
  * wherever the CLI is installed. The output folder follows `generate --out`'s rules: a record of the files written
  * (`.mcp-gen.json`), and a folder holding anything else is refused before anything is written.
@@ -8,9 +8,9 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DEFAULT_IMPORT_EXTENSION } from "../manifest/defaults.ts";
+import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, isRuntimePath } from "../manifest/defaults.ts";
 import { outputRecord, writeOutputFolder } from "../pipeline/output-folder.ts";
-import { generateProtocol } from "../pipeline/protocol.ts";
+import { generateProtocol, packageRuntime } from "../pipeline/protocol.ts";
 import { baseBindings } from "../pipeline/known-revisions.ts";
 import { fetchSpecSchema } from "../pipeline/spec-source.ts";
 
@@ -22,6 +22,7 @@ export interface ProtocolArgs {
   readonly out: string;
   readonly "extension-id"?: string;
   readonly "import-extension"?: string;
+  readonly "runtime-import"?: string;
   readonly base?: readonly string[];
 }
 
@@ -74,6 +75,13 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
       `--extension-id ${JSON.stringify(extensionId)} is not {vendor-prefix}/{name}, e.g. com.example/notes`,
     );
   }
+  const runtimeImport = args["runtime-import"] ?? DEFAULT_RUNTIME_IMPORT;
+  // The bindings import the runtime's subpath entries (`<runtimeImport>/method-type`, `/zod-helpers`): a package's.
+  if (runtimeImport === "" || isRuntimePath(runtimeImport)) {
+    throw new Error(
+      `--runtime-import ${JSON.stringify(runtimeImport)} is not a package name: protocol bindings import the runtime package's <runtimeImport>/method-type and <runtimeImport>/zod-helpers entries`,
+    );
+  }
   const input = await schemaInput(args);
   try {
     const outDir = path.resolve(args.out);
@@ -83,6 +91,7 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
       displayRoot: input.displayRoot,
       revision: input.revision,
       importExtension,
+      runtime: packageRuntime(runtimeImport),
       ...(extensionId !== undefined ? { extensionId } : {}),
       bases: baseBindings(args.base ?? [], outDir, importExtension),
     });

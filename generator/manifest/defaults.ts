@@ -6,6 +6,15 @@ export const DEFAULT_MANIFEST = "mcp.yaml";
 /** Where generated code imports the runtime from unless the manifest's `generate.runtimeImport` says otherwise. */
 export const DEFAULT_RUNTIME_IMPORT = "@mcp-gen/runtime";
 
+/**
+ * Whether a `runtimeImport` is a path (`./x`, `../x`, `/x`, `C:\\x`) rather than a package name. A package has
+ * subpath entries (`<runtimeImport>/protocol/<name>`, `<runtimeImport>/method-type`); a path names one module and has
+ * none, so whatever imports a runtime entry other than the core refuses a path rather than guess the folder layout.
+ */
+export function isRuntimePath(runtimeImport: string): boolean {
+  return /^[./\\]|^[A-Za-z]:/.test(runtimeImport);
+}
+
 /** The extensions generated relative imports may carry. */
 export const IMPORT_EXTENSIONS = [".js", ".ts", ""] as const;
 export type ImportExtension = (typeof IMPORT_EXTENSIONS)[number];

@@ -4,6 +4,7 @@
  * (`revision-extras.ts`).
  */
 import type { IrModel } from "../ir/model.ts";
+import { isRuntimePath } from "./defaults.ts";
 import { duplicates } from "./duplicates.ts";
 import { SchemaProblem } from "./errors.ts";
 import type { Manifest } from "./manifest-schema.ts";
@@ -46,7 +47,7 @@ export function lowerRevisions(
   const known = options.knownRevisions;
   const runtimeImport = manifest.generate?.runtimeImport;
   // A built-in revision is the runtime package's `<runtimeImport>/protocol/<name>` entry: a path has no such entries.
-  const runtimePath = runtimeImport !== undefined && /^[./\\]|^[A-Za-z]:/.test(runtimeImport);
+  const runtimePath = runtimeImport !== undefined && isRuntimePath(runtimeImport);
   const lowered: UserRevision[] = [];
   declared.forEach((entry, i) => {
     if (typeof entry === "string") {

@@ -3,7 +3,9 @@
  * the specification repository (a tampered pinned file refused with nothing written; `draft` and another commit
  * written with an UNVERIFIED warning unless `--sha256` names their content), `--import-extension`, and `--out`
  * under `generate --out`'s rules (issue 20 item 11: its own earlier output is replaced; a folder holding a
- * hand-written file, or a project root, is refused before anything is written and the file kept).
+ * hand-written file, or a project root, is refused before anything is written and the file kept), and
+ * `--runtime-import` (the package the bindings import the runtime's entries from; a path, which has no such entries,
+ * refused before anything is written).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -109,5 +111,27 @@ describe("mcp-gen protocol --out", () => {
     expect(projectRoot.code).toBe(1);
     expect(projectRoot.stderr).toContain("it is a project root (it holds package.json)");
     expect(existsSync(path.join(project, "root/index.ts"))).toBe(false);
+  }, 600_000);
+});
+
+describe("mcp-gen protocol --runtime-import", () => {
+  it("imports the runtime's entries from the named package; refuses a path, writing nothing", async () => {
+    const aliased = await mcpGen("--spec", "2025-03-26", "--runtime-import", "@acme/mcp-runtime", "--out", "aliased");
+    expect(aliased.code).toBe(0);
+    const methods = read("aliased/methods.ts");
+    expect(methods).toMatch(/ from "@acme\/mcp-runtime\/method-type";\n/);
+    expect(methods).toMatch(/ from "@acme\/mcp-runtime\/zod-helpers";\n/);
+    expect(methods).not.toContain("@mcp-gen/runtime");
+    // Without the option: the default package, as `generate` uses.
+    const plain = await mcpGen("--spec", "2025-03-26", "--out", "plain");
+    expect(plain.code).toBe(0);
+    expect(read("plain/methods.ts")).toMatch(/ from "@mcp-gen\/runtime\/method-type";\n/);
+
+    for (const given of ["../runtime/index.ts", "/opt/runtime/index.js"]) {
+      const refused = await mcpGen("--spec", "2025-03-26", "--runtime-import", given, "--out", "by-path");
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`--runtime-import ${JSON.stringify(given)} is not a package name`);
+      expect(existsSync(path.join(project, "by-path"))).toBe(false);
+    }
   }, 600_000);
 });
