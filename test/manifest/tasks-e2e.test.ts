@@ -17,6 +17,7 @@ import {
   TaskCancelledError,
   TaskExpiredError,
   type DetailedTask,
+  type TaskOptions,
   type Transport,
 } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
@@ -52,13 +53,17 @@ async function transport(kind: "stdio" | "http", env: Record<string, string> = {
   return new StreamableHttpClientTransport(url);
 }
 
-async function connect(kind: "stdio" | "http", options: { declare?: boolean; env?: Record<string, string> } = {}) {
+async function connect(
+  kind: "stdio" | "http",
+  options: { declare?: boolean; env?: Record<string, string>; tasks?: TaskOptions } = {},
+) {
   const asked: string[] = [];
   const raw = new McpClient({
     info: { name: "tasks-e2e", version: "1" },
     revisions: builtinRevisions,
     // tsx compiles the server as it starts: give the stdio probe time rather than fall back to the handshake era.
     probeTimeoutMs: 60_000,
+    ...(options.tasks ? { tasks: options.tasks } : {}),
     ...(options.declare === false ? {} : { extensions: [extension] }),
     handlers: {
       elicitation: (params) => {
@@ -100,6 +105,20 @@ describe.each(["stdio", "http"] as const)("tasks over %s", (kind) => {
     await handle.cancel();
     await cancelled;
     await expect.poll(() => handle.status(), { timeout: 5000 }).toBe("cancelled");
+    await raw.close();
+  });
+
+  it("notifications/tasks followed on subscriptions/listen: the states arrive without polling", async () => {
+    // Polling is held to one read a minute: a result within seconds came by notification.
+    const tasks = { notifications: true, minPollIntervalMs: 60_000 };
+    const { raw, client } = await connect(kind, { tasks });
+    const started = Date.now();
+    const handle = await client.tasks.runBatch({ items: 10, stepMs: 30 });
+    const states: DetailedTask["status"][] = [];
+    handle.onChange((s) => states.push(s.status));
+    expect((await handle.result()).isError).not.toBe(true);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(states.at(-1)).toBe("completed");
     await raw.close();
   });
 
