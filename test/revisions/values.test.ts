@@ -143,7 +143,11 @@ describe("extension methods", () => {
       setup,
     );
     await silent.ask("initialize", init({}));
-    expect((await silent.ask("notes/add", { text: "four" })).error?.code).toBe(-32601);
+    // An undeclared extension's method needs a capability the client lacks (SEP-2133: "an appropriate error").
+    expect((await silent.ask("notes/add", { text: "four" })).error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { "com.example/notes": {} } } },
+    });
   });
 
   it("in the stateless era, follow the capabilities each request declares", async () => {
@@ -155,7 +159,11 @@ describe("extension methods", () => {
     expect(await ask("notes/add", { text: "x", _meta: declared })).toMatchObject({
       result: { id: 5, resultType: "complete" },
     });
-    expect((await ask("notes/add", { text: "x", _meta: statelessMeta("2026-07-28") })).error?.code).toBe(-32601);
+    // basic/index.mdx: a request needing a capability the client did not declare gets -32021 naming it.
+    expect((await ask("notes/add", { text: "x", _meta: statelessMeta("2026-07-28") })).error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { "com.example/notes": {} } } },
+    });
   });
 
   it("are sent to a client by token only when it declared the extension", async () => {
