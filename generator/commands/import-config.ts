@@ -8,7 +8,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { runtimeImportProblem } from "../manifest/defaults.ts";
 import { formatTypeScript } from "../pipeline/format.ts";
+import { packageRuntime } from "../pipeline/protocol.ts";
 import { writeFileAtomically } from "../pipeline/write.ts";
 import { parseImportOptions, printable } from "./import-options.ts";
 import type { CommandIo } from "./generate.ts";
@@ -53,22 +55,10 @@ export function folderName(name: string, taken: ReadonlySet<string>): string {
   return folder;
 }
 
-/** The runtime's entries as seen from the index (`runtimeImport` is for `generated/`). */
+/** The runtime's entries the index imports, named as generated code names them (`packageRuntime`). */
 export function indexRuntime(runtimeImport: string): IndexInput["runtime"] {
-  if (!runtimeImport.startsWith("."))
-    return {
-      core: runtimeImport,
-      node: `${runtimeImport}/node`,
-      http: `${runtimeImport}/http`,
-      auth: `${runtimeImport}/auth`,
-    };
-  // The index sits two levels above each server's generated folder (`<server>/generated/`).
-  let core = path.posix.normalize(path.posix.join("server", "generated", runtimeImport));
-  if (!core.startsWith(".")) core = `./${core}`;
-  const index = /\/index\.(ts|js)$/.exec(core);
-  if (!index) return { core, node: `${core}/node`, http: `${core}/http`, auth: `${core}/auth` };
-  const [base, ext] = [core.slice(0, index.index), index[1]];
-  return { core, node: `${base}/node.${ext}`, http: `${base}/http/index.${ext}`, auth: `${base}/auth/index.${ext}` };
+  const entry = packageRuntime(runtimeImport);
+  return { core: entry("core"), node: entry("node"), http: entry("http"), auth: entry("auth") };
 }
 
 interface Outcome {
@@ -126,6 +116,12 @@ async function readExistingLock(file: string, io: CommandIo): Promise<Lock | und
 }
 
 export async function runImportConfig(args: ImportConfigArgs, io: CommandIo): Promise<number> {
+  // Refused before any server is started: the index imports the runtime package's subpath entries.
+  const refused = runtimeImportProblem(args.runtimeImport, "the index imports", "node, http and auth");
+  if (refused !== undefined) {
+    io.err(`mcp-gen: ${refused}`);
+    return 1;
+  }
   let config: HostConfig;
   try {
     config = parseHostConfig(await readFile(args.config, "utf8"), args.config);

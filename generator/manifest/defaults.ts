@@ -15,6 +15,15 @@ export function isRuntimePath(runtimeImport: string): boolean {
   return /^[./\\]|^[A-Za-z]:/.test(runtimeImport);
 }
 
+/**
+ * Why `--runtime-import` cannot be used by a command whose output imports the runtime's subpath `entries`
+ * (`"method-type and zod-helpers"`), or undefined when it is a package name.
+ */
+export function runtimeImportProblem(runtimeImport: string, importer: string, entries: string): string | undefined {
+  if (runtimeImport !== "" && !isRuntimePath(runtimeImport)) return undefined;
+  return `--runtime-import ${JSON.stringify(runtimeImport)} is not a package name: ${importer} the runtime package's ${entries} entries (<runtime-import>/<entry>)`;
+}
+
 /** The extensions generated relative imports may carry. */
 export const IMPORT_EXTENSIONS = [".js", ".ts", ""] as const;
 export type ImportExtension = (typeof IMPORT_EXTENSIONS)[number];

@@ -55,10 +55,13 @@ export function displayPath(file: string, root = process.cwd()): string {
 
 /**
  * How generated code imports a runtime entry point when the runtime is the package `runtimeImport` (default
- * `@mcp-gen/runtime`): the core is the package itself, every other entry its subpath export (`<package>/method-type`).
- * A pure function of the option, so the output does not depend on where the generator runs.
+ * `@mcp-gen/runtime`): the core is the package itself, every other entry its subpath export (`<package>/method-type`;
+ * `import --config`'s index also `/node`, `/http`, `/auth`). A pure function of the option, so the output does not
+ * depend on where the generator runs.
  */
-export function packageRuntime(runtimeImport: string = DEFAULT_RUNTIME_IMPORT): (entry: RuntimeEntry) => string {
+export function packageRuntime(
+  runtimeImport: string = DEFAULT_RUNTIME_IMPORT,
+): (entry: RuntimeEntry | "node" | "http" | "auth") => string {
   return (entry) => (entry === "core" ? runtimeImport : `${runtimeImport}/${entry}`);
 }
 
