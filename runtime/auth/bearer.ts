@@ -6,8 +6,6 @@
 import type { AuthInfo } from "../transport/transport.ts";
 import type { ProtectedResourceMetadata } from "./metadata.ts";
 
-export type { AuthInfo };
-
 /** What a verifier may look at besides the token. */
 export interface TokenRequest {
   header(name: string): string | undefined;

@@ -10,10 +10,10 @@ import {
   missingScopes,
   toolScopeChallenge,
   wwwAuthenticate,
-  type AuthInfo,
   type BearerAuthOptions,
   type VerifyToken,
 } from "../../../runtime/auth/bearer.ts";
+import type { AuthInfo } from "../../../runtime/transport/transport.ts";
 import { metadataDocument, metadataPath, metadataUrl } from "../../../runtime/auth/metadata.ts";
 
 const resourceMetadata = { resource: "https://mcp.test/mcp", authorization_servers: ["https://as.test"] };

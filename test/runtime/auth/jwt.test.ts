@@ -7,7 +7,7 @@ import { createSecretKey, generateKeyPairSync, type KeyObject } from "node:crypt
 import { beforeAll, describe, expect, it } from "vitest";
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT, type JWK } from "jose";
 import { jwtVerifier, type JwtVerifierOptions } from "../../../runtime/auth/jwt.ts";
-import type { AuthInfo } from "../../../runtime/auth/bearer.ts";
+import type { AuthInfo } from "../../../runtime/transport/transport.ts";
 
 const ISSUER = "https://issuer.test";
 const AUDIENCE = "https://mcp.test/mcp";
