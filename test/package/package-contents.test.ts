@@ -36,10 +36,14 @@ function expectInside(folder: string, files: readonly string[]): void {
   }
 }
 
-const revisionsDir = path.join(REPO_ROOT, "runtime/generated/protocol");
-const revisions = readdirSync(revisionsDir, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => e.name);
+/** The folders in `runtime/generated/<kind>`: the names a `./<kind>/*` export pattern stands for. */
+function generatedNames(kind: "protocol" | "extensions"): string[] {
+  return readdirSync(path.join(REPO_ROOT, "runtime/generated", kind), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+}
+const revisions = generatedNames("protocol");
+const extensions = generatedNames("extensions");
 
 describe("npm pack -w runtime", () => {
   const files = packed("runtime");
@@ -48,6 +52,13 @@ describe("npm pack -w runtime", () => {
     expect(files.length).toBeGreaterThan(50);
     expectInside("runtime", files);
   });
+
+  /** A pattern's `*` stands for each built-in revision (`generated/protocol/*`) or extension (`generated/extensions/*`). */
+  const namesFor = (file: string): string[] => {
+    if (file.includes("generated/protocol/")) return revisions;
+    if (file.includes("generated/extensions/")) return extensions;
+    throw new Error(`an exports pattern this test does not know how to expand: ${file}`);
+  };
 
   it("holds every `exports` target and every built-in revision's ir.json (what mcp-gen reads from it)", () => {
     if (!existsSync(path.join(REPO_ROOT, "runtime/dist"))) throw new Error("runtime/dist is missing: npm run build");
@@ -58,9 +69,10 @@ describe("npm pack -w runtime", () => {
     for (const target of Object.values(pkg.exports)) {
       const built = typeof target === "string" ? [target] : [target["types"]!, target["default"]!];
       for (const file of built.map((f) => f.replace(/^\.\//, "")))
-        expected.push(...(file.includes("*") ? revisions.map((r) => file.replace("*", r)) : [file]));
+        expected.push(...(file.includes("*") ? namesFor(file).map((r) => file.replace("*", r)) : [file]));
     }
     expect(revisions.length).toBeGreaterThan(0);
+    expect(extensions.length).toBeGreaterThan(0);
     expected.push(...revisions.map((r) => `generated/protocol/${r}/ir.json`));
     expect(expected.filter((f) => !files.includes(f))).toEqual([]);
   });
