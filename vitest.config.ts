@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
@@ -14,6 +15,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default is one worker less than the cores: one worker on a 2-core CI machine, so the suite ran file by
+    // file while most files wait on child processes (tsc, the CLI, servers) and sockets. Two or more workers overlap
+    // that waiting; the timing-sensitive tests already allow for a loaded machine.
+    maxWorkers: Math.max(2, availableParallelism()),
     globalSetup: ["test/protocol/spec-setup.ts", "test/edge/global-setup.ts"],
   },
 });
