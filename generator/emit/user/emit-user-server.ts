@@ -42,19 +42,24 @@ function toolMember(tool: UserTool): Member {
         ? description
         : `${description ? `${description}\n\n` : ""}${task}: \`context.reportProgress\` sets the task's statusMessage, \`context.elicit\` asks the client through the task, and \`context.signal\` aborts when the task is cancelled.`,
     ),
-    signature: [
-      propertyKey(tool.name),
-      "(input: ",
-      t(tool.input.typeName),
-      ", context: ",
-      Context,
-      "): ",
-      Awaitable,
-      "<",
-      result,
-      ">",
-    ],
+    signature: handlerSignature(propertyKey(tool.name), [["input", t(tool.input.typeName)]], result),
   };
+}
+
+/** `key(param: Type, …, context: RequestContext): Awaitable<result>`: one handler of the interface. */
+function handlerSignature(key: string, params: readonly [string, Printable][], result: Printable): Printable {
+  return [
+    key,
+    "(",
+    params.map(([name, type]) => [`${name}: `, type, ", "]),
+    "context: ",
+    Context,
+    "): ",
+    Awaitable,
+    "<",
+    result,
+    ">",
+  ];
 }
 
 /** `, { complete: { city: handlers.completions.resourceTemplates.city_forecast.city } }` for the completable names. */
@@ -140,52 +145,32 @@ function sections(model: UserModel): { name: string; members: Member[] }[] {
       name: "resources",
       members: model.resources.map((r) => ({
         doc: emitDescription(r.descriptor["description"]),
-        signature: [
-          JSON.stringify(r.uri),
-          "(uri: string, context: ",
-          Context,
-          "): ",
-          Awaitable,
-          "<",
-          ReadResourceResult,
-          ">",
-        ],
+        signature: handlerSignature(JSON.stringify(r.uri), [["uri", "string"]], ReadResourceResult),
       })),
     },
     {
       name: "resourceTemplates",
-      members: model.resourceTemplates.map((t) => ({
-        doc: emitDescription(t.descriptor["description"]),
-        signature: [
-          propertyKey(t.name),
-          "(variables: ",
-          [typeUse(T), ".", t.variablesTypeName],
-          ", uri: string, context: ",
-          Context,
-          "): ",
-          Awaitable,
-          "<",
+      members: model.resourceTemplates.map((rt) => ({
+        doc: emitDescription(rt.descriptor["description"]),
+        signature: handlerSignature(
+          propertyKey(rt.name),
+          [
+            ["variables", t(rt.variablesTypeName)],
+            ["uri", "string"],
+          ],
           ReadResourceResult,
-          ">",
-        ],
+        ),
       })),
     },
     {
       name: "prompts",
       members: model.prompts.map((p) => ({
         doc: emitDescription(p.descriptor["description"]),
-        signature: [
+        signature: handlerSignature(
           propertyKey(p.name),
-          "(args: ",
-          [typeUse(T), ".", p.argumentsTypeName],
-          ", context: ",
-          Context,
-          "): ",
-          Awaitable,
-          "<",
+          [["args", t(p.argumentsTypeName)]],
           typeUse(runtime.GetPromptResult),
-          ">",
-        ],
+        ),
       })),
     },
     { name: "completions", members: completionMembers(model) },
