@@ -4,13 +4,10 @@
  * Express). Client: `StreamableHttpClientTransport` for every revision (falls back to legacy HTTP+SSE).
  * Auth (resource server): `auth: { verifyToken, resourceMetadata, … }` in the options; the verifiers, metadata and
  * the OAuth client are on `@mcp-gen/runtime/auth` (this entry does not re-export them).
- * Workers, Deno, Bun: import from `@mcp-gen/runtime/http/web` (web-entry.ts), the server side without the
- * `node:http` edge, on web APIs only; its options, event store, host guard and header helpers are exported there only
- * (one name, one home), and only `McpHttpHandler` and `toFetchHandler` here too.
+ * The handler itself (`McpHttpHandler`, `toFetchHandler`, its options, event store, host guard and header helpers) is
+ * `@mcp-gen/runtime/http/web`'s (web-entry.ts: web APIs only, for Workers, Deno and Bun too), never repeated here:
+ * one name, one home. This entry adds the `node:http` edge.
  */
-// The two names the Node examples use beside `toNodeListener`; the rest of the web side is /http/web's only.
-export { McpHttpHandler } from "./server/handler.ts";
-export { toFetchHandler } from "./server/web.ts";
 export {
   serve,
   SERVE_DEFAULTS,

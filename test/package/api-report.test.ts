@@ -36,17 +36,12 @@ describe("runtime public API report", () => {
   }, 120_000);
 
   it("names each export once across the hand-written entries, but for the overlaps listed here", () => {
-    // Known overlaps, kept explicit so that a new one fails: `/http` repeats the two names of `/http/web` the Node
-    // examples of docs/deploying.md import from it; the core entry repeats `/method-type` and `/zod-helpers` because
-    // generated user code imports everything from the one runtime specifier.
-    const allowed = (files: readonly string[], name: string) =>
-      (["McpHttpHandler", "toFetchHandler"].includes(name) &&
-        files.length === 2 &&
-        files.includes("http.api.md") &&
-        files.includes("http-web.api.md")) ||
-      (files.length === 2 &&
-        files.includes("index.api.md") &&
-        /^(method-type|zod-helpers)\.api\.md$/.test(files.find((f) => f !== "index.api.md")!));
+    // Known overlaps, kept explicit so that a new one fails: the core entry repeats `/method-type` and `/zod-helpers`
+    // because generated user code imports everything from the one runtime specifier.
+    const allowed = (files: readonly string[]) =>
+      files.length === 2 &&
+      files.includes("index.api.md") &&
+      /^(method-type|zod-helpers)\.api\.md$/.test(files.find((f) => f !== "index.api.md")!);
     const owners = new Map<string, string[]>();
     for (const [name, text] of renderReports()) {
       if (name.startsWith("protocol")) continue; // generated bindings: each revision exports the same names
@@ -54,7 +49,7 @@ describe("runtime public API report", () => {
         owners.set(match[1]!, [...(owners.get(match[1]!) ?? []), name]);
     }
     const twice = [...owners]
-      .filter(([name, files]) => files.length > 1 && !allowed(files, name))
+      .filter(([, files]) => files.length > 1 && !allowed(files))
       .map(([n, files]) => `${n}: ${files.join(", ")}`);
     expect(twice).toEqual([]);
     // The internals are on /advanced only.

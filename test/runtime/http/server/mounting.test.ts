@@ -4,7 +4,9 @@ import { createRequire } from "node:module";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Hono } from "hono";
-import { McpHttpHandler, toFetchHandler, toNodeListener } from "../../../../runtime/http/index.ts";
+// As docs/deploying.md imports them: the handler from /http/web, the node:http edge from /http.
+import { McpHttpHandler, toFetchHandler } from "../../../../runtime/http/web-entry.ts";
+import { toNodeListener } from "../../../../runtime/http/index.ts";
 import { FixtureHost } from "../fixtures/fixture-host.ts";
 import { initializeMessage, JSON_HEADERS, post } from "../helpers.ts";
 
