@@ -19,7 +19,13 @@ import { checkRounds, clientEra, type ClientEra, type InputRequired, type Reques
 import { ExtensionMethods, extensionCapabilities } from "./extensions.ts";
 import { HandlerRegistry, type ClientRequestContext, type RequestHandler } from "./handlers.ts";
 import { fulfilInputRequests, withAnswers } from "./input-rounds.ts";
-import { negotiate, ProbeConnectionLostError, statelessMeta, type Negotiated } from "./negotiate.ts";
+import {
+  LateDiscoverAnswerError,
+  negotiate,
+  ProbeConnectionLostError,
+  statelessMeta,
+  type Negotiated,
+} from "./negotiate.ts";
 import type { ClientOptions } from "./options.ts";
 import { answerServerRequest } from "./server-requests.ts";
 import type { CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
@@ -64,21 +70,29 @@ export class ClientConnection {
    */
   async connect(transport: Transport, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
     if (this.engine) throw new ProtocolUsageError("McpClient.connect may be called once");
+    const reopen = (transport as Partial<ReopenableTransport>).reopen;
+    const restartable = typeof reopen === "function";
     let negotiated: Negotiated;
     try {
-      negotiated = await this.open(transport, false, options.signal);
+      negotiated = await this.open(transport, { restartable }, options.signal);
     } catch (error) {
-      const reopen = (transport as Partial<ReopenableTransport>).reopen;
-      if (!(error instanceof ProbeConnectionLostError) || typeof reopen !== "function") throw error;
-      this.options.onDiagnostic?.(`${error.message}; starting it again for initialize`);
-      negotiated = await this.open(reopen.call(transport), true, options.signal);
+      const lost = error instanceof ProbeConnectionLostError;
+      if (!(lost || error instanceof LateDiscoverAnswerError) || !restartable) throw error;
+      const retry = lost ? "initialize" : "a server/discover probe that waits as long as any request";
+      this.options.onDiagnostic?.(`${error.message}; starting it again for ${retry}`);
+      const again = lost ? { skipProbe: true } : { patientProbe: true };
+      negotiated = await this.open(reopen.call(transport), again, options.signal);
     }
     this.declared = this.declare(negotiated.profile.version);
     this.extensions.negotiate(negotiated.serverCapabilities, negotiated.profile.version);
     this.negotiated = { ...negotiated, strategy: clientEra(negotiated.profile.era) };
   }
 
-  private async open(transport: Transport, skipProbe: boolean, signal: AbortSignal | undefined): Promise<Negotiated> {
+  private async open(
+    transport: Transport,
+    how: { readonly skipProbe?: boolean; readonly patientProbe?: boolean; readonly restartable?: boolean },
+    signal: AbortSignal | undefined,
+  ): Promise<Negotiated> {
     const diagnose = this.options.onDiagnostic;
     const engine: JsonRpcEngine = new JsonRpcEngine(
       transport,
@@ -110,11 +124,13 @@ export class ClientConnection {
         capabilities: (version) => this.declare(version),
         info: this.options.info,
         probeTimeoutMs:
-          this.options.probeTimeoutMs ??
-          (transport.answersEveryRequest ? (this.options.requestTimeoutMs ?? 60_000) : 5000),
+          (how.patientProbe ? undefined : this.options.probeTimeoutMs) ??
+          (transport.answersEveryRequest || how.patientProbe ? (this.options.requestTimeoutMs ?? 60_000) : 5000),
         requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
         signal,
-        skipProbe,
+        skipProbe: how.skipProbe === true,
+        restartable: how.restartable === true,
+        onDiagnostic: diagnose,
       });
     } catch (error) {
       await engine.close().catch(() => undefined);

@@ -12,7 +12,7 @@ import type { Implementation } from "../protocol/builtin-types.ts";
 import { MetaKey, withMeta } from "../protocol/meta.ts";
 import { ERA_RULES } from "../protocol/era.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
-import { parseResult } from "../protocol/validation.ts";
+import { parseResult, type Validator } from "../protocol/validation.ts";
 
 export interface Negotiated {
   readonly profile: RevisionProfile;
@@ -35,6 +35,12 @@ export interface NegotiationInput {
   readonly signal: AbortSignal | undefined;
   /** Go straight to `initialize` (the server is known to be handshake-era). */
   readonly skipProbe?: boolean;
+  /**
+   * The server can be started again (stdio): a `DiscoverResult` that arrives after the probe timed out, while
+   * `initialize` is under way, then rejects with `LateDiscoverAnswerError` instead of keeping the handshake era.
+   */
+  readonly restartable?: boolean;
+  readonly onDiagnostic?: ((message: string) => void) | undefined;
 }
 
 /** The connection closed during the `server/discover` probe: some handshake-era servers exit on any pre-`initialize` request. */
@@ -42,6 +48,18 @@ export class ProbeConnectionLostError extends Error {
   constructor(cause: Error) {
     super(`the server closed the connection on the server/discover probe: ${cause.message}`, { cause });
     this.name = "ProbeConnectionLostError";
+  }
+}
+
+/**
+ * The server answered the `server/discover` probe with a `DiscoverResult` only after the probe had timed out (a slow
+ * start: `npx` fetching, `tsx` compiling) and `initialize` had gone out: it speaks the stateless era, so the caller
+ * starts it again and probes patiently rather than keep the older era.
+ */
+export class LateDiscoverAnswerError extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`the server answered server/discover only after the ${waitedMs} ms probe timeout`);
+    this.name = "LateDiscoverAnswerError";
   }
 }
 
@@ -69,10 +87,12 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   const stateless = input.profiles.filter((p) => p.era === "stateless");
   const handshake = input.profiles.filter((p) => p.era === "handshake");
   let serverVersions: readonly string[] | undefined;
+  let late: LateAnswer | undefined;
   const first = input.skipProbe ? undefined : stateless[0];
   if (first) {
     const outcome = await probe(input, first, input.probeTimeoutMs);
     if (outcome.kind === "stateless") return outcome.negotiated;
+    if (outcome.kind === "silent") late = watchLateAnswer(input, outcome);
     if (outcome.kind === "unsupported") {
       serverVersions = outcome.supported;
       const retry = stateless.find((p) => outcome.supported.includes(p.version));
@@ -89,8 +109,11 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   const best = usable[0];
   if (!best) throw noCommonRevision(input, serverVersions, undefined);
   try {
-    return await initialize(input, best, handshake);
+    const negotiated = await initialize(input, best, handshake).finally(() => late?.checkRestart());
+    late?.reportLater(negotiated.profile.version);
+    return negotiated;
   } catch (error) {
+    if (error instanceof LateDiscoverAnswerError) throw error;
     // A stateless-era server refusing `initialize` names the versions it supports (versioning.mdx): after a probe that timed
     // out (a slow server), that answer identifies its era, so probe again with a version it listed.
     const listed = unsupportedVersions(error);
@@ -129,37 +152,88 @@ const STATELESS_ERA_REFUSALS: ReadonlySet<number> = new Set([-32020, -32021]);
 type ProbeOutcome =
   | { readonly kind: "stateless"; readonly negotiated: Negotiated }
   | { readonly kind: "unsupported"; readonly supported: readonly string[] }
-  | { readonly kind: "handshake" };
+  | { readonly kind: "handshake" }
+  /** No answer within the probe timeout; `late` is the probe itself, still waiting (up to the request timeout). */
+  | { readonly kind: "silent"; readonly waitedMs: number; readonly late: Promise<ProbeOutcome> };
+
+interface LateAnswer {
+  /** After `initialize` settled: throws `LateDiscoverAnswerError` when a `DiscoverResult` came first and a restart can use it. */
+  checkRestart(): void;
+  /** After the handshake era was kept: a `DiscoverResult` arriving later is reported, not silently dropped. */
+  reportLater(version: string): void;
+}
+
+/** Says that the probe went unanswered, and keeps listening for its answer (a slow server is not a legacy one). */
+function watchLateAnswer(
+  input: NegotiationInput,
+  outcome: { waitedMs: number; late: Promise<ProbeOutcome> },
+): LateAnswer {
+  const diagnose = input.onDiagnostic;
+  diagnose?.(
+    `server/discover got no answer within ${outcome.waitedMs} ms (probeTimeoutMs): assuming a handshake-era server and sending initialize`,
+  );
+  let answered = false;
+  let kept: string | undefined;
+  void outcome.late.then((later) => {
+    if (later.kind !== "stateless") return;
+    answered = true;
+    if (kept !== undefined)
+      diagnose?.(
+        `server/discover was answered after the probe timeout: the server speaks ${later.negotiated.profile.version}, but this connection keeps ${kept}; raise probeTimeoutMs for a slow-starting server`,
+      );
+  });
+  return {
+    checkRestart: () => {
+      if (answered && input.restartable) throw new LateDiscoverAnswerError(outcome.waitedMs);
+    },
+    reportLater: (version) => void (kept = version),
+  };
+}
 
 async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutMs: number): Promise<ProbeOutcome> {
   const opening = ERA_RULES.stateless.openingMethod;
   const rp = profile.requests.get(opening);
   if (!rp) return { kind: "handshake" };
   const params = withMeta({}, statelessMeta(profile.version, input.capabilities(profile.version), input.info));
-  let raw: unknown;
-  try {
-    raw = await input.engine.request(opening, params, {
-      timeoutMs,
+  // The probe's own timeout is a race, not the request's: a slow server's answer still counts when it comes (up to the
+  // request timeout), and nothing cancels it, so a slow server does not drop it.
+  const request = input.engine
+    .request(opening, params, {
+      timeoutMs: Math.max(timeoutMs, input.requestTimeoutMs),
+      cancellable: false,
       ...(input.signal ? { signal: input.signal } : {}),
+    })
+    .then(
+      (raw) => readDiscoverResult(rp.completeResult, profile, raw),
+      (error: unknown) => probeFailure(input, error),
+    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silence = new Promise<"silent">((resolve) => (timer = setTimeout(() => resolve("silent"), timeoutMs)));
+  const first = await Promise.race([request, silence]).finally(() => clearTimeout(timer));
+  if (first !== "silent") return first;
+  return { kind: "silent", waitedMs: timeoutMs, late: request.catch(() => ({ kind: "handshake" }) as const) };
+}
+
+function probeFailure(input: NegotiationInput, error: unknown): ProbeOutcome {
+  const supported = unsupportedVersions(error);
+  if (supported) return { kind: "unsupported", supported };
+  if (error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
+  if (error instanceof RpcError && STATELESS_ERA_REFUSALS.has(error.code)) {
+    // A stateless-era server refused the probe itself (header mismatch, a capability it requires): falling back to
+    // `initialize` would only hide why.
+    throw new NegotiationError(`the server refused server/discover (${error.code}): ${error.message}`, {
+      cause: error,
     });
-  } catch (error) {
-    const supported = unsupportedVersions(error);
-    if (supported) return { kind: "unsupported", supported };
-    if (error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
-    if (error instanceof RpcError && STATELESS_ERA_REFUSALS.has(error.code)) {
-      // A stateless-era server refused the probe itself (header mismatch, a capability it requires): falling back to
-      // `initialize` would only hide why.
-      throw new NegotiationError(`the server refused server/discover (${error.code}): ${error.message}`, {
-        cause: error,
-      });
-    }
-    if (input.signal?.aborted) throw error;
-    // Anything that is not a recognized stateless-era error identifies a handshake-era server (versioning.mdx): a JSON-RPC error,
-    // silence, or a transport-level refusal such as HTTP 400/404/405 with a body that is not such an error (streamable-http.mdx).
-    // A stateless-era server's errors arrive as RpcError (the HTTP transport delivers a JSON-RPC error body answering the
-    // request as such), so whatever else the transport throws here is a handshake-era answer.
-    return { kind: "handshake" };
   }
+  if (input.signal?.aborted) throw error;
+  // Anything that is not a recognized stateless-era error identifies a handshake-era server (versioning.mdx): a JSON-RPC error,
+  // silence, or a transport-level refusal such as HTTP 400/404/405 with a body that is not such an error (streamable-http.mdx).
+  // A stateless-era server's errors arrive as RpcError (the HTTP transport delivers a JSON-RPC error body answering the
+  // request as such), so whatever else the transport throws here is a handshake-era answer.
+  return { kind: "handshake" };
+}
+
+function readDiscoverResult(type: Validator<unknown>, profile: RevisionProfile, raw: unknown): ProbeOutcome {
   let result: {
     supportedVersions: string[];
     capabilities: CapabilitiesObject;
@@ -167,7 +241,7 @@ async function probe(input: NegotiationInput, profile: RevisionProfile, timeoutM
     _meta?: Record<string, unknown>;
   };
   try {
-    result = parseResult(rp.completeResult, raw, "server/discover result") as typeof result;
+    result = parseResult(type, raw, "server/discover result") as typeof result;
   } catch {
     return { kind: "handshake" }; // a result that is not a DiscoverResult: some handshake-era servers answer unknown methods with `{}`
   }

@@ -21,7 +21,12 @@ export interface ClientOptions {
   readonly extensions?: readonly ClientExtension[];
   /** Default per-request timeout (60 000 ms). */
   readonly requestTimeoutMs?: number;
-  /** How long the `server/discover` probe waits before assuming a handshake-era server (default 5000 ms; over transports that answer every request, such as HTTP, the request timeout). */
+  /**
+   * How long the `server/discover` probe waits before assuming a handshake-era server and sending `initialize` (default
+   * 5000 ms; over transports that answer every request, such as HTTP, the request timeout). Giving up is reported
+   * through `onDiagnostic`. The probe keeps listening afterwards: when a slow-starting stdio server answers it while
+   * `initialize` is under way, the server is started again and probed with the request timeout.
+   */
   readonly probeTimeoutMs?: number;
   /** Most multi round-trip rounds for one call before giving up (default 8). */
   readonly maxInputRounds?: number;

@@ -75,14 +75,21 @@ describe("probing a handshake-era server that stays silent", () => {
       onNotification: (method) => seen.push(method),
     });
     await handshakeOnly.start();
+    const diagnostics: string[] = [];
     const client = new McpClient({
       revisions: builtinRevisions,
       info: { name: "c", version: "1" },
       probeTimeoutMs: 50,
+      onDiagnostic: (message) => diagnostics.push(message),
     });
     await client.connect(a);
     expect(client.revision).toBe("2025-06-18");
     expect(client.serverInfo?.name).toBe("silent");
-    expect(seen).toEqual(["server/discover", "notifications/cancelled", "initialize", "notifications/initialized"]);
+    // The probe is not cancelled (a slow server's late answer must still arrive), and giving up on it is reported.
+    expect(seen).toEqual(["server/discover", "initialize", "notifications/initialized"]);
+    expect(diagnostics).toContain(
+      "server/discover got no answer within 50 ms (probeTimeoutMs): assuming a handshake-era server and sending initialize",
+    );
+    await client.close();
   });
 });

@@ -4,6 +4,9 @@
  * Streamable HTTP backward-compatibility rules say every one of those means "legacy: fall back to initialize"
  * (and, for the old HTTP+SSE transport, to that transport).
  */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinRevisions, McpClient } from "../../../runtime/index.ts";
@@ -66,6 +69,39 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
       await client.close();
     }
   });
+});
+
+const SLOW_START = fileURLToPath(new URL("./fixtures/slow-start-server.ts", import.meta.url));
+
+describe("default McpClient → a stdio server that starts slowly", () => {
+  it("says the probe went unanswered, and starts the server again for the stateless era when its answer comes late", async () => {
+    const starts = join(mkdtempSync(join(tmpdir(), "mcp-slow-start-")), "starts");
+    const diagnostics: string[] = [];
+    const client = new McpClient({
+      revisions: builtinRevisions,
+      info: { name: "negotiation-test", version: "1.0.0" },
+      probeTimeoutMs: 300,
+      onDiagnostic: (message) => diagnostics.push(message),
+    });
+    // The server reads nothing for 1.5 s: the probe times out at 300 ms, initialize goes out, and the server then
+    // answers both, server/discover first.
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", SLOW_START, "1500", starts],
+        stderr: "ignore",
+      }),
+    );
+    try {
+      expect(client.revision).toBe("2026-07-28");
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      expect(readFileSync(starts, "utf8")).toBe("start\nstart\n");
+      expect(diagnostics.some((m) => m.includes("server/discover got no answer within 300 ms"))).toBe(true);
+      expect(diagnostics.some((m) => m.includes("only after the 300 ms probe timeout; starting it again"))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });
 
 /** An in-process stateless-era HTTP server answering with `answer(method)` (real sockets, raw JSON-RPC). */
