@@ -2,21 +2,59 @@
  * One instance of a shared deployment (issue 24), run as its own process by test/scale/cluster.ts: an McpServer
  * served over HTTP with its state on Redis (`REDIS_URL`), named `INSTANCE_ID`. Prints its URL on stdout.
  * Tools: echo, whoami (the instance), ask (elicitation round trip), slow (progress until cancelled), add_tool (a
- * list change raised here), touch (resources/updated of `test://doc`), log (a log message at info).
+ * list change raised here), touch (resources/updated of `test://doc`), log (a log message at info). It serves the
+ * Tasks extension with its tasks on the same Redis; task tools: task_work (answers after `ms` naming the instance it
+ * ran on), task_wait (reports progress, then runs until cancelled, printing `scale-task-cancelled <instance>`),
+ * task_ask (an elicitation inside the task).
  */
 import { builtinRevisions, McpServer } from "@mcp-gen/runtime";
 import { serve } from "@mcp-gen/runtime/http";
 import { redisStore } from "@mcp-gen/runtime/redis";
+import { extension as tasksExtension } from "@mcp-gen/runtime/extensions/tasks";
 
 const instanceId = process.env["INSTANCE_ID"] ?? "solo";
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 const object = { type: "object" } as const;
 
+const store = redisStore({ url: process.env["REDIS_URL"]!, instanceId });
 const server = new McpServer({
   info: { name: "scale-fixture", version: "1.0.0" },
   revisions: builtinRevisions,
   requestStateKey: "a secret every instance shares",
+  extensions: [tasksExtension],
+  tasks: { store: store.tasks, pollIntervalMs: 100 },
 });
+const asTask = { task: { support: "optional" as const } };
+server
+  .tool(
+    { name: "task_work", inputSchema: object },
+    async (args) => {
+      await new Promise((resolve) => setTimeout(resolve, Number((args as { ms?: unknown }).ms ?? 0)));
+      return text(`done on ${instanceId}`);
+    },
+    asTask,
+  )
+  .tool(
+    { name: "task_wait", inputSchema: object },
+    async (_args, ctx) => {
+      await ctx.reportProgress(1, 2, `started on ${instanceId}`);
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      process.stderr.write(`scale-task-cancelled ${instanceId}\n`);
+      return text("stopped");
+    },
+    asTask,
+  )
+  .tool(
+    { name: "task_ask", inputSchema: object },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        message: "name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+      });
+      return text(`${instanceId} heard ${JSON.stringify(answer.content ?? null)}`);
+    },
+    asTask,
+  );
 server
   .tool({ name: "echo", inputSchema: object }, (args) => text(String((args as { text?: unknown }).text)))
   .tool({ name: "whoami", inputSchema: object }, () => text(instanceId))
@@ -51,7 +89,6 @@ server
   })
   .resource({ uri: "test://doc", name: "doc" }, () => ({ contents: [{ uri: "test://doc", text: "doc" }] }));
 
-const store = redisStore({ url: process.env["REDIS_URL"]!, instanceId });
 const running = await serve(server, {
   store,
   maxConnectionsPerAddress: 0,

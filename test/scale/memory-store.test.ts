@@ -1,10 +1,14 @@
 /**
  * `memoryStateStore()` shared by two endpoints of one process behaves as one deployment (issue 24): a session opened on
- * one is served by the other, and DELETE on one ends it on both. No Redis involved.
+ * one is served by the other, and DELETE on one ends it on both; an endpoint with a shared store refuses a server whose
+ * tasks stay in its own memory. No Redis involved.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRevisions, McpServer } from "../../runtime/index.ts";
 import { memoryStateStore, serve, type RunningServer } from "../../runtime/http/index.ts";
+import { McpHttpHandler } from "../../runtime/http/web-entry.ts";
+import { extension as tasksExtension } from "../../runtime/generated/extensions/tasks/index.ts";
+import type { TaskStore } from "../../runtime/server/tasks/store.ts";
 
 const V = "2025-11-25";
 const HEADERS = {
@@ -60,5 +64,22 @@ describe("two endpoints sharing one memoryStateStore", () => {
     const gone = await post(a.url, { ...call, id: 3 }, session);
     expect(gone.status).toBe(404);
     await gone.text();
+  });
+});
+
+describe("a shared store needs the server's tasks shared too", () => {
+  const tasksServer = (store?: TaskStore) =>
+    new McpServer({
+      info: { name: "mem", version: "1" },
+      revisions: builtinRevisions,
+      extensions: [tasksExtension],
+      ...(store ? { tasks: { store } } : {}),
+    });
+
+  it("refuses a server keeping its tasks in its own memory, and takes one on the store's task store", () => {
+    const store = memoryStateStore();
+    expect(() => new McpHttpHandler(tasksServer(), { store })).toThrow(/tasks: \{ store: store\.tasks \}/);
+    expect(() => new McpHttpHandler(tasksServer(), {})).not.toThrow(); // no shared state: in memory is right
+    expect(() => new McpHttpHandler(tasksServer(store.tasks), { store: store.forInstance() })).not.toThrow();
   });
 });

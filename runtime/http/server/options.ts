@@ -3,6 +3,7 @@ import type { RevisionFacts } from "../../protocol/preference.ts";
 import type { Transport } from "../../transport/transport.ts";
 import type { RegisteredTool } from "../../server/options.ts";
 import type { BearerAuthOptions } from "../../auth/bearer.ts";
+import type { TaskStore } from "../../server/tasks/store.ts";
 import type { EventStore } from "./event-store.ts";
 import type { ResponseMode } from "./exchange.ts";
 import type { HostGuardOptions } from "./guards.ts";
@@ -35,6 +36,8 @@ export interface SessionHost {
   onBroadcast?: ((broadcast: Broadcast) => void) | undefined;
   /** A broadcast raised on another instance, for this process's sessions. */
   deliverBroadcast?(broadcast: Broadcast): void;
+  /** The server's tasks (`McpServer.tasks`): with a shared `store`, their store must be shared too. */
+  readonly tasks?: { readonly store: TaskStore } | undefined;
 }
 
 export interface McpHttpOptions extends HostGuardOptions {

@@ -9,6 +9,8 @@
  */
 import { createClient } from "redis";
 import type { EventStore } from "./event-store.ts";
+import type { TaskStore } from "../../server/tasks/store.ts";
+import { RedisTaskStore } from "./redis-tasks.ts";
 import {
   randomInstanceId,
   StoreUnavailableError,
@@ -33,6 +35,8 @@ export interface RedisStoreOptions {
   readonly eventTtlMs?: number;
   /** A command with no reply after this long fails (→ 503). Default 1,000. */
   readonly commandTimeoutMs?: number;
+  /** Most live tasks (the Tasks extension) the deployment holds, all instances together. Default 100,000. */
+  readonly maxTasks?: number;
   /** Connection errors (each reconnect attempt reports one). Default: ignored. */
   readonly onError?: (error: unknown) => void;
 }
@@ -49,6 +53,9 @@ type Client = ReturnType<typeof createClient>;
 export class RedisStateStore implements StateStore {
   readonly instanceId: string;
   readonly sessions: SessionStore;
+  /** The server's task store on the same connections: `new McpServer({ …, tasks: { store: store.tasks } })`. */
+  readonly tasks: TaskStore;
+  private readonly taskStore: RedisTaskStore;
   private readonly client: Client;
   private readonly subscriber: Client;
   private readonly listeners = new Set<(message: BusMessage) => void>();
@@ -72,9 +79,24 @@ export class RedisStateStore implements StateStore {
     // Without an error listener node-redis turns a lost connection into an uncaught exception.
     this.client.on("error", report);
     this.subscriber.on("error", report);
+    const run = <T>(work: () => Promise<T>) => this.ready().then(() => this.run(work));
+    this.tasks = this.taskStore = new RedisTaskStore(
+      () => this.client,
+      this.prefix,
+      `${this.prefix}tasks`,
+      run,
+      options,
+    );
     this.connecting = Promise.all([
       this.client.connect(),
-      this.subscriber.connect().then(() => this.subscriber.subscribe(this.channel, (text: string) => this.heard(text))),
+      this.subscriber
+        .connect()
+        .then(() =>
+          Promise.all([
+            this.subscriber.subscribe(this.channel, (text: string) => this.heard(text)),
+            this.subscriber.subscribe(this.taskStore.channel, (text: string) => this.taskStore.heard(text)),
+          ]),
+        ),
     ]).catch(report);
     this.sessions = this.sessionStore();
   }

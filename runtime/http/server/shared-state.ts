@@ -7,6 +7,8 @@
  *
  * Without a `store` option the HTTP endpoint keeps everything in its own process and never calls any of this.
  */
+import { InMemoryTaskStore } from "../../server/tasks/memory-store.ts";
+import type { TaskStore } from "../../server/tasks/store.ts";
 import { InMemoryEventStore, type EventStore } from "./event-store.ts";
 
 /** What another instance needs to serve a session it did not open. */
@@ -57,12 +59,29 @@ export interface StateStore {
   publish(message: BusMessage): void;
   /** Listen to the bus; the returned function stops listening. */
   listen(listener: (message: BusMessage) => void): () => void;
+  /**
+   * The Tasks extension's store shared the same way, for the server: `new McpServer({ …, tasks: { store: store.tasks
+   * } })`. An endpoint given a shared store refuses a server that keeps its tasks in its own memory.
+   */
+  readonly tasks?: TaskStore;
   /** Connect (a distributed store); the HTTP endpoint awaits it before serving a session request. */
   ready?(): Promise<void>;
   close?(): Promise<void>;
 }
 
 /** The error a store throws when it cannot be reached: the request gets 503, never "session not found". */
+/**
+ * Throws when an endpoint shares `store` with other instances but its server keeps tasks in this process's memory:
+ * a `tasks/get` landing on another instance would not find the task (configuration error, at start-up).
+ */
+export function requireSharedTasks(store: StateStore, taskStore: TaskStore | undefined): void {
+  if (taskStore instanceof InMemoryTaskStore && taskStore !== store.tasks)
+    throw new Error(
+      "the server keeps its tasks in memory but the endpoint shares its state with other instances: " +
+        "give the server the shared task store too (new McpServer({ …, tasks: { store: store.tasks } }))",
+    );
+}
+
 export class StoreUnavailableError extends Error {
   constructor(cause?: unknown) {
     super("state store unavailable", cause === undefined ? undefined : { cause });
@@ -103,10 +122,11 @@ class MemoryStore implements MemoryStateStore {
 
   constructor(
     private readonly options: MemoryStoreOptions = {},
-    shared?: { all: Map<string, MemorySession>; listeners: Set<(message: BusMessage) => void> },
+    shared?: { all: Map<string, MemorySession>; listeners: Set<(message: BusMessage) => void>; tasks: TaskStore },
   ) {
     this.all = shared?.all ?? new Map();
     this.listeners = shared?.listeners ?? new Set();
+    this.tasks = shared?.tasks ?? new InMemoryTaskStore();
     this.instanceId = options.instanceId ?? randomInstanceId();
     const all = this.all;
     const maxEvents = options.maxEvents;
@@ -137,10 +157,11 @@ class MemoryStore implements MemoryStateStore {
   }
 
   readonly instanceId: string;
+  readonly tasks: TaskStore;
 
   forInstance(instanceId?: string): MemoryStateStore {
     const options = instanceId === undefined ? { ...this.options } : { ...this.options, instanceId };
-    return new MemoryStore(options, { all: this.all, listeners: this.listeners });
+    return new MemoryStore(options, { all: this.all, listeners: this.listeners, tasks: this.tasks });
   }
 
   events(sessionId: string): EventStore {

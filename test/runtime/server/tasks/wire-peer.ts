@@ -171,6 +171,11 @@ export async function httpFixture(env: Record<string, string> = {}): Promise<{ u
 
 export async function httpPeer(env: Record<string, string> = {}): Promise<Peer> {
   const { url, close } = await httpFixture(env);
+  return httpPeerAt(url, close);
+}
+
+/** A peer of the server at `url` (started elsewhere, e.g. test/scale's deployment); `close` stops that server. */
+export function httpPeerAt(url: string, close: () => Promise<void> = () => Promise.resolve()): Peer {
   let next = 1;
   const post = (method: string, params: Json, options: RequestOptions, signal?: AbortSignal) => {
     const body = { jsonrpc: "2.0", id: next++, method, params: { ...params, _meta: meta(options.declare) } };

@@ -1,0 +1,95 @@
+/**
+ * The Tasks extension's store on a real Redis (`redisStore({ url }).tasks`, runtime/http/server/redis-tasks.ts):
+ * the TaskStore contract every store runs, plus what only a shared store can get wrong — two instances racing on one
+ * task lose no change, a change made on one instance reaches the other's subscribers, a task key expires at the
+ * task's expiresAt (and one without TTL never), the deployment-wide maxTasks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "redis";
+import { redisStore, type RedisStateStore } from "../../runtime/redis.ts";
+import { TaskStoreFullError, type TaskState } from "../../runtime/server/tasks/store.ts";
+import { describeTaskStore, sampleTask } from "../runtime/server/tasks/store-contract.ts";
+import { freePort, RedisProcess } from "./cluster.ts";
+
+const redis = new RedisProcess(await freePort());
+const opened: RedisStateStore[] = [];
+
+function open(options: { keyPrefix?: string; maxTasks?: number } = {}): RedisStateStore {
+  const store = redisStore({ url: redis.url, ...options });
+  opened.push(store);
+  return store;
+}
+
+beforeAll(() => redis.start(), 20_000);
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+  await redis.stop();
+});
+
+describeTaskStore("RedisTaskStore", async () => {
+  const store = open();
+  await store.ready();
+  return store.tasks;
+});
+
+describe("RedisTaskStore shared by instances", () => {
+  it("loses no change when two instances race on one task, and each instance hears every change", async () => {
+    const [one, two] = [open(), open()];
+    await Promise.all([one.ready(), two.ready()]);
+    const heard: Array<Set<string>> = [new Set(), new Set()];
+    [one, two].forEach((store, i) =>
+      store.tasks.subscribe((task) => Object.keys(task.inputRequests ?? {}).forEach((key) => heard[i]!.add(key))),
+    );
+    const task = sampleTask();
+    await one.tasks.create(task);
+    const ask = { method: "elicitation/create", params: { message: "?" } };
+    const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+    await Promise.all(
+      keys.map((key, i) => (i % 2 ? one : two).tasks.update(task.taskId, { type: "ask", requests: { [key]: ask } })),
+    );
+    const final = (await two.tasks.get(task.taskId))!;
+    expect(Object.keys(final.inputRequests ?? {}).sort()).toEqual([...keys].sort());
+    expect(final.usedKeys).toHaveLength(40);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect([...heard[0]!].sort()).toEqual([...keys].sort());
+    expect([...heard[1]!].sort()).toEqual([...keys].sort());
+  });
+
+  it("a cancel on one instance and a completion on another: exactly one outcome, seen the same everywhere", async () => {
+    const [one, two] = [open(), open()];
+    await Promise.all([one.ready(), two.ready()]);
+    for (let round = 0; round < 10; round++) {
+      const task = sampleTask();
+      await one.tasks.create(task);
+      const [cancelled, completed] = await Promise.all([
+        one.tasks.update(task.taskId, { type: "cancel" }),
+        two.tasks.update(task.taskId, { type: "complete", result: { content: [] } }),
+      ]);
+      const winner = (await one.tasks.get(task.taskId))!.status;
+      expect(["cancelled", "completed"]).toContain(winner);
+      expect(cancelled!.status).toBe(winner);
+      expect(completed!.status).toBe(winner);
+    }
+  });
+
+  it("expires a task key at the task's expiresAt, keeps one without TTL, and bounds the live tasks", async () => {
+    const store = open({ keyPrefix: "bounded:", maxTasks: 2 });
+    await store.ready();
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    const short: TaskState = sampleTask({ expiresAt: Date.now() + 300, ttlMs: 300 });
+    await store.tasks.create(short);
+    const forever = sampleTask({ expiresAt: null, ttlMs: null });
+    await store.tasks.create(forever);
+    const ttl = await admin.pTTL(`bounded:task:${short.taskId}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(300);
+    expect(await admin.pTTL(`bounded:task:${forever.taskId}`)).toBe(-1); // no expiry
+    await expect(store.tasks.create(sampleTask())).rejects.toBeInstanceOf(TaskStoreFullError);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await store.tasks.get(short.taskId)).toBeUndefined();
+    await store.tasks.create(sampleTask()); // the expired one no longer counts
+    expect(await store.tasks.get(forever.taskId)).toMatchObject({ status: "working" });
+    await admin.close();
+  });
+});
