@@ -6,7 +6,7 @@
  * browsers) holds no `node:` import and never loads them.
  */
 import type * as NodeHttp from "node:http";
-import type { HttpAnswer, HttpRequester } from "./requester.ts";
+import type { AbortSignalLike, HttpAnswer, HttpRequester } from "./requester.ts";
 
 type GetBuiltin = (id: string) => unknown;
 
@@ -29,23 +29,42 @@ export interface NodeRequesterOptions {
 export function nodeRequester(options: NodeRequesterOptions): { request: HttpRequester; close: () => void } {
   const http = builtin<typeof NodeHttp>("node:http")!;
   const https = builtin<typeof import("node:https")>("node:https")!;
+  const { urlToHttpOptions } = builtin<typeof import("node:url")>("node:url")!;
+  const { Buffer } = builtin<typeof import("node:buffer")>("node:buffer")!;
   const agents = {
     "http:": new http.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
     "https:": new https.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
+  };
+  // A transport POSTs to one URL object all its life: where a URL points is worked out once, not per request.
+  const targets = new WeakMap<URL, Target>();
+  const targetOf = (url: URL): Target => {
+    let target = targets.get(url);
+    if (!target) {
+      const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
+      targets.set(url, (target = { protocol, hostname, port, path, auth }));
+    }
+    return target;
   };
   const request: HttpRequester = (url, init) =>
     new Promise((resolve, reject) => {
       const secure = url.protocol === "https:";
       if (!secure && url.protocol !== "http:") return reject(new TypeError(`unsupported URL scheme ${url.protocol}`));
+      const signal = init.signal;
+      if (signal?.aborted) return reject(abortError(signal));
       const send = secure ? https.request : http.request;
-      const req = send(url, {
-        method: init.method,
-        headers: init.headers,
-        agent: secure ? agents["https:"] : agents["http:"],
-        ...(init.signal ? { signal: init.signal } : {}),
+      const agent = secure ? agents["https:"] : agents["http:"];
+      // The signal is not handed to node:http (which ties it to the socket with several listeners per request):
+      // one listener destroys the request, and is removed once the answer's body is read or dropped.
+      const { protocol, hostname, port, path, auth } = targetOf(url);
+      const req = send({ protocol, hostname, port, path, auth, method: init.method, headers: init.headers, agent });
+      const onAbort = signal ? () => req.destroy(abortError(signal)) : undefined;
+      if (onAbort) signal!.addEventListener("abort", onAbort, { once: true });
+      const done = onAbort ? () => signal!.removeEventListener("abort", onAbort) : noop;
+      req.once("response", (res) => resolve(answerOf(res, done, Buffer)));
+      req.once("error", (error) => {
+        done();
+        reject(error);
       });
-      req.once("response", (res) => resolve(answerOf(res)));
-      req.once("error", reject);
       req.end(init.body);
     });
   return {
@@ -57,8 +76,17 @@ export function nodeRequester(options: NodeRequesterOptions): { request: HttpReq
   };
 }
 
-function answerOf(res: NodeHttp.IncomingMessage): HttpAnswer {
-  res.setEncoding("utf8");
+/** The request options a URL stands for (`urlToHttpOptions`'s, less what a request does not read). */
+type Target = Pick<NodeHttp.RequestOptions, "protocol" | "hostname" | "port" | "path" | "auth">;
+
+const noop = () => {};
+
+function abortError(signal: AbortSignalLike): Error {
+  const reason = signal.reason;
+  return reason instanceof Error ? reason : new DOMException("This operation was aborted", "AbortError");
+}
+
+function answerOf(res: NodeHttp.IncomingMessage, done: () => void, buffers: typeof Buffer): HttpAnswer {
   return {
     status: res.statusCode ?? 0,
     header(name) {
@@ -72,12 +100,17 @@ function answerOf(res: NodeHttp.IncomingMessage): HttpAnswer {
       return headers;
     },
     async text() {
-      let text = "";
-      await readText(res, (chunk) => (text += chunk));
-      return text;
+      // Bytes are decoded once at the end (a small JSON answer is one chunk), not through a stream decoder.
+      const chunks: Buffer[] = [];
+      await readBody(res, done, (chunk: Buffer) => chunks.push(chunk));
+      return chunks.length === 1 ? chunks[0]!.toString("utf8") : buffers.concat(chunks).toString("utf8");
     },
-    readText: (onText) => readText(res, onText),
+    readText(onText) {
+      res.setEncoding("utf8");
+      return readBody(res, done, onText);
+    },
     async cancel() {
+      done();
       // A body of announced length is drained, so its keep-alive connection is reused; a stream is cut.
       if (res.headers["content-length"] !== undefined && !res.destroyed) res.resume();
       else res.destroy();
@@ -85,15 +118,26 @@ function answerOf(res: NodeHttp.IncomingMessage): HttpAnswer {
   };
 }
 
-/** Streams `res` (already utf-8 decoded) to `onText`; rejects when it breaks before its end. */
-function readText(res: NodeHttp.IncomingMessage, onText: (text: string) => void): Promise<void> {
+/** Streams `res` to `onChunk`; resolves at its end, rejects when it breaks before; either way calls `done` first. */
+function readBody<T>(res: NodeHttp.IncomingMessage, done: () => void, onChunk: (chunk: T) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (res.readableEnded) return resolve();
-    res.on("data", onText);
-    res.once("end", resolve);
-    res.once("error", reject);
+    if (res.readableEnded) {
+      done();
+      return resolve();
+    }
+    res.on("data", onChunk);
+    res.once("end", () => {
+      done();
+      resolve();
+    });
+    res.once("error", (error) => {
+      done();
+      reject(error);
+    });
     res.once("close", () => {
-      if (!res.complete) reject(new Error("HTTP response ended before its end (connection closed)"));
+      if (res.complete) return;
+      done();
+      reject(new Error("HTTP response ended before its end (connection closed)"));
     });
   });
 }

@@ -6,7 +6,7 @@ import type { HttpClientEra } from "./era.ts";
 import { resumeStream, retryDelay, type GetContext } from "./get-stream.ts";
 import { excerpt, parse, type Id, type Message } from "./options.ts";
 import { delay, readSse, type SseCursor } from "./sse.ts";
-import type { HttpAnswer } from "./requester.ts";
+import type { HttpAnswer, RequestAbort } from "./requester.ts";
 
 /** Where the stream's messages and problems go (the transport's session). */
 export interface StreamReceiver {
@@ -22,7 +22,7 @@ export async function readPostStream(
   body: HttpAnswer,
   id: Id | undefined,
   era: HttpClientEra,
-  controller: AbortController,
+  controller: RequestAbort,
   receiver: StreamReceiver,
 ): Promise<void> {
   const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
@@ -50,7 +50,7 @@ export async function readPostStream(
     } catch {
       // network error: fall through to resumption
     }
-    if (answered || id === undefined || controller.signal.aborted || context.signal.aborted) return;
+    if (answered || id === undefined || controller.aborted || context.signal.aborted) return;
     const max = context.reconnect?.maxAttempts ?? 5;
     if (!era.resumesStreams || cursor.lastEventId === undefined || attempt >= max) {
       receiver.deliver({

@@ -5,6 +5,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { getEventListeners } from "node:events";
+import { nodeRequester } from "../../../../runtime/http/client/node-requester.ts";
+import { RequestAbort } from "../../../../runtime/http/client/requester.ts";
 import { HttpError, StreamableHttpClientTransport } from "../../../../runtime/http/client/transport.ts";
 import { CollectingSink, request, waitFor } from "../helpers.ts";
 import { REQUEST_PATHS } from "./paths.ts";
@@ -25,6 +28,15 @@ beforeAll(async () => {
       return void res
         .writeHead(401, { "www-authenticate": 'Bearer resource_metadata="https://rs.example/prm", scope="a b"' })
         .end("no");
+    if (m.method === "split") {
+      // The answer in two writes, a pause between, cut inside the two bytes of "é": two chunks at the client.
+      const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { text: "café crème" } }));
+      const cut = bytes.indexOf(0xc3) + 1;
+      res.writeHead(200, { "content-type": "application/json", "content-length": bytes.length });
+      res.write(bytes.subarray(0, cut));
+      await new Promise((r) => setTimeout(r, 50));
+      return void res.end(bytes.subarray(cut));
+    }
     await new Promise((r) => setTimeout(r, delayMs));
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { ok: m.id } }));
@@ -130,6 +142,41 @@ describe.each(REQUEST_PATHS)("requests in flight over %s", (path) => {
     } finally {
       process.off("warning", onWarning);
     }
+  });
+});
+
+describe.each(REQUEST_PATHS)("a JSON answer over %s", (path) => {
+  it("decodes UTF-8 characters cut across chunks whole", async () => {
+    const transport = new StreamableHttpClientTransport(url, { openGetStream: false, http: path });
+    const answer = await request(transport, await started(transport), 1, "split", {});
+    expect(answer["result"]).toEqual({ text: "café crème" });
+    await transport.close();
+  });
+});
+
+describe("the node:http requester with a signal shared by many requests", () => {
+  it("leaves no abort listener behind once each answer's body is read or dropped", async () => {
+    const { request: send, close } = nodeRequester({ maxSockets: 4 });
+    const shared = new AbortController();
+    const post = (id: number) =>
+      send(new URL(url), { method: "POST", headers: {}, body: JSON.stringify({ id }), signal: shared.signal });
+    for (let id = 1; id <= 12; id++) await (await post(id)).text();
+    for (let id = 13; id <= 24; id++) await (await post(id)).readText(() => undefined);
+    for (let id = 25; id <= 36; id++) await (await post(id)).cancel();
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
+    close();
+  });
+
+  it("ends a request in flight when the signal aborts", async () => {
+    delayMs = 2000;
+    const { request: send, close } = nodeRequester({ maxSockets: 4 });
+    const abort = new RequestAbort();
+    const answer = send(new URL(url), { method: "POST", headers: {}, body: '{"id":1}', signal: abort });
+    setTimeout(() => abort.abort(), 50);
+    const started = Date.now();
+    await expect(answer).rejects.toThrow(/aborted/i);
+    expect(Date.now() - started).toBeLessThan(1500);
+    close();
   });
 });
 
