@@ -248,7 +248,7 @@ export class ClientConnection {
   notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
   async notify(type: string | AnyNotificationType, params?: unknown): Promise<void> {
     const method = typeof type === "string" ? type : type.method;
-    const { profile, serverCapabilities } = this.session();
+    const { profile, serverCapabilities, strategy } = this.session();
     const core = profile.methods[method];
     const token =
       core?.kind === "notification" && core.direction !== "serverToClient"
@@ -259,7 +259,10 @@ export class ClientConnection {
     if (gate && !hasCapability(gate.side === "client" ? this.capabilities : serverCapabilities, gate.path)) {
       throw new ProtocolUsageError(`cannot send ${method}: the ${describeGate(gate)} was not declared`);
     }
-    await this.engine!.notify(method, params);
+    await this.engine!.notify(
+      method,
+      strategy.notificationParams(params, () => this.meta(profile)),
+    );
   }
 
   /** Closes the connection (for stdio: closes the server's stdin, then escalates to signals). */

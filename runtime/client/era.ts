@@ -37,6 +37,12 @@ export interface ClientEra {
   /** The params of a request as sent; `meta` is the client's per-request `_meta` (built on demand). */
   wireParams(params: unknown, facts: RequestFacts, meta: () => Record<string, unknown>): unknown;
   /**
+   * The params of a notification as sent. Stateless era: it carries the client's `_meta` as requests do (only requests
+   * must, basic/index.mdx), so the message shows its era and revision: Streamable HTTP sends the
+   * `MCP-Protocol-Version` header every POST needs (streamable-http.mdx), and a server sees the declared extensions.
+   */
+  notificationParams(params: unknown, meta: () => Record<string, unknown>): unknown;
+  /**
    * The parsed `InputRequiredResult` when `raw` asks for another round, else undefined. `schema` is the revision's
    * `InputRequiredResult` (none: the revision has no multi round-trip results).
    */
@@ -51,6 +57,7 @@ const handshake: ClientEra = {
   era: "handshake",
   rules: ERA_RULES.handshake,
   wireParams: (params, facts) => params ?? (facts.paramsOptional ? undefined : {}),
+  notificationParams: (params) => params,
   inputRequired: () => undefined,
   completeResult: (raw, facts) =>
     parseResult(facts.completeResult, raw, `${facts.method} result`) as Record<string, unknown>,
@@ -61,6 +68,7 @@ const stateless: ClientEra = {
   era: "stateless",
   rules: ERA_RULES.stateless,
   wireParams: (params, _facts, meta) => withMeta(params, meta()),
+  notificationParams: (params, meta) => withMeta(params, meta()),
   inputRequired(raw, facts, schema) {
     if (
       !facts.inputRequired ||

@@ -1,6 +1,7 @@
 /**
  * HTTP-level checks of a stateless-era POST (2026-07-28 on) before the message reaches the server:
- * `_meta` version and capabilities present (-32602), `MCP-Protocol-Version` equal to the `_meta` version
+ * `_meta` version and capabilities present (-32602; a notification may name its version in the header alone),
+ * `MCP-Protocol-Version` equal to the `_meta` version
  * (-32020), a supported version (-32022), and the mirrored headers equal to the body (-32020). All are 400.
  */
 import { MetaKey } from "../../protocol/meta.ts";
@@ -43,10 +44,12 @@ export function checkStatelessRequest(
   headerParams: HeaderParamsLookup | undefined,
   supported: readonly string[] | undefined,
 ): HttpResponseOut | undefined {
-  const { id, method, params, metaVersion: version } = posted;
+  const { id, method, params } = posted;
   if (method === undefined)
     return error(-32600, "Invalid Request: clients do not POST responses in this protocol version", null);
   const header = request.header("mcp-protocol-version");
+  // Only requests must name their revision in `_meta` (basic/index.mdx); a notification's POST names it in the header.
+  const version = posted.metaVersion ?? (posted.kind === "notification" ? header : undefined);
   if (version === undefined) return error(-32602, `Invalid params: _meta ${MetaKey.protocolVersion} is required`, id);
   if (header === undefined)
     return error(HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version header is required", id);
