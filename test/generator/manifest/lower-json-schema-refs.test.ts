@@ -5,25 +5,7 @@
  * is a JSON Pointer into the document).
  */
 import { describe, expect, it } from "vitest";
-import type { IrType } from "../../../generator/ir/model.ts";
-import { SchemaProblem } from "../../../generator/manifest/errors.ts";
-import { lowerJsonSchema } from "../../../generator/manifest/lower-json-schema.ts";
-
-const U: IrType = { kind: "primitive", name: "unknown" };
-
-function lowerJs(schema: Record<string, unknown>) {
-  return lowerJsonSchema(schema, "Root", ["tools", 0, "inputSchema"], new Set());
-}
-
-function problem(schema: Record<string, unknown>): { path: unknown; message: string } {
-  try {
-    lowerJs(schema);
-  } catch (error) {
-    if (error instanceof SchemaProblem) return { path: error.path, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a SchemaProblem");
-}
+import { lower as lowerJs, problem, U } from "./lowering.ts";
 
 describe("JSON Schema: boolean subschemas", () => {
   it("types true as unknown silently, and false as unknown with a warning and the JSON Schema check", () => {

@@ -5,26 +5,7 @@
  * module's header states.
  */
 import { describe, expect, it } from "vitest";
-import type { IrType } from "../../../generator/ir/model.ts";
-import { SchemaProblem } from "../../../generator/manifest/errors.ts";
-import { lowerJsonSchema } from "../../../generator/manifest/lower-json-schema.ts";
-
-const S: IrType = { kind: "primitive", name: "string" };
-const U: IrType = { kind: "primitive", name: "unknown" };
-const AT = ["tools", 0, "inputSchema"] as const;
-
-const lower = (schema: unknown) => lowerJsonSchema(schema, "Root", [...AT], new Set());
-const rootType = (schema: unknown): IrType => lower(schema).decls[0]!.type;
-
-function problem(schema: unknown): { path: unknown; message: string } {
-  try {
-    lower(schema);
-  } catch (error) {
-    if (error instanceof SchemaProblem) return { path: error.path, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a SchemaProblem");
-}
+import { AT, lower, problem, rootType, S, U } from "./lowering.ts";
 
 describe("widening: the warning text and the path of the keyword", () => {
   it("names the keyword that cannot be typed, at its own path", () => {

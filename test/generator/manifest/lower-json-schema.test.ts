@@ -1,34 +1,17 @@
 /** JSON Schema → IR: exact types where the schema allows, wider types plus a JSON Schema check where it does not. */
 import { describe, expect, it } from "vitest";
 import type { IrType } from "../../../generator/ir/model.ts";
-import { SchemaProblem } from "../../../generator/manifest/errors.ts";
 import { lowerJsonSchema } from "../../../generator/manifest/lower-json-schema.ts";
+import { I, lower, N, NULL, problem as schemaProblem, rootType, S, U } from "./lowering.ts";
 
-const S: IrType = { kind: "primitive", name: "string" };
-const N: IrType = { kind: "primitive", name: "number" };
-const I: IrType = { kind: "primitive", name: "integer" };
-const NULL: IrType = { kind: "primitive", name: "null" };
-const U: IrType = { kind: "primitive", name: "unknown" };
-
-function lower(schema: Record<string, unknown>) {
-  return lowerJsonSchema(schema, "Root", ["tools", 0, "inputSchema"], new Set());
-}
-function rootType(schema: Record<string, unknown>): IrType {
-  return lower(schema).decls[0]!.type;
-}
 function propType(schema: Record<string, unknown>): IrType {
   const t = rootType({ type: "object", properties: { p: schema }, required: ["p"] });
   if (t.kind !== "object") throw new Error("not an object");
   return t.props[0]!.type;
 }
 function problem(schema: Record<string, unknown>): string {
-  try {
-    lower(schema);
-  } catch (error) {
-    if (error instanceof SchemaProblem) return `${JSON.stringify(error.path)} ${error.message}`;
-    throw error;
-  }
-  throw new Error("expected a SchemaProblem");
+  const { path, message } = schemaProblem(schema);
+  return `${JSON.stringify(path)} ${message}`;
 }
 
 describe("lowerJsonSchema: exact types", () => {
