@@ -1,18 +1,18 @@
 /**
  * Cold-start breakdown: what each piece a generated server loads costs, as CPU time of the process (user + system,
- * `process.cpuUsage()`, microsecond resolution), which barely moves when other processes load the machine, unlike
- * wall time. The subject is the weather example (examples/weather) as a user runs it: its TypeScript compiled to
- * plain JavaScript (esbuild, types stripped), importing this runtime as `npm run build` packs it, started with
- * `node`. Each stage is a fresh process that loads everything the stage before it loaded plus one piece, in the
- * order a server loads them, and prints its CPU time on exit; the last stage is the full server answering its first
- * `tools/list` (2025-11-25 handshake), measured when the answer is written. Stages run interleaved, `--runs=N`
- * rounds (default 9), medians; a stage's cost is its median minus the previous stage's.
- * Reference rows: zod's locale modules alone (zod/v4/core re-exports every language zod ships, so any import of zod
- * evaluates them) and zod/v4/core's other modules without the locales (its files imported by path).
+ * `process.cpuUsage()`, microsecond resolution), which moves far less than wall time when other processes load the
+ * machine. The subject is the weather example (examples/weather) as a user runs it: its TypeScript compiled to plain
+ * JavaScript (esbuild, types stripped), importing this runtime as `npm run build` packs it, started with `node`. One
+ * process loads the pieces one after another in the order a server loads them (dynamic imports), taking its CPU time
+ * after each, then answers the 2025-11-25 handshake and its first `tools/list`; a piece's cost is the difference. A
+ * second script splits zod's own import the same way: its locale modules (zod/v4/core re-exports every language zod
+ * ships, so any import of zod evaluates them), its core's other modules (imported by path) and zod/mini on top.
+ * `--runs=N` rounds (default 9), the two scripts interleaved, medians of each piece; `--no-build` reuses the runtime
+ * the last run copied.
  * Standalone: `npx tsx bench/cold-start-breakdown.ts`.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -24,15 +24,12 @@ const RUNS = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice("--
 const DIR = path.join(PROJECT_ROOT, ".tmp/bench-cold-start-breakdown");
 const WEATHER = path.join(PROJECT_ROOT, "examples/weather");
 const ZOD = path.dirname(createRequire(import.meta.url).resolve("zod/package.json"));
+const zodFile = (file: string) => pathToFileURL(path.join(ZOD, file)).href;
 
-/** Prints this process's CPU milliseconds so far. */
-const PRINT_CPU = `{ const u = process.cpuUsage(); process.stdout.write((u.user + u.system) / 1000 + "\\n"); }`;
-
-/** Each stage: a label and the imports it adds to the ones before it. */
+/** The pieces of the server, in load order: a label and what it imports. */
 const STAGES: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ["node boot (empty script)", []],
   ["zod/mini", ["zod/mini"]],
-  ["runtime zod helpers (+ en locale)", ["./protocol/zod-helpers.js"]],
+  ["runtime zod helpers (+ en locale)", ["<chunk of protocol/zod-helpers>"]],
   [
     "bindings 2025-11-25 + 2026-07-28",
     ["./generated/protocol/2025-11-25/index.js", "./generated/protocol/2026-07-28/index.js"],
@@ -41,16 +38,16 @@ const STAGES: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["runtime core entry (the rest)", ["./index.js"]],
   ["user's schemas.ts", ["./weather/generated/schemas.js"]],
   ["user's other generated + handlers", ["./weather/generated/index.js", "./weather/handlers.js"]],
+  ["createServer + connect stdio", ["./weather/server.js"]],
 ];
-const ANSWER = "createServer, stdio, first tools/list";
+const BOOT = "node boot (to the script's first line)";
+const ANSWER = "initialize + tools/list answered";
 
-/** Reference scripts, each compared with the empty script. */
-const REFERENCES: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ["zod locales alone (v4/locales/index.js)", [pathToFileURL(path.join(ZOD, "v4/locales/index.js")).href]],
-  [
-    "zod core without locales (by path)",
-    ["schemas.js", "api.js", "parse.js", "errors.js"].map((f) => pathToFileURL(path.join(ZOD, "v4/core", f)).href),
-  ],
+/** zod's import in pieces (each after the ones before it). */
+const ZOD_PARTS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ["zod locales (v4/locales/index.js)", [zodFile("v4/locales/index.js")]],
+  ["zod core without locales", ["schemas.js", "api.js", "parse.js", "errors.js"].map((f) => zodFile(`v4/core/${f}`))],
+  ["zod/mini on top (core index, mini)", ["zod/mini"]],
 ];
 
 /** The weather example as plain JavaScript in `DIR/weather`, importing the built runtime by relative path. */
@@ -69,69 +66,77 @@ function compileWeather(): void {
   }
 }
 
-const importsOf = (specifiers: readonly string[]) =>
-  specifiers.map((s) => `await import(${JSON.stringify(s)});`).join("\n");
-
-/** Writes the stage scripts; returns [label, script] pairs in stage order, then the references. */
-function writeScripts(): { stages: Array<[string, string]>; references: Array<[string, string]> } {
-  const stages: Array<[string, string]> = [];
-  const loaded: string[] = [];
-  STAGES.forEach(([label, adds], i) => {
-    loaded.push(...adds);
-    writeFileSync(path.join(DIR, `stage-${i}.mjs`), `${importsOf(loaded)}\n${PRINT_CPU}\n`);
-    stages.push([label, `stage-${i}.mjs`]);
-  });
-  // The full server: CPU time when the first line holding a tools/list result is written to stdout.
-  const write = `const write = process.stdout.write.bind(process.stdout);
-process.stdout.write = (chunk, ...rest) => {
-  const done = write(chunk, ...rest);
-  if (String(chunk).includes('"tools":[')) { const u = process.cpuUsage(); process.stderr.write("cpu " + (u.user + u.system) / 1000 + "\\n"); }
-  return done;
-};`;
-  writeFileSync(path.join(DIR, "stage-answer.mjs"), `${write}\n${importsOf([...loaded, "./weather/server.js"])}\n`);
-  stages.push([ANSWER, "stage-answer.mjs"]);
-  const references = REFERENCES.map(([label, adds], i): [string, string] => {
-    writeFileSync(path.join(DIR, `reference-${i}.mjs`), `${importsOf(adds)}\n${PRINT_CPU}\n`);
-    return [label, `reference-${i}.mjs`];
-  });
-  return { stages, references };
+/**
+ * The built file holding a runtime module (`<chunk of protocol/zod-helpers>`): the package bundles modules into shared
+ * chunks, and esbuild heads each module's code with a `// <path>` comment.
+ */
+function resolveChunk(specifier: string): string {
+  const module = /^<chunk of (.+)>$/.exec(specifier)?.[1];
+  if (!module) return specifier;
+  const chunk = readdirSync(path.join(DIR, "chunks")).find((file) =>
+    new RegExp(`^// ${module}\\.js$`, "m").test(readFileSync(path.join(DIR, "chunks", file), "utf8")),
+  );
+  if (!chunk) throw new Error(`no chunk of runtime/dist holds ${module}`);
+  return `./chunks/${chunk}`;
 }
 
-/** Runs `script`; its CPU milliseconds (printed on exit, or when the server answers tools/list). */
-function cpuOf(script: string): Promise<number> {
+const importsOf = (specifiers: readonly string[]) =>
+  specifiers.map((s) => `await import(${JSON.stringify(resolveChunk(s))});`).join(" ");
+
+/**
+ * A script that imports each piece in turn and records its CPU time after each (`mark`), then prints the marks as
+ * JSON on stderr: at once, or with `untilAnswer` when the first line holding a tools/list result has been written.
+ */
+function piecesScript(pieces: ReadonlyArray<readonly [string, readonly string[]]>, untilAnswer: boolean): string {
+  const lines = [
+    `const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };`,
+    `const marks = [[${JSON.stringify(BOOT)}, cpu()]];`,
+    `const report = () => process.stderr.write("marks " + JSON.stringify(marks) + "\\n");`,
+  ];
+  if (untilAnswer) {
+    lines.push(
+      `const write = process.stdout.write.bind(process.stdout);`,
+      `process.stdout.write = (chunk, ...rest) => {`,
+      `  const done = write(chunk, ...rest);`,
+      `  if (String(chunk).includes('"tools":[')) { marks.push([${JSON.stringify(ANSWER)}, cpu()]); report(); }`,
+      `  return done;`,
+      `};`,
+    );
+  }
+  for (const [label, imports] of pieces)
+    lines.push(`${importsOf(imports)} marks.push([${JSON.stringify(label)}, cpu()]);`);
+  if (!untilAnswer) lines.push("report();");
+  return lines.join("\n") + "\n";
+}
+
+type Marks = Array<[string, number]>;
+
+/** Runs `script` (driving the handshake when it serves); its marks. */
+function marksOf(script: string, serves: boolean): Promise<Marks> {
   const child = spawn(process.execPath, [path.join(DIR, script)], { cwd: DIR, stdio: ["pipe", "pipe", "pipe"] });
-  const answers = script === "stage-answer.mjs";
   let out = "";
   let err = "";
   let initialized = false;
-  return new Promise<number>((resolve, reject) => {
-    // The full server: once initialize is answered the handshake goes on; the figure is the "cpu" line on stderr.
-    const progress = () => {
-      const cpu = /^cpu (\S+)$/m.exec(err);
-      if (cpu) {
-        child.removeAllListeners("exit");
-        child.kill("SIGKILL");
-        resolve(Number(cpu[1]));
-      } else if (!initialized && out.includes('"id":1')) {
-        initialized = true;
-        child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-        child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })}\n`);
-      }
-    };
+  return new Promise<Marks>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      if (answers) progress();
+      if (!serves || initialized || !out.includes('"id":1')) return;
+      initialized = true;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })}\n`);
     });
     child.stderr.on("data", (chunk: Buffer) => {
       err += chunk.toString();
-      if (answers) progress();
+      const marks = /^marks (.+)$/m.exec(err);
+      if (!marks) return;
+      child.removeAllListeners("exit");
+      child.kill("SIGKILL");
+      resolve(JSON.parse(marks[1]!) as Marks);
     });
-    child.once("exit", (code) => {
-      const value = Number(out.trim().split("\n").pop());
-      if (!answers && code === 0 && Number.isFinite(value)) resolve(value);
-      else reject(new Error(`${script} exited with ${code} without a figure: ${err.slice(0, 500)}`));
-    });
-    if (answers) {
+    child.once("exit", (code) =>
+      reject(new Error(`${script} exited with ${code} before its marks: ${err.slice(0, 500)}`)),
+    );
+    if (serves) {
       const initialize = {
         protocolVersion: "2025-11-25",
         capabilities: {},
@@ -145,40 +150,40 @@ function cpuOf(script: string): Promise<number> {
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
+/** Prints each piece's median cost, the running total of those medians and its ratio to node boot. */
+function printPieces(title: string, rounds: readonly Marks[]): void {
+  console.log(`${title.padEnd(42)} ${"this piece".padStart(10)} ${"total".padStart(8)}  × boot`);
+  const labels = rounds[0]!.map(([label]) => label);
+  const costs = labels.map((_, i) => median(rounds.map((marks) => marks[i]![1] - (i > 0 ? marks[i - 1]![1] : 0))));
+  let total = 0;
+  labels.forEach((label, i) => {
+    total += costs[i]!;
+    const row = `${label.padEnd(42)} ${costs[i]!.toFixed(1).padStart(10)} ${total.toFixed(1).padStart(8)}`;
+    console.log(`${row}  ${(total / costs[0]!).toFixed(2)}`);
+  });
+}
+
 async function main(): Promise<void> {
-  builtRuntime(DIR);
+  if (!process.argv.includes("--no-build") || !existsSync(path.join(DIR, "index.js"))) builtRuntime(DIR);
   compileWeather();
-  const { stages, references } = writeScripts();
-  const all = [...stages, ...references];
-  const cpu = new Map<string, number[]>(all.map(([label]) => [label, []]));
-  for (const [, script] of all) await cpuOf(script); // warm the disk cache
+  writeFileSync(path.join(DIR, "server-pieces.mjs"), piecesScript(STAGES, true));
+  writeFileSync(path.join(DIR, "zod-pieces.mjs"), piecesScript(ZOD_PARTS, false));
+  const server: Marks[] = [];
+  const zod: Marks[] = [];
+  await marksOf("server-pieces.mjs", true); // warm the disk cache
+  await marksOf("zod-pieces.mjs", false);
   for (let run = 0; run < RUNS; run++) {
-    for (const [label, script] of all) cpu.get(label)!.push(await cpuOf(script));
+    server.push(await marksOf("server-pieces.mjs", true));
+    zod.push(await marksOf("zod-pieces.mjs", false));
   }
-  const bare = median(cpu.get(stages[0]![0])!);
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
   console.log(
-    `# cold-start breakdown: process CPU ms (user+sys), median of ${RUNS} interleaved, node ${process.version}, load average ${load}`,
+    `# cold-start breakdown: process CPU ms (user+sys) per piece, median of ${RUNS}, node ${process.version}, load average ${load}`,
   );
-  console.log(`${"stage (cumulative)".padEnd(40)} ${"total".padStart(8)} ${"this stage".padStart(11)}  × bare`);
-  let previous = 0;
-  for (const [label] of stages) {
-    const m = median(cpu.get(label)!);
-    const own = label === stages[0]![0] ? m : m - previous;
-    console.log(
-      `${label.padEnd(40)} ${m.toFixed(1).padStart(8)} ${own.toFixed(1).padStart(11)}  ${(m / bare).toFixed(2)}`,
-    );
-    previous = m;
-  }
-  console.log("# references (each alone after node boot)");
-  for (const [label] of references) {
-    const m = median(cpu.get(label)!);
-    console.log(
-      `${label.padEnd(40)} ${m.toFixed(1).padStart(8)} ${(m - bare).toFixed(1).padStart(11)}  ${(m / bare).toFixed(2)}`,
-    );
-  }
+  printPieces("weather server, piece by piece", server);
+  printPieces("zod's import, piece by piece", zod);
 }
 
 await main();
