@@ -1,6 +1,6 @@
 /**
  * Servers for the HTTP benches, each run in its own child process so its CPU and memory can be read alone:
- * `npx tsx bench/lib/http-servers.ts <bare|ours|v1|v2>` prints `PORT=<n>`. Besides MCP, every server answers
+ * `npx tsx bench/lib/http-servers.ts <bare|ours|v1|v2>` prints `PORT=<n>` (`ours:<n>`: our server with n tools). Besides MCP, every server answers
  * `GET /__stats` with its CPU time and (after a GC when run with --expose-gc) its heap and RSS.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -65,7 +65,25 @@ function bare(): Listener {
   };
 }
 
-function ours(): Listener {
+/** `count - 1` tools besides `add`, each with a schema of a few fields (what a real tool table holds). */
+function fillerTools(server: McpServer, count: number): void {
+  for (let i = 1; i < count; i++)
+    server.tool(
+      {
+        name: `tool_${i}`,
+        description: `filler tool ${i}`,
+        inputSchema: {
+          type: "object",
+          properties: { query: { type: "string" }, limit: { type: "integer" }, tags: { type: "array" } },
+          required: ["query"],
+        },
+      },
+      () => addResult(i, 0),
+    );
+}
+
+/** Our server with `add` and, given `tools` > 1, that many tools in all (bench/stateless-tools.ts). */
+function ours(tools = 1): Listener {
   const server = new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
     {
       name: "add",
@@ -78,6 +96,7 @@ function ours(): Listener {
     ({ a, b }) => addResult(a, b),
     { arguments: AddArgs },
   );
+  fillerTools(server, tools);
   // One bench client opens every session from one address: lift the per-client cap (default 100).
   return toNodeListener(new McpHttpHandler(server, { eventStore: false, maxSessionsPerClient: Infinity }));
 }
@@ -115,11 +134,12 @@ function v2(): Listener {
   return getRequestListener((request) => handler.fetch(request)) as Listener;
 }
 
-const kinds: Record<string, () => Listener> = { bare, ours, v1, v2 };
-const kind = process.argv[2] ?? "";
+const kinds: Record<string, (tools?: number) => Listener> = { bare, ours, v1, v2 };
+// `ours:300`: our server with 300 tools.
+const [kind = "", tools] = (process.argv[2] ?? "").split(":");
 const make = kinds[kind];
-if (!make) throw new Error(`usage: http-servers.ts <${Object.keys(kinds).join("|")}>`);
-const listener = make();
+if (!make) throw new Error(`usage: http-servers.ts <${Object.keys(kinds).join("|")}>[:tools]`);
+const listener = make(tools === undefined ? undefined : Number(tools));
 const http = createServer((req, res) => (req.url === "/__stats" ? stats(res) : listener(req, res)));
 http.keepAliveTimeout = 60_000;
 http.listen(0, "127.0.0.1", () => process.stdout.write(`PORT=${(http.address() as AddressInfo).port}\n`));
