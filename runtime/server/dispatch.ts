@@ -17,7 +17,6 @@ import type { MethodImpl, MethodServer } from "./method-env.ts";
 import type { ServerOptions } from "./options.ts";
 import type { RequestStateSealer } from "./request-state.ts";
 import type { Admitted, HandshakeState } from "./scope.ts";
-import { isTaskRequest, tasksCapabilityRequired } from "./tasks/task-methods.ts";
 
 /** Where a request goes: its revision's profile and era strategy. */
 export interface Route {
@@ -95,7 +94,6 @@ export function admitRequest(
   const token = profile.requests.get(method) ?? server.extensionRequest(method, declared, profile.version);
   const undeclared = token ? undefined : server.undeclaredExtension(method, declared, profile.version);
   if (undeclared !== undefined) throw missingExtensionError(undeclared, `${method} is one of its methods`);
-  if (!token && server.tasks && isTaskRequest(method)) throw tasksCapabilityRequired(`${method} needs it`);
   const impl = server.implementationOf(method);
   if (!token || token.direction === "serverToClient" || !impl) {
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);

@@ -6,9 +6,10 @@
  */
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import { hasCapability } from "../../protocol/capabilities.ts";
+import { missingExtensionError } from "../../protocol/extensions.ts";
 import type { RequestContext } from "../context.ts";
 import type { TaskEngine } from "./engine.ts";
-import { findTask, tasksCapabilityRequired } from "./task-methods.ts";
+import { findTask } from "./task-methods.ts";
 import { TASKS_EXTENSION_ID } from "./wire.ts";
 
 /** The task ids this listen request is agreed (undefined: it named none, or the server serves no tasks). */
@@ -20,7 +21,7 @@ export async function agreedTaskIds(
   const requested = (filter as { taskIds?: unknown } | undefined)?.taskIds;
   if (requested === undefined || !tasks) return undefined;
   if (!hasCapability(context.clientCapabilities, ["extensions", TASKS_EXTENSION_ID]))
-    throw tasksCapabilityRequired("subscriptions/listen with taskIds");
+    throw missingExtensionError(TASKS_EXTENSION_ID, "subscriptions/listen with taskIds");
   if (!Array.isArray(requested) || requested.length > tasks.maxListenTaskIds)
     throw new RpcError(
       ErrorCode.InvalidParams,

@@ -14,24 +14,10 @@ import type { MethodImpl } from "../method-env.ts";
 import { principalOf } from "../request-state.ts";
 import type { TaskEngine } from "./engine.ts";
 import { isTerminal, type TaskState } from "./store.ts";
-import { detailedTask, TASKS_EXTENSION_ID } from "./wire.ts";
-
-/** Whether `method` is one of the extension's requests (a client that did not declare it gets -32021 for them). */
-export function isTaskRequest(method: string): boolean {
-  return method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel";
-}
+import { detailedTask } from "./wire.ts";
 
 /** Longest `taskId` looked up (ours are 22 characters); a longer one is malformed. */
 const MAX_TASK_ID = 256;
-
-/** -32021 naming the Tasks extension: what a request that needs it gets when it did not declare it. */
-export function tasksCapabilityRequired(what: string): RpcError {
-  return new RpcError(
-    ErrorCode.MissingRequiredClientCapability,
-    `Missing required client capability: extension ${TASKS_EXTENSION_ID} (${what})`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
-  );
-}
 
 /** The caller's task `taskId`, or -32602. */
 export async function findTask(engine: TaskEngine, taskId: unknown, context: RequestContext): Promise<TaskState> {

@@ -85,4 +85,11 @@ describe("a handshake-era session over stdio", () => {
     const required = await peer.request("tools/call", { name: "failing_job", arguments: {} }, { bare: true });
     expect(required.error?.code).toBe(-32021);
   }, 20_000);
+
+  it("answers tasks/update with -32601: the extension is not defined under 2025-11-25, though the client declared it", async () => {
+    // (tasks/get and tasks/cancel are core methods of 2025-11-25 itself, so not this case.) The generic rule for an
+    // extension's method under a revision it does not extend; the engine's own -32021 for it was dropped.
+    const reply = await peer.request("tasks/update", { taskId: "t", inputResponses: {} }, { bare: true });
+    expect(reply.error?.code).toBe(-32601);
+  }, 20_000);
 });
