@@ -8,7 +8,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, runtimeImportProblem } from "../manifest/defaults.ts";
+import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT } from "../manifest/defaults.ts";
 import { outputRecord, writeOutputFolder } from "../pipeline/output-folder.ts";
 import { generateProtocol, packageRuntime } from "../pipeline/protocol.ts";
 import { baseBindings } from "../pipeline/known-revisions.ts";
@@ -76,8 +76,6 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
     );
   }
   const runtimeImport = args["runtime-import"] ?? DEFAULT_RUNTIME_IMPORT;
-  const refused = runtimeImportProblem(runtimeImport, "protocol bindings import", "method-type and zod-helpers");
-  if (refused !== undefined) throw new Error(refused);
   const input = await schemaInput(args);
   try {
     const outDir = path.resolve(args.out);

@@ -7,7 +7,10 @@
  * statement values come before types, each sorted by code unit (never `localeCompare`, which depends on the locale).
  */
 
-/** The runtime's entry points generated code may import from (see `runtime-symbols.ts`). */
+/**
+ * The runtime module a symbol of `runtime-symbols.ts` is defined in. Outside the runtime package all of them are
+ * imported from its core entry (`packageRuntime`); the runtime's own bindings import the leaf modules relatively.
+ */
 export type RuntimeEntry = "core" | "method-type" | "zod-helpers";
 
 /** Where a symbol comes from; the printer's options turn it into a module specifier. */

@@ -2,7 +2,8 @@
  * The one table of what generated code may import: every runtime symbol (with the runtime entry point exporting it,
  * and whether it is a type), zod, and the sibling files of an output folder. Emitters print these symbols and never
  * spell an import; test/generator/emit/printer.test.ts proves each runtime entry is really exported where listed.
- * Every `zod-helpers` and `method-type` symbol the manifest emitters use is also exported by the core entry.
+ * Every symbol's public home is the core entry (`packageRuntime` imports all of them from it); `entry` names the
+ * runtime module defining it, which the runtime's own bindings import relatively (scripts/generate-protocol.ts).
  */
 import type { ImportSymbol, RuntimeEntry } from "./printer.ts";
 
@@ -78,12 +79,12 @@ export const runtime = {
   CallOptions: runtimeType("CallOptions", "core"),
   CallToolResult: runtimeType("CallToolResult", "core"),
   StructuredToolCall: runtimeType("StructuredToolCall", "core"),
-  // Method tokens of the protocol bindings (`@mcp-gen/runtime/method-type`).
+  // Method tokens of the protocol bindings (defined in runtime/protocol/method-type.ts).
   ProtocolRequestType: runtimeValue("ProtocolRequestType", "method-type"),
   ProtocolNotificationType: runtimeValue("ProtocolNotificationType", "method-type"),
   MethodTable: runtimeType("MethodTable", "method-type"),
   RevisionDescriptor: runtimeType("RevisionDescriptor", "method-type"),
-  // Validator helpers (`@mcp-gen/runtime/zod-helpers`, also exported by the core entry).
+  // Validator helpers (defined in runtime/protocol/zod-helpers.ts).
   optionalKey: runtimeValue("optionalKey", "zod-helpers"),
   built: runtimeValue("built", "zod-helpers"),
   openObject: runtimeValue("openObject", "zod-helpers"),

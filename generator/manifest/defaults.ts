@@ -8,7 +8,7 @@ export const DEFAULT_RUNTIME_IMPORT = "@mcp-gen/runtime";
 
 /**
  * Whether a `runtimeImport` is a path (`./x`, `../x`, `/x`, `C:\\x`) rather than a package name. A package has
- * subpath entries (`<runtimeImport>/protocol/<name>`, `<runtimeImport>/method-type`); a path names one module and has
+ * subpath entries (`<runtimeImport>/protocol/<name>`, `<runtimeImport>/node`); a path names one module and has
  * none, so whatever imports a runtime entry other than the core refuses a path rather than guess the folder layout.
  */
 export function isRuntimePath(runtimeImport: string): boolean {
@@ -17,7 +17,7 @@ export function isRuntimePath(runtimeImport: string): boolean {
 
 /**
  * Why `--runtime-import` cannot be used by a command whose output imports the runtime's subpath `entries`
- * (`"method-type and zod-helpers"`), or undefined when it is a package name.
+ * (`"node, http and auth"`), or undefined when it is a package name.
  */
 export function runtimeImportProblem(runtimeImport: string, importer: string, entries: string): string | undefined {
   if (runtimeImport !== "" && !isRuntimePath(runtimeImport)) return undefined;

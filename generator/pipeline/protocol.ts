@@ -54,15 +54,17 @@ export function displayPath(file: string, root = process.cwd()): string {
 }
 
 /**
- * How generated code imports a runtime entry point when the runtime is the package `runtimeImport` (default
- * `@mcp-gen/runtime`): the core is the package itself, every other entry its subpath export (`<package>/method-type`;
- * `import --config`'s index also `/node`, `/http`, `/auth`). A pure function of the option, so the output does not
- * depend on where the generator runs.
+ * How generated code imports a runtime symbol when the runtime is the package `runtimeImport` (default
+ * `@mcp-gen/runtime`): every symbol of the printer's table (`RuntimeEntry`: the method tokens and zod helpers too) from
+ * the package itself, the core entry, which is their one public home; `import --config`'s index also imports the
+ * `/node`, `/http` and `/auth` subpaths. A pure function of the option, so the output does not depend on where the
+ * generator runs.
  */
 export function packageRuntime(
   runtimeImport: string = DEFAULT_RUNTIME_IMPORT,
 ): (entry: RuntimeEntry | "node" | "http" | "auth") => string {
-  return (entry) => (entry === "core" ? runtimeImport : `${runtimeImport}/${entry}`);
+  return (entry) =>
+    entry === "node" || entry === "http" || entry === "auth" ? `${runtimeImport}/${entry}` : runtimeImport;
 }
 
 export async function generateProtocol(

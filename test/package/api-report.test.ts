@@ -35,22 +35,14 @@ describe("runtime public API report", () => {
       expect(readFileSync(path.join(API, name), "utf8"), `${name}: ${UPDATE}`).toBe(text);
   }, 120_000);
 
-  it("names each export once across the hand-written entries, but for the overlaps listed here", () => {
-    // Known overlaps, kept explicit so that a new one fails: the core entry repeats `/method-type` and `/zod-helpers`
-    // because generated user code imports everything from the one runtime specifier.
-    const allowed = (files: readonly string[]) =>
-      files.length === 2 &&
-      files.includes("index.api.md") &&
-      /^(method-type|zod-helpers)\.api\.md$/.test(files.find((f) => f !== "index.api.md")!);
+  it("names each export once across the hand-written entries", () => {
     const owners = new Map<string, string[]>();
     for (const [name, text] of renderReports()) {
       if (name.startsWith("protocol")) continue; // generated bindings: each revision exports the same names
       for (const match of text.matchAll(/^### `([^`]+)`/gm))
         owners.set(match[1]!, [...(owners.get(match[1]!) ?? []), name]);
     }
-    const twice = [...owners]
-      .filter(([, files]) => files.length > 1 && !allowed(files))
-      .map(([n, files]) => `${n}: ${files.join(", ")}`);
+    const twice = [...owners].filter(([, files]) => files.length > 1).map(([n, files]) => `${n}: ${files.join(", ")}`);
     expect(twice).toEqual([]);
     // The internals are on /advanced only.
     for (const internal of ["JsonRpcEngine", "ERA_RULES", "rankProfiles"])

@@ -136,7 +136,7 @@ describe("the compiled CLI", () => {
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const methods = readFileSync(path.join(out, "methods.ts"), "utf8");
-    expect(methods).toMatch(/^import \{[^}]*ProtocolRequestType[^}]*\} from "@mcp-gen\/runtime\/method-type";$/m);
+    expect(methods).toMatch(/^import \{[^}]*ProtocolRequestType[^}]*\} from "@mcp-gen\/runtime";$/m);
     expect(methods).not.toMatch(/from "\.\.?\/[^"]*runtime/);
 
     const tsconfig = {
@@ -154,6 +154,7 @@ describe("the compiled CLI", () => {
     };
     writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig));
     const files = execFileSync(process.execPath, [TSC, "--listFilesOnly", "-p", project], { encoding: "utf8" });
+    expect(files).toContain(path.join(REPO_ROOT, "runtime/dist/index.d.ts"));
     expect(files).toContain(path.join(REPO_ROOT, "runtime/dist/protocol/method-type.d.ts"));
     expect(files).not.toContain(path.join(REPO_ROOT, "runtime/protocol/method-type.ts"));
     execFileSync(process.execPath, [TSC, "-p", project], { encoding: "utf8" });
@@ -161,14 +162,15 @@ describe("the compiled CLI", () => {
 });
 
 describe("the runtime specifiers of protocol bindings", () => {
-  it("by default the package's entries, wherever the output goes (a pure function of the option)", () => {
+  it("by default the package's core entry, wherever the output goes (a pure function of the option)", () => {
     const runtime = packageRuntime();
     expect([runtime("core"), runtime("method-type"), runtime("zod-helpers")]).toEqual([
       "@mcp-gen/runtime",
-      "@mcp-gen/runtime/method-type",
-      "@mcp-gen/runtime/zod-helpers",
+      "@mcp-gen/runtime",
+      "@mcp-gen/runtime",
     ]);
-    expect(packageRuntime("my-runtime")("method-type")).toBe("my-runtime/method-type");
+    expect(packageRuntime("my-runtime")("method-type")).toBe("my-runtime");
+    expect(packageRuntime("my-runtime")("node")).toBe("my-runtime/node");
   });
 
   it("the repository's runtime/generated/protocol, part of the runtime package, imports its leaf sources relatively", () => {
@@ -177,14 +179,11 @@ describe("the runtime specifiers of protocol bindings", () => {
     );
   });
 
-  it("the package export exists and serves the method tokens (built, or the source under the repository's condition)", () => {
+  it("the method tokens and zod helpers have no subpath export: the core entry is their one home", () => {
     const runtimePackage = JSON.parse(readFileSync(path.join(REPO_ROOT, "runtime/package.json"), "utf8")) as {
       exports: Record<string, { types: string; default: string }>;
     };
-    expect(runtimePackage.exports["./method-type"]).toEqual({
-      "@mcp-gen/source": "./protocol/method-type.ts",
-      types: "./dist/protocol/method-type.d.ts",
-      default: "./dist/protocol/method-type.js",
-    });
+    expect(runtimePackage.exports["./method-type"]).toBeUndefined();
+    expect(runtimePackage.exports["./zod-helpers"]).toBeUndefined();
   });
 });

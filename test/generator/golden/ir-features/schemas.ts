@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { built, closedObject, exactly, optionalKey, type ObjectSchema } from "@mcp-gen/runtime/zod-helpers";
+import { built, closedObject, exactly, optionalKey, type ObjectSchema } from "@mcp-gen/runtime";
 import type * as T from "./types.ts";
 
 /** Validates {@link T.Point}. */

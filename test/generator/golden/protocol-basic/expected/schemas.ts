@@ -9,7 +9,7 @@ import {
   openObject,
   optionalKey,
   type ObjectSchema,
-} from "@mcp-gen/runtime/zod-helpers";
+} from "@mcp-gen/runtime";
 import type * as T from "./types.ts";
 
 /** Validates {@link T.JSONValue}. */
