@@ -10,6 +10,7 @@
 import { createClient } from "redis";
 import type { EventStore } from "./event-store.ts";
 import type { TaskStore } from "../../server/tasks/store.ts";
+import { redisEvents } from "./redis-events.ts";
 import { RedisTaskStore } from "./redis-tasks.ts";
 import {
   randomInstanceId,
@@ -37,12 +38,15 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
   /** Most live tasks (the Tasks extension) the deployment holds, all instances together. Default 100,000. */
   readonly maxTasks?: number;
+  /**
+   * How long an answer routed to an instance waits in its inbox (while it is away from the bus). Default 60,000.
+   */
+  readonly inboxTtlMs?: number;
   /** Connection errors (each reconnect attempt reports one). Default: ignored. */
   readonly onError?: (error: unknown) => void;
 }
 
-const ENTRY_ID = /^\d{1,20}-\d{1,20}$/;
-const STREAM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const INSTANCE_ID = /^[A-Za-z0-9_]{1,64}$/;
 
 /** Only update fields of a session that still exists (HSET alone would bring a deleted one back without a TTL). */
 const UPDATE_IF_EXISTS = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -63,6 +67,8 @@ export class RedisStateStore implements StateStore {
   private readonly channel: string;
   private readonly connecting: Promise<unknown>;
   private closed = false;
+  private draining = false;
+  private drainAgain = false;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.instanceId = options.instanceId ?? randomInstanceId();
@@ -95,10 +101,16 @@ export class RedisStateStore implements StateStore {
           Promise.all([
             this.subscriber.subscribe(this.channel, (text: string) => this.heard(text)),
             this.subscriber.subscribe(this.taskStore.channel, (text: string) => this.taskStore.heard(text)),
+            this.subscriber.subscribe(this.inboxKey(this.instanceId), () => void this.drainInbox()),
           ]),
         ),
     ]).catch(report);
     this.sessions = this.sessionStore();
+    // (Re)subscribed: take what was sent here meanwhile; again a moment later, in case the subscription came after.
+    this.subscriber.on("ready", () => {
+      void this.drainInbox();
+      setTimeout(() => void this.drainInbox(), 500).unref?.();
+    });
   }
 
   /** Resolves once connected; throws `StoreUnavailableError` while Redis cannot be reached. */
@@ -109,16 +121,32 @@ export class RedisStateStore implements StateStore {
   }
 
   events(sessionId: string): EventStore {
-    return {
-      storeEvent: (streamId, message) => this.storeEvent(sessionId, streamId, message),
-      streamOf: (eventId) => this.streamOf(sessionId, eventId),
-      replayAfter: (lastEventId, send) => this.replayAfter(sessionId, lastEventId, send),
+    const streams = {
+      client: () => this.client,
+      run: <T>(work: () => Promise<T>) => this.run(work),
+      key: (streamId: string) => this.streamKey(sessionId, streamId),
+      maxLen: this.options.maxEventsPerStream ?? 1_000,
+      ttlMs: this.options.eventTtlMs ?? 3_600_000,
     };
+    return redisEvents(streams);
   }
 
   publish(message: BusMessage): void {
     if (!this.client.isReady) return;
     this.client.publish(this.channel, JSON.stringify(message)).catch(() => undefined);
+  }
+
+  sendTo(instanceId: string, message: BusMessage): void {
+    if (!this.client.isReady || !INSTANCE_ID.test(instanceId)) return;
+    const key = this.inboxKey(instanceId);
+    const ttl = this.options.inboxTtlMs ?? 60_000;
+    this.client
+      .multi()
+      .rPush(key, JSON.stringify(message))
+      .pExpire(key, ttl)
+      .publish(key, "")
+      .exec()
+      .catch(() => undefined);
   }
 
   listen(listener: (message: BusMessage) => void): () => void {
@@ -140,6 +168,33 @@ export class RedisStateStore implements StateStore {
       return;
     }
     for (const listener of this.listeners) listener(message);
+  }
+
+  /** Takes every message in this instance's inbox (each is taken once: LPOP). */
+  private async drainInbox(): Promise<void> {
+    if (this.draining) {
+      this.drainAgain = true;
+      return;
+    }
+    this.draining = true;
+    try {
+      do {
+        this.drainAgain = false;
+        for (;;) {
+          const taken = await this.client.lPopCount(this.inboxKey(this.instanceId), 100);
+          for (const text of taken ?? []) this.heard(text);
+          if (!taken || taken.length < 100) break;
+        }
+      } while (this.drainAgain);
+    } catch {
+      // unreachable: the next resubscription drains again
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private inboxKey(instanceId: string): string {
+    return `${this.prefix}inbox:${instanceId}`;
   }
 
   /** Runs store commands; any failure is the store being unavailable. */
@@ -230,58 +285,6 @@ export class RedisStateStore implements StateStore {
             .exec();
         }),
     };
-  }
-
-  private storeEvent(sessionId: string, streamId: string, message: object | undefined): Promise<string> {
-    if (!STREAM_ID.test(streamId)) throw new Error(`invalid stream id ${streamId}`);
-    const key = this.streamKey(sessionId, streamId);
-    const maxLen = this.options.maxEventsPerStream ?? 1_000;
-    return this.run(async () => {
-      const [entry] = (await this.client
-        .multi()
-        // The priming event (no message) only gives the client a cursor; it is stored empty and never replayed.
-        .xAdd(
-          key,
-          "*",
-          { m: message === undefined ? "" : JSON.stringify(message) },
-          {
-            TRIM: { strategy: "MAXLEN", strategyModifier: "~", threshold: maxLen },
-          },
-        )
-        .pExpire(key, this.options.eventTtlMs ?? 3_600_000)
-        .exec()) as unknown as [string];
-      return `${streamId}.${entry}`;
-    });
-  }
-
-  /** `<stream>.<entry id>` of a stream of this session that still exists, else undefined (no replay). */
-  private async streamOf(sessionId: string, eventId: string): Promise<string | undefined> {
-    const dot = eventId.indexOf(".");
-    const streamId = eventId.slice(0, dot);
-    if (dot <= 0 || !STREAM_ID.test(streamId) || !ENTRY_ID.test(eventId.slice(dot + 1))) return undefined;
-    const exists = await this.run(() => this.client.exists(this.streamKey(sessionId, streamId)));
-    return exists === 1 ? streamId : undefined;
-  }
-
-  private async replayAfter(
-    sessionId: string,
-    lastEventId: string,
-    send: (eventId: string, message: object) => void,
-  ): Promise<string | undefined> {
-    const dot = lastEventId.indexOf(".");
-    const streamId = lastEventId.slice(0, dot);
-    let after = lastEventId.slice(dot + 1);
-    if (dot <= 0 || !STREAM_ID.test(streamId) || !ENTRY_ID.test(after)) return undefined;
-    const key = this.streamKey(sessionId, streamId);
-    for (;;) {
-      const page = (await this.run(() => this.client.xRange(key, `(${after}`, "+", { COUNT: 500 }))) ?? [];
-      for (const entry of page) {
-        after = entry.id;
-        const text = entry.message["m"];
-        if (typeof text === "string" && text !== "") send(`${streamId}.${entry.id}`, JSON.parse(text) as object);
-      }
-      if (page.length < 500) return streamId;
-    }
   }
 }
 

@@ -239,7 +239,12 @@ export class SharedSessions {
   }
 
   route(type: "answer" | "cancel", session: string, message: object): void {
-    this.store.publish({ type, origin: this.store.instanceId, session, message });
+    const bus: BusMessage = { type, origin: this.store.instanceId, session, message };
+    // An answer's id names the instance that sent the request (`outgoing`): it goes to that one's inbox.
+    const id = type === "answer" ? (message as { id?: unknown }).id : undefined;
+    const to = typeof id === "string" && id.includes(":") ? id.slice(0, id.indexOf(":")) : undefined;
+    if (to !== undefined && this.store.sendTo) this.store.sendTo(to, bus);
+    else this.store.publish(bus);
   }
 
   /** A store write whose failure must not take the request down: reported, not thrown. */

@@ -57,6 +57,12 @@ export interface StateStore {
   events(sessionId: string): EventStore;
   /** Publish on the bus (every instance's listener gets it, this one's too). Never throws. */
   publish(message: BusMessage): void;
+  /**
+   * Deliver to one instance (an answer to a server→client request it sent): kept for it until it takes it, so one sent
+   * while that instance's bus subscription is down (Redis restarting) arrives when it is back. Never throws. Without
+   * it, `publish` carries the message.
+   */
+  sendTo?(instanceId: string, message: BusMessage): void;
   /** Listen to the bus; the returned function stops listening. */
   listen(listener: (message: BusMessage) => void): () => void;
   /**
