@@ -7,6 +7,8 @@
  * after each, then answers the 2025-11-25 handshake and its first `tools/list`; a piece's cost is the difference. A
  * second script splits zod's own import the same way: its locale modules (zod/v4/core re-exports every language zod
  * ships, so any import of zod evaluates them), its core's other modules (imported by path) and zod/mini on top.
+ * A piece's figure includes whatever garbage collection falls in it (young-generation scavenges of 3–20 ms run at
+ * heap-growth points, so about 10 ms can move between neighbouring small pieces); the totals do not depend on it.
  * `--runs=N` rounds (default 9), the two scripts interleaved, medians of each piece; `--no-build` reuses the runtime
  * the last run copied.
  * Standalone: `npx tsx bench/cold-start-breakdown.ts`.
