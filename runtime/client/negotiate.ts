@@ -90,7 +90,10 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
   let late: LateAnswer | undefined;
   const first = input.skipProbe ? undefined : stateless[0];
   if (first) {
-    const outcome = await probe(input, first, input.probeTimeoutMs);
+    let outcome = await probe(input, first, input.probeTimeoutMs);
+    // A client that speaks no handshake-era revision has no fallback to send: it waits for the probe's own answer
+    // (up to the request timeout) rather than fail a slow server as one it cannot talk to.
+    if (outcome.kind === "silent" && handshake.length === 0) outcome = await outcome.late;
     if (outcome.kind === "stateless") return outcome.negotiated;
     if (outcome.kind === "silent") late = watchLateAnswer(input, outcome);
     if (outcome.kind === "unsupported") {

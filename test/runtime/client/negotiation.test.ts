@@ -101,7 +101,32 @@ describe("default McpClient → a stdio server that starts slowly", () => {
     } finally {
       await client.close();
     }
-  }, 30_000);
+  }, 90_000);
+});
+
+describe("a McpClient that speaks only the stateless era → a stdio server that starts slowly", () => {
+  it("waits past probeTimeoutMs for server/discover instead of failing with no common revision", async () => {
+    const starts = join(mkdtempSync(join(tmpdir(), "mcp-slow-start-")), "starts");
+    const client = new McpClient({
+      revisions: builtinRevisions.filter((r) => r.version === "2026-07-28"),
+      info: { name: "negotiation-test", version: "1.0.0" },
+      probeTimeoutMs: 300,
+    });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", SLOW_START, "1500", starts],
+        stderr: "ignore",
+      }),
+    );
+    try {
+      expect(client.revision).toBe("2026-07-28");
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      expect(readFileSync(starts, "utf8")).toBe("start\n");
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
 });
 
 /** An in-process stateless-era HTTP server answering with `answer(method)` (real sockets, raw JSON-RPC). */
