@@ -41,10 +41,17 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
       return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
     args = parsed.data;
   }
-  if (mode === "task" && tasks) return tasks.start(env.context, (context) => tool.handler(args, context) as Result);
+  if (mode !== "task" || !tasks) return runInline(tool, args, env.context);
+  // A full task store: a tool that may answer inline does (the synchronous answer); one that requires a task gets -32603.
+  const whenFull = tool.task?.support === "optional" ? () => runInline(tool, args, env.context) : undefined;
+  return tasks.start(env.context, (context) => tool.handler(args, context) as Result, whenFull);
+}
+
+/** The tool's handler on the request itself: its result, or its exception as an `isError` result. */
+function runInline(tool: RegisteredTool, args: unknown, context: MethodEnv["context"]): Result | Promise<Result> {
   let outcome: ReturnType<RegisteredTool["handler"]>;
   try {
-    outcome = tool.handler(args, env.context);
+    outcome = tool.handler(args, context);
   } catch (error) {
     return toolFailure(error);
   }

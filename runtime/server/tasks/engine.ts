@@ -16,7 +16,7 @@ import { HandlerContext, type ContextHost, type RequestContext } from "../contex
 import { principalOf } from "../request-state.ts";
 import { toolFailure } from "../tool-result.ts";
 import { InMemoryTaskStore } from "./memory-store.ts";
-import { isTerminal, type TaskInputRequest, type TaskState, type TaskStore } from "./store.ts";
+import { isTerminal, TaskStoreFullError, type TaskInputRequest, type TaskState, type TaskStore } from "./store.ts";
 import type { TasksOptions } from "./options.ts";
 import { TaskInput, type TaskInputPort } from "./task-input.ts";
 import { createTaskResult, TASKS_EXTENSION_ID } from "./wire.ts";
@@ -81,9 +81,10 @@ export class TaskEngine implements TaskInputPort {
 
   /**
    * Makes the request served with `context` a task running `work`; resolves with its `CreateTaskResult` once the
-   * store holds the task. Rejects when the request may not become a task (`accepts`), or the store is full.
+   * store holds the task. Rejects when the request may not become a task (`accepts`), or the store is full (-32603)
+   * unless `whenFull` is given: then its answer is the request's (a task is the server's choice, tasks.md).
    */
-  async start(context: RequestContext, work: TaskWork): Promise<Result> {
+  async start(context: RequestContext, work: TaskWork, whenFull?: () => Awaitable<Result>): Promise<Result> {
     const failure = Object.hasOwn(TASK_METHODS, context.method) ? TASK_METHODS[context.method] : undefined;
     const profile = this.revisions.find((p) => p.version === context.revision);
     if (!this.accepts(context) || !failure || !profile)
@@ -102,9 +103,12 @@ export class TaskEngine implements TaskInputPort {
       method: context.method,
       revision: context.revision,
     };
-    await this.store.create(task).catch((error: unknown) => {
+    try {
+      await this.store.create(task);
+    } catch (error) {
+      if (whenFull && error instanceof TaskStoreFullError) return whenFull();
       throw new RpcError(ErrorCode.InternalError, `Cannot create a task: ${(error as Error).message}`);
-    });
+    }
     const abort = new AbortController();
     const run: Run = { abort, waiters: new Map(), timer: undefined };
     this.runs.set(task.taskId, run);

@@ -1,0 +1,79 @@
+/**
+ * Tasks against a real server process over stdio (hand-written JSON-RPC, fixtures/tasks-server.ts): a full task store
+ * (a tool whose task support is `optional` answers inline, as a server may always answer synchronously, tasks.md
+ * §Task Creation; one that `required`s a task gets a clear -32603), and sampling and roots requests issued from
+ * inside a task, which become the task's `inputRequests` and resume with `tasks/update`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stdioPeer, type Peer } from "./wire-peer.ts";
+
+describe("a full task store (maxTasks 1)", () => {
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await stdioPeer({ TASKS_MAX: "1" });
+  }, 60_000);
+  afterAll(() => peer.close());
+
+  it("answers an optional-task tool inline, and refuses a required-task tool with -32603 saying why", async () => {
+    const first = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!;
+    expect(first).toMatchObject({ resultType: "task", status: "working" });
+    const inline = await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 0, label: "x" } });
+    expect(inline.error).toBeUndefined();
+    expect(inline.result).not.toHaveProperty("taskId");
+    expect(inline.result).toMatchObject({ content: [{ type: "text", text: "x: done after 0 s" }] });
+    const required = await peer.request("tools/call", { name: "failing_job", arguments: {} });
+    expect(required.error?.code).toBe(-32603);
+    expect(required.error?.message).toMatch(/Cannot create a task: the task store holds its maximum of 1 tasks/);
+    await peer.request("tasks/cancel", { taskId: first["taskId"] });
+  }, 20_000);
+});
+
+describe("input requests from inside a task", () => {
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await stdioPeer();
+  }, 60_000);
+  afterAll(() => peer.close());
+
+  /** Creates the task, waits for its one input request, answers it, and returns the finished task. */
+  async function answerOne(tool: string, method: string, answer: Json): Promise<Json> {
+    const created = (await peer.request("tools/call", { name: tool, arguments: {} })).result!;
+    const taskId = created["taskId"] as string;
+    const asking = await pollUntil(peer, taskId, (t) => t["status"] === "input_required");
+    const requests = Object.entries(asking["inputRequests"] as Record<string, Json>);
+    expect(requests).toHaveLength(1);
+    const [key, request] = requests[0]!;
+    expect(request["method"]).toBe(method);
+    const ack = await peer.request("tasks/update", { taskId, inputResponses: { [key]: answer } });
+    expect(ack.error).toBeUndefined();
+    return pollUntil(peer, taskId, (t) => t["status"] === "completed" || t["status"] === "failed");
+  }
+
+  it("sampling/createMessage: the task asks, tasks/update answers, the task completes with it", async () => {
+    const done = await answerOne("sampling_job", "sampling/createMessage", {
+      role: "assistant",
+      content: { type: "text", text: "Paris" },
+      model: "m-1",
+    });
+    expect(done["status"]).toBe("completed");
+    expect(done["result"]).toMatchObject({ content: [{ type: "text", text: "model m-1 said Paris" }] });
+  }, 20_000);
+
+  it("roots/list: the task asks, tasks/update answers, the task completes with it", async () => {
+    const done = await answerOne("roots_job", "roots/list", { roots: [{ uri: "file:///work", name: "work" }] });
+    expect(done["status"]).toBe("completed");
+    expect(done["result"]).toMatchObject({ content: [{ type: "text", text: "roots: file:///work" }] });
+  }, 20_000);
+
+  it("an answer that is not a valid result of the request is -32602 naming its key, which stays outstanding", async () => {
+    const created = (await peer.request("tools/call", { name: "roots_job", arguments: {} })).result!;
+    const taskId = created["taskId"] as string;
+    const asking = await pollUntil(peer, taskId, (t) => t["status"] === "input_required");
+    const [key] = Object.keys(asking["inputRequests"] as Json);
+    const bad = await peer.request("tasks/update", { taskId, inputResponses: { [key!]: { roots: "none" } } });
+    expect(bad.error?.code).toBe(-32602);
+    expect(bad.error?.message).toContain(key);
+    expect((await peer.request("tasks/get", { taskId })).result?.["status"]).toBe("input_required");
+    await peer.request("tasks/cancel", { taskId });
+  }, 20_000);
+});
