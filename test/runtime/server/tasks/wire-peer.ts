@@ -42,8 +42,8 @@ export function meta(declare = true): Json {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientInfo": { name: "wire-peer", version: "1" },
     "io.modelcontextprotocol/clientCapabilities": declare
-      ? { elicitation: { form: {} }, extensions: { [TASKS]: {} } }
-      : { elicitation: { form: {} } },
+      ? { elicitation: { form: {} }, sampling: {}, roots: {}, extensions: { [TASKS]: {} } }
+      : { elicitation: { form: {} }, sampling: {}, roots: {} },
   };
 }
 
