@@ -6,24 +6,26 @@
 #   started by the official SDK v1 client, which calls the server's tool) → checks the block does not show: generate
 #   leaves node_modules alone, `npm run check`, init's tsconfig with skipLibCheck: false, a wrong handler output fails
 #   tsc at the field with its expected type → (once) esbuild bundles of the stdio and HTTP servers run from a folder
-#   without node_modules → the runtime's production footprint (npm i --omit=dev of the runtime tarball + zod), which
-#   must be the figure the README states.
+#   without node_modules → (once) user-flow-tasks.sh: a task tool, its task form in the generated client over HTTP, and
+#   the Redis store (`npm i redis`, a real redis-server) shared by two server processes → the runtime's production
+#   footprint (npm i --omit=dev of the runtime tarball + zod), which must be the figure the README states.
 # Package versions the block leaves open (typescript, @types/node, zod) are pinned to this repository's lock file
 # (TypeScript 7: its typescript7 alias); the rest comes from the npm registry. Everything goes to a temp folder that
 # is removed at the end (kept with KEEP=1). TS=5 or TS=7 runs one TypeScript only.
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mcp-gen-user-flow.XXXXXX")"
-HTTP_PID=""
-stop_http() {
-  if [ -n "$HTTP_PID" ]; then
-    kill -- "-$HTTP_PID" 2>/dev/null || true
-    wait "$HTTP_PID" 2>/dev/null || true
-    HTTP_PID=""
-  fi
+SERVER_PIDS=() # process groups of the servers running now (start_http, redis-server), stopped by stop_servers
+stop_servers() {
+  local pid
+  for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do
+    kill -- "-$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  SERVER_PIDS=()
 }
 cleanup() {
-  stop_http
+  stop_servers
   if [ "${KEEP:-}" = 1 ]; then echo "user-flow: kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -63,21 +65,28 @@ npm i "@modelcontextprotocol/sdk@$(pinned @modelcontextprotocol/sdk)" "esbuild@$
 cp "$REPO/test/package/sdk-client.mjs" "$TOOLS/"
 sdk_client() { EXPECT_SERVER_NAME="$SERVER_NAME" node "$TOOLS/sdk-client.mjs" "$@"; }
 
-# Starts the command in its own process group with PORT=0, waits for the URL it prints, calls it with the SDK client,
-# stops the group (npm run and the node it starts).
-call_http() {
-  PORT=0 setsid "$@" >"$WORK/http.log" 2>&1 &
-  HTTP_PID=$!
-  local url=""
+# start_http NAME COMMAND…: starts the command in its own process group with PORT=0 (output in $WORK/NAME.log), waits
+# for the URL it prints and sets URL to it; stop_servers stops the group (npm run and the node it starts).
+start_http() {
+  local log="$WORK/$1.log"
+  shift
+  PORT=0 setsid "$@" >"$log" 2>&1 &
+  local pid=$!
+  SERVER_PIDS+=("$pid")
+  URL=""
   for _ in $(seq 1 300); do
-    url="$(grep -Eo 'http://[^ ]+' "$WORK/http.log" | head -n 1 || true)"
-    [ -n "$url" ] && break
-    kill -0 "$HTTP_PID" 2>/dev/null || fail "the HTTP server ($*) exited: $(cat "$WORK/http.log")"
+    URL="$(grep -Eo 'http://[^ ]+' "$log" | head -n 1 || true)"
+    [ -n "$URL" ] && break
+    kill -0 "$pid" 2>/dev/null || fail "the HTTP server ($*) exited: $(cat "$log")"
     sleep 0.1
   done
-  [ -n "$url" ] || fail "the HTTP server ($*) printed no URL: $(cat "$WORK/http.log")"
-  sdk_client http "$url"
-  stop_http
+  [ -n "$URL" ] || fail "the HTTP server ($*) printed no URL: $(cat "$log")"
+}
+# Starts the command (start_http), calls it with the SDK client, stops it.
+call_http() {
+  start_http http "$@"
+  sdk_client http "$URL"
+  stop_servers
 }
 
 # A line of the block, as written except for the pinned versions of the packages it leaves open.
@@ -165,6 +174,9 @@ for entry in "${TS_VERSIONS[@]}"; do
     done
     sdk_client stdio node "$WORK/bundle/server.mjs"
     call_http node "$WORK/bundle/http.mjs"
+    # shellcheck source=user-flow-tasks.sh
+    source "$REPO/test/package/user-flow-tasks.sh"
+    tasks_and_redis
   fi
 done
 
