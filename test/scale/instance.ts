@@ -2,7 +2,8 @@
  * One instance of a shared deployment (issue 24), run as its own process by test/scale/cluster.ts: an McpServer
  * served over HTTP with its state on Redis (`REDIS_URL`), named `INSTANCE_ID`. Prints its URL on stdout.
  * Tools: echo, whoami (the instance), ask (elicitation round trip), slow (progress until cancelled), add_tool (a
- * list change raised here), touch (resources/updated of `test://doc`), log (a log message at info). It serves the
+ * list change raised here), touch (resources/updated of `test://doc`), log (a log message at info), pause (progress,
+ * then the answer after `ms`). It serves the
  * Tasks extension with its tasks on the same Redis; task tools: task_work (answers after `ms` naming the instance it
  * ran on), task_wait (reports progress, then runs until cancelled, printing `scale-task-cancelled <instance>`),
  * task_ask (an elicitation inside the task).
@@ -82,6 +83,11 @@ server
   .tool({ name: "touch", inputSchema: object }, () => {
     server.notifyResourceUpdated("test://doc");
     return text("touched");
+  })
+  .tool({ name: "pause", inputSchema: object }, async (args, ctx) => {
+    await ctx.reportProgress(1);
+    await new Promise((resolve) => setTimeout(resolve, Number((args as { ms?: unknown }).ms ?? 300)));
+    return text(`paused on ${instanceId}`);
   })
   .tool({ name: "log", inputSchema: object }, async (_args, ctx) => {
     await ctx.log.info("hello from " + instanceId);

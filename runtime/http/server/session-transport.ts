@@ -109,7 +109,7 @@ export class SessionTransport implements Transport {
     if (requests.length > 0) {
       const shared = this.options.shared;
       // Shared state: stream ids are unique across the instances that write the session's events.
-      const streamId = shared ? `${shared.instanceId}-${++this.streamCounter}` : String(++this.streamCounter);
+      const streamId = shared ? shared.postStream(++this.streamCounter, batch) : String(++this.streamCounter);
       if (shared) for (const request of requests) shared.requestIn(request);
       exchange = new Exchange({
         streamId,
@@ -128,7 +128,9 @@ export class SessionTransport implements Transport {
         this.exchanges.set(request.id, ex);
       }
       this.byStream.set(streamId, ex);
-      ex.onFinished = this.forgetStream;
+      ex.onFinished = shared
+        ? (done) => (this.forgetStream(done), shared.streamFinished(done.streamId))
+        : this.forgetStream;
       // A client gone before its answer started leaves the exchange to finish into the event store only; it no
       // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
       client?.onGone(() => ex.clientGone());

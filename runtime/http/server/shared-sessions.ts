@@ -14,7 +14,7 @@ import type { RequestId } from "./exchange.ts";
 import type { SessionHost } from "./options.ts";
 import type { Broadcast, BusMessage, StateStore } from "./shared-state.ts";
 import { SseStream } from "./sse.ts";
-import { sharedEvents, Tailer } from "./shared-streams.ts";
+import { END_OF_STREAM, postStreamId, sharedEvents, streamEnd, Tailer } from "./shared-streams.ts";
 import type { HttpResponseOut } from "./types.ts";
 
 /** What a `SessionTransport` asks of the shared state (session-transport.ts). */
@@ -24,6 +24,10 @@ export interface SharedHooks {
   requestIn(request: PostedRequest): void;
   /** A notification or response arrived; false when it was routed to another instance instead. */
   otherIn(posted: Posted, inFlightHere: (id: RequestId) => boolean): boolean;
+  /** The id of a new POST stream (`batch`: it answers a JSON-RPC batch). */
+  postStream(counter: number, batch: boolean): string;
+  /** Every answer of the POST stream `streamId` was written (the exchange finished). */
+  streamFinished(streamId: string): void;
   /** A message the server sends: requests get an id unique across instances. */
   outgoing(message: object): object;
   /** A response is about to go out: what its request changed is written to the store first. */
@@ -111,6 +115,15 @@ export class SharedSession implements SharedHooks {
     return true;
   }
 
+  postStream(counter: number, batch: boolean): string {
+    return postStreamId(this.instanceId, counter, batch);
+  }
+
+  streamFinished(streamId: string): void {
+    if (streamEnd(streamId, "") === "marker")
+      void this.deployment.write(async () => void (await this.events.storeEvent(streamId, END_OF_STREAM)));
+  }
+
   outgoing(message: object): object {
     if (!("method" in message) || !("id" in message)) return message;
     const wire = `${this.instanceId}:${String(message.id)}`;
@@ -160,7 +173,7 @@ export class SharedSession implements SharedHooks {
       if (this.primes())
         stream.send({ id: cursor, data: "", ...(this.retryMs !== undefined ? { retryMs: this.retryMs } : {}) });
     }
-    const tailer = new Tailer(streamId, cursor, stream, this.events, streamId !== getStream);
+    const tailer = new Tailer(streamId, cursor, stream, this.events, streamEnd(streamId, getStream));
     this.tailers.add(tailer);
     stream.startKeepAlive(this.keepAliveMs);
     stream.onClose(() => this.tailers.delete(tailer));

@@ -11,6 +11,24 @@ function isAnswer(message: object): boolean {
   return "id" in message && !("method" in message) && ("result" in message || "error" in message);
 }
 
+/**
+ * Stored after the last answer of a batch POST's stream (never sent): a resumed batch stream ends there, as the
+ * original would, rather than at its first answer. A stream of one request ends at its answer.
+ */
+export const END_OF_STREAM = { "mcp-gen/end": true } as const;
+const BATCH_SUFFIX = "-b";
+
+/** The id of a POST's stream: unique across instances, and saying whether it answers a batch. */
+export function postStreamId(instanceId: string, counter: number, batch: boolean): string {
+  return `${instanceId}-${counter}${batch ? BATCH_SUFFIX : ""}`;
+}
+
+/** How a stream ends: a GET stream never, a POST stream at its answer, a batch's at `END_OF_STREAM`. */
+export function streamEnd(streamId: string, getStream: string): "never" | "answer" | "marker" {
+  if (streamId === getStream) return "never";
+  return streamId.endsWith(BATCH_SUFFIX) ? "marker" : "answer";
+}
+
 /** One stream of one session fed to an SSE socket from the shared event store, from a cursor. */
 export class Tailer {
   private reading = false;
@@ -21,8 +39,7 @@ export class Tailer {
     private cursor: string,
     readonly stream: SseStream,
     private readonly events: EventStore,
-    /** A POST's stream ends with its answer; the GET stream does not end. */
-    private readonly untilAnswer: boolean,
+    private readonly end: "never" | "answer" | "marker",
   ) {}
 
   async pump(): Promise<void> {
@@ -38,8 +55,12 @@ export class Tailer {
         await this.events.replayAfter(this.cursor, (id, message) => {
           if (ended || !this.stream.open) return;
           this.cursor = id;
+          if (this.end === "marker" && "mcp-gen/end" in message) {
+            ended = true;
+            return;
+          }
           this.stream.send({ id, event: "message", data: JSON.stringify(message) });
-          if (this.untilAnswer && isAnswer(message)) ended = true;
+          if (this.end === "answer" && isAnswer(message)) ended = true;
         });
       } while (this.again && this.stream.open && !ended);
     } catch {
