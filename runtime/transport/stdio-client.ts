@@ -131,6 +131,7 @@ export class StdioClientTransport implements ReopenableTransport {
   private async shutDown(child: ChildProcessWithoutNullStreams): Promise<void> {
     this.closing = true;
     const grace = this.grace;
+    this.writer?.flush(); // what was sent this turn goes out before stdin ends
     child.stdin.end();
     if (!(await settlesWithin(this.exited, grace))) {
       child.kill("SIGTERM");

@@ -31,7 +31,9 @@ export class StdioServerTransport implements Transport {
   constructor(options: StdioServerTransportOptions = {}) {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
-    this.writer = new LineWriter(this.output);
+    this.writer = new LineWriter(this.output, () => {
+      if (!this.throttled && this.sink) this.throttle();
+    });
     this.maxMessageBytes = options.maxMessageBytes;
   }
 
@@ -52,9 +54,7 @@ export class StdioServerTransport implements Transport {
   }
 
   send(message: object): Promise<void> {
-    const sent = this.writer.write(message);
-    if (this.output.writableNeedDrain && !this.throttled && this.sink) this.throttle();
-    return sent;
+    return this.writer.write(message);
   }
 
   private throttle(): void {

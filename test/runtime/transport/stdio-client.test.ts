@@ -191,6 +191,14 @@ describe("shutdown: close stdin, wait, SIGTERM, wait, SIGKILL", () => {
     await expect(closed).resolves.toBeUndefined();
   });
 
+  it("delivers the messages sent in the same turn as close() before stdin ends", async () => {
+    const { transport } = await startChild(["die-after", "3"]);
+    for (let id = 1; id <= 3; id++) void transport.send({ jsonrpc: "2.0", id, method: "x" });
+    await transport.close();
+    // It saw all three requests (exit code 3), not only the first one before the end of stdin (code 0).
+    expect(transport.exitStatus).toEqual({ code: 3, signal: null });
+  });
+
   it("closes cleanly when the child already exited, and closing twice is harmless", async () => {
     const { transport, closed } = await startChild(["die-after", "1"]);
     await transport.send({ jsonrpc: "2.0", id: 1, method: "x" });

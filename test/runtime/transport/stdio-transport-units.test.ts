@@ -5,6 +5,7 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { StdioServerTransport } from "../../../runtime/transport/stdio-server.ts";
+import { LineWriter } from "../../../runtime/transport/streams.ts";
 import type { TransportSink } from "../../../runtime/transport/transport.ts";
 
 /** A stdout whose writes complete only when the test says so. */
@@ -109,5 +110,28 @@ describe("StdioServerTransport", () => {
     cut.destroy();
     for (let i = 0; i < 3; i++) await tick();
     expect(other.events).toEqual(["closed stream ended inside a message (11 bytes unterminated)"]);
+  });
+});
+
+describe("LineWriter", () => {
+  it("writes a turn's first message at once and joins the rest of the turn into one write", async () => {
+    const chunks: string[] = [];
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk.toString("utf8"));
+        callback();
+      },
+    });
+    const writer = new LineWriter(output);
+    void writer.write({ n: 1 });
+    expect(chunks).toEqual(['{"n":1}\n']); // out before anything else of the turn runs
+    for (let n = 2; n <= 5; n++) void writer.write({ n });
+    expect(chunks).toHaveLength(1);
+    await tick();
+    expect(chunks).toEqual(['{"n":1}\n', '{"n":2}\n{"n":3}\n{"n":4}\n{"n":5}\n']);
+    void writer.write({ n: 6 }); // a new turn: its first message goes out at once again
+    expect(chunks).toHaveLength(3);
+    await tick();
+    expect(chunks).toHaveLength(3);
   });
 });
