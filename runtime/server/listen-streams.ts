@@ -85,9 +85,10 @@ export class ListenStreams {
     }
   }
 
-  /** Tasks extension: `notifications/tasks` (a `DetailedTask`) to the streams agreed to `taskId`. */
-  taskStatus(taskId: string, task: Record<string, unknown>): void {
+  /** Tasks extension: `notifications/tasks` (a `DetailedTask`) to the streams agreed to `taskId` (`only`: to that one). */
+  taskStatus(taskId: string, task: Record<string, unknown>, only?: JsonRpcId): void {
     for (const [id, stream] of this.streams) {
+      if (only !== undefined && id !== only) continue;
       if ((stream.filter as { taskIds?: readonly string[] }).taskIds?.includes(taskId))
         this.send(stream.profile, "notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: id } }, id);
     }

@@ -21,7 +21,7 @@ import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost, type RequestContext, type ServerSession } from "./context.ts";
 import type { Awaitable } from "../protocol/helper-types.ts";
 import type { TaskWork } from "./tasks/engine.ts";
-import { detailedTask } from "./tasks/wire.ts";
+import { followTasks } from "./tasks/listen.ts";
 import { admitRequest, methodToken, routeRequest, type SessionHost } from "./dispatch.ts";
 import { openHandshake, serverEra, type ServerEra, type ServingPort } from "./eras.ts";
 import { InFlight } from "./in-flight.ts";
@@ -197,10 +197,10 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     const stream = this.listens.open(id, requested, this.server.capabilities(), profile, signal, taskIds);
     const tasks = this.server.tasks;
     if (!taskIds?.length || !tasks) return stream;
-    const unwatch = taskIds.map((taskId) =>
-      tasks.watch(taskId, (task) => this.listens.taskStatus(taskId, detailedTask(task))),
+    const stop = followTasks(tasks, taskIds, (taskId, task, current) =>
+      this.listens.taskStatus(taskId, task, current ? id : undefined),
     );
-    return stream.finally(() => unwatch.forEach((stop) => stop()));
+    return stream.finally(stop);
   }
 
   // ---- incoming -----------------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
  * Task status notifications over `subscriptions/listen` (tasks.md §Task Status Notifications): a listen request may
  * name `notifications.taskIds`; the server agrees to the caller's live tasks among them (unknown, expired or another
  * caller's ids are left out of the acknowledgement, no error) and sends `notifications/tasks` with the task's
- * `DetailedTask` on that stream at every change. Naming `taskIds` without declaring the extension is -32021.
+ * `DetailedTask` on that stream at every change, and once its current one when the stream opens (so a change made
+ * between the client's last `tasks/get` and the subscription is not missed; each notification is what `tasks/get`
+ * would return then). Naming `taskIds` without declaring the extension is -32021.
  */
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import { hasCapability } from "../../protocol/capabilities.ts";
@@ -10,7 +12,7 @@ import { missingExtensionError } from "../../protocol/extensions.ts";
 import type { RequestContext } from "../context.ts";
 import type { TaskEngine } from "./engine.ts";
 import { findTask } from "./task-methods.ts";
-import { TASKS_EXTENSION_ID } from "./wire.ts";
+import { detailedTask, TASKS_EXTENSION_ID } from "./wire.ts";
 
 /** The task ids this listen request is agreed (undefined: it named none, or the server serves no tasks). */
 export async function agreedTaskIds(
@@ -36,4 +38,35 @@ export async function agreedTaskIds(
     ),
   );
   return found.filter((id): id is string => id !== undefined);
+}
+
+/**
+ * Follows the agreed `taskIds` for one listen stream: `send` gets each change, and once each task's current state
+ * (`current: true`), read after watching starts and skipped when a change already went out. Returns the stop.
+ */
+export function followTasks(
+  tasks: TaskEngine,
+  taskIds: readonly string[],
+  send: (taskId: string, task: Record<string, unknown>, current: boolean) => void,
+): () => void {
+  const changed = new Set<string>();
+  const stops = taskIds.map((taskId) =>
+    tasks.watch(taskId, (task) => {
+      changed.add(taskId);
+      send(taskId, detailedTask(task), false);
+    }),
+  );
+  let stopped = false;
+  for (const taskId of taskIds) {
+    tasks.store.get(taskId).then(
+      (task) => {
+        if (task && !stopped && !changed.has(taskId)) send(taskId, detailedTask(task), true);
+      },
+      () => undefined, // the store failed: the changes still follow
+    );
+  }
+  return () => {
+    stopped = true;
+    for (const stop of stops) stop();
+  };
 }

@@ -87,3 +87,34 @@ describe("input requests from inside a task", () => {
     await peer.request("tasks/cancel", { taskId });
   }, 20_000);
 });
+
+describe("subscriptions/listen with taskIds", () => {
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await stdioPeer();
+  }, 60_000);
+  afterAll(() => peer.close());
+
+  it("sends each agreed task's current state once after the acknowledgement, even one that already ended", async () => {
+    const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 0 } })).result!;
+    const taskId = created["taskId"] as string;
+    await pollUntil(peer, taskId, (t) => t["status"] === "completed"); // it changes no more: only the current state can come
+    const running = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!;
+    const stream = peer.listen({ taskIds: [taskId, running["taskId"]] });
+    const ack = await stream.next((m) => m["method"] === "notifications/subscriptions/acknowledged");
+    expect((ack["params"] as Json)["notifications"]).toEqual({ taskIds: [taskId, running["taskId"]] });
+    const isTask = (id: unknown) => (m: Json) =>
+      m["method"] === "notifications/tasks" && (m["params"] as Json)["taskId"] === id;
+    const done = await stream.next(isTask(taskId), 3000);
+    expect(done["params"]).toMatchObject({
+      status: "completed",
+      result: { content: [{ text: "computed: done after 0 s" }] },
+    });
+    expect((await stream.next(isTask(running["taskId"]), 3000))["params"]).toMatchObject({ status: "working" });
+    expect(stream.messages.indexOf(ack)).toBeLessThan(stream.messages.indexOf(done));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stream.messages.filter(isTask(taskId))).toHaveLength(1); // once, not repeated
+    stream.close();
+    await peer.request("tasks/cancel", { taskId: running["taskId"] });
+  }, 20_000);
+});
