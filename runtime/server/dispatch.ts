@@ -24,7 +24,7 @@ export interface Route {
   readonly era: ServerEra;
 }
 
-/** What a session needs from the server definition it serves (`McpServer` is one). */
+/** What a session needs from the server definition it serves (`ServerDefinition`, which `McpServer` holds). */
 export interface SessionHost extends HandshakeOffer, MethodServer {
   readonly options: ServerOptions;
   readonly sealer: RequestStateSealer;

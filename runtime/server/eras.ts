@@ -103,7 +103,7 @@ const handshake: ServerEra = {
   finish: (_port, _request, _admitted, _scope, run) => run(),
 };
 
-/** What opening a handshake-era session needs from the server definition (`McpServer` is one). */
+/** What opening a handshake-era session needs from the server definition (`ServerDefinition` is one). */
 export interface HandshakeOffer {
   /** Handshake-era profiles served, newest first. */
   readonly handshakeProfiles: readonly RevisionProfile[];

@@ -19,7 +19,7 @@ import type { TaskEngine } from "./tasks/engine.ts";
 
 type Result = Record<string, unknown>;
 
-/** What the built-in methods read of the server definition (`McpServer` is one). */
+/** What the built-in methods read of the server definition (`ServerDefinition` is one). */
 export interface MethodServer {
   readonly tools: ReadonlyMap<string, RegisteredTool>;
   readonly resources: ReadonlyMap<string, RegisteredResource>;

@@ -36,8 +36,9 @@ describe("runtime public API report", () => {
   }, 120_000);
 
   it("names each export once across the hand-written entries", () => {
+    const reports = renderReports();
     const owners = new Map<string, string[]>();
-    for (const [name, text] of renderReports()) {
+    for (const [name, text] of reports) {
       if (name.startsWith("protocol")) continue; // generated bindings: each revision exports the same names
       for (const match of text.matchAll(/^### `([^`]+)`/gm))
         owners.set(match[1]!, [...(owners.get(match[1]!) ?? []), name]);
@@ -50,5 +51,30 @@ describe("runtime public API report", () => {
     // One server class and one client class; no process-wide revision lookups.
     for (const gone of ["McpServerCore", "McpClientCore", "eraOf", "BUILTIN_REVISIONS", "getProfile"])
       expect(owners.has(gone), gone).toBe(false);
+    // The server class is what an application writes against plus the HTTP host contract (/http/web's SessionHost);
+    // what a session asks of the definition (implementations, dispatch indexes, the sealer) is not public.
+    const index = reports.get("index.api.md")!;
+    const server = /^class McpServer \{\n([\s\S]*?)^\}/m.exec(index)?.[1] ?? "";
+    expect([...server.matchAll(/^ {2}(\w+)[:(]/gm)].map((m) => m[1])).toEqual([
+      "constructor",
+      "capabilities",
+      "close",
+      "connect",
+      "deliverBroadcast",
+      "notifyResourceUpdated",
+      "onBroadcast",
+      "prompt",
+      "removeTool",
+      "resource",
+      "resourceTemplate",
+      "revisions",
+      "sessions",
+      "setNotificationHandler",
+      "setRequestHandler",
+      "tasks",
+      "tool",
+      "tools",
+      "versions",
+    ]);
   }, 120_000);
 });

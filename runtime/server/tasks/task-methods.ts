@@ -49,7 +49,7 @@ function checkedAnswers(engine: TaskEngine, task: TaskState, responses: Record<s
   return taken;
 }
 
-/** The three methods, bound to the engine (`McpServer.implementationOf` serves them when the extension is). */
+/** The three methods, bound to the engine (`ServerDefinition.implementationOf` serves them when the extension is). */
 export function taskRequests(engine: TaskEngine): Readonly<Record<string, MethodImpl>> {
   return {
     "tasks/get": async (env) => detailedTask(await findTask(engine, env.params["taskId"], env.context)),
