@@ -75,25 +75,47 @@ export interface ConnectOptions {
   readonly fetch?: typeof fetch;
   /**
    * When no \`fetch\` is given, an HTTP server that answers 401 is authorized by the runtime's OAuth client: the
-   * user approves in a browser and comes back to a loopback redirect on 127.0.0.1 (listening from \`connect\` to
-   * \`close\`); \`open\` shows the URL (default: printed on stderr). Tokens stay in memory, per connection, never
-   * written. \`false\`: no authorization (a 401 fails the connection).
+   * user approves in a browser and comes back to a loopback redirect on 127.0.0.1 (listening from the first 401 to
+   * \`close\`; a server that never asks opens no listener); \`open\` shows the URL (default: printed on stderr).
+   * Tokens stay in memory, per connection, never written. \`false\`: no authorization (a 401 fails the connection).
    */
   readonly oauth?: false | (LoopbackOptions & { readonly clientName?: string });
 }
 
-/** The fetch of an HTTP connection and what to close with it. */
-async function httpFetch(options: ConnectOptions): Promise<{ fetch?: typeof fetch; close(): Promise<void> }> {
+/**
+ * The fetch of an HTTP connection and what to close with it. Plain fetch until the server first answers 401; from
+ * then on the OAuth client's, whose loopback redirect listener starts only then (the request is sent again through it;
+ * the transport's bodies are strings).
+ */
+function httpFetch(options: ConnectOptions): { fetch?: typeof fetch; close(): Promise<void> } {
   if (options.fetch) return { fetch: options.fetch, close: async () => undefined };
   if (options.oauth === false) return { close: async () => undefined };
-  const loopback = await loopbackAuthorizer(options.oauth ?? {});
-  const fetch = oauthFetch({
-    redirectUrl: loopback.redirectUrl,
-    authorize: (url) => loopback.authorize(url),
-    clientMetadata: { client_name: options.oauth?.clientName ?? "mcp-gen-index" },
-    store: memoryStore(),
-  });
-  return { fetch, close: () => loopback.close() };
+  const oauth = options.oauth ?? {};
+  let authorized: Promise<{ fetch: typeof fetch; loopback: LoopbackAuthorizer }> | undefined;
+  const authorize = async () => {
+    const loopback = await loopbackAuthorizer(oauth);
+    const fetch = oauthFetch({
+      redirectUrl: loopback.redirectUrl,
+      authorize: (url) => loopback.authorize(url),
+      clientMetadata: { client_name: oauth.clientName ?? "mcp-gen-index" },
+      store: memoryStore(),
+    });
+    return { fetch, loopback };
+  };
+  const lazyFetch: typeof fetch = async (input, init) => {
+    if (!authorized) {
+      const response = await fetch(input, init);
+      if (response.status !== 401) return response;
+      await response.body?.cancel();
+      authorized ??= authorize();
+    }
+    return (await authorized).fetch(input, init);
+  };
+  const close = async () => {
+    const started = await authorized?.catch(() => undefined);
+    await started?.loopback.close();
+  };
+  return { fetch: lazyFetch, close };
 }
 
 function expand(text: string, options: ConnectOptions): string {
@@ -134,7 +156,7 @@ export async function connect<N extends ServerName>(name: N, options: ConnectOpt
   } else {
     const url = expand(spec.url, options);
     const headers = fillAll(spec.headers, options);
-    const http = await httpFetch(options);
+    const http = httpFetch(options);
     closeHttp = http.close;
     transport = new StreamableHttpClientTransport(url, { headers, ...(http.fetch ? { fetch: http.fetch } : {}) });
   }
@@ -177,6 +199,11 @@ export function emitIndex(input: IndexInput): string {
   p.use(value("StreamableHttpClientTransport", input.runtime.http));
   for (const name of ["loopbackAuthorizer", "memoryStore", "oauthFetch"]) p.use(value(name, input.runtime.auth));
   p.use({ name: "LoopbackOptions", from: { kind: "runtime-module", specifier: input.runtime.auth }, typeOnly: true });
+  p.use({
+    name: "LoopbackAuthorizer",
+    from: { kind: "runtime-module", specifier: input.runtime.auth },
+    typeOnly: true,
+  });
   p.use(relativeModule("os", "node:os"));
   p.print(SPEC_TYPE);
   p.print(

@@ -178,6 +178,15 @@ describe("import --config", () => {
         'import type { Api as EverythingApi } from "./mcp-servers/everything/api.js";',
         'import type { Api as FilesApi } from "./mcp-servers/filesystem/api.js";',
         'import type { Api as MemoryApi } from "./mcp-servers/memory/api.js";',
+        "import { Server } from 'node:net';",
+        "// Counts listening sockets this program opens: none of these servers asks for authorization, so connect()",
+        "// must not start the OAuth loopback redirect listener.",
+        "let listening = 0;",
+        "const listen = Server.prototype.listen as (this: Server, ...args: unknown[]) => Server;",
+        "Server.prototype.listen = function (this: Server, ...args: unknown[]) {",
+        "  listening++;",
+        "  return listen.apply(this, args);",
+        "} as typeof Server.prototype.listen;",
         "const everything = await connect('everything');",
         "const http = await connect('everything-http', { inputs: { 'everything-http.X-Api-Key': 'k' } });",
         "const files = await connect('filesystem');",
@@ -202,6 +211,7 @@ describe("import --config", () => {
         "    content,",
         "    createdNames,",
         "    observations,",
+        "    listening,",
         "  }));",
         "} finally {",
         "  await Promise.all([everything.close(), http.close(), files.close(), memory.close()]);",
@@ -234,6 +244,7 @@ describe("import --config", () => {
       content: "hello from a file\n",
       createdNames: ["mcp-gen"],
       observations: [["typed"]],
+      listening: 0,
     });
     // server-memory wrote its graph where the config's placeholder points, filled in by connect().
     expect(await readFile(path.join(SCRATCH, "memory.jsonl"), "utf8")).toContain('"name":"mcp-gen"');
