@@ -4,21 +4,15 @@
  * every event once, in order), and Redis killed and restarted under traffic (503, never 404, nobody crashes; 2026-07-28
  * calls need no Redis; recovery once it is back).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createParser } from "eventsource-parser";
-import { startCluster, type Cluster, type InstanceProcess } from "./cluster.ts";
+import type { InstanceProcess } from "./cluster.ts";
+import { useCluster } from "./use-cluster.ts";
 import { waitFor } from "../runtime/http/helpers.ts";
 import { builtinRevisions, McpClient } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 
-let cluster: Cluster;
-
-beforeAll(async () => {
-  cluster = await startCluster(3);
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = useCluster();
 
 const V = "2025-11-25";
 const JSON_ACCEPT = { "content-type": "application/json", accept: "application/json, text/event-stream" };

@@ -3,7 +3,7 @@
  * v2 client and our McpClient, unmodified, against the same deployment. The round-robin proxy sends each HTTP
  * request to the next instance, so consecutive requests of one client never land on the same one.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -14,19 +14,10 @@ import {
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { builtinRevisions, McpClient } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { textOf, useCluster } from "./use-cluster.ts";
 import { waitFor } from "../runtime/http/helpers.ts";
 
-let cluster: Cluster;
-
-beforeAll(async () => {
-  cluster = await startCluster(3);
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+const cluster = useCluster();
 
 function ours(version: string): McpClient {
   return new McpClient({

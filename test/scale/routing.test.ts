@@ -10,25 +10,19 @@ import { createParser } from "eventsource-parser";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { textOf, useCluster } from "./use-cluster.ts";
 
-let cluster: Cluster;
+const cluster = useCluster();
 let admin: ReturnType<typeof createClient>;
 
 beforeAll(async () => {
-  cluster = await startCluster(3);
   admin = createClient({ url: cluster.redis.url });
   await admin.connect();
-}, 120_000);
-afterAll(async () => {
-  await admin?.close();
-  await cluster?.stop();
 });
-
-const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+afterAll(() => admin?.close());
 
 /** Closes every pub/sub connection to Redis every 5 ms for `ms`: no instance hears the bus meanwhile. */
-async function bus_down(ms: number): Promise<number> {
+async function busDown(ms: number): Promise<number> {
   let killed = 0;
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -43,7 +37,7 @@ describe("an answer POSTed while the waiting instance resubscribes", () => {
     let outage: Promise<number> | undefined;
     const client = new Client({ name: "sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async () => {
-      outage = bus_down(600);
+      outage = busDown(600);
       await new Promise((resolve) => setTimeout(resolve, 150)); // the answer goes out in the middle of the outage
       return { action: "accept", content: { name: "Ada" } };
     });

@@ -2,22 +2,13 @@
  * A 2025-11-25 session on three instances behind a round-robin proxy, state on a real Redis (issue 24): every
  * request lands on the next instance, and the official SDK v1 client, unmodified, sees one server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { textOf, useCluster } from "./use-cluster.ts";
 
-let cluster: Cluster;
-
-beforeAll(async () => {
-  cluster = await startCluster(3);
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+const cluster = useCluster();
 
 function sdkV1Client(): Client {
   const client = new Client({ name: "sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });

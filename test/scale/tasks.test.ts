@@ -4,27 +4,22 @@
  * The server side is checked with hand-written JSON-RPC over real HTTP (wire-peer: the official SDKs do not speak
  * the Tasks extension), then our McpClient follows and resumes tasks through the same deployment.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { builtinRevisions, McpClient } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { extension } from "../../runtime/generated/extensions/tasks/index.ts";
 import { methods } from "../../runtime/generated/protocol/2026-07-28/index.ts";
 import { httpPeerAt, type Peer } from "../runtime/server/tasks/wire-peer.ts";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { textOf, useCluster } from "./use-cluster.ts";
 
-let cluster: Cluster;
+const cluster = useCluster();
 let peer: Peer;
 
-beforeAll(async () => {
-  cluster = await startCluster(3);
+beforeAll(() => {
   peer = httpPeerAt(cluster.proxy.url);
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 type Json = Record<string, unknown>;
-const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
 
 /** Sends one request and returns its reply with the instance the proxy sent it to. */
 async function landed(method: string, params: Json): Promise<{ result: Json; error?: unknown; backend: string }> {
