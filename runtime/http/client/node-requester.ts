@@ -60,7 +60,7 @@ export function nodeRequester(options: NodeRequesterOptions): { request: HttpReq
       const onAbort = signal ? () => req.destroy(abortError(signal)) : undefined;
       if (onAbort) signal!.addEventListener("abort", onAbort, { once: true });
       const done = onAbort ? () => signal!.removeEventListener("abort", onAbort) : noop;
-      req.once("response", (res) => resolve(answerOf(res, done, Buffer)));
+      req.once("response", (res) => resolve(new NodeAnswer(res, done, Buffer)));
       req.once("error", (error) => {
         done();
         reject(error);
@@ -86,36 +86,49 @@ function abortError(signal: AbortSignalLike): Error {
   return reason instanceof Error ? reason : new DOMException("This operation was aborted", "AbortError");
 }
 
-function answerOf(res: NodeHttp.IncomingMessage, done: () => void, buffers: typeof Buffer): HttpAnswer {
-  return {
-    status: res.statusCode ?? 0,
-    header(name) {
-      const value = res.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-    },
-    headers() {
-      const headers = new Headers();
-      const raw = res.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-      return headers;
-    },
-    async text() {
-      // Bytes are decoded once at the end (a small JSON answer is one chunk), not through a stream decoder.
-      const chunks: Buffer[] = [];
-      await readBody(res, done, (chunk: Buffer) => chunks.push(chunk));
-      return chunks.length === 1 ? chunks[0]!.toString("utf8") : buffers.concat(chunks).toString("utf8");
-    },
-    readText(onText) {
-      res.setEncoding("utf8");
-      return readBody(res, done, onText);
-    },
-    async cancel() {
-      done();
-      // A body of announced length is drained, so its keep-alive connection is reused; a stream is cut.
-      if (res.headers["content-length"] !== undefined && !res.destroyed) res.resume();
-      else res.destroy();
-    },
-  };
+/** A node:http response as an `HttpAnswer` (a class: no closures made per response). */
+class NodeAnswer implements HttpAnswer {
+  readonly status: number;
+
+  constructor(
+    private readonly res: NodeHttp.IncomingMessage,
+    /** Removes the request's abort listener: called once the body is read or dropped. */
+    private readonly done: () => void,
+    private readonly buffers: typeof Buffer,
+  ) {
+    this.status = res.statusCode ?? 0;
+  }
+
+  header(name: string): string | null {
+    const value = this.res.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  headers(): Headers {
+    const headers = new Headers();
+    const raw = this.res.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    return headers;
+  }
+
+  async text(): Promise<string> {
+    // Bytes are decoded once at the end (a small JSON answer is one chunk), not through a stream decoder.
+    const chunks: Buffer[] = [];
+    await readBody(this.res, this.done, (chunk: Buffer) => chunks.push(chunk));
+    return chunks.length === 1 ? chunks[0]!.toString("utf8") : this.buffers.concat(chunks).toString("utf8");
+  }
+
+  readText(onText: (text: string) => void): Promise<void> {
+    this.res.setEncoding("utf8");
+    return readBody(this.res, this.done, onText);
+  }
+
+  async cancel(): Promise<void> {
+    this.done();
+    // A body of announced length is drained, so its keep-alive connection is reused; a stream is cut.
+    if (this.res.headers["content-length"] !== undefined && !this.res.destroyed) this.res.resume();
+    else this.res.destroy();
+  }
 }
 
 /** Streams `res` to `onChunk`; resolves at its end, rejects when it breaks before; either way calls `done` first. */

@@ -140,7 +140,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async post(message: Message, mayRecover: boolean): Promise<void> {
     const id = "method" in message && this.isId(message["id"]) ? message["id"] : undefined;
     const era = eraOfMessage(message);
-    const { controller, release } = this.track(id, era);
+    const controller = this.track(id, era);
     let response: HttpAnswer;
     const sentSession = this.sessionId;
     try {
@@ -152,7 +152,7 @@ export class StreamableHttpClientTransport implements Transport {
       const body = JSON.stringify(message);
       response = await this.request(this.url, { method: "POST", headers, body, signal: controller });
     } catch (error) {
-      release();
+      this.release(controller, id);
       if (controller.aborted) return; // cancelled by the session, or the transport closed
       throw error;
     }
@@ -161,13 +161,13 @@ export class StreamableHttpClientTransport implements Transport {
     if (sessionId !== null && sessionId !== this.sessionId && era.keepsSession && /^[\x21-\x7e]+$/.test(sessionId))
       this.sessionId = sessionId;
     if (response.status === 202) {
-      release();
+      this.release(controller, id);
       await response.cancel();
       if (message["method"] === "notifications/initialized") this.openGetStream();
       return;
     }
     if (!isOk(response)) {
-      release();
+      this.release(controller, id);
       return this.refused(message, response, { id, era, sentSession, mayRecover });
     }
     if ((response.header("content-type") ?? "").includes("text/event-stream")) {
@@ -176,15 +176,17 @@ export class StreamableHttpClientTransport implements Transport {
         fail: (failed: Id, reason: string) => this.failRequest(failed, reason),
         malformed: (reason: string) => this.sink?.malformed?.(reason),
       };
-      void readPostStream(this.getContext, response, id, era, controller, receiver).finally(release);
+      void readPostStream(this.getContext, response, id, era, controller, receiver).finally(() =>
+        this.release(controller, id),
+      );
       return;
     }
-    release();
+    this.release(controller, id);
     await this.answeredWithJson(response, id);
   }
 
-  /** Marks a request in flight (the session cancels it by aborting its controller) until `release()`. */
-  private track(id: Id | undefined, era: HttpClientEra): { controller: RequestAbort; release: () => void } {
+  /** Marks a request in flight (the session cancels it by aborting its signal) until `release`. */
+  private track(id: Id | undefined, era: HttpClientEra): RequestAbort {
     // One signal per request, aborted by the session (cancel) or by close(); none listens on a shared signal.
     const controller = new RequestAbort();
     this.open.add(controller);
@@ -192,14 +194,16 @@ export class StreamableHttpClientTransport implements Transport {
       this.inFlight.set(id, controller);
       this.eraOfRequest.set(id, era);
     }
-    const release = () => {
-      this.open.delete(controller);
-      if (id !== undefined && this.inFlight.get(id) === controller) {
-        this.inFlight.delete(id);
-        this.eraOfRequest.delete(id);
-      }
-    };
-    return { controller, release };
+    return controller;
+  }
+
+  /** The request `track` returned `controller` for is settled. (A method, not a closure per request.) */
+  private release(controller: RequestAbort, id: Id | undefined): void {
+    this.open.delete(controller);
+    if (id !== undefined && this.inFlight.get(id) === controller) {
+      this.inFlight.delete(id);
+      this.eraOfRequest.delete(id);
+    }
   }
 
   /**
