@@ -85,13 +85,11 @@ export class ListenStreams {
     }
   }
 
-  /** Tasks extension: `notifications/tasks` (a `DetailedTask`) to the streams agreed to `taskId` (`only`: to that one). */
-  taskStatus(taskId: string, task: Record<string, unknown>, only?: JsonRpcId): void {
-    for (const [id, stream] of this.streams) {
-      if (only !== undefined && id !== only) continue;
-      if ((stream.filter as { taskIds?: readonly string[] }).taskIds?.includes(taskId))
-        this.send(stream.profile, "notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: id } }, id);
-    }
+  /** Tasks extension: `notifications/tasks` (a `DetailedTask`) on stream `id`, when it was agreed to `taskId`. */
+  taskStatus(id: JsonRpcId, taskId: string, task: Record<string, unknown>): void {
+    const stream = this.streams.get(id);
+    if ((stream?.filter as { taskIds?: readonly string[] } | undefined)?.taskIds?.includes(taskId))
+      this.send(stream!.profile, "notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: id } }, id);
   }
 
   /** Ends every stream with its graceful result. */

@@ -197,9 +197,9 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     const stream = this.listens.open(id, requested, this.server.capabilities(), profile, signal, taskIds);
     const tasks = this.server.tasks;
     if (!taskIds?.length || !tasks) return stream;
-    const stop = followTasks(tasks, taskIds, (taskId, task, current) =>
-      this.listens.taskStatus(taskId, task, current ? id : undefined),
-    );
+    // Each stream follows its own tasks: a change goes to this stream only, so two streams of one session that
+    // follow the same task each get it once.
+    const stop = followTasks(tasks, taskIds, (taskId, task) => this.listens.taskStatus(id, taskId, task));
     return stream.finally(stop);
   }
 

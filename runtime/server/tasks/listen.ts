@@ -41,26 +41,26 @@ export async function agreedTaskIds(
 }
 
 /**
- * Follows the agreed `taskIds` for one listen stream: `send` gets each change, and once each task's current state
- * (`current: true`), read after watching starts and skipped when a change already went out. Returns the stop.
+ * Follows the agreed `taskIds` for one listen stream: `send` gets each change, and once each task's current state,
+ * read after watching starts and skipped when a change already went out. Returns the stop.
  */
 export function followTasks(
   tasks: TaskEngine,
   taskIds: readonly string[],
-  send: (taskId: string, task: Record<string, unknown>, current: boolean) => void,
+  send: (taskId: string, task: Record<string, unknown>) => void,
 ): () => void {
   const changed = new Set<string>();
   const stops = taskIds.map((taskId) =>
     tasks.watch(taskId, (task) => {
       changed.add(taskId);
-      send(taskId, detailedTask(task), false);
+      send(taskId, detailedTask(task));
     }),
   );
   let stopped = false;
   for (const taskId of taskIds) {
     tasks.store.get(taskId).then(
       (task) => {
-        if (task && !stopped && !changed.has(taskId)) send(taskId, detailedTask(task), true);
+        if (task && !stopped && !changed.has(taskId)) send(taskId, detailedTask(task));
       },
       () => undefined, // the store failed: the changes still follow
     );

@@ -117,4 +117,19 @@ describe("subscriptions/listen with taskIds", () => {
     stream.close();
     await peer.request("tasks/cancel", { taskId: running["taskId"] });
   }, 20_000);
+  it("sends a change once to each of two streams of one connection that follow the same task", async () => {
+    const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 1 } })).result!;
+    const taskId = created["taskId"] as string;
+    const first = peer.listen({ taskIds: [taskId] });
+    const second = peer.listen({ taskIds: [taskId] });
+    const completed = (m: Json) =>
+      m["method"] === "notifications/tasks" && (m["params"] as Json)["status"] === "completed";
+    await first.next(completed, 8000);
+    await second.next(completed, 8000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(first.messages.filter(completed)).toHaveLength(1);
+    expect(second.messages.filter(completed)).toHaveLength(1);
+    first.close();
+    second.close();
+  }, 20_000);
 });
