@@ -134,13 +134,10 @@ export class ServerDefinition {
     return this;
   }
 
-  /** The implementation of a client→server request: a registered handler, else the built-in one. */
-  implementationOf(method: string): MethodImpl | undefined {
-    return (
-      this.requestHandlers.get(method) ??
-      (Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined) ??
-      (Object.hasOwn(this.taskMethods, method) ? this.taskMethods[method] : undefined)
-    );
+  /** The implementation of a client→server request (`SessionHost.implementationOf`). */
+  implementationOf(method: string, definedBy: "revision" | "extension"): MethodImpl | undefined {
+    const builtin = definedBy === "revision" ? SERVER_METHODS : this.taskMethods;
+    return this.requestHandlers.get(method) ?? (Object.hasOwn(builtin, method) ? builtin[method] : undefined);
   }
 
   notificationHandlerOf(

@@ -31,8 +31,11 @@ export interface SessionHost extends HandshakeOffer, MethodServer {
   readonly statelessByRevision: ReadonlyMap<string, RevisionProfile>;
   /** The most preferred revision served (client notifications are read with it before any negotiation). */
   readonly newestProfile: RevisionProfile;
-  /** The implementation of a client→server request: a registered handler, else the built-in one. */
-  implementationOf(method: string): MethodImpl | undefined;
+  /**
+   * The implementation of a client→server request: a registered handler, else the built-in one of the revision or
+   * of the extension that defines the method here (a revision's own `tasks/get` is not the Tasks extension's).
+   */
+  implementationOf(method: string, definedBy: "revision" | "extension"): MethodImpl | undefined;
   /** The token of an extension method / request, when the client's capabilities declare its extension. */
   extensionToken(method: string, clientCapabilities: Capabilities, version?: string): AnyMethodType | undefined;
   extensionRequest(method: string, clientCapabilities: Capabilities, version?: string): AnyRequestType | undefined;
@@ -91,10 +94,11 @@ export function admitRequest(
   const declared = era.rules.requestsCarryMeta
     ? ((metaOf(request.params)?.[MetaKey.clientCapabilities] ?? {}) as Capabilities)
     : (handshake?.clientCapabilities ?? {});
-  const token = profile.requests.get(method) ?? server.extensionRequest(method, declared, profile.version);
+  const revisionToken = profile.requests.get(method);
+  const token = revisionToken ?? server.extensionRequest(method, declared, profile.version);
   const undeclared = token ? undefined : server.undeclaredExtension(method, declared, profile.version);
   if (undeclared !== undefined) throw missingExtensionError(undeclared, `${method} is one of its methods`);
-  const impl = server.implementationOf(method);
+  const impl = server.implementationOf(method, revisionToken ? "revision" : "extension");
   if (!token || token.direction === "serverToClient" || !impl) {
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }

@@ -4,7 +4,7 @@
  * headers of `tasks/*` over Streamable HTTP, and a handshake-era session (tasks are a stateless-era feature).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpPeer, stdioPeer, TASKS, type Peer } from "./wire-peer.ts";
+import { httpPeer, meta, stdioPeer, TASKS, type Peer } from "./wire-peer.ts";
 
 type Json = Record<string, unknown>;
 
@@ -91,5 +91,22 @@ describe("a handshake-era session over stdio", () => {
     // extension's method under a revision it does not extend; the engine's own -32021 for it was dropped.
     const reply = await peer.request("tasks/update", { taskId: "t", inputResponses: {} }, { bare: true });
     expect(reply.error?.code).toBe(-32601);
+  }, 20_000);
+
+  it("answers 2025-11-25's own tasks/get and tasks/cancel with -32601: the extension's implementations are not its", async () => {
+    // 2025-11-25 defines tasks/get and tasks/cancel itself, with their own semantics and capability; this server serves
+    // the Tasks extension of 2026-07-28, not those, so an existing task of the extension is not reachable through them.
+    const created = await peer.request(
+      "tools/call",
+      { name: "slow_compute", arguments: { seconds: 60 }, _meta: meta() },
+      { bare: true },
+    );
+    const taskId = created.result?.["taskId"];
+    expect(typeof taskId).toBe("string");
+    for (const method of ["tasks/get", "tasks/cancel"]) {
+      const reply = await peer.request(method, { taskId }, { bare: true });
+      expect(reply.error?.code, method).toBe(-32601);
+    }
+    await peer.request("tasks/cancel", { taskId, _meta: meta() }, { bare: true });
   }, 20_000);
 });
