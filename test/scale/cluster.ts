@@ -14,8 +14,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const tsxLoader = path.join(root, "node_modules/tsx/dist/loader.mjs");
 
-/** Fails (never skips) when redis-server is missing, saying how to get it. */
+/**
+ * The server binary: `MCP_SCALE_REDIS_SERVER` when set (e.g. `valkey-server`, to run the same tests against Valkey),
+ * else redis-server. Fails (never skips) when redis-server is missing, saying how to get it.
+ */
 export function redisServerPath(): string {
+  const chosen = process.env["MCP_SCALE_REDIS_SERVER"];
+  if (chosen) return chosen;
   const found = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" });
   const file = found.stdout.trim();
   if (found.status !== 0 || file === "")
