@@ -14,7 +14,7 @@ import { freePort, RedisProcess } from "./cluster.ts";
 const redis = new RedisProcess(await freePort());
 const opened: RedisStateStore[] = [];
 
-function open(options: { keyPrefix?: string; maxTasks?: number } = {}): RedisStateStore {
+function open(options: { keyPrefix?: string; maxTasks?: number; url?: string } = {}): RedisStateStore {
   const store = redisStore({ url: redis.url, ...options });
   opened.push(store);
   return store;
@@ -92,4 +92,31 @@ describe("RedisTaskStore shared by instances", () => {
     expect(await store.tasks.get(forever.taskId)).toMatchObject({ status: "working" });
     await admin.close();
   });
+
+  it("an instance whose subscriber reconnects gets, on resubscribing, a change it missed on a task it created", async () => {
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    // Instance one logs in as its own ACL user, so the test can keep it from reconnecting while a change goes out.
+    await admin.sendCommand(["ACL", "SETUSER", "instance-one", "on", ">secret", "~*", "&*", "+@all"]);
+    const one = open({ url: `redis://instance-one:secret@127.0.0.1:${redis.port}` });
+    const two = open();
+    await Promise.all([one.ready(), two.ready()]);
+    const heard: TaskState[] = [];
+    one.tasks.subscribe((task) => heard.push(task));
+    const task = sampleTask();
+    await one.tasks.create(task);
+    const ask = { method: "elicitation/create", params: { message: "?" } };
+    await one.tasks.update(task.taskId, { type: "ask", requests: { k: ask } });
+    await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(1);
+    await admin.sendCommand(["ACL", "SETUSER", "instance-one", "off"]);
+    await admin.sendCommand(["CLIENT", "KILL", "TYPE", "pubsub"]);
+    await two.tasks.update(task.taskId, { type: "answer", responses: { k: { action: "accept" } } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard).toHaveLength(1); // published while one had no subscription: pub/sub kept nothing for it
+    await admin.sendCommand(["ACL", "SETUSER", "instance-one", "on"]);
+    await expect.poll(() => heard[1]?.inputResponses, { timeout: 8_000 }).toEqual({ k: { action: "accept" } });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(heard).toHaveLength(2); // once, not again at the second catch-up
+    await admin.close();
+  }, 20_000);
 });

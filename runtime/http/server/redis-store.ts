@@ -108,8 +108,12 @@ export class RedisStateStore implements StateStore {
     this.sessions = this.sessionStore();
     // (Re)subscribed: take what was sent here meanwhile; again a moment later, in case the subscription came after.
     this.subscriber.on("ready", () => {
-      void this.drainInbox();
-      setTimeout(() => void this.drainInbox(), 500).unref?.();
+      const catchUp = () => {
+        void this.drainInbox();
+        this.taskStore.resync().catch(() => undefined); // Redis gone again: the next "ready" catches up
+      };
+      catchUp();
+      setTimeout(catchUp, 500).unref?.();
     });
   }
 

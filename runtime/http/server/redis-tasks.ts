@@ -12,6 +12,7 @@
 import type { createClient } from "redis";
 import {
   applyTaskChange,
+  isTerminal,
   TaskStoreFullError,
   type TaskChange,
   type TaskState,
@@ -48,6 +49,11 @@ export interface RedisTaskStoreOptions {
 
 export class RedisTaskStore implements TaskStore {
   private readonly listeners = new Set<(task: TaskState) => void>();
+  /**
+   * The tasks created here that have not ended, with the last state heard of each: their handlers run here, so a
+   * change published while the subscriber was reconnecting (a cancel, an input answer) is read back by `resync`.
+   */
+  private readonly local = new Map<string, string>();
   private readonly maxTasks: number;
 
   /**
@@ -78,6 +84,7 @@ export class RedisTaskStore implements TaskStore {
       }),
     );
     if (created !== 1) throw new TaskStoreFullError(this.maxTasks);
+    this.local.set(task.taskId, JSON.stringify(task));
   }
 
   async get(taskId: string): Promise<TaskState | undefined> {
@@ -121,7 +128,25 @@ export class RedisTaskStore implements TaskStore {
     } catch {
       return;
     }
+    if (this.local.has(task.taskId)) {
+      if (isTerminal(task.status)) this.local.delete(task.taskId);
+      else this.local.set(task.taskId, text);
+    }
     for (const listener of [...this.listeners]) listener(task);
+  }
+
+  /**
+   * After the subscriber (re)subscribed: each task created here whose stored state differs from the last one heard
+   * changed while nothing was listening (pub/sub keeps nothing), so its listeners get the current state now.
+   */
+  async resync(): Promise<void> {
+    await Promise.all(
+      [...this.local].map(async ([taskId, last]) => {
+        const now = await this.run(() => this.client().get(this.key(taskId)));
+        if (now === null) this.local.delete(taskId);
+        else if (now !== last) this.heard(now);
+      }),
+    );
   }
 
   private key(taskId: string): string {
