@@ -4,7 +4,7 @@
  * HTTP. Each expectation is the spec's: the create answer, polling, input resumed by tasks/update, cancel, errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpPeer, stdioPeer, TASKS, type Peer, type Reply } from "./wire-peer.ts";
+import { httpPeer, pollUntil, stdioPeer, TASKS, type Peer, type Reply } from "./wire-peer.ts";
 
 type Json = Record<string, unknown>;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
@@ -20,17 +20,6 @@ async function get(peer: Peer, taskId: string): Promise<Json> {
   const reply = await peer.request("tasks/get", { taskId });
   expect(reply.error).toBeUndefined();
   return reply.result!;
-}
-
-/** Polls tasks/get (every 50 ms) until `done` holds for the task, or fails after `ms`. */
-async function pollUntil(peer: Peer, taskId: string, done: (task: Json) => boolean, ms = 8000): Promise<Json> {
-  const start = Date.now();
-  for (;;) {
-    const task = await get(peer, taskId);
-    if (done(task)) return task;
-    if (Date.now() - start > ms) throw new Error(`task ${taskId} still ${JSON.stringify(task)} after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const terminal = (task: Json) => ["completed", "failed", "cancelled"].includes(task["status"] as string);

@@ -5,17 +5,9 @@
  * inside a task, which become the task's `inputRequests` and resume with `tasks/update`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stdioPeer, type Peer } from "./wire-peer.ts";
+import { pollUntil, stdioPeer, type Peer } from "./wire-peer.ts";
 
 type Json = Record<string, unknown>;
-
-async function pollUntil(peer: Peer, taskId: string, done: (task: Json) => boolean): Promise<Json> {
-  for (const start = Date.now(); Date.now() - start < 8000; await new Promise((r) => setTimeout(r, 50))) {
-    const task = (await peer.request("tasks/get", { taskId })).result!;
-    if (done(task)) return task;
-  }
-  throw new Error(`task ${taskId} did not get there`);
-}
 
 describe("a full task store (maxTasks 1)", () => {
   let peer: Peer;

@@ -4,17 +4,7 @@
  * headers of `tasks/*` over Streamable HTTP, and a handshake-era session (tasks are a stateless-era feature).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpPeer, meta, stdioPeer, TASKS, type Peer } from "./wire-peer.ts";
-
-type Json = Record<string, unknown>;
-
-async function pollUntil(peer: Peer, taskId: string, done: (task: Json) => boolean): Promise<Json> {
-  for (const start = Date.now(); Date.now() - start < 8000; await new Promise((r) => setTimeout(r, 50))) {
-    const task = (await peer.request("tasks/get", { taskId })).result!;
-    if (done(task)) return task;
-  }
-  throw new Error(`task ${taskId} did not get there`);
-}
+import { httpPeer, meta, pollUntil, stdioPeer, TASKS, type Peer } from "./wire-peer.ts";
 
 describe("Tasks over Streamable HTTP", () => {
   let peer: Peer;

@@ -202,3 +202,15 @@ export function httpPeerAt(url: string, close: () => Promise<void> = () => Promi
     close,
   };
 }
+
+/** Polls `tasks/get` (every 50 ms) until `done` holds for the task; fails on an error answer or after `ms`. */
+export async function pollUntil(peer: Peer, taskId: string, done: (task: Json) => boolean, ms = 8000): Promise<Json> {
+  const start = Date.now();
+  for (;;) {
+    const reply = await peer.request("tasks/get", { taskId });
+    if (reply.error || !reply.result) throw new Error(`tasks/get ${taskId} failed: ${JSON.stringify(reply.error)}`);
+    if (done(reply.result)) return reply.result;
+    if (Date.now() - start > ms) throw new Error(`task ${taskId} still ${JSON.stringify(reply.result)} after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
