@@ -73,6 +73,14 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
 
 const SLOW_START = fileURLToPath(new URL("./fixtures/slow-start-server.ts", import.meta.url));
 
+/** The slow-start fixture: reads nothing for 1.5 s, and appends a line to `starts` at each start. */
+const slowStart = (starts: string) =>
+  new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", SLOW_START, "1500", starts],
+    stderr: "ignore",
+  });
+
 describe("default McpClient → a stdio server that starts slowly", () => {
   it("says the probe went unanswered, and starts the server again for the stateless era when its answer comes late", async () => {
     const starts = join(mkdtempSync(join(tmpdir(), "mcp-slow-start-")), "starts");
@@ -85,13 +93,7 @@ describe("default McpClient → a stdio server that starts slowly", () => {
     });
     // The server reads nothing for 1.5 s: the probe times out at 300 ms, initialize goes out, and the server then
     // answers both, server/discover first.
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", SLOW_START, "1500", starts],
-        stderr: "ignore",
-      }),
-    );
+    await client.connect(slowStart(starts));
     try {
       expect(client.revision).toBe("2026-07-28");
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
@@ -112,13 +114,7 @@ describe("a McpClient that speaks only the stateless era → a stdio server that
       info: { name: "negotiation-test", version: "1.0.0" },
       probeTimeoutMs: 300,
     });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", SLOW_START, "1500", starts],
-        stderr: "ignore",
-      }),
-    );
+    await client.connect(slowStart(starts));
     try {
       expect(client.revision).toBe("2026-07-28");
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
