@@ -157,7 +157,7 @@ async function inspectFolder(outDir: string, files: readonly GeneratedFile[]): P
 
 /**
  * Owned files about to be replaced whose first line is no longer the generated header: a user took them over, and
- * generation must not overwrite their edits (docs/manifest.md's promise), even though the record still lists them.
+ * generation must not overwrite their edits (docs/generate.md's promise), even though the record still lists them.
  */
 async function headerRemoved(outDir: string, owned: ReadonlySet<string>, files: readonly GeneratedFile[]) {
   const edited: string[] = [];

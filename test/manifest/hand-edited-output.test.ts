@@ -1,5 +1,5 @@
 /**
- * A generated file whose `DO NOT EDIT` header a user removed is theirs (docs/manifest.md, "Generation touches only its
+ * A generated file whose `DO NOT EDIT` header a user removed is theirs (docs/generate.md, "Generation touches only its
  * own output"): while it is still one of the outputs, `generate` and `generate --check` refuse with one line naming it and
  * write nothing; restoring the header (or moving the file away) lets generation run again. Run with the real CLI.
  */
