@@ -163,6 +163,10 @@ export class HandlerContext implements RequestContext {
   get method(): string {
     return this.request.method;
   }
+  /** The request's params as received (internal: the session reads a `tools/call`'s tool name from it). */
+  get params(): unknown {
+    return this.request.params;
+  }
   get signal(): AbortSignal {
     return this.request.signal;
   }

@@ -265,11 +265,13 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     return this.sendGated(context.scope.profile, "notifications/message", p, context.scope, context.requestId);
   }
 
-  /** `ContextHost`: a task when the server serves Tasks and this request may become one (`TaskEngine.accepts`); else inline. */
+  /** `ContextHost`: a task if `TaskEngine.accepts`, else inline; inline on a full store too for an `optional` tool. */
   runAsTask<R extends object>(context: HandlerContext, work: (context: RequestContext) => Awaitable<R>): Promise<R> {
-    const tasks = this.server.tasks;
-    if (tasks?.accepts(context)) return tasks.start(context, work as TaskWork) as Promise<object> as Promise<R>;
-    return Promise.resolve(context).then(work);
+    const inline = () => Promise.resolve(context).then(work) as Promise<Result & R>;
+    if (!this.server.tasks?.accepts(context)) return inline();
+    const name = (context.params as { name?: unknown } | undefined)?.name;
+    const optional = typeof name === "string" && this.server.tools.get(name)?.task?.support === "optional";
+    return this.server.tasks.start(context, work as TaskWork, optional ? inline : undefined) as Promise<Result & R>;
   }
 
   /**

@@ -28,6 +28,16 @@ describe("a full task store (maxTasks 1)", () => {
     expect(required.error?.message).toMatch(/Cannot create a task: the task store holds its maximum of 1 tasks/);
     await peer.request("tasks/cancel", { taskId: first["taskId"] });
   }, 20_000);
+
+  it("answers inline when an optional-task tool's handler asks for a task (context.runAsTask) and none fits", async () => {
+    // Fills the store if the test before has not: a task, finished or cancelled, stays until its TTL (an hour).
+    const filling = await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 0 } });
+    expect(filling.error).toBeUndefined();
+    const decided = await peer.request("tools/call", { name: "deciding_job", arguments: {} });
+    expect(decided.error).toBeUndefined();
+    expect(decided.result).not.toHaveProperty("taskId");
+    expect(decided.result).toMatchObject({ content: [{ type: "text", text: "decided" }] });
+  }, 20_000);
 });
 
 describe("input requests from inside a task", () => {
