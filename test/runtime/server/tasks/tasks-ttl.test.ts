@@ -1,12 +1,14 @@
 /**
  * A task's TTL (extensions/tasks/tasks.md §Task Polling): resolvable until `createdAt + ttlMs` (never earlier),
- * then gone (-32602), whether it finished or was still running. A real server process with a 1.5 s TTL, over stdio
- * and Streamable HTTP.
+ * then gone (-32602), whether it finished or was still running. A real server process with a 2.5 s TTL, over stdio
+ * and Streamable HTTP; asked 900 ms before and 500 ms after it (400/300 ms flaked on a loaded machine).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpPeer, stdioPeer, type Peer } from "./wire-peer.ts";
 
-const TTL = 1500;
+const TTL = 2500;
+const BEFORE = 900;
+const AFTER = 500;
 const until = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 describe.each([
@@ -24,10 +26,10 @@ describe.each([
     expect(created).toMatchObject({ resultType: "task", ttlMs: TTL });
     const taskId = created["taskId"] as string;
     const born = Date.parse(created["createdAt"] as string);
-    await until(born + TTL - 400);
+    await until(born + TTL - BEFORE);
     const before = await peer.request("tasks/get", { taskId });
     expect(before.result).toMatchObject({ taskId, status: "completed" });
-    await until(born + TTL + 300);
+    await until(born + TTL + AFTER);
     const after = await peer.request("tasks/get", { taskId });
     expect(after.error?.code).toBe(-32602);
     expect(after.error?.message).toMatch(/not found|expired/i);
@@ -37,9 +39,9 @@ describe.each([
     const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!;
     const taskId = created["taskId"] as string;
     const born = Date.parse(created["createdAt"] as string);
-    await until(born + TTL - 400);
+    await until(born + TTL - BEFORE);
     expect((await peer.request("tasks/get", { taskId })).result).toMatchObject({ status: "working" });
-    await until(born + TTL + 300);
+    await until(born + TTL + AFTER);
     expect((await peer.request("tasks/get", { taskId })).error?.code).toBe(-32602);
     expect((await peer.request("tasks/cancel", { taskId })).error?.code).toBe(-32602);
   }, 20_000);
