@@ -19,6 +19,7 @@ export default defineConfig({
     // file while most files wait on child processes (tsc, the CLI, servers) and sockets. Two or more workers overlap
     // that waiting; the timing-sensitive tests already allow for a loaded machine.
     maxWorkers: Math.max(2, availableParallelism()),
-    globalSetup: ["test/protocol/spec-setup.ts", "test/edge/global-setup.ts"],
+    // test/generator/cli-bundle.ts: one JavaScript build of the CLI for the tests that run it (tsx per run cost ~2 s).
+    globalSetup: ["test/protocol/spec-setup.ts", "test/edge/global-setup.ts", "test/generator/cli-bundle.ts"],
   },
 });

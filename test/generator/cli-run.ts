@@ -1,9 +1,17 @@
-/** Runs the real `mcp-gen` CLI (bin/mcp-gen.js), or another Node script, in a folder and collects its exit code and output. */
+/**
+ * Runs the real `mcp-gen` CLI, or another Node script, in a folder and collects its exit code and output. The CLI is
+ * the build of the current sources made once per test run (test/generator/cli-bundle.ts, the suite's global setup);
+ * where that setup did not run, the repository's bin/mcp-gen.js (the same sources through tsx).
+ */
 import { execFile } from "node:child_process";
 import path from "node:path";
+import { inject } from "vitest";
 
 export const REPO = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
+/** The repository's `mcp-gen` command: the TypeScript sources through tsx (for tests about that script itself). */
+export const SOURCE_BIN = path.join(REPO, "bin/mcp-gen.js");
+/** The script to run as `mcp-gen` (`node CLI …`): the test run's build of the sources, or bin/mcp-gen.js. */
+export const CLI = inject("mcpGenCli") ?? SOURCE_BIN;
 
 export interface CliRun {
   readonly code: number;
@@ -12,7 +20,7 @@ export interface CliRun {
 }
 
 export function cli(cwd: string, ...args: string[]): Promise<CliRun> {
-  return runNode(BIN, args, { cwd });
+  return runNode(CLI, args, { cwd });
 }
 
 /**

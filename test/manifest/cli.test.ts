@@ -1,5 +1,5 @@
 /**
- * The CLI as users run it (bin/mcp-gen.js in a child process): --help, did-you-mean, defaults and --out, --check,
+ * The CLI as users run it (a build of its sources in a child process, test/generator/cli-run.ts): --help, did-you-mean, defaults and --out, --check,
  * stale files, --watch, import's argument errors, server.revisions, and every kind of bad manifest (alone, and many
  * at once). `init` is in init.test.ts, what generation never touches in output-safety.test.ts.
  */
@@ -10,9 +10,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
+import { CLI } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
 const SCRATCH = path.join(REPO, ".tmp", `manifest-cli-${process.pid}`);
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -20,7 +20,7 @@ function cli(...args: string[]): { code: number | null; stdout: string; stderr: 
 }
 
 function cliIn(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -140,7 +140,7 @@ describe("mcp-gen CLI", () => {
     await mkdir(dir, { recursive: true });
     const manifest = path.join(dir, "mcp.yaml");
     await writeFile(manifest, "server: { name: w, version: 1.0.0 }\ntools:\n  - { name: one }\n");
-    const child = spawn(process.execPath, [BIN, "generate", "-m", manifest, "--watch"], { cwd: REPO });
+    const child = spawn(process.execPath, [CLI, "generate", "-m", manifest, "--watch"], { cwd: REPO });
     try {
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../../scripts/repo-root.ts";
 import { requireSpecRoot } from "../../../scripts/spec-inputs.ts";
+import { CLI } from "../cli-run.ts";
 
 const run = promisify(execFile);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-ext-cli-"));
@@ -18,7 +19,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const tasksSchema = path.join(requireSpecRoot(), "extensions/tasks/schema.ts");
 
 function protocol(...args: string[]) {
-  return run(process.execPath, ["bin/mcp-gen.js", "protocol", ...args], { cwd: REPO_ROOT }).then(
+  return run(process.execPath, [CLI, "protocol", ...args], { cwd: REPO_ROOT }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   );

@@ -13,6 +13,7 @@ import { runDiff } from "../../../generator/commands/diff.ts";
 import { diffModels } from "../../../generator/diff/compare.ts";
 import { irPathOf, loadModel } from "../../../generator/diff/load.ts";
 import { lowerSchema } from "../../../generator/lower/schema.ts";
+import { CLI } from "../cli-run.ts";
 import { expectGoldenFile } from "../golden-file.ts";
 
 const run = promisify(execFile);
@@ -28,7 +29,7 @@ function diffOutput(from: string, to: string, json: boolean): string {
 
 describe("mcp-gen diff 2025-11-25 2026-07-28", () => {
   it("prints the golden text", async () => {
-    const { stdout } = await run(process.execPath, ["bin/mcp-gen.js", "diff", "2025-11-25", "2026-07-28"], {
+    const { stdout } = await run(process.execPath, [CLI, "diff", "2025-11-25", "2026-07-28"], {
       cwd: repoRoot,
     });
     await expectGoldenFile(stdout, golden);
