@@ -1,20 +1,19 @@
 /**
- * The MCP client: one client for servers of every revision. The protocol core (negotiation, typed requests,
- * notifications and handlers by method token, extensions, eras) is ClientConnection (connection.ts); this class adds
- * the convenience methods (`callTool`, `listTools`, …). Their results are typed as any built-in revision defines them
- * (the unions of `protocol/builtin-types.ts`, what generated clients and users import); `request(methods["tools/call"],
- * …)` types a result exactly as one revision defines it.
+ * `McpClient`, the public client class: one client for servers of every revision. Requests, notifications and
+ * server→client handlers typed by method token, and the convenience methods (`callTool`, `listTools`, …), whose
+ * results are typed as any built-in revision defines them (the unions of `protocol/builtin-types.ts`, what generated
+ * clients and users import); `request(methods["tools/call"], …)` types a result exactly as one revision defines it.
+ * The protocol core (negotiation, routing, eras, extensions) is the `ClientConnection` it holds privately
+ * (connection.ts), so none of it is public API.
  */
-import { RequestCancelledError } from "../jsonrpc/errors.ts";
-import type { JsonRpcId } from "../jsonrpc/messages.ts";
-import { MetaKey, type LogLevel } from "../protocol/meta.ts";
+import type { LogLevel } from "../protocol/meta.ts";
 import type {
-  BuiltinParams,
   BuiltinResult,
   BuiltinToken,
   CallToolResult,
   CompleteResult,
   GetPromptResult,
+  Implementation,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
@@ -26,31 +25,22 @@ import type {
   SubscriptionFilter,
   ToolDefinition,
 } from "../protocol/builtin-types.ts";
-
-import type { AnyRequestType, CompleteResultOf } from "../protocol/method-type.ts";
+import type { AnyNotificationType, AnyRequestType, CompleteResultOf, Era, ParamsOf } from "../protocol/method-type.ts";
+import type { Transport } from "../transport/transport.ts";
 import { ClientConnection } from "./connection.ts";
-import type { RequestFacts } from "./era.ts";
+import type { RequestHandler } from "./handlers.ts";
+import type { ClientOptions } from "./options.ts";
 import { collectPages } from "./pagination.ts";
+import { openSubscription, type Subscription } from "./subscriptions.ts";
 import { ClientTasks, settledTask, TASKS_EXTENSION_ID, type TaskHandle, type TaskHost } from "./tasks.ts";
-import type { CallerParamsOf, CallOptions, RequestArgs } from "./tokens.ts";
+import type { CallerParamsOf, CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
 
 export type { ClientOptions } from "./options.ts";
+export type { Subscription } from "./subscriptions.ts";
 export type { CallOptions } from "./tokens.ts";
 
 export interface PageParams {
   readonly cursor?: string;
-}
-
-/** An open `subscriptions/listen` stream. */
-export interface Subscription {
-  /** The listen request's id; notifications of this stream carry it as `_meta["io.modelcontextprotocol/subscriptionId"]`. */
-  readonly id: JsonRpcId;
-  /** What the server agreed to send. */
-  readonly filter: SubscriptionFilter;
-  /** Settles when the stream ends (resolves on a graceful end or `close()`, rejects when the connection drops). */
-  readonly ended: Promise<void>;
-  /** Cancels the stream. */
-  close(): void;
 }
 
 /** What each convenience method resolves to: the method's complete result in any built-in revision. */
@@ -73,26 +63,123 @@ interface ConvenienceResults {
 
 /**
  * The client, given its revisions as values (`ClientOptions.revisions`, e.g. `builtinRevisions`): code built on it
- * bundles the bindings of those revisions and no others. The protocol core lives in `ClientConnection`, an internal
- * base class; this is the one client class of the public API.
+ * bundles the bindings of those revisions and no others.
  */
-export class McpClient extends ClientConnection {
+export class McpClient {
+  readonly #connection: ClientConnection;
   /** Tasks extension: the handles of the tasks servers create (client/tasks.ts). */
-  private readonly tasks = new ClientTasks(this.taskHost(), this.options.tasks);
+  readonly #tasks: ClientTasks;
+
+  constructor(options: ClientOptions) {
+    // A created task is followed to its end: a direct call resolves to its result (the signal cancels the task).
+    const connection: ClientConnection = new ClientConnection(
+      options,
+      (raw, facts, call): unknown =>
+        this.#tasks.created(raw, facts, call.signal)?.result() ?? connection.completeResult(raw, facts),
+    );
+    this.#connection = connection;
+    this.#tasks = new ClientTasks(taskHost(connection, options), options.tasks);
+  }
+
+  /** What this client declares (handlers, extensions, `options.capabilities`); once connected, for its revision. */
+  get capabilities(): Record<string, unknown> {
+    return this.#connection.capabilities;
+  }
+
+  /**
+   * Starts the transport and negotiates a revision. Rejects (and closes) when no revision fits. A reopenable transport
+   * (stdio) whose server exits on the `server/discover` probe is started again for `initialize`.
+   */
+  connect(transport: Transport, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    return this.#connection.connect(transport, options);
+  }
+
+  /** The negotiated revision's wire version (what `initialize` and `_meta` name). */
+  get revision(): string {
+    return this.#connection.revision;
+  }
+  /** The negotiated revision's descriptor name (the `--revision` it was generated as; a built-in's is its version). */
+  get revisionName(): string {
+    return this.#connection.revisionName;
+  }
+  get era(): Era {
+    return this.#connection.era;
+  }
+  get serverCapabilities(): Readonly<Record<string, unknown>> {
+    return this.#connection.serverCapabilities;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.#connection.serverInfo;
+  }
+  get instructions(): string | undefined {
+    return this.#connection.instructions;
+  }
+
+  /**
+   * Listens to a server notification, by token (params typed) or method name; returns a function that stops
+   * listening. Only notifications that passed validation reach listeners.
+   */
+  on<T extends AnyNotificationType>(type: T, listener: (params: ParamsOf<T>) => void): () => void;
+  on(method: string, listener: (params: unknown) => void): () => void;
+  on(type: string | AnyNotificationType, listener: (params: never) => void): () => void {
+    return this.#connection.on(typeof type === "string" ? type : type.method, listener as (params: unknown) => void);
+  }
+
+  /**
+   * Answers server→client request `type` (a core method such as `roots/list`, or an extension's) with `handler`.
+   * Register before `connect`: the capability the method is gated on is declared for it.
+   */
+  handle<T extends AnyRequestType>(type: T, handler: RequestHandler<T>): this {
+    this.#connection.handle(type, handler);
+    return this;
+  }
+
+  /**
+   * Sends a client→server request and returns its validated complete result, typed by the token (`request(method,
+   * …)` with a method name is the untyped form for names known only at run time). Throws `ProtocolUsageError` before
+   * sending when the method is neither in the negotiated revision nor in a negotiated extension, or needs a server
+   * capability that was not declared; `RpcError` for an error response; `InvalidMessageError` for a malformed result.
+   * Multi round-trip rounds (stateless era) are answered with the registered handlers and retried. A core method's
+   * result is validated by the negotiated revision's table: pass that revision's token (e.g. from the descriptor
+   * given in `revisions`) for a type that is exact whichever revision a server picks.
+   */
+  request<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<CompleteResultOf<T>>;
+  request(
+    method: string,
+    params?: Readonly<Record<string, unknown>>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>>;
+  async request(type: string | AnyRequestType, params?: unknown, options?: CallOptions): Promise<unknown> {
+    return this.#connection.request(typeof type === "string" ? type : type.method, params, options);
+  }
+
+  /**
+   * Sends a client→server notification (by token, or method name), refusing (ProtocolUsageError) one neither the
+   * revision nor a negotiated extension has, or whose capability gate is not declared, e.g.
+   * `notifications/roots/list_changed` needs our `roots.listChanged`.
+   */
+  notify<T extends AnyNotificationType>(type: T, ...args: NotificationArgs<T>): Promise<void>;
+  notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
+  async notify(type: string | AnyNotificationType, params?: unknown): Promise<void> {
+    return this.#connection.notify(typeof type === "string" ? type : type.method, params);
+  }
+
+  /** Closes the connection (for stdio: closes the server's stdin, then escalates to signals). */
+  close(): Promise<void> {
+    return this.#connection.close();
+  }
 
   /**
    * A core method by name, params checked against every built-in revision's. The negotiated revision's table has
    * validated the result when it resolves, so it is one member of `BuiltinResult<M>` (for a built-in revision): the
    * one narrowing of this class.
    */
-  private call<M extends keyof ConvenienceResults>(
+  #call<M extends keyof ConvenienceResults>(
     method: M,
     params: CallerParamsOf<BuiltinToken<M>> | undefined,
     options: CallOptions | undefined,
   ): Promise<ConvenienceResults[M]> {
-    return this.request(method, params as Readonly<Record<string, unknown>> | undefined, options) as Promise<
-      ConvenienceResults[M]
-    >;
+    return this.#connection.request(method, params, options) as Promise<ConvenienceResults[M]>;
   }
 
   /** Handshake era: tells the server the roots changed (needs `roots.listChanged`, declared when a roots handler is set). */
@@ -102,14 +189,14 @@ export class McpClient extends ClientConnection {
 
   /** Handshake era only (the stateless era has no ping). */
   async ping(options?: CallOptions): Promise<void> {
-    await this.call("ping", undefined, options);
+    await this.#call("ping", undefined, options);
   }
   /** Stateless era: the server's versions, capabilities and identity. */
   discover(options?: CallOptions): Promise<BuiltinResult<"server/discover">> {
-    return this.call("server/discover", {}, options);
+    return this.#call("server/discover", {}, options);
   }
   listTools(params: PageParams = {}, options?: CallOptions): Promise<ListToolsResult> {
-    return this.call("tools/list", params, options);
+    return this.#call("tools/list", params, options);
   }
   async listAllTools(options?: CallOptions): Promise<ToolDefinition[]> {
     return collectPages(
@@ -118,10 +205,10 @@ export class McpClient extends ClientConnection {
     );
   }
   callTool(name: string, args?: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<CallToolResult> {
-    return this.call("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+    return this.#call("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
   }
   listResources(params: PageParams = {}, options?: CallOptions): Promise<ListResourcesResult> {
-    return this.call("resources/list", params, options);
+    return this.#call("resources/list", params, options);
   }
   listAllResources(options?: CallOptions): Promise<ResourceDefinition[]> {
     return collectPages(
@@ -130,7 +217,7 @@ export class McpClient extends ClientConnection {
     );
   }
   listResourceTemplates(params: PageParams = {}, options?: CallOptions): Promise<ListResourceTemplatesResult> {
-    return this.call("resources/templates/list", params, options);
+    return this.#call("resources/templates/list", params, options);
   }
   listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplateDefinition[]> {
     return collectPages(
@@ -139,17 +226,17 @@ export class McpClient extends ClientConnection {
     );
   }
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.call("resources/read", { uri }, options);
+    return this.#call("resources/read", { uri }, options);
   }
   /** Handshake era: `resources/subscribe`; updates arrive as `notifications/resources/updated` (see `on`). */
   async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    await this.call("resources/subscribe", { uri }, options);
+    await this.#call("resources/subscribe", { uri }, options);
   }
   async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    await this.call("resources/unsubscribe", { uri }, options);
+    await this.#call("resources/unsubscribe", { uri }, options);
   }
   listPrompts(params: PageParams = {}, options?: CallOptions): Promise<ListPromptsResult> {
-    return this.call("prompts/list", params, options);
+    return this.#call("prompts/list", params, options);
   }
   listAllPrompts(options?: CallOptions): Promise<PromptDefinition[]> {
     return collectPages(
@@ -158,17 +245,17 @@ export class McpClient extends ClientConnection {
     );
   }
   getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<GetPromptResult> {
-    return this.call("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
+    return this.#call("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
   }
   complete(
     params: CallerParamsOf<BuiltinToken<"completion/complete">>,
     options?: CallOptions,
   ): Promise<CompleteResult> {
-    return this.call("completion/complete", params, options);
+    return this.#call("completion/complete", params, options);
   }
   /** Handshake era: `logging/setLevel` (the stateless era uses `ClientOptions.logLevel`). */
   async setLogLevel(level: LogLevel, options?: CallOptions): Promise<void> {
-    await this.call("logging/setLevel", { level }, options);
+    await this.#call("logging/setLevel", { level }, options);
   }
 
   /**
@@ -180,12 +267,12 @@ export class McpClient extends ClientConnection {
     args?: Readonly<Record<string, unknown>>,
     options?: CallOptions,
   ): Promise<TaskHandle<CallToolResult>> {
-    return this.asTask("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+    return this.#asTask("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   /** Tasks extension: a request (by token) that may run as a task; resolves to its handle (see `callToolAsTask`). */
   requestTask<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<TaskHandle<CompleteResultOf<T>>> {
-    return this.asTask(type.method, args[0], args[1]);
+    return this.#asTask(type.method, args[0], args[1]);
   }
 
   /** Tasks extension: the handle of a task a `type` request created earlier, from its persisted `taskId`. */
@@ -194,39 +281,14 @@ export class McpClient extends ClientConnection {
     taskId: string,
     options: { readonly signal?: AbortSignal } = {},
   ): Promise<TaskHandle<CompleteResultOf<T>>> {
-    return this.tasks.resume(taskId, this.clientRequest(type.method), options.signal);
+    return this.#tasks.resume(taskId, this.#connection.clientRequest(type.method), options.signal);
   }
 
-  private async asTask<R>(method: string, params: unknown, options: CallOptions = {}): Promise<TaskHandle<R>> {
-    this.tasks.requireDeclared(method);
-    const { raw, facts } = await this.exchange(method, params, options);
-    return this.tasks.created<R>(raw, facts, options.signal) ?? settledTask(this.completeResult(raw, facts) as R);
-  }
-
-  /** A created task is followed to its end: a direct call resolves to its result (the signal cancels the task). */
-  protected override settle(raw: unknown, facts: RequestFacts, options: CallOptions): unknown {
-    const task = this.tasks.created(raw, facts, options.signal);
-    return task ? task.result() : super.settle(raw, facts, options);
-  }
-
-  private taskHost(): TaskHost {
-    const client = this; // eslint-disable-line @typescript-eslint/no-this-alias -- read by the getter below
-    return {
-      declared: (this.options.extensions ?? []).some((e) => e.id === TASKS_EXTENSION_ID),
-      get stateless() {
-        return client.era === "stateless";
-      },
-      request: (method, params, signal) => this.request(method, params, signal ? { signal } : {}),
-      answer: (requests, signal, method) => this.fulfil(requests, signal, method),
-      complete: (result, facts) => this.completeResult(result, facts),
-      on: (method, listener) => this.on(method, listener),
-      listen: async (taskIds, signal) => {
-        // `taskIds` is the extension's field of the filter and of the acknowledgement (TaskSubscriptionNotifications).
-        const subscription = await this.listen({ taskIds } as SubscriptionFilter, { signal });
-        const agreed = (subscription.filter as { taskIds?: unknown }).taskIds;
-        return { agreed: Array.isArray(agreed) ? (agreed as string[]) : [], ended: subscription.ended };
-      },
-    };
+  async #asTask<R>(method: string, params: unknown, options: CallOptions = {}): Promise<TaskHandle<R>> {
+    this.#tasks.requireDeclared(method);
+    const { raw, facts } = await this.#connection.exchange(method, params, options);
+    const task = this.#tasks.created<R>(raw, facts, options.signal);
+    return task ?? settledTask(this.#connection.completeResult(raw, facts) as R);
   }
 
   /**
@@ -234,35 +296,27 @@ export class McpClient extends ClientConnection {
    * notifications reach `on(method, …)` listeners and carry `_meta["io.modelcontextprotocol/subscriptionId"]`.
    */
   listen(filter: SubscriptionFilter, options: { readonly signal?: AbortSignal } = {}): Promise<Subscription> {
-    const controller = new AbortController();
-    options.signal?.addEventListener("abort", () => controller.abort(options.signal?.reason), { once: true });
-    let subscriptionId: JsonRpcId | undefined;
-    return new Promise<Subscription>((resolve, reject) => {
-      const stop = this.on("notifications/subscriptions/acknowledged", (params) => {
-        // Parsed by the negotiated revision's token of this notification (its params type in a built-in revision).
-        const p = params as BuiltinParams<"notifications/subscriptions/acknowledged">;
-        if (subscriptionId === undefined || p._meta?.[MetaKey.subscriptionId] !== subscriptionId) return;
-        stop();
-        resolve({ id: subscriptionId, filter: p.notifications, ended, close: () => controller.abort("unsubscribed") });
-      });
-      const ended = this.call(
-        "subscriptions/listen",
-        { notifications: filter },
-        {
-          timeoutMs: 0,
-          signal: controller.signal,
-          onRequestId: (id) => (subscriptionId = id),
-        },
-      ).then(
-        () => undefined,
-        (error: unknown) => {
-          stop();
-          reject(error);
-          // Ended by us (close) or by the server (notifications/cancelled): an ordinary end of the stream.
-          if (!controller.signal.aborted && !(error instanceof RequestCancelledError)) throw error;
-        },
-      );
-      ended.catch(() => undefined);
-    });
+    return openSubscription(this.#connection, filter, options);
   }
+}
+
+/** What the connection lends the Tasks extension's driver (client/tasks.ts). */
+function taskHost(connection: ClientConnection, options: ClientOptions): TaskHost {
+  return {
+    declared: (options.extensions ?? []).some((e) => e.id === TASKS_EXTENSION_ID),
+    get stateless() {
+      return connection.era === "stateless";
+    },
+    request: (method, params, signal) =>
+      connection.request(method, params, signal ? { signal } : {}) as Promise<Record<string, unknown>>,
+    answer: (requests, signal, method) => connection.fulfil(requests, signal, method),
+    complete: (result, facts) => connection.completeResult(result, facts),
+    on: (method, listener) => connection.on(method, listener),
+    listen: async (taskIds, signal) => {
+      // `taskIds` is the extension's field of the filter and of the acknowledgement (TaskSubscriptionNotifications).
+      const subscription = await openSubscription(connection, { taskIds } as SubscriptionFilter, { signal });
+      const agreed = (subscription.filter as { taskIds?: unknown }).taskIds;
+      return { agreed: Array.isArray(agreed) ? (agreed as string[]) : [], ended: subscription.ended };
+    },
+  };
 }

@@ -1,16 +1,15 @@
 /**
- * The client's protocol core: `connect` negotiates the revision (negotiate.ts); afterwards every request is checked
- * against the negotiated method table or a negotiated extension (direction, server capability), shaped by the era's
- * strategy (era.ts), and its result validated. Requests, notifications and server→client handlers are typed by
- * method tokens: `client.request(methods["tools/call"], { name: "add" })`. McpClient (client.ts) adds the
- * convenience methods on top.
+ * The client's protocol core, internal: `McpClient` (client.ts, the public class) holds one privately and forwards to
+ * it. `connect` negotiates the revision (negotiate.ts); afterwards every request is checked against the negotiated
+ * method table or a negotiated extension (direction, server capability), shaped by the era's strategy (era.ts), and
+ * its result validated. Methods are named by string here; the public class maps method tokens to names and types.
  */
 import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION } from "../protocol/engine.ts";
 import { ProtocolUsageError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { capabilityFor, describeGate, hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
 import { MetaKey, withMeta } from "../protocol/meta.ts";
-import type { AnyNotificationType, AnyRequestType, CompleteResultOf, ParamsOf } from "../protocol/method-type.ts";
+import type { AnyRequestType } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import { rankProfiles } from "../protocol/preference.ts";
 import type { ReopenableTransport, Transport } from "../transport/transport.ts";
@@ -28,11 +27,14 @@ import {
 } from "./negotiate.ts";
 import type { ClientOptions } from "./options.ts";
 import { answerServerRequest } from "./server-requests.ts";
-import type { CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
+import type { CallOptions } from "./tokens.ts";
 
 interface Session extends Negotiated {
   readonly strategy: ClientEra;
 }
+
+/** How a request settles, decided by the class the connection serves (McpClient: a created task is followed). */
+export type Settle = (raw: unknown, facts: RequestFacts, options: CallOptions) => unknown;
 
 export class ClientConnection {
   private engine: JsonRpcEngine | undefined;
@@ -44,7 +46,11 @@ export class ClientConnection {
   private readonly extensions: ExtensionMethods;
   private declared: Record<string, unknown>;
 
-  constructor(readonly options: ClientOptions) {
+  /** `settle` turns a request's last answer into what `request` resolves to. */
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly settle: Settle,
+  ) {
     this.acceptable = rankProfiles(options.revisions);
     this.handlers = HandlerRegistry.from(options.handlers ?? {});
     this.extensions = new ExtensionMethods(options.extensions ?? []);
@@ -159,26 +165,16 @@ export class ClientConnection {
     return this.session().instructions;
   }
 
-  /**
-   * Listens to a server notification, by token (params typed) or method name; returns a function that stops
-   * listening. Only notifications that passed validation reach listeners.
-   */
-  on<T extends AnyNotificationType>(type: T, listener: (params: ParamsOf<T>) => void): () => void;
-  on(method: string, listener: (params: unknown) => void): () => void;
-  on(type: string | AnyNotificationType, listener: (params: never) => void): () => void {
-    const method = typeof type === "string" ? type : type.method;
+  /** Listens to a server notification that passed validation; returns a function that stops listening. */
+  on(method: string, listener: (params: unknown) => void): () => void {
     let set = this.listeners.get(method);
     if (!set) this.listeners.set(method, (set = new Set()));
-    const untyped = listener as (params: unknown) => void;
-    set.add(untyped);
-    return () => set.delete(untyped);
+    set.add(listener);
+    return () => set.delete(listener);
   }
 
-  /**
-   * Answers server→client request `type` (a core method such as `roots/list`, or an extension's) with `handler`.
-   * Register before `connect`: the capability the method is gated on is declared for it.
-   */
-  handle<T extends AnyRequestType>(type: T, handler: RequestHandler<T>): this {
+  /** Answers server→client request `type` with `handler`; before `connect` (its capability gate is declared). */
+  handle<T extends AnyRequestType>(type: T, handler: RequestHandler<T>): void {
     if (this.engine)
       throw new ProtocolUsageError(
         "McpClient.handle must be called before connect (capabilities are declared when connecting)",
@@ -190,41 +186,21 @@ export class ClientConnection {
       gate ? capabilityFor(gate) : undefined,
     );
     this.declared = this.declare();
-    return this;
   }
 
-  /**
-   * Sends a client→server request and returns its validated complete result, typed by the token (`request(method,
-   * …)` with a method name is the untyped form for names known only at run time). Throws `ProtocolUsageError` before
-   * sending when the method is neither in the negotiated revision nor in a negotiated extension, or needs a server
-   * capability that was not declared; `RpcError` for an error response; `InvalidMessageError` for a malformed result.
-   * Multi round-trip rounds (stateless era) are answered with the registered handlers and retried. A core method's
-   * result is validated by the negotiated revision's table: pass that revision's token (e.g. from the descriptor
-   * given in `revisions`) for a type that is exact whichever revision a server picks.
-   */
-  request<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<CompleteResultOf<T>>;
-  request(
-    method: string,
-    params?: Readonly<Record<string, unknown>>,
-    options?: CallOptions,
-  ): Promise<Record<string, unknown>>;
-  async request(type: string | AnyRequestType, params?: unknown, options: CallOptions = {}): Promise<unknown> {
-    const { raw, facts } = await this.exchange(typeof type === "string" ? type : type.method, params, options);
+  /** Sends a client→server request; resolves to what its last answer settles to (`settle`). */
+  async request(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
+    const { raw, facts } = await this.exchange(method, params, options);
     return this.settle(raw, facts, options);
   }
 
-  /** The complete result of a request from the server's last answer (McpClient: or the task it created). */
-  protected settle(raw: unknown, facts: RequestFacts, _options: CallOptions): unknown {
-    return this.completeResult(raw, facts);
-  }
-
   /** `raw` validated as the complete result of a request (`facts`) in the negotiated era. */
-  protected completeResult(raw: unknown, facts: RequestFacts): Record<string, unknown> {
+  completeResult(raw: unknown, facts: RequestFacts): Record<string, unknown> {
     return this.session().strategy.completeResult(raw, facts);
   }
 
   /** Sends a request, answering multi round-trip rounds; resolves to the server's last answer. */
-  protected async exchange(method: string, params: unknown, options: CallOptions) {
+  async exchange(method: string, params: unknown, options: CallOptions) {
     const { profile, strategy } = this.session();
     const facts = this.clientRequest(method);
     const original = options.meta ? withMeta(params, options.meta) : params;
@@ -239,15 +215,8 @@ export class ClientConnection {
     }
   }
 
-  /**
-   * Sends a client→server notification (by token, or method name), refusing (ProtocolUsageError) one neither the
-   * revision nor a negotiated extension has, or whose capability gate is not declared, e.g.
-   * `notifications/roots/list_changed` needs our `roots.listChanged`.
-   */
-  notify<T extends AnyNotificationType>(type: T, ...args: NotificationArgs<T>): Promise<void>;
-  notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
-  async notify(type: string | AnyNotificationType, params?: unknown): Promise<void> {
-    const method = typeof type === "string" ? type : type.method;
+  /** Sends a client→server notification the revision or a negotiated extension has, its capability gate declared. */
+  async notify(method: string, params: unknown): Promise<void> {
     const { profile, serverCapabilities, strategy } = this.session();
     const core = profile.methods[method];
     const token =
@@ -278,7 +247,7 @@ export class ClientConnection {
   }
 
   /** The facts of a request this client may send now, else the ProtocolUsageError saying why not. */
-  protected clientRequest(method: string): RequestFacts {
+  clientRequest(method: string): RequestFacts {
     const { profile, serverCapabilities } = this.session();
     const token = profile.requests.get(method);
     if (token && token.direction !== "serverToClient") {
@@ -313,11 +282,7 @@ export class ClientConnection {
   }
 
   /** Answers input requests (a multi round-trip round, or an `input_required` task) with the client's handlers. */
-  protected fulfil(
-    requests: NonNullable<InputRequired["inputRequests"]>,
-    signal: AbortSignal | undefined,
-    method: string,
-  ) {
+  fulfil(requests: NonNullable<InputRequired["inputRequests"]>, signal: AbortSignal | undefined, method: string) {
     return fulfilInputRequests(this.session().profile, this.handlers, this.capabilities, requests, signal, method);
   }
 

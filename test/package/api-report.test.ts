@@ -49,7 +49,14 @@ describe("runtime public API report", () => {
     for (const internal of ["JsonRpcEngine", "ERA_RULES", "rankProfiles"])
       expect(owners.get(internal)).toEqual(["advanced.api.md"]);
     // One server class and one client class; no process-wide revision lookups.
-    for (const gone of ["McpServerCore", "McpClientCore", "eraOf", "BUILTIN_REVISIONS", "getProfile"])
+    for (const gone of [
+      "McpServerCore",
+      "McpClientCore",
+      "ClientConnection",
+      "eraOf",
+      "BUILTIN_REVISIONS",
+      "getProfile",
+    ])
       expect(owners.has(gone), gone).toBe(false);
     // The server class is what an application writes against plus the HTTP host contract (/http/web's SessionHost);
     // what a session asks of the definition (implementations, dispatch indexes, the sealer) is not public.
@@ -75,6 +82,46 @@ describe("runtime public API report", () => {
       "tool",
       "tools",
       "versions",
+    ]);
+    // The client class has no base class (its protocol core is private) and only what a client application calls.
+    const client = /^class McpClient \{\n([\s\S]*?)^\}/m.exec(index)?.[1] ?? "";
+    expect([...client.matchAll(/^ {2}(\w+)[:(]/gm)].map((m) => m[1])).toEqual([
+      "constructor",
+      "callTool",
+      "callToolAsTask",
+      "capabilities",
+      "close",
+      "complete",
+      "connect",
+      "discover",
+      "era",
+      "getPrompt",
+      "handle",
+      "instructions",
+      "listAllPrompts",
+      "listAllResourceTemplates",
+      "listAllResources",
+      "listAllTools",
+      "listPrompts",
+      "listResourceTemplates",
+      "listResources",
+      "listTools",
+      "listen",
+      "notify",
+      "notifyRootsListChanged",
+      "on",
+      "ping",
+      "readResource",
+      "request",
+      "requestTask",
+      "resumeTask",
+      "revision",
+      "revisionName",
+      "serverCapabilities",
+      "serverInfo",
+      "setLogLevel",
+      "subscribeResource",
+      "unsubscribeResource",
     ]);
   }, 120_000);
 });
