@@ -1,12 +1,30 @@
 /**
  * `npm run bench`: runs every bench/*.ts file except this one, in name order, each in its own process (so one
  * benchmark's warm caches or heap do not skew the next). Add a benchmark by adding a file.
+ *
+ * `npm run bench -- --smoke`: the same files, each with its own options for its shortest run (SMOKE below: one rep,
+ * a few sessions or clients), to prove every benchmark still runs and prints its figures; the figures are not
+ * meant to be read. A file SMOKE does not name runs as it always does. CI runs this (.ci/run); test/docs checks it.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** Per file, the options of its shortest run (each file's own `--quick`, `--runs=`, … as its header documents). */
+const SMOKE: Readonly<Record<string, readonly string[]>> = {
+  "cold-start.ts": ["--runs=1"],
+  "cold-start-breakdown.ts": ["--runs=1"],
+  "http-client.ts": ["--quick"],
+  "http-memory.ts": ["--sessions=20"],
+  "http-throughput.ts": ["--quick"],
+  "runtime-roundtrip.ts": ["--quick"],
+  "scale-store.ts": ["--quick"],
+  "soak.ts": ["--clients=10", "--calls=5"],
+  "stateless-tools.ts": ["--quick"],
+};
+
+const smoke = process.argv.includes("--smoke");
 const self = fileURLToPath(import.meta.url);
 const dir = path.dirname(self);
 const tsx = path.join(dir, "../node_modules/tsx/dist/cli.mjs");
@@ -14,8 +32,12 @@ let failed = 0;
 for (const file of readdirSync(dir)
   .filter((f) => f.endsWith(".ts") && f !== path.basename(self))
   .sort()) {
-  console.log(`\n== ${file}`);
-  const result = spawnSync(process.execPath, [tsx, path.join(dir, file)], { stdio: "inherit" });
-  if (result.status !== 0) failed++;
+  const args = smoke ? (SMOKE[file] ?? []) : [];
+  console.log(`\n== ${[file, ...args].join(" ")}`);
+  const result = spawnSync(process.execPath, [tsx, path.join(dir, file), ...args], { stdio: "inherit" });
+  if (result.status !== 0) {
+    failed++;
+    console.log(`!! ${file} failed (exit ${result.status ?? result.signal})`);
+  }
 }
 process.exitCode = failed > 0 ? 1 : 0;

@@ -6,8 +6,9 @@
  * - this file runs it (cheap commands that need no network and leave the tree as it was);
  * - RUN_BY names the test or CI script that runs it and strings that file must contain (its invocation of the
  *   command), and, for `npm run <script>`, package.json must define the script.
- * Anything else fails with its file and line. Usage summaries, long runs and commands that need the network or a
- * clean machine belong in ```text blocks.
+ * Anything else fails with its file and line. Usage summaries and commands that need an account, the network or a
+ * clean machine belong in ```text blocks. A long run (bench, fuzz, mutation) is covered by its documented short form,
+ * which test/docs/long-commands.ts runs and checks (a script CI runs after the suite: it takes minutes).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -29,8 +30,28 @@ interface RunBy {
 /** A line of .ci/run, the script CI runs. */
 const ci = (line: string): RunBy => ({ file: ".ci/run", shows: [line], asLine: true });
 
+/** A long run in its short form, run and checked by test/docs/long-commands.ts (which .ci/run runs, checked below). */
+const longRun = (command: string): RunBy => ({ file: LONG_COMMANDS, shows: [JSON.stringify(command)] });
+const LONG_COMMANDS = "test/docs/long-commands.ts";
+const BENCH_SMOKE = "npm run bench -- --smoke";
+const FUZZ_SMOKE = "npm run fuzz -- 1 1";
+const MUTATION_SMOKE =
+  "STRYKER_TESTS=test/runtime/jsonrpc npm run mutation -- --mutate runtime/jsonrpc/params-meta.ts --concurrency 1 --reporters clear-text";
+
 /** Commands run elsewhere, keyed by the command as the docs write it (whitespace collapsed). */
 const RUN_BY: Readonly<Record<string, RunBy>> = {
+  // The long runs: the full command by its short form (the same script, fewer cases or reps).
+  "npm run bench": longRun(BENCH_SMOKE),
+  [BENCH_SMOKE]: longRun(BENCH_SMOKE),
+  // bench/run.ts (run by the bench smoke above) runs every bench file with tsx, as this command does for one.
+  "npx tsx bench/bundle.ts": {
+    file: "bench/run.ts",
+    shows: ["spawnSync(process.execPath, [tsx, path.join(dir, file), ...args]"],
+  },
+  "npm run fuzz": longRun(FUZZ_SMOKE),
+  [FUZZ_SMOKE]: longRun(FUZZ_SMOKE),
+  "npm run mutation": longRun(MUTATION_SMOKE),
+  [MUTATION_SMOKE]: longRun(MUTATION_SMOKE),
   "npm ci": ci("npm ci --no-audit --no-fund"),
   "npm test": ci("npm test"),
   "npm run test:unit": ci("npm run test:unit"),
@@ -57,7 +78,7 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
   },
   "npx mcp-gen diff 2025-11-25 2026-07-28": {
     file: "test/generator/diff/diff.test.ts",
-    shows: ['["bin/mcp-gen.js", "diff", "2025-11-25", "2026-07-28"]'],
+    shows: ['[CLI, "diff", "2025-11-25", "2026-07-28"]'],
   },
   "npx mcp-gen protocol --spec draft --out src/protocol/draft": {
     file: "test/package/protocol-layouts.test.ts",
@@ -125,6 +146,11 @@ describe("every command of README.md and docs/ is run by a test", () => {
   it("the Quick start commands the docs show are the ones user-flow.sh runs", () => {
     const readme = all.filter((c) => c.file === "README.md").map((c) => c.command);
     for (const command of quickStart) expect(readme, "user-flow.sh runs a line the README lost").toContain(command);
+  });
+
+  it("CI runs the long runs' short forms (.ci/run runs test/docs/long-commands.ts)", () => {
+    const lines = readFileSync(path.join(REPO, ".ci/run"), "utf8").split("\n");
+    expect(lines).toContain(`npx tsx ${LONG_COMMANDS}`);
   });
 
   it.each(Object.entries(RUN_BY))("%s: the file named runs it", (command, runBy) => {
