@@ -37,6 +37,9 @@ const STAGES: ReadonlyArray<readonly [string, readonly string[]]> = [
     ["./generated/protocol/2025-11-25/index.js", "./generated/protocol/2026-07-28/index.js"],
   ],
   ["bindings of the 3 other revisions", ["./generated/protocol/revisions.js"]],
+  // The runtime's two dependencies it loads at import although this server calls neither before its first answer.
+  ["@cfworker/json-schema (jsonSchemaCheck)", ["@cfworker/json-schema"]],
+  ["@noble/hashes sha256 (principalOf)", ["@noble/hashes/sha2.js"]],
   ["runtime core entry (the rest)", ["./index.js"]],
   ["user's schemas.ts", ["./weather/generated/schemas.js"]],
   ["user's other generated + handlers", ["./weather/generated/index.js", "./weather/handlers.js"]],
