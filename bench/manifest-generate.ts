@@ -1,7 +1,7 @@
 /**
  * Generation time for a 200-tool manifest (load, lower, emit, format) and a no-op `--check` of its up-to-date
- * output: in-process (median of 5 after a warm-up) and as the CLI a user runs (one cold process each).
- * Standalone: `npx tsx bench/manifest-generate.ts`.
+ * output: in-process (median of 5 after a warm-up; `--reps=N`) and as the CLI a user runs (one cold process each).
+ * Standalone: `npx tsx bench/manifest-generate.ts [--reps=5]`.
  */
 import { spawnSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -14,6 +14,7 @@ import { checkOutputFolder, writeOutputFolder } from "../generator/pipeline/outp
 const REPO = path.resolve(import.meta.dirname, "..");
 const DIR = path.join(REPO, ".tmp", "bench-manifest-generate");
 const TOOLS = 200;
+const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? 5);
 
 const manifest = {
   server: { name: "bench", version: "1.0.0" },
@@ -63,7 +64,7 @@ const first = await generateFromManifest({ manifestPath }); // warm-up: module l
 await writeOutputFolder(first.outDir, first.files);
 const generate: number[] = [];
 const check: number[] = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < REPS; i++) {
   generate.push(await timed(() => generateFromManifest({ manifestPath })));
   check.push(
     await timed(async () => {
@@ -85,8 +86,8 @@ const cliCheck = cli("generate", "-m", manifestPath, "--check");
 
 const lines = first.files.reduce((n, f) => n + f.content.split("\n").length, 0);
 console.log(`manifest-generate: ${TOOLS} tools → ${first.files.length} files, ${lines} lines (ms)`);
-console.log(`  in-process generate (median of 5)      ${median(generate).toFixed(0).padStart(6)}`);
-console.log(`  in-process no-op --check (median of 5) ${median(check).toFixed(0).padStart(6)}`);
+console.log(`  in-process generate (median of ${REPS})      ${median(generate).toFixed(0).padStart(6)}`);
+console.log(`  in-process no-op --check (median of ${REPS}) ${median(check).toFixed(0).padStart(6)}`);
 console.log(`  CLI generate, cold process              ${cliGenerate.toFixed(0).padStart(6)}`);
 console.log(`  CLI no-op --check, cold process         ${cliCheck.toFixed(0).padStart(6)}`);
 await rm(DIR, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  * `node_modules/@mcp-gen/runtime` (a link to this repository's runtime/ package) and its package.json `exports`, i.e.
  * the built JavaScript and .d.ts in runtime/dist/ (built once here with the package build before measuring). Each project is checked cold with
  * `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on, like the SDK projects) five
- * times, round-robin across the projects; the median times, the checker's type and instantiation counts (independent of machine load) and the
+ * times (`--rounds=N`), round-robin across the projects; the median times, the checker's type and instantiation counts (independent of machine load) and the
  * SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
  *
  * The generated project is checked as a user's would be, `schemas.ts` included: each validator goes through the
@@ -214,7 +214,7 @@ for (const [label, name] of Object.entries(projects)) {
 }
 
 // Round-robin (every project once per round), so load from other processes hits all projects alike.
-const ROUNDS = 5;
+const ROUNDS = Number(process.argv.find((a) => a.startsWith("--rounds="))?.slice("--rounds=".length) ?? 5);
 const runsOf: Record<string, Measure[]> = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const [label, name] of Object.entries(projects)) (runsOf[label] ??= []).push(measure(path.join(ROOT, name)));

@@ -18,6 +18,8 @@ const SMOKE: Readonly<Record<string, readonly string[]>> = {
   "http-client.ts": ["--quick"],
   "http-memory.ts": ["--sessions=20"],
   "http-throughput.ts": ["--quick"],
+  "manifest-generate.ts": ["--reps=1"],
+  "manifest-tsc.ts": ["--rounds=1"],
   "runtime-roundtrip.ts": ["--quick"],
   "scale-store.ts": ["--quick"],
   "soak.ts": ["--clients=10", "--calls=5"],
@@ -34,7 +36,9 @@ for (const file of readdirSync(dir)
   .sort()) {
   const args = smoke ? (SMOKE[file] ?? []) : [];
   console.log(`\n== ${[file, ...args].join(" ")}`);
+  const started = Date.now();
   const result = spawnSync(process.execPath, [tsx, path.join(dir, file), ...args], { stdio: "inherit" });
+  console.log(`(${file}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (result.status !== 0) {
     failed++;
     console.log(`!! ${file} failed (exit ${result.status ?? result.signal})`);
