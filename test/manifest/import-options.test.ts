@@ -15,13 +15,12 @@ import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts"
 import { createServer as createWeatherServer } from "../../examples/weather/generated/index.ts";
 import { serve, type RunningServer } from "../../runtime/http/index.ts";
 import { builtinRevisions, McpServer } from "../../runtime/index.ts";
-import { runNode } from "../generator/cli-run.ts";
+import { CLI, runNode } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
 
 /** The CLI in a child process, without blocking this process (which serves the HTTP servers). */
-const cli = (...args: string[]) => runNode(BIN, args, { cwd: REPO });
+const cli = (...args: string[]) => runNode(CLI, args, { cwd: REPO });
 
 let dir: string;
 let protectedServer: RunningServer;

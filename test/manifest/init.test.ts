@@ -16,14 +16,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { builtinRevisions, McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
+import { CLI } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
 const SCRATCH = path.join(REPO, ".tmp", `manifest-init-${process.pid}`);
 const require = createRequire(import.meta.url);
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: REPO, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

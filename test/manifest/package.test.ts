@@ -20,10 +20,10 @@ import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
 import { builtinRevisions, McpClient } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { writeOutputFolder } from "../../generator/pipeline/output-folder.ts";
+import { CLI } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
 const TSX_CLI = path.join(REPO, "node_modules/tsx/dist/cli.mjs");
 /** What the README's install command adds to a user's project next to mcp-gen (zod, its peer: generated code imports it). */
 const USER_DEPENDENCIES = ["zod"];
@@ -149,7 +149,7 @@ it("the built JavaScript runs: a generated client calls a generated server, in m
 
 it("mcp-gen init with the default runtime import: the scaffold builds with its own tsconfig and its built server answers", async () => {
   const dir = path.join(project, "init-app");
-  const init = spawnSync(process.execPath, [BIN, "init", "--dir", dir, "--name", "hello"], {
+  const init = spawnSync(process.execPath, [CLI, "init", "--dir", dir, "--name", "hello"], {
     cwd: project,
     encoding: "utf8",
   });

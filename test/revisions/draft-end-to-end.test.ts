@@ -13,10 +13,10 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "../generator/cli-run.ts";
 import { DRAFT_VERSION, notesDraftSchema } from "./draft-surface.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const CLI = path.join(REPO, "bin/mcp-gen.js");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const pinned = (name: string): string =>
   (

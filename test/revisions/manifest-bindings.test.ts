@@ -18,6 +18,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 import { runGenerate } from "../../generator/commands/generate.ts";
+import { CLI } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const SPEC = requireSpecRoot();
@@ -104,7 +105,7 @@ beforeAll(() => {
   execFileSync(
     process.execPath,
     [
-      path.join(REPO, "bin/mcp-gen.js"),
+      CLI,
       "protocol",
       "--schema",
       path.join(scratch, "draft.schema.ts"),

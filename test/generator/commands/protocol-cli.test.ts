@@ -1,5 +1,5 @@
 /**
- * `mcp-gen protocol` as a user runs it (bin/mcp-gen.js, from a project folder): `--spec` against a loopback copy of
+ * `mcp-gen protocol` as a user runs it (the built CLI, test/generator/cli-run.ts, from a project folder): `--spec` against a loopback copy of
  * the specification repository (a tampered pinned file refused with nothing written; `draft` and another commit
  * written with an UNVERIFIED warning unless `--sha256` names their content), `--import-extension`, and `--out`
  * under `generate --out`'s rules (issue 20 item 11: its own earlier output is replaced; a folder holding a
@@ -12,16 +12,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../../generator/pipeline/spec-source.ts";
-import { REPO_ROOT } from "../../../scripts/repo-root.ts";
 import { requireSpecRoot } from "../../../scripts/spec-inputs.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "../../protocol/spec-server.ts";
-import { runNode, type CliRun } from "../cli-run.ts";
+import { CLI, runNode, type CliRun } from "../cli-run.ts";
 
 const project = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-protocol-cli-"));
 let server: SpecServer;
 
 function mcpGen(...args: string[]): Promise<CliRun> {
-  return runNode(path.join(REPO_ROOT, "bin/mcp-gen.js"), ["protocol", ...args], {
+  return runNode(CLI, ["protocol", ...args], {
     cwd: project,
     env: { ...process.env, MCP_SPEC_BASE_URL: server.url },
   });

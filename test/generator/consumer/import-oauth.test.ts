@@ -12,7 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { headlessAuthorize, startTestAs, type TestAs } from "../../runtime/auth/oauth-client/fixtures/oidc-as.ts";
-import { REPO } from "../cli-run.ts";
+import { CLI, REPO } from "../cli-run.ts";
 import { startOAuthV2Server, type OAuthV2Server } from "./oauth-v2-server.ts";
 
 const SCRATCH = path.join(REPO, ".tmp", `consumer-oauth-${process.pid}`);
@@ -84,7 +84,7 @@ async function tsc(project: string): Promise<{ code: number; output: string }> {
 }
 
 it("import authorizes through the runtime's OAuth client when the server answers 401", async () => {
-  const cli = [path.join(REPO, "bin/mcp-gen.js"), "import", "--config", ".mcp.json"];
+  const cli = [CLI, "import", "--config", ".mcp.json"];
   const run = await runApproving(cli, /^mcp-gen: secure: open this URL to authorize: (http:\/\/127\.0\.0\.1:\d+\/\S+)/);
   expect(run.code, run.stderr).toBe(0);
   expect(run.approved).toBe(1);

@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { REPO } from "../cli-run.ts";
+import { CLI, REPO } from "../cli-run.ts";
 
 const require = createRequire(import.meta.url);
 const FILESYSTEM = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -18,7 +18,7 @@ function importConfig(env: Record<string, string>): Promise<{ code: number; stdo
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.join(REPO, "bin/mcp-gen.js"), "import", "--config", ".vscode/mcp.json"],
+      [CLI, "import", "--config", ".vscode/mcp.json"],
       { cwd: SCRATCH, env: { ...process.env, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { REPO } from "../cli-run.ts";
+import { CLI, REPO } from "../cli-run.ts";
 
 const require = createRequire(import.meta.url);
 const SCRATCH = path.join(REPO, ".tmp", `consumer-workflow-${process.pid}`);
@@ -40,7 +40,7 @@ function block(doc: string, lang: string): string {
 async function runDocCommand(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const [npx, tool, ...args] = command.split(" ");
   expect(npx).toBe("npx");
-  const entry = tool === "mcp-gen" ? path.join(REPO, "bin/mcp-gen.js") : require.resolve("tsx/cli");
+  const entry = tool === "mcp-gen" ? CLI : require.resolve("tsx/cli");
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [entry, ...args], { cwd: SCRATCH });
     return { code: 0, stdout, stderr };

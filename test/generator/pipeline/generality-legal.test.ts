@@ -15,6 +15,7 @@ import { emitFidelityFile } from "../../../generator/emit/fidelity.ts";
 import { lowerSchemaWithWarnings } from "../../../generator/lower/schema.ts";
 import { generateProtocol } from "../../../generator/pipeline/protocol.ts";
 import { specFile } from "../../protocol/spec.ts";
+import { CLI } from "../cli-run.ts";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
@@ -137,7 +138,7 @@ describe("legal schema.ts constructs", () => {
     const out = path.join(inputDir, "cli-out");
     const { stdout, stderr } = await run(
       process.execPath,
-      ["bin/mcp-gen.js", "protocol", "--schema", schemaPath, "--revision", "legal", "--out", out],
+      [CLI, "protocol", "--schema", schemaPath, "--revision", "legal", "--out", out],
       { cwd: repoRoot },
     );
     expect(stderr).toMatch(
