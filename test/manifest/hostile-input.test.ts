@@ -1,5 +1,5 @@
 /**
- * Issue 20, generator items 7–11, through the real CLI (`bin/mcp-gen.js`): a manifest, or a server's `tools/list`
+ * Issue 20, generator items 7–11, through the real CLI (test/generator/cli-run.ts): a manifest, or a server's `tools/list`
  * read by `import`, must never shape what the generated code does, hang or crash the generator, or yield output that
  * does not compile or load. Each case generates, compiles the output with tsc (the repository's strict config) and
  * loads it where the case is about behaviour.
@@ -10,14 +10,13 @@ import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "@mcp-gen/runtime/http";
 import type { McpServer } from "@mcp-gen/runtime";
-import { cli, REPO, type CliRun } from "../generator/cli-run.ts";
+import { CLI, cli, REPO, type CliRun } from "../generator/cli-run.ts";
 
 const SCRATCH = path.join(REPO, ".tmp", `hostile-input-${process.pid}`);
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const BIN = path.join(REPO, "bin/mcp-gen.js");
 const LISTING_SERVER = path.join(REPO, "test/manifest/fixtures/listing-server.ts");
 
 afterAll(async () => {
@@ -33,16 +32,51 @@ async function project(name: string, manifest: Record<string, unknown>, file = "
   return dir;
 }
 
-/** tsc's diagnostics for the generated folder of `dir` (empty: it compiles). */
-async function compile(dir: string): Promise<string> {
-  const tsconfig = path.join(dir, "tsconfig.json");
-  await writeFile(tsconfig, JSON.stringify({ extends: "../../../tsconfig.json", include: ["generated/*.ts"] }));
-  try {
-    execFileSync(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", tsconfig], { encoding: "utf8" });
-    return "";
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout ?? error);
-  }
+/**
+ * The cases whose output is compiled: each generates in the file's set-up, and one tsc run (the repository's strict
+ * config) checks all their generated folders, so TypeScript starts and checks the runtime they import once, not once
+ * per case.
+ */
+const COMPILED = ["proto-scopes", "doubling", "defs-names"] as const;
+const runs = new Map<string, Promise<{ dir: string; run: CliRun; ms: number }>>();
+let diagnostics: Promise<string> | undefined;
+
+/** Generates case `name` from `manifest` (once; every caller of the same name gets that run). */
+function generateCase(name: (typeof COMPILED)[number], manifest: Record<string, unknown>) {
+  if (!runs.has(name))
+    runs.set(
+      name,
+      project(name, manifest).then(async (dir) => {
+        const started = Date.now();
+        const run = await generate(dir);
+        return { dir, run, ms: Date.now() - started };
+      }),
+    );
+  return runs.get(name)!;
+}
+
+/** tsc's diagnostics for case `name`'s generated folder (empty: it compiles): those in its folder or in no case's. */
+async function compile(name: (typeof COMPILED)[number]): Promise<string> {
+  diagnostics ??= Promise.all(COMPILED.map((c) => runs.get(c))).then(async () => {
+    const tsconfig = path.join(SCRATCH, "tsconfig.json");
+    const include = COMPILED.map((c) => `${c}/generated/*.ts`);
+    await writeFile(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include }));
+    try {
+      execFileSync(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", tsconfig], {
+        encoding: "utf8",
+        cwd: SCRATCH,
+      });
+      return "";
+    } catch (error) {
+      return String((error as { stdout?: string }).stdout ?? error);
+    }
+  });
+  const others = COMPILED.filter((c) => c !== name).map((c) => `${c}/`);
+  // One diagnostic per unindented line (`file(line,col): error TS…`), its continuation lines indented.
+  return (await diagnostics)
+    .split(/\n(?=\S)/)
+    .filter((d) => d.trim() !== "" && !others.some((prefix) => d.startsWith(prefix)))
+    .join("\n");
 }
 
 const generate = (dir: string, file = "mcp.json"): Promise<CliRun> => cli(dir, "generate", "--manifest", file);
@@ -56,14 +90,45 @@ async function listingCommand(dir: string, tools: unknown[]): Promise<string> {
 
 const toolResult = (name: string) => ({ content: [{ type: "text" as const, text: name }] });
 
+// Generated one after the other (the doubling case's time is its own), before any case compiles.
+beforeAll(async () => {
+  await generateCase("proto-scopes", {
+    server: { name: "proto", version: "1.0.0" },
+    tools: [{ name: "__proto__", scopes: ["admin"] }, { name: "constructor", scopes: ["admin"] }, { name: "open" }],
+  });
+  await generateCase("doubling", {
+    server: { name: "doubling", version: "1.0.0" },
+    tools: [{ name: "deep", inputSchema: doublingSchema(40) }],
+  });
+  await generateCase("defs-names", {
+    server: { name: "d", version: "1.0.0" },
+    tools: [
+      {
+        name: "t",
+        inputSchema: {
+          type: "object",
+          properties: {
+            s: { $ref: "#/$defs/Schema" },
+            h: { $ref: "#/$defs/Shape" },
+            e: { type: "string", format: "email" },
+          },
+          $defs: { Schema: { type: "string" }, Shape: { type: "number" }, Schema2: { type: "boolean" } },
+        },
+        outputSchema: {
+          type: "object",
+          properties: { i: { $ref: "#/$defs/Input" } },
+          $defs: { Input: { type: "integer" } },
+        },
+      },
+    ],
+  });
+}, 180_000);
+
 describe("item 7: a tool named like an Object.prototype member keeps its scopes", () => {
   it("__proto__ and constructor: generate, tsc, load, and a token without the scope is refused", async () => {
-    const dir = await project("proto-scopes", {
-      server: { name: "proto", version: "1.0.0" },
-      tools: [{ name: "__proto__", scopes: ["admin"] }, { name: "constructor", scopes: ["admin"] }, { name: "open" }],
-    });
-    expect(await generate(dir)).toMatchObject({ code: 0 });
-    expect(await compile(dir)).toBe("");
+    const { dir, run } = await runs.get("proto-scopes")!;
+    expect(run).toMatchObject({ code: 0 });
+    expect(await compile("proto-scopes")).toBe("");
     const generated = (await import(pathToFileURL(path.join(dir, "generated/index.ts")).href)) as {
       toolScopes: Record<string, readonly string[]>;
       createServer(handlers: object): McpServer;
@@ -126,16 +191,11 @@ function nestedSchema(levels: number): Record<string, unknown> {
 
 describe("item 8: $ref graphs and nesting depth", () => {
   it("doubling $refs (40 levels: 2^40 copies if inlined) generate quickly, compile and validate", async () => {
-    const dir = await project("doubling", {
-      server: { name: "doubling", version: "1.0.0" },
-      tools: [{ name: "deep", inputSchema: doublingSchema(40) }],
-    });
-    const started = Date.now();
-    const run = await generate(dir);
+    const { dir, run, ms } = await runs.get("doubling")!;
     expect(run.stderr).not.toMatch(/Maximum call stack/);
     expect(run.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(45_000);
-    expect(await compile(dir)).toBe("");
+    expect(ms).toBeLessThan(45_000);
+    expect(await compile("doubling")).toBe("");
     const generated = (await import(pathToFileURL(path.join(dir, "generated/index.ts")).href)) as Record<
       string,
       { safeParse(v: unknown): { success: boolean } }
@@ -211,31 +271,9 @@ describe("item 9: patterns are compiled as the validators compile them (the u fl
 
 describe("item 10: $defs named like generated names", () => {
   it("Schema and Shape entries (beside a JSON-Schema-checked root) generate code that compiles and loads", async () => {
-    const dir = await project("defs-names", {
-      server: { name: "d", version: "1.0.0" },
-      tools: [
-        {
-          name: "t",
-          inputSchema: {
-            type: "object",
-            properties: {
-              s: { $ref: "#/$defs/Schema" },
-              h: { $ref: "#/$defs/Shape" },
-              e: { type: "string", format: "email" },
-            },
-            $defs: { Schema: { type: "string" }, Shape: { type: "number" }, Schema2: { type: "boolean" } },
-          },
-          outputSchema: {
-            type: "object",
-            properties: { i: { $ref: "#/$defs/Input" } },
-            $defs: { Input: { type: "integer" } },
-          },
-        },
-      ],
-    });
-    const run = await generate(dir);
+    const { dir, run } = await runs.get("defs-names")!;
     expect(run.code).toBe(0);
-    expect(await compile(dir)).toBe("");
+    expect(await compile("defs-names")).toBe("");
     const generated = (await import(pathToFileURL(path.join(dir, "generated/index.ts")).href)) as Record<
       string,
       { safeParse(v: unknown): { success: boolean } }
@@ -254,7 +292,7 @@ describe("item 11: import's temporary file and paths in header comments", () => 
     await writeFile(victim, "untouched\n");
     const command = await listingCommand(dir, [{ name: "t", inputSchema: { type: "object" } }]);
     // The CLI runs in this process, which first plants the link at `.mcp.yaml.<its pid>.tmp`.
-    const plant = `import("node:fs").then((fs) => { fs.symlinkSync(${JSON.stringify(victim)}, ".mcp.yaml." + process.pid + ".tmp"); process.argv.splice(1, 0, "mcp-gen"); return import(${JSON.stringify(pathToFileURL(BIN).href)}); })`;
+    const plant = `import("node:fs").then((fs) => { fs.symlinkSync(${JSON.stringify(victim)}, ".mcp.yaml." + process.pid + ".tmp"); process.argv.splice(1, 0, "mcp-gen"); return import(${JSON.stringify(pathToFileURL(CLI).href)}); })`;
     const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
