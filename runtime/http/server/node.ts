@@ -9,10 +9,11 @@ import { headerParamsFromTools } from "./stateless-checks.ts";
 import { SseStream } from "./sse.ts";
 import { BodyTooLargeError, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
-function readLimited(req: IncomingMessage, limit: number, onTooLarge: () => void): Promise<string> {
+/** `marks.tooLarge` is set when the body is refused as too large. */
+function readLimited(req: IncomingMessage, limit: number, marks: { tooLarge: boolean }): Promise<string> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > limit) {
-    onTooLarge();
+    marks.tooLarge = true;
     return Promise.reject(new BodyTooLargeError(limit));
   }
   return new Promise((resolve, reject) => {
@@ -25,7 +26,7 @@ function readLimited(req: IncomingMessage, limit: number, onTooLarge: () => void
         // rest of an oversized upload is never read (draining it would let a client stream without bound).
         req.removeAllListeners("data");
         req.pause();
-        onTooLarge();
+        marks.tooLarge = true;
         reject(new BodyTooLargeError(limit));
       } else chunks.push(chunk);
     });
@@ -43,7 +44,6 @@ class NodeRequest implements HttpRequestIn {
   readonly search: string;
   /** Set when the body was refused as too large: the connection must close after the answer. */
   tooLarge = false;
-  private readonly markTooLarge = () => void (this.tooLarge = true);
 
   constructor(
     private readonly req: IncomingMessage,
@@ -66,7 +66,7 @@ class NodeRequest implements HttpRequestIn {
   }
 
   readBody(limit: number): Promise<string> {
-    return readLimited(this.req, limit, this.markTooLarge);
+    return readLimited(this.req, limit, this);
   }
 
   onGone(listener: () => void): void {

@@ -127,10 +127,14 @@ export class SessionTransport implements Transport {
         ex.outstanding.add(request.id);
         this.exchanges.set(request.id, ex);
       }
-      this.byStream.set(streamId, ex);
-      ex.onFinished = shared
-        ? (done) => (this.forgetStream(done), shared.streamFinished(done.streamId))
-        : this.forgetStream;
+      // A stream is looked up by id only to resume it, which needs an event store (or shared state).
+      if (shared) {
+        this.byStream.set(streamId, ex);
+        ex.onFinished = (done) => (this.forgetStream(done), shared.streamFinished(done.streamId));
+      } else if (this.options.eventStore) {
+        this.byStream.set(streamId, ex);
+        ex.onFinished = this.forgetStream;
+      }
       // A client gone before its answer started leaves the exchange to finish into the event store only; it no
       // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
       client?.onGone(() => ex.clientGone());
