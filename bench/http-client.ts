@@ -3,19 +3,21 @@
  * at concurrency 1 and 32 (one client, 32 calls in flight) and the client process's CPU per call. Servers run in
  * child processes (bench/lib/http-servers.ts), so this process's CPU is the client's alone. Pairs:
  * - bare pair: a node:http keep-alive client (raw JSON-RPC, bench/lib/http-client.ts) and the bare node:http server;
+ * - the bare client with our server (our server's own share of the end-to-end gap);
  * - our client (McpClient + StreamableHttpClientTransport, node:http path and fetch path) with our server, and with
  *   the bare server (the client's own cost against the cheapest server);
  * - the official SDK v1 and v2 clients with our server.
  * Pairs run interleaved, `--reps` rounds (median per pair), so the ratios compare figures from the same minutes.
  * Targets (issue 25): our client's CPU per call ≤ 1.5× the bare client's; our client + server at c32 ≥ 0.6× the
- * bare pair. Standalone: `npx tsx bench/http-client.ts [--quick] [--reps=3] [--only=bare,ours-node]`.
+ * bare pair. Standalone: `npx tsx bench/http-client.ts [--quick] [--reps=3] [--only=bare,ours-node]`
+ * (`--server-flags=--cpu-prof` passes node flags to the server children, e.g. to profile them).
  */
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { builtinRevisions, McpClient } from "../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../runtime/http/client/transport.ts";
-import { caller, LEGACY, startServer, type Child } from "./lib/http-client.ts";
+import { caller, LEGACY, startServer, stats, type Child } from "./lib/http-client.ts";
 
 const QUICK = process.argv.includes("--quick");
 const MEASURE_MS = QUICK ? 400 : 1500;
@@ -23,6 +25,7 @@ const WARMUP_CALLS = QUICK ? 300 : 2000;
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const REPS = Number(argValue("reps") ?? (QUICK ? 1 : 3));
 const ONLY = argValue("only")?.split(",");
+const SERVER_FLAGS = argValue("server-flags")?.split(" ").filter(Boolean) ?? [];
 
 type Call = (a: number, b: number) => Promise<void>;
 interface Client {
@@ -31,7 +34,10 @@ interface Client {
 }
 interface Cell {
   readonly callsPerSec: number;
+  /** This (the client's) process. */
   readonly cpuUsPerCall: number;
+  /** The server child's (its /__stats before and after the cell). */
+  readonly serverCpuUsPerCall: number;
 }
 interface Row {
   readonly c1: Cell;
@@ -83,6 +89,7 @@ async function v2Client(port: number): Promise<Client> {
 /** Name, server kind, client factory. */
 const PAIRS: ReadonlyArray<readonly [string, string, (port: number) => Promise<Client>]> = [
   ["bare client + bare server", "bare", bareClient],
+  ["bare client + ours", "ours", bareClient],
   ["ours (node:http) + ours", "ours", (port) => oursClient(port, "node")],
   ["ours (fetch) + ours", "ours", (port) => oursClient(port, "fetch")],
   ["ours (node:http) + bare", "bare", (port) => oursClient(port, "node")],
@@ -91,13 +98,14 @@ const PAIRS: ReadonlyArray<readonly [string, string, (port: number) => Promise<C
   ["sdk-v2 client + ours", "ours", v2Client],
 ];
 
-async function measure(client: Client, concurrency: number): Promise<Cell> {
+async function measure(client: Client, port: number, concurrency: number): Promise<Cell> {
   let i = 0;
   const warm = async () => {
     while (i < WARMUP_CALLS) await client.call(i++, 1);
   };
   await Promise.all(Array.from({ length: concurrency }, warm));
   let calls = 0;
+  const server = await stats(port);
   const cpu = process.cpuUsage();
   const start = performance.now();
   const deadline = start + MEASURE_MS;
@@ -110,15 +118,20 @@ async function measure(client: Client, concurrency: number): Promise<Cell> {
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  return { callsPerSec: (calls / elapsed) * 1000, cpuUsPerCall: (used.user + used.system) / calls };
+  const serverUs = (await stats(port)).cpuUs - server.cpuUs;
+  return {
+    callsPerSec: (calls / elapsed) * 1000,
+    cpuUsPerCall: (used.user + used.system) / calls,
+    serverCpuUsPerCall: serverUs / calls,
+  };
 }
 
 async function runPair(kind: string, make: (port: number) => Promise<Client>): Promise<Row> {
-  const server: Child = await startServer(kind);
+  const server: Child = await startServer(kind, SERVER_FLAGS);
   try {
     const client = await make(server.port);
-    const c1 = await measure(client, 1);
-    const c32 = await measure(client, 32);
+    const c1 = await measure(client, server.port, 1);
+    const c32 = await measure(client, server.port, 32);
     await client.close();
     return { c1, c32 };
   } finally {
@@ -131,6 +144,7 @@ const median = (cells: readonly Cell[], key: keyof Cell): number =>
 const medianCell = (cells: readonly Cell[]): Cell => ({
   callsPerSec: median(cells, "callsPerSec"),
   cpuUsPerCall: median(cells, "cpuUsPerCall"),
+  serverCpuUsPerCall: median(cells, "serverCpuUsPerCall"),
 });
 
 async function main(): Promise<void> {
@@ -152,21 +166,24 @@ async function main(): Promise<void> {
     `# HTTP client: tools/call add, 2025-11-25 JSON answers, ${MEASURE_MS} ms per cell, median of ${REPS} interleaved rounds, node ${process.version}`,
   );
   console.log(
-    `${"client + server".padEnd(28)}${"c1/s".padStart(9)}${"cpuµs".padStart(9)}${"c32/s".padStart(9)}${"cpuµs".padStart(9)}`,
+    `${"client + server".padEnd(28)}${"c1/s".padStart(9)}${"cpuµs".padStart(9)}${"c32/s".padStart(9)}${"cpuµs".padStart(9)}${"srvµs".padStart(9)}`,
   );
   for (const [name, r] of rows)
     console.log(
-      `${name.padEnd(28)}${n(r.c1.callsPerSec)}${n(r.c1.cpuUsPerCall, 9, 1)}${n(r.c32.callsPerSec)}${n(r.c32.cpuUsPerCall, 9, 1)}`,
+      `${name.padEnd(28)}${n(r.c1.callsPerSec)}${n(r.c1.cpuUsPerCall, 9, 1)}${n(r.c32.callsPerSec)}${n(r.c32.cpuUsPerCall, 9, 1)}${n(r.c32.serverCpuUsPerCall, 9, 1)}`,
     );
   const bare = rows.get("bare client + bare server");
   if (!bare) return;
-  console.log("# ratios (same run): client CPU per call × the bare node:http client; calls/s × the bare pair");
+  console.log(
+    "# ratios (same run): client CPU per call × the bare node:http client; c32 server CPU per call × the bare server; calls/s × the bare pair",
+  );
   for (const [name, r] of rows) {
     if (r === bare) continue;
     const cpu = (k: "c1" | "c32") => (r[k].cpuUsPerCall / bare[k].cpuUsPerCall).toFixed(2);
     const rate = (k: "c1" | "c32") => (r[k].callsPerSec / bare[k].callsPerSec).toFixed(2);
+    const srv = (r.c32.serverCpuUsPerCall / bare.c32.serverCpuUsPerCall).toFixed(2);
     console.log(
-      `${name.padEnd(28)} cpu/call c1 ${cpu("c1")}× c32 ${cpu("c32")}×   calls/s c1 ${rate("c1")}× c32 ${rate("c32")}×`,
+      `${name.padEnd(28)} cpu/call c1 ${cpu("c1")}× c32 ${cpu("c32")}×   server c32 ${srv}×   calls/s c1 ${rate("c1")}× c32 ${rate("c32")}×`,
     );
   }
 }
