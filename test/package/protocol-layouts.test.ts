@@ -7,7 +7,7 @@
  * README's draft example (`mcp-gen protocol --spec draft --out src/protocol/draft`, then `{ bindings:
  * ./src/protocol/draft }` in mcp.yaml) compiles in the project `init` makes, with init's own tsconfig.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -17,6 +17,7 @@ import { REPO_ROOT } from "../../scripts/repo-root.ts";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 import { runNode, type CliRun } from "../generator/cli-run.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "../protocol/spec-server.ts";
+import { compiledCli } from "./compiled-cli.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const CLI_PACKAGE = JSON.parse(readFileSync(path.join(REPO_ROOT, "generator/package.json"), "utf8")) as {
@@ -46,8 +47,7 @@ function tree(dir: string): Map<string, string> {
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-protocol-layouts-"));
   server = await startSpecServer(requireSpecRoot());
-  const compiled = path.join(scratch, "compiled");
-  execFileSync(process.execPath, [TSC, "-p", path.join(REPO_ROOT, "tsconfig.cli.json"), "--outDir", compiled]);
+  const compiled = compiledCli();
   const layouts = [
     path.join(scratch, "a/node_modules/mcp-gen"),
     path.join(scratch, `b/x/y/node_modules/.pnpm/mcp-gen@${CLI_PACKAGE.version}/node_modules/mcp-gen`),
