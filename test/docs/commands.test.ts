@@ -48,6 +48,19 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
     file: "bench/run.ts",
     shows: ["spawnSync(process.execPath, [tsx, path.join(dir, file), ...args]"],
   },
+  // user-flow.sh bundles init's src/server.ts this way (also --target=node20, not minified) and runs the bundle with
+  // node from a folder without node_modules, called by the SDK v1 client.
+  "npx esbuild server.ts --bundle --platform=node --format=esm --minify --outfile=dist/server.mjs": {
+    file: "test/package/user-flow.sh",
+    shows: [
+      '"src/$entry_point.ts" --bundle --platform=node --format=esm',
+      'sdk_client stdio node "$WORK/bundle/server.mjs"',
+    ],
+  },
+  "node dist/server.mjs": {
+    file: "test/package/user-flow.sh",
+    shows: ['sdk_client stdio node "$WORK/bundle/server.mjs"'],
+  },
   "npm run fuzz": longRun(FUZZ_SMOKE),
   [FUZZ_SMOKE]: longRun(FUZZ_SMOKE),
   "npm run mutation": longRun(MUTATION_SMOKE),
