@@ -28,21 +28,37 @@ const targets = {
   cli: () => staged("generator", "tsconfig.cli.json", () => {}),
 };
 
-/** Compiles `config` into `<pkg>/.staging/dist`, lets `finish` complete it there, then swaps it in for `<pkg>/dist`. */
+/**
+ * Compiles `config` into `<pkg>/.staging/<pid>/dist`, lets `finish` complete it there, then swaps it in for
+ * `<pkg>/dist`. The staging folder is this process's own, so builds running at once (two test workers packing, a
+ * bench building beside them) do not delete each other's half-built output.
+ */
 async function staged(pkg, config, finish) {
-  const staging = path.join(ROOT, pkg, ".staging");
+  const staging = path.join(ROOT, pkg, ".staging", String(process.pid));
   const next = path.join(staging, "dist");
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
     tsc(config, path.relative(ROOT, next));
     await finish(next);
-    const live = path.join(ROOT, pkg, "dist");
-    if (existsSync(live)) renameSync(live, path.join(staging, "old"));
-    renameSync(next, live);
+    swapIn(next, path.join(ROOT, pkg, "dist"), staging);
   } finally {
     // A failed build leaves the last complete dist/ in place and nothing half-written beside it.
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Moves `next` to `live`, the old `live` into `staging`; again when a concurrent build swapped its own in between. */
+function swapIn(next, live, staging) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (existsSync(live)) renameSync(live, path.join(staging, `old-${attempt}`));
+      renameSync(next, live);
+      return;
+    } catch (error) {
+      const raced = ["ENOENT", "ENOTEMPTY", "EEXIST"].includes(error?.code) && existsSync(next);
+      if (!raced || attempt >= 10) throw error;
+    }
   }
 }
 
