@@ -166,9 +166,9 @@ export interface ServeOptions extends McpHttpOptions {
   /** Default 127.0.0.1. Binding elsewhere needs `allowedHosts` for the names the server is reached by. */
   readonly hostname?: string;
   /**
-   * A connection with no request in flight is closed after this many ms without traffic (also one that never sends
-   * a byte: Node's own timeouts only start with the first request). Streams being answered (SSE) are never cut by
-   * it. Default 30,000; 0 disables.
+   * A connection with no request in flight is closed after this many ms without traffic, also one that never sends
+   * a byte (which Node itself answers with 408 only once `headersTimeout` has passed since the connect). Streams
+   * being answered (SSE) are never cut by it. Default 30,000; 0 disables.
    */
   readonly idleTimeout?: number;
   /** Node's `keepAliveTimeout`: how long a connection may wait for its next request after an answer. Default 5,000. */
