@@ -29,6 +29,7 @@ const PURE_FILES = [
   "test/generator/emit/printer",
   "test/generator/emit/prototype-keys",
   "test/generator/golden",
+  "test/generator/golden-script",
   "test/generator/lower/extension-imports",
   "test/generator/lower/extension-input-hash",
   "test/generator/lower/lower-discover",

@@ -61,10 +61,25 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
     file: "test/package/user-flow.sh",
     shows: ['sdk_client stdio node "$WORK/bundle/server.mjs"'],
   },
+  // The Quick start's installs once the packages are published: user-flow.sh's TypeScript 7 pass runs these lines as
+  // written, against a loopback registry (test/package/local-registry.mjs) serving the packed tarballs, and checks
+  // node_modules holds exactly those tarballs.
+  "npm i @mcp-gen/runtime zod": {
+    file: "test/package/user-flow.sh",
+    shows: ["npm i @mcp-gen/runtime zod"],
+    asLine: true,
+  },
+  "npm i -D mcp-gen typescript @types/node": {
+    file: "test/package/user-flow.sh",
+    shows: ["npm i -D mcp-gen typescript @types/node"],
+    asLine: true,
+  },
   "npm run fuzz": longRun(FUZZ_SMOKE),
   [FUZZ_SMOKE]: longRun(FUZZ_SMOKE),
   "npm run mutation": longRun(MUTATION_SMOKE),
   [MUTATION_SMOKE]: longRun(MUTATION_SMOKE),
+  // Run as documented; long-commands.ts fails if it rewrote any file (the committed goldens are current).
+  "npm run test:update-golden": longRun("npm run test:update-golden"),
   "npm ci": ci("npm ci --no-audit --no-fund"),
   "npm test": ci("npm test"),
   "npm run test:unit": ci("npm run test:unit"),
