@@ -28,7 +28,15 @@ const BASE = "http://localhost:8080/mcp";
 async function events(response: Response, until?: (e: EventSourceMessage) => boolean): Promise<EventSourceMessage[]> {
   const seen: EventSourceMessage[] = [];
   let stop = false;
-  const parser = createParser({ onEvent: (e) => void (seen.push(e), (stop = stop || (until?.(e) ?? false))) });
+  // Events after the one `until` matches count as lost with the connection, even when they came in the same chunk:
+  // the caller resumes from the matched event's id, so the replay must hold them.
+  const parser = createParser({
+    onEvent: (e) => {
+      if (stop) return;
+      seen.push(e);
+      stop = until?.(e) ?? false;
+    },
+  });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   while (!stop) {
