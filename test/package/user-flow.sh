@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The first five minutes of a user, outside this repository (`npm run test:user-flow`; run by .ci/run): the README's
-# Quick start, its first ```sh block run line by line as written, under TypeScript 5.9 and under TypeScript 7.
+# Quick start, its first ```sh block run line by line as written, under TypeScript 5.9 and under TypeScript 7; the
+# TypeScript 7 pass installs the published way instead (the two `npm i` lines the README and docs/manifest.md show for
+# once the packages are on the registry), from a loopback registry serving the packed tarballs.
 #   npm pack both packages into a folder, MCP_GEN (the README has the reader do the same in a clone) → for each
 #   TypeScript: a fresh project in a temp folder, every line of the block (`npm start` and `npm run start:http` are
 #   started by the official SDK v1 client, which calls the server's tool) → checks the block does not show: generate
@@ -10,12 +12,16 @@
 #   the Redis store (`npm i redis`, a real redis-server) shared by two server processes → the runtime's production
 #   footprint (npm i --omit=dev of the runtime tarball + zod), which must be the figure the README states.
 # Package versions the block leaves open (typescript, @types/node, zod) are pinned to this repository's lock file
-# (TypeScript 7: its typescript7 alias); the rest comes from the npm registry. Everything goes to a temp folder that
-# is removed at the end (kept with KEEP=1). TS=5 or TS=7 runs one TypeScript only.
+# (TypeScript 7: its typescript7 alias): added to the install lines, or in the published pass set as the loopback
+# registry's latest, so the lines run are exactly the documented ones; the rest comes from the npm registry (in the
+# published pass through the loopback registry, test/package/local-registry.mjs, which must serve the packed tarballs:
+# the flow compares what was installed with them). Everything goes to a temp folder that is removed at the end (kept
+# with KEEP=1). TS=5 or TS=7 runs one TypeScript only.
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mcp-gen-user-flow.XXXXXX")"
 SERVER_PIDS=() # process groups of the servers running now (start_http, redis-server), stopped by stop_servers
+REGISTRY_PID="" # the loopback registry of the published pass (start_registry), stopped by stop_registry
 stop_servers() {
   local pid
   for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do
@@ -26,6 +32,7 @@ stop_servers() {
 }
 cleanup() {
   stop_servers
+  stop_registry
   if [ "${KEEP:-}" = 1 ]; then echo "user-flow: kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -89,13 +96,69 @@ call_http() {
   stop_servers
 }
 
+# start_registry TYPESCRIPT_VERSION: the loopback registry (local-registry.mjs) serving the packed tarballs as the
+# published packages, everything else from the configured registry, with the versions the block leaves open pinned as
+# their latest; sets REGISTRY to its URL.
+start_registry() {
+  local log="$WORK/registry.log"
+  node "$REPO/test/package/local-registry.mjs" --upstream "$(npm config get registry)" --pin "typescript@$1" \
+    --pin "@types/node@$(pinned @types/node)" --pin "zod@$(pinned zod)" "$RUNTIME_TGZ" "$CLI_TGZ" >"$log" 2>&1 &
+  REGISTRY_PID=$!
+  REGISTRY=""
+  for _ in $(seq 1 100); do
+    REGISTRY="$(grep -Eo '^http://[^ ]+' "$log" || true)"
+    [ -n "$REGISTRY" ] && break
+    kill -0 "$REGISTRY_PID" 2>/dev/null || fail "the loopback registry exited: $(cat "$log")"
+    sleep 0.1
+  done
+  [ -n "$REGISTRY" ] || fail "the loopback registry printed no URL: $(cat "$log")"
+}
+stop_registry() {
+  [ -z "$REGISTRY_PID" ] || kill "$REGISTRY_PID" 2>/dev/null || true
+  [ -z "$REGISTRY_PID" ] || wait "$REGISTRY_PID" 2>/dev/null || true
+  REGISTRY_PID=""
+}
+
+# An install line of the block as the docs say it reads once the packages are published, run as written against the
+# loopback registry, then checked (run in a subshell: the registry setting stays there).
+published_install() {
+  export npm_config_registry="$REGISTRY"
+  case "$1" in
+    'npm i "$MCP_GEN/mcp-gen-runtime-'*)
+      step "[published] \$ npm i @mcp-gen/runtime zod"
+      npm i @mcp-gen/runtime zod
+      installed_is_packed @mcp-gen/runtime "$RUNTIME_TGZ"
+      ;;
+    'npm i -D "$MCP_GEN/mcp-gen-'*)
+      step "[published] \$ npm i -D mcp-gen typescript @types/node"
+      npm i -D mcp-gen typescript @types/node
+      installed_is_packed mcp-gen "$CLI_TGZ"
+      ;;
+    *) fail "an install line with no published form: $1" ;;
+  esac
+}
+
+# installed_is_packed NAME TARBALL: the published install put the packed tarball there, not another package under its
+# name: the lock file records the tarball's sha512 and node_modules/NAME holds exactly its files.
+installed_is_packed() {
+  local expected locked
+  expected="$(node -p 'const { createHash } = require("crypto");
+    "sha512-" + createHash("sha512").update(require("fs").readFileSync(process.argv[1])).digest("base64")' "$2")"
+  locked="$(node -p "require('./package-lock.json').packages['node_modules/$1']?.integrity")"
+  [ "$locked" = "$expected" ] || fail "$1 was installed as $locked, not the packed $(basename "$2") ($expected)"
+  rm -rf "$WORK/unpacked" && mkdir "$WORK/unpacked" && tar -xzf "$2" -C "$WORK/unpacked"
+  diff -r -x node_modules "$WORK/unpacked/package" "node_modules/$1" >/dev/null ||
+    fail "node_modules/$1 is not the content of $(basename "$2")"
+  step "[published] node_modules/$1 is $(basename "$2"), as packed"
+}
+
 # A line of the block, as written except for the pinned versions of the packages it leaves open.
 pin_versions() {
   sed -E "s/(^| )typescript( |$)/\1typescript@$1\2/; s/(^| )@types\/node( |$)/\1@types\/node@$(pinned @types/node)\2/; \
 s/(^| )zod( |$)/\1zod@$(pinned zod)\2/"
 }
 
-# The block under one TypeScript, in a new project folder.
+# The block under one TypeScript, in a new project folder; PUBLISHED=1: its installs in their published form.
 quick_start() {
   local major="$1" version="$2"
   APP="$WORK/app-ts$major"
@@ -106,7 +169,13 @@ quick_start() {
     command="$(sed -E 's/[[:space:]]+#.*$//; s/^#.*$//; s/[[:space:]]+$//' <<<"$line")"
     [ -n "$command" ] || continue
     case "$command" in
-      "npm i "* | "npm install "*) command="$(pin_versions "$version" <<<"$command")" ;;
+      "npm i "* | "npm install "*)
+        if [ "$PUBLISHED" = 1 ]; then
+          (published_install "$command")
+          continue
+        fi
+        command="$(pin_versions "$version" <<<"$command")"
+        ;;
     esac
     step "[TypeScript $major] \$ $command"
     case "$command" in
@@ -163,7 +232,14 @@ FIRST=1
 for entry in "${TS_VERSIONS[@]}"; do
   major="${entry%%:*}" version="${entry#*:}"
   [ -z "${TS:-}" ] || [ "$TS" = "$major" ] || continue
+  PUBLISHED=0
+  if [ "$major" = 7 ]; then
+    PUBLISHED=1
+    step "[TypeScript 7] the published installs, from a loopback registry serving the packed tarballs"
+    start_registry "$version"
+  fi
   quick_start "$major" "$version"
+  stop_registry
   after_quick_start "$major" "$version"
   if [ "$FIRST" = 1 ]; then
     FIRST=0
