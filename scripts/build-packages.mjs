@@ -6,10 +6,26 @@
  * Each package is built into `<package>/.staging/dist/` and swapped in whole when complete (two renames), so a build
  * or an `npm pack` never leaves `dist/` half-written or missing for whatever imports the package meanwhile (tests
  * running beside it, the CLI).
- * Usage: node scripts/build-packages.mjs [runtime|cli]…
+ * A build whose inputs did not change is skipped: `<package>/.staging/built.json` keeps the hash of everything the last
+ * completed build read (the package's folder, the tsconfigs, this script, package-lock.json for the compilers' and
+ * types' versions; for the CLI also the runtime's declarations in runtime/dist/) and a listing of the dist/ it swapped
+ * in (paths, sizes, modification times). When both still match, dist/ is what a build would write, and `npm pack`
+ * (prepack), the benches and the tests that pack stop rebuilding it (~25 s of CPU per runtime build). `--force` builds.
+ * Usage: node scripts/build-packages.mjs [--force] [runtime|cli]…
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +50,13 @@ const targets = {
  * bench building beside them) do not delete each other's half-built output.
  */
 async function staged(pkg, config, finish) {
+  const live = path.join(ROOT, pkg, "dist");
+  const record = path.join(ROOT, pkg, ".staging", "built.json");
+  const inputs = inputsHash(pkg, config);
+  if (!FORCE && upToDate(record, inputs, live)) {
+    process.stderr.write(`build-packages: ${pkg}/dist is up to date (its inputs are unchanged since it was built)\n`);
+    return;
+  }
   const staging = path.join(ROOT, pkg, ".staging", String(process.pid));
   const next = path.join(staging, "dist");
   rmSync(staging, { recursive: true, force: true });
@@ -41,10 +64,75 @@ async function staged(pkg, config, finish) {
   try {
     tsc(config, path.relative(ROOT, next));
     await finish(next);
-    swapIn(next, path.join(ROOT, pkg, "dist"), staging);
+    swapIn(next, live, staging);
+    // Recorded only when no input changed while building (else the next build runs again).
+    if (inputsHash(pkg, config) === inputs) {
+      writeFileSync(`${record}.${process.pid}`, JSON.stringify({ inputs, dist: listing(live) }));
+      renameSync(`${record}.${process.pid}`, record);
+    }
   } finally {
     // A failed build leaves the last complete dist/ in place and nothing half-written beside it.
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+const SKIP = new Set(["dist", ".staging", "node_modules"]);
+
+/** `dir`'s files, recursively, sorted, leaving out build output and installed packages. */
+function files(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !SKIP.has(entry.name))
+    .flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      return entry.isDirectory() ? files(file) : [file];
+    })
+    .sort();
+}
+
+/** A hash of everything a build of `pkg` reads: its folder, the tsconfigs, this script, the lockfile (versions). */
+function inputsHash(pkg, config) {
+  const inputs = [
+    ...["tsconfig.json", config, "scripts/build-packages.mjs", "package-lock.json"].map((f) => path.join(ROOT, f)),
+    ...files(path.join(ROOT, pkg)),
+    // The CLI is typed against the runtime's built declarations.
+    ...(pkg === "runtime" ? [] : listAll(path.join(ROOT, "runtime/dist")).filter((f) => f.endsWith(".d.ts"))),
+  ];
+  const hash = createHash("sha256");
+  for (const file of inputs)
+    hash
+      .update(`${path.relative(ROOT, file)}\0`)
+      .update(readFileSync(file))
+      .update("\0");
+  return hash.digest("hex");
+}
+
+/** Every file under `dir` (dist/ included), sorted. */
+function listAll(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** dist/ as a build left it: each file's path, size and modification time (changed by any later write). */
+function listing(dist) {
+  return listAll(dist)
+    .map((file) => {
+      const { size, mtimeMs } = statSync(file);
+      return `${path.relative(dist, file)} ${size} ${mtimeMs}`;
+    })
+    .join("\n");
+}
+
+function upToDate(record, inputs, live) {
+  if (!existsSync(live) || !existsSync(record)) return false;
+  try {
+    const built = JSON.parse(readFileSync(record, "utf8"));
+    return built.inputs === inputs && built.dist === listing(live);
+  } catch {
+    return false;
   }
 }
 
@@ -109,7 +197,8 @@ function tsc(config, outDir) {
   });
 }
 
-const requested = process.argv.slice(2);
+const FORCE = process.argv.includes("--force");
+const requested = process.argv.slice(2).filter((arg) => arg !== "--force");
 for (const name of requested.length ? requested : Object.keys(targets)) {
   const run = targets[name];
   if (!run) {
