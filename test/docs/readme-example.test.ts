@@ -1,7 +1,8 @@
 /**
  * The README's "A server in two files": its manifest generates, its handlers compile against the generated types
  * under strict + exactOptionalPropertyTypes, and the promise the comment makes holds (a structuredContent that does
- * not fit the tool's outputSchema does not compile). The runtime is imported from its sources, as the examples do.
+ * not fit the tool's outputSchema does not compile). The runtime is imported from its sources by path (no build needed;
+ * the examples import `@mcp-gen/runtime`, which the workspace links).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
