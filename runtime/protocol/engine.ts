@@ -31,11 +31,15 @@ import {
   type ProgressUpdate,
   type RequestOptions,
 } from "./engine-contract.ts";
+import { isThenable } from "./helper-types.ts";
 import { IncomingCall } from "./incoming-call.ts";
 import { OutgoingRequests, type Pending } from "./outgoing-requests.ts";
 
 export { asError, CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION };
 export type { EngineHandlers, EngineOptions, IncomingRequest, ProgressUpdate, RequestOptions };
+
+/** What answering one incoming message sends: a response, or nothing (a notification, a cancelled request). */
+type Reply = JsonRpcMessage | undefined;
 
 /** One connection's JSON-RPC: incoming requests run with a signal each, outgoing ones wait in `OutgoingRequests`. */
 export class JsonRpcEngine {
@@ -57,8 +61,7 @@ export class JsonRpcEngine {
   start(): Promise<void> {
     const sink: TransportSink = {
       receive: (frame, context) => this.receive(frame, context),
-      receiveClassified: (message, context) =>
-        void this.dispatch(message, context)?.then(this.sendIfAny, this.diagnose),
+      receiveClassified: (message, context) => this.answer(this.dispatch(message, context)),
       closed: (error) => this.onTransportClosed(error),
       malformed: (reason) => this.sendError(null, new RpcError(ErrorCode.ParseError, `Parse error: ${reason}`)),
     };
@@ -164,8 +167,7 @@ export class JsonRpcEngine {
       }
     }
     if (!Array.isArray(value)) {
-      const reply = this.processOne(value, context);
-      if (reply !== undefined) reply.then(this.sendIfAny, this.diagnose);
+      this.answer(this.processOne(value, context));
       return;
     }
     if (value.length === 0 || !(this.handlers.acceptsBatch?.() ?? false)) {
@@ -173,7 +175,7 @@ export class JsonRpcEngine {
       this.sendError(null, new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${reason}`));
       return;
     }
-    const replies: Promise<JsonRpcMessage | undefined>[] = [];
+    const replies: Array<Reply | Promise<Reply>> = [];
     for (const item of value) {
       const reply = this.processOne(item, context);
       if (reply) replies.push(reply);
@@ -185,22 +187,22 @@ export class JsonRpcEngine {
     });
   }
 
-  /** Handles one decoded message; returns the reply to send, if the message calls for one. */
-  private processOne(
-    value: unknown,
-    context: IncomingContext | undefined,
-  ): Promise<JsonRpcMessage | undefined> | undefined {
+  /** Handles one decoded message; returns the reply to send (now, or once the handler settles), if any. */
+  private processOne(value: unknown, context: IncomingContext | undefined): Reply | Promise<Reply> {
     const c = classify(value);
     if (c.kind === "invalid") {
-      return Promise.resolve(failure(c.id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${c.reason}`)));
+      return failure(c.id, new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${c.reason}`));
     }
     return this.dispatch(c, context);
   }
 
-  private dispatch(
-    c: ClassifiedMessage,
-    context: IncomingContext | undefined,
-  ): Promise<JsonRpcMessage | undefined> | undefined {
+  /** Sends a reply now, or when it is ready. */
+  private answer(reply: Reply | Promise<Reply>): void {
+    if (reply instanceof Promise) reply.then(this.sendIfAny, this.diagnose);
+    else if (reply) this.sendReply(reply);
+  }
+
+  private dispatch(c: ClassifiedMessage, context: IncomingContext | undefined): Reply | Promise<Reply> {
     switch (c.kind) {
       case "request":
         return this.runRequest(c.message, context);
@@ -217,41 +219,44 @@ export class JsonRpcEngine {
     }
   }
 
-  /** Runs a request's handler; a plain function with one `then` rather than an async one (this is per request). */
-  private runRequest(
-    message: JsonRpcRequest,
-    context: IncomingContext | undefined,
-  ): Promise<JsonRpcMessage | undefined> {
+  /**
+   * Runs a request's handler. Not async, and no promise at all for a handler that answers synchronously: its reply
+   * is sent at once (this is per request); a pending one is answered with one `then`.
+   */
+  private runRequest(message: JsonRpcRequest, context: IncomingContext | undefined): Reply | Promise<Reply> {
     const { id, method } = message;
     if (this.incoming.has(id)) {
-      return Promise.resolve(
-        failure(
-          id,
-          new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`),
-        ),
+      return failure(
+        id,
+        new RpcError(ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in flight`),
       );
     }
     const entry = new IncomingCall(id, method, message.params, context);
     const carrier = context?.signal;
     if (carrier) {
-      if (carrier.aborted) return Promise.resolve(undefined);
+      if (carrier.aborted) return undefined;
       entry.onCarrierGone = () => this.cancelIncoming(id, "the request's carrier closed");
       carrier.addEventListener("abort", entry.onCarrierGone, { once: true });
     }
     this.incoming.set(id, entry);
-    let outcome: Promise<unknown>;
+    let outcome: unknown;
     try {
-      outcome = Promise.resolve(this.handlers.onRequest(entry));
+      outcome = this.handlers.onRequest(entry);
     } catch (error) {
-      outcome = Promise.reject(error);
+      return this.finishRequest(entry, error, true);
     }
-    return outcome.then(
-      (result) => this.finishRequest(entry, { jsonrpc: "2.0", id, result: result ?? {} }),
-      (error: unknown) => this.finishRequest(entry, failure(id, this.toRpcError(error, entry))),
+    if (!isThenable(outcome)) return this.finishRequest(entry, outcome, false);
+    return Promise.resolve(outcome).then(
+      (result) => this.finishRequest(entry, result, false),
+      (error: unknown) => this.finishRequest(entry, error, true),
     );
   }
 
-  private finishRequest(entry: IncomingCall, reply: JsonRpcMessage): JsonRpcMessage | undefined {
+  /** The reply to a request whose handler returned (`failed`: threw) `outcome`; none once cancelled or closed. */
+  private finishRequest(entry: IncomingCall, outcome: unknown, failed: boolean): Reply {
+    const reply: JsonRpcMessage = failed
+      ? failure(entry.id, this.toRpcError(outcome, entry))
+      : { jsonrpc: "2.0", id: entry.id, result: outcome ?? {} };
     this.incoming.delete(entry.id);
     if (entry.onCarrierGone) entry.context?.signal?.removeEventListener("abort", entry.onCarrierGone);
     return entry.cancelled || this.isClosed ? undefined : reply;
@@ -323,7 +328,11 @@ export class JsonRpcEngine {
     if (this.isClosed) return;
     const id = "id" in message ? message.id : null;
     const options = id === null ? undefined : { relatedRequestId: id };
-    this.transport.send(message, options).catch((e) => this.diagnose(e));
+    try {
+      this.transport.send(message, options).catch(this.diagnose);
+    } catch (error) {
+      this.diagnose(error); // a transport whose send throws instead of rejecting
+    }
   }
 
   private sendError(id: JsonRpcId | null, error: RpcError): void {

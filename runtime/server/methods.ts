@@ -6,6 +6,7 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 import type { CompleteParams, SubscriptionFilter } from "../protocol/builtin-types.ts";
 import { formatIssues } from "../protocol/validation.ts";
 import { ERA_RULES } from "../protocol/era.ts";
+import { isThenable } from "../protocol/helper-types.ts";
 import { ResourceNotFoundError } from "./errors.ts";
 import { paginate } from "./pagination.ts";
 import { toolError, toolFailure } from "./tool-result.ts";
@@ -56,10 +57,6 @@ function runInline(tool: RegisteredTool, args: unknown, context: MethodEnv["cont
     return toolFailure(error);
   }
   return isThenable(outcome) ? Promise.resolve(outcome).then(asResult, toolFailure) : asResult(outcome);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 function asResult(result: object): Result {

@@ -8,6 +8,8 @@ import type { EventStore } from "./event-store.ts";
 import { jsonResponse, type HttpResponseOut } from "./types.ts";
 
 export type ResponseMode = "auto" | "sse" | "json";
+/** What a transport's `send` returns for a message delivered at once (no promise of its own per message). */
+export const DELIVERED: Promise<void> = Promise.resolve();
 export type RequestId = string | number;
 
 export interface ExchangeOptions {
@@ -32,8 +34,10 @@ export interface ExchangeOptions {
 
 export class Exchange {
   readonly outstanding = new Set<RequestId>();
-  readonly done: Promise<HttpResponseOut>;
-  private resolve!: (out: HttpResponseOut) => void;
+  /** The HTTP answer, once decided (a plain-JSON answer, a stream's head, or 404). */
+  private decision: HttpResponseOut | undefined;
+  /** Made only when the answer is asked for before it is decided. */
+  private pending: { readonly promise: Promise<HttpResponseOut>; resolve(out: HttpResponseOut): void } | undefined;
   private decided = false;
   private stream: SseStream | undefined;
   private readonly heldResponses: object[] = [];
@@ -45,8 +49,26 @@ export class Exchange {
   onStreamClosed: (() => void) | undefined;
 
   constructor(private readonly options: ExchangeOptions) {
-    this.done = new Promise((resolve) => (this.resolve = resolve));
     if (options.mode === "sse") this.openStream();
+  }
+
+  /**
+   * The HTTP answer: itself when already decided (a handler that answered synchronously costs no promise), else a
+   * promise of it.
+   */
+  get answer(): HttpResponseOut | Promise<HttpResponseOut> {
+    if (this.decision) return this.decision;
+    if (!this.pending) {
+      let resolve!: (out: HttpResponseOut) => void;
+      const promise = new Promise<HttpResponseOut>((r) => (resolve = r));
+      this.pending = { promise, resolve };
+    }
+    return this.pending.promise;
+  }
+
+  private resolve(out: HttpResponseOut): void {
+    this.decision = out;
+    this.pending?.resolve(out);
   }
 
   get streamId(): string {
@@ -57,19 +79,26 @@ export class Exchange {
     return this.outstanding.size === 0;
   }
 
-  /** A message for this POST: a response to one of its requests, or a related notification/request. */
-  async deliver(message: object, answers?: RequestId): Promise<void> {
+  /**
+   * A message for this POST: a response to one of its requests, or a related notification/request. Synchronous while
+   * the answer is plain JSON; a message for an SSE stream returns the promise of its writing (its event may be stored
+   * first).
+   */
+  deliver(message: object, answers?: RequestId): Promise<void> | undefined {
     if (answers !== undefined) this.outstanding.delete(answers);
-    if (!this.decided && this.options.mode !== "sse") {
-      const plainJson = answers !== undefined || this.options.mode === "json";
-      if (plainJson) {
-        if (answers !== undefined) this.heldResponses.push(message);
-        if (this.finished) this.answerWithJson();
-        return;
-      }
-      this.openStream();
-      for (const held of this.heldResponses.splice(0)) await this.write(held);
+    if (this.decided || this.options.mode === "sse") return this.toStream(message, []);
+    if (answers !== undefined || this.options.mode === "json") {
+      if (answers !== undefined) this.heldResponses.push(message);
+      if (this.finished) this.answerWithJson();
+      return undefined;
     }
+    this.openStream();
+    return this.toStream(message, this.heldResponses.splice(0));
+  }
+
+  /** Writes the responses held so far, then `message`, to the SSE stream; ends it when nothing is outstanding. */
+  private async toStream(message: object, held: readonly object[]): Promise<void> {
+    for (const response of held) await this.write(response);
     await this.write(message);
     if (this.finished) this.finish();
   }

@@ -13,7 +13,7 @@ import {
   type TransportSink,
 } from "../../transport/transport.ts";
 import type { Posted } from "./answers.ts";
-import { Exchange, type ResponseMode, type RequestId } from "./exchange.ts";
+import { DELIVERED, Exchange, type ResponseMode, type RequestId } from "./exchange.ts";
 import type { GoneSource, HttpResponseOut } from "./types.ts";
 
 const PREAMBLE_ID = "mcp-gen-stateless-initialize";
@@ -56,7 +56,7 @@ export class RequestTransport implements Transport {
     options: StatelessServeOptions,
     context: IncomingContext,
     client?: GoneSource,
-  ): Promise<HttpResponseOut> {
+  ): HttpResponseOut | Promise<HttpResponseOut> {
     const sink = this.sink;
     if (!sink || this.closed || this.exchange) throw new Error("RequestTransport.run: not started, closed or busy");
     const revision = options.handshakeRevision;
@@ -80,7 +80,7 @@ export class RequestTransport implements Transport {
     if (requestId === undefined) {
       deliverClassified(sink, classified, context);
       this.idle();
-      return Promise.resolve({ status: 202, headers: {} });
+      return { status: 202, headers: {} };
     }
     const cancel = options.cancelOnClose ? (this.cancel ??= new AbortController()) : undefined;
     const exchange = new Exchange({
@@ -99,18 +99,19 @@ export class RequestTransport implements Transport {
     exchange.onFinished = this.onExchangeFinished;
     client?.onGone(gone);
     deliverClassified(sink, classified, cancel ? { ...context, signal: cancel.signal } : context);
-    return exchange.done;
+    return exchange.answer;
   }
 
-  async send(message: object, options?: OutgoingOptions): Promise<void> {
+  /** Not async: a plain-JSON answer is delivered here, with no promise chain (this is per request). */
+  send(message: object, options?: OutgoingOptions): Promise<void> {
     const exchange = this.exchange;
-    if (this.closed || !exchange) return; // cancelled or finished: MUST NOT send anything more for that request
-    if ("id" in message && message.id === PREAMBLE_ID && !("method" in message)) return;
+    if (this.closed || !exchange) return DELIVERED; // cancelled or finished: MUST NOT send anything more for it
+    if ("id" in message && message.id === PREAMBLE_ID && !("method" in message)) return DELIVERED;
     const answers =
       "id" in message && !("method" in message) && message.id === this.requestId ? this.requestId : undefined;
     if (answers === undefined && options?.relatedRequestId !== this.requestId && "id" in message && "method" in message)
-      throw new Error("a stateless HTTP request has no stream for unrelated server requests");
-    await exchange.deliver(message, answers);
+      return Promise.reject(new Error("a stateless HTTP request has no stream for unrelated server requests"));
+    return exchange.deliver(message, answers) ?? DELIVERED;
   }
 
   async close(): Promise<void> {

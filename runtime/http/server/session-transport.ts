@@ -12,7 +12,7 @@ import {
 } from "../../transport/transport.ts";
 import type { Posted, PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
-import { Exchange, type RequestId } from "./exchange.ts";
+import { DELIVERED, Exchange, type RequestId } from "./exchange.ts";
 import { SseStream, SSE_HEADERS } from "./sse.ts";
 import { jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
 import type { RevisionFacts } from "../../protocol/preference.ts";
@@ -99,12 +99,12 @@ export class SessionTransport implements Transport {
     mode: "auto" | "sse" | "json",
     client?: GoneSource,
     errors: readonly object[] = [],
-  ): Promise<HttpResponseOut> | undefined {
+  ): HttpResponseOut | Promise<HttpResponseOut> | undefined {
     this.lastActive = Date.now();
     let exchange: Exchange | undefined;
     if (requests.length === 0 && errors.length > 0) {
       for (const message of others) this.receiveOther(message, context);
-      return Promise.resolve(jsonResponse(200, errors, this.idHeader));
+      return jsonResponse(200, errors, this.idHeader);
     }
     if (requests.length > 0) {
       const shared = this.options.shared;
@@ -146,7 +146,7 @@ export class SessionTransport implements Transport {
       const withClose: IncomingContext = { ...context, closeStream: streamCloser(ex) };
       for (const request of requests) if (this.sink) deliverClassified(this.sink, request.classified, withClose);
     }
-    return exchange?.done;
+    return exchange?.answer;
   }
 
   private receiveOther(posted: Posted, context: IncomingContext): void {
@@ -197,17 +197,31 @@ export class SessionTransport implements Transport {
     return { status: 200, headers, body: stream };
   }
 
-  async send(message: object, options?: OutgoingOptions): Promise<void> {
+  send(message: object, options?: OutgoingOptions): Promise<void> {
+    // Not async for the common case, a response answered as plain JSON: it is delivered here, with no promise chain.
+    if (!this.closed && !this.options.shared && isResponse(message))
+      return this.answered(message)?.deliver(message, message.id) ?? DELIVERED;
+    return this.sendAny(message, options);
+  }
+
+  /** The POST waiting for this response (now answered), or undefined when it was not ours to answer over HTTP. */
+  private answered(message: { id: RequestId }): Exchange | undefined {
+    const exchange = this.exchanges.get(message.id);
+    if (!exchange) return undefined; // already answered or cancelled
+    this.exchanges.delete(message.id);
+    // Idle time counts from the last answer, not from when a long request came in.
+    this.lastActive = Date.now();
+    this.noteVersion(message);
+    return exchange;
+  }
+
+  private async sendAny(message: object, options?: OutgoingOptions): Promise<void> {
     if (this.closed) throw new Error("session closed");
     const shared = this.options.shared;
     if (shared) message = shared.outgoing(message);
     if (isResponse(message)) {
-      const exchange = this.exchanges.get(message.id);
-      if (!exchange) return; // the request was not ours to answer over HTTP (already answered or cancelled)
-      this.exchanges.delete(message.id);
-      // Idle time counts from the last answer, not from when a long request came in.
-      this.lastActive = Date.now();
-      this.noteVersion(message);
+      const exchange = this.answered(message);
+      if (!exchange) return;
       if (shared) await shared.answered(message);
       await exchange.deliver(message, message.id);
       return;
