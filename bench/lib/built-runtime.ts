@@ -11,6 +11,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** Where bench/http-memory.ts puts the built runtime for bench/lib/http-servers.ts's `built` server. */
+export const HTTP_BUILT_DIR = path.join(PROJECT_ROOT, ".tmp/bench-http-built");
 
 /** Builds the runtime package and copies its JavaScript to `outDir`; returns `outDir`. */
 export function builtRuntime(outDir: string): string {

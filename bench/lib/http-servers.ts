@@ -1,7 +1,10 @@
 /**
  * Servers for the HTTP benches, each run in its own child process so its CPU and memory can be read alone:
- * `npx tsx bench/lib/http-servers.ts <bare|ours|v1|v2>` prints `PORT=<n>` (`ours:<n>`: our server with n tools). Besides MCP, every server answers
+ * `npx tsx bench/lib/http-servers.ts <bare|ours|built|v1|v2>` prints `PORT=<n>` (`ours:<n>`: our server with n tools). Besides MCP, every server answers
  * `GET /__stats` with its CPU time and (after a GC when run with --expose-gc) its heap and RSS.
+ * `built` is `ours` on the built package (the JavaScript `builtRuntime(BUILT_DIR)` wrote, what a user runs): tsx
+ * compiles the sources with esbuild's keepNames, whose `__name(fn, …)` gives every arrow function stored per
+ * session its own property dictionary (~256 B each), which the package as built does not have.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,9 +14,21 @@ import { McpServer as V1Server } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { McpServer as V2Server, createMcpHandler } from "@modelcontextprotocol/server";
 import { getRequestListener } from "@hono/node-server";
-import { builtinRevisions, McpServer } from "../../runtime/index.ts";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import * as sources from "../../runtime/index.ts";
 import { McpHttpHandler } from "../../runtime/http/server/handler.ts";
 import { toNodeListener } from "../../runtime/http/server/node.ts";
+import { HTTP_BUILT_DIR as BUILT_DIR } from "./built-runtime.ts";
+
+/** The runtime API a server here is made from: the sources (under tsx) or the built package. */
+interface RuntimeApi {
+  readonly McpServer: typeof sources.McpServer;
+  readonly builtinRevisions: typeof sources.builtinRevisions;
+  readonly McpHttpHandler: typeof McpHttpHandler;
+  readonly toNodeListener: typeof toNodeListener;
+}
+const SOURCES: RuntimeApi = { ...sources, McpHttpHandler, toNodeListener };
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const addResult = (a: number, b: number) => ({ content: [{ type: "text" as const, text: String(a + b) }] });
@@ -66,7 +81,7 @@ function bare(): Listener {
 }
 
 /** `count - 1` tools besides `add`, each with a schema of a few fields (what a real tool table holds). */
-function fillerTools(server: McpServer, count: number): void {
+function fillerTools(server: sources.McpServer, count: number): void {
   for (let i = 1; i < count; i++)
     server.tool(
       {
@@ -83,7 +98,8 @@ function fillerTools(server: McpServer, count: number): void {
 }
 
 /** Our server with `add` and, given `tools` > 1, that many tools in all (bench/stateless-tools.ts). */
-function ours(tools = 1): Listener {
+function ours(tools = 1, api: RuntimeApi = SOURCES): Listener {
+  const { McpServer, builtinRevisions } = api;
   const server = new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
     {
       name: "add",
@@ -98,7 +114,14 @@ function ours(tools = 1): Listener {
   );
   fillerTools(server, tools);
   // One bench client opens every session from one address: lift the per-client cap (default 100).
-  return toNodeListener(new McpHttpHandler(server, { eventStore: false, maxSessionsPerClient: Infinity }));
+  return api.toNodeListener(new api.McpHttpHandler(server, { eventStore: false, maxSessionsPerClient: Infinity }));
+}
+
+/** `ours` on the built package in BUILT_DIR (its JavaScript is loaded as is: tsx compiles only TypeScript). */
+async function built(): Promise<Listener> {
+  const load = (file: string) => import(pathToFileURL(path.join(BUILT_DIR, file)).href) as Promise<Partial<RuntimeApi>>;
+  const [core, http, web] = await Promise.all([load("index.js"), load("http/index.js"), load("http/web-entry.js")]);
+  return ours(1, { ...core, ...http, ...web } as RuntimeApi);
 }
 
 /** SDK v1: the documented stateful wiring (a transport and server per session), JSON responses. */
@@ -134,12 +157,12 @@ function v2(): Listener {
   return getRequestListener((request) => handler.fetch(request)) as Listener;
 }
 
-const kinds: Record<string, (tools?: number) => Listener> = { bare, ours, v1, v2 };
+const kinds: Record<string, (tools?: number) => Listener | Promise<Listener>> = { bare, ours, built, v1, v2 };
 // `ours:300`: our server with 300 tools.
 const [kind = "", tools] = (process.argv[2] ?? "").split(":");
 const make = kinds[kind];
 if (!make) throw new Error(`usage: http-servers.ts <${Object.keys(kinds).join("|")}>[:tools]`);
-const listener = make(tools === undefined ? undefined : Number(tools));
+const listener = await make(tools === undefined ? undefined : Number(tools));
 const http = createServer((req, res) => (req.url === "/__stats" ? stats(res) : listener(req, res)));
 http.keepAliveTimeout = 60_000;
 http.listen(0, "127.0.0.1", () => process.stdout.write(`PORT=${(http.address() as AddressInfo).port}\n`));
