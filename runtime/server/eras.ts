@@ -147,7 +147,6 @@ export function openHandshake(
     clientInfo: params.clientInfo,
     initialized: false,
     logLevel: undefined,
-    subscriptions: new Set(),
   };
   const result: Result = { protocolVersion: profile.version, capabilities, serverInfo: server.options.info };
   if (server.options.instructions !== undefined) result["instructions"] = server.options.instructions;

@@ -8,12 +8,12 @@ export class InFlight {
   private running = 0;
   private readonly settled = () => void this.running--;
 
-  /** `limitOf`: the session's `maxRequestsInFlight`, read per request (undefined: the default). */
-  constructor(private readonly limitOf: () => number | undefined) {}
+  /** `host.options.maxRequestsInFlight` is read per request (undefined: the default). */
+  constructor(private readonly host: { readonly options: { readonly maxRequestsInFlight?: number | undefined } }) {}
 
   /** Starts `handle(request)` as one more request in flight, or throws -31429 when the limit already run. */
   run<R, T>(handle: (request: R) => T | Promise<T>, request: R): T | Promise<T> {
-    const limit = this.limitOf() ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
+    const limit = this.host.options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
     if (this.running >= limit) {
       throw new RpcError(
         RuntimeErrorCode.TooManyRequestsInFlight,

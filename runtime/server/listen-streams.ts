@@ -22,10 +22,6 @@ export class ListenStreams {
 
   constructor(private readonly send: Send) {}
 
-  get size(): number {
-    return this.streams.size;
-  }
-
   /** Opens a stream; the promise resolves with the graceful-end result when `endAll` runs. */
   open(
     id: JsonRpcId,
@@ -92,9 +88,11 @@ export class ListenStreams {
       this.send(stream!.profile, "notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: id } }, id);
   }
 
-  /** Ends every stream with its graceful result. */
-  endAll(): void {
+  /** Ends every stream with its graceful result; false when there was none. */
+  endAll(): boolean {
+    if (this.streams.size === 0) return false;
     for (const stream of [...this.streams.values()]) stream.end();
+    return true;
   }
 
   /** The connection is gone: forget the streams (no result can be sent). */

@@ -24,7 +24,8 @@ export interface HandshakeState {
   readonly clientInfo: Implementation | undefined;
   initialized: boolean;
   logLevel: LogLevel | undefined;
-  readonly subscriptions: Set<string>;
+  /** Resource URIs the client subscribed to; made by the first `resources/subscribe`. */
+  subscriptions?: Set<string>;
 }
 
 /** What serving one request needs that depends on the era. */

@@ -37,14 +37,9 @@ const ELICITATION_COMPLETE = "notifications/elicitation/complete";
 export class Session implements ServerSession, ContextHost, ServingPort, MethodSession {
   readonly engine: JsonRpcEngine;
   private opened: HandshakeState | undefined;
-  private readonly listens = new ListenStreams((profile, method, params, related) =>
-    // notifications/tasks (an extension's) goes only to streams that agreed to it (see `listen`)
-    method === "notifications/tasks"
-      ? void this.engine.notify(method, params, related).catch(() => undefined)
-      : void this.sendGated(profile, method, params, undefined, related),
-  );
+  private listens: ListenStreams | undefined; // made by the first subscriptions/listen: an idle session stays small
   private servedStateless = false;
-  private readonly inFlight = new InFlight(() => this.server.options.maxRequestsInFlight);
+  private readonly inFlight: InFlight;
 
   constructor(
     readonly server: SessionHost,
@@ -52,6 +47,7 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     private readonly onEnd: () => void,
   ) {
     const diagnose = server.options.onDiagnostic;
+    this.inFlight = new InFlight(server); // no closure per session
     this.engine = new JsonRpcEngine(
       transport,
       {
@@ -120,8 +116,7 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
   /** Ends `subscriptions/listen` streams with their graceful result, then closes the transport. */
   async close(): Promise<void> {
     if (this.engine.closed) return;
-    if (this.listens.size > 0) {
-      this.listens.endAll();
+    if (this.listens?.endAll()) {
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     await this.engine.close();
@@ -163,23 +158,23 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
   listChanged(kind: "tools" | "resources" | "prompts"): void {
     if (this.handshake?.initialized)
       void this.sendGated(this.handshake.profile, `notifications/${kind}/list_changed`, {});
-    this.listens.listChanged(kind);
+    this.listens?.listChanged(kind);
   }
 
   resourceUpdated(uri: string): void {
-    if (this.handshake?.subscriptions.has(uri))
+    if (this.handshake?.subscriptions?.has(uri))
       void this.sendGated(this.handshake.profile, "notifications/resources/updated", { uri });
-    this.listens.resourceUpdated(uri);
+    this.listens?.resourceUpdated(uri);
   }
 
   // ---- called by method implementations ------------------------------------------------------------------
 
   subscribe(uri: string): void {
-    this.handshake?.subscriptions.add(uri);
+    if (this.handshake) (this.handshake.subscriptions ??= new Set()).add(uri);
   }
 
   unsubscribe(uri: string): void {
-    this.handshake?.subscriptions.delete(uri);
+    this.handshake?.subscriptions?.delete(uri);
   }
 
   setLogLevel(level: unknown): void {
@@ -194,12 +189,18 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     profile: RevisionProfile,
     taskIds?: readonly string[],
   ): Promise<Result> {
-    const stream = this.listens.open(id, requested, this.server.capabilities(), profile, signal, taskIds);
+    const listens = (this.listens ??= new ListenStreams((profile, method, params, related) =>
+      // notifications/tasks (an extension's) goes only to streams that agreed to it (see `listen`)
+      method === "notifications/tasks"
+        ? void this.engine.notify(method, params, related).catch(() => undefined)
+        : void this.sendGated(profile, method, params, undefined, related),
+    ));
+    const stream = listens.open(id, requested, this.server.capabilities(), profile, signal, taskIds);
     const tasks = this.server.tasks;
     if (!taskIds?.length || !tasks) return stream;
     // Each stream follows its own tasks: a change goes to this stream only, so two streams of one session that
     // follow the same task each get it once.
-    const stop = followTasks(tasks, taskIds, (taskId, task) => this.listens.taskStatus(id, taskId, task));
+    const stop = followTasks(tasks, taskIds, (taskId, task) => listens.taskStatus(id, taskId, task));
     return stream.finally(stop);
   }
 
@@ -343,7 +344,7 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
   }
 
   private ended(): void {
-    this.listens.clear();
+    this.listens?.clear();
     this.onEnd();
   }
 }
