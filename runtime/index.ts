@@ -49,7 +49,13 @@ export {
   RequestTimeoutError,
   RpcError,
 } from "./jsonrpc/errors.ts";
-export type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcNotification } from "./jsonrpc/messages.ts";
+export type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  JsonRpcNotification,
+} from "./jsonrpc/messages.ts";
 
 export type {
   AuthInfo,

@@ -24,6 +24,7 @@ export interface JsonRpcSuccess {
   readonly result: unknown;
 }
 
+/** The `error` member of a JSON-RPC error response (what `RpcError.toJSON()` returns). */
 export interface JsonRpcErrorObject {
   readonly code: number;
   readonly message: string;
