@@ -90,21 +90,22 @@ export function clientKeyOf(authInfo: AuthInfo | undefined, remoteAddress: strin
   return principalOf(authInfo) ?? (remoteAddress !== undefined ? `addr:${remoteAddress}` : undefined);
 }
 
-/** A POST body as JSON: 415 for another media type, 413 beyond `maxBodyBytes` (default 4 MiB), 400/-32700 when unparseable. */
-export async function readMessage(
-  request: HttpRequestIn,
-  maxBodyBytes: number | undefined,
-): Promise<{ body: unknown } | { error: HttpResponseOut }> {
+/** A POST body as JSON (`body`), or the answer refusing it (`error`). */
+export type ReadMessage = { readonly body: unknown } | { readonly error: HttpResponseOut };
+
+/**
+ * A POST body as JSON: 415 for another media type, 413 beyond `maxBodyBytes` (default 4 MiB), 400/-32700 when
+ * unparseable. Not async: one `then` on the body (this is per request).
+ */
+export function readMessage(request: HttpRequestIn, maxBodyBytes: number | undefined): Promise<ReadMessage> {
   if (!isJsonContentType(request.header("content-type")))
-    return { error: rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json") };
-  let text: string;
-  try {
-    text = await request.readBody(maxBodyBytes ?? 4 * 1024 * 1024);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      return { error: rpcError(413, -32000, `Payload Too Large: ${error.message}`) };
-    throw error;
-  }
+    return Promise.resolve({
+      error: rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json"),
+    });
+  return request.readBody(maxBodyBytes ?? 4 * 1024 * 1024).then(parseMessage, refusedBody);
+}
+
+function parseMessage(text: string): ReadMessage {
   try {
     return { body: JSON.parse(text) };
   } catch {
@@ -112,4 +113,10 @@ export async function readMessage(
     const why = text.startsWith("\uFEFF") ? "the body starts with a byte-order mark" : "the body is not valid JSON";
     return { error: rpcError(400, -32700, `Parse error: ${why}`, null) };
   }
+}
+
+function refusedBody(error: unknown): ReadMessage {
+  if (error instanceof BodyTooLargeError)
+    return { error: rpcError(413, -32000, `Payload Too Large: ${error.message}`) };
+  throw error;
 }

@@ -23,6 +23,7 @@ import {
   rpcError,
   sortMessage,
   type Posted,
+  type ReadMessage,
 } from "./answers.ts";
 import { eraOfBatch, eraOfPost, connectOrForget, type EraCall, type EraServices, type HttpEra } from "./eras.ts";
 import { acceptsJsonAndSse, accepts, checkHostAndOrigin } from "./guards.ts";
@@ -178,14 +179,19 @@ export class McpHttpHandler {
     return era === "stateless" ? this.stateless : this.handshake;
   }
 
-  /** A POST: the body is read, parsed and classified once here; the era it belongs to takes it from there. */
-  private async post(call: EraCall): Promise<HttpResponseOut> {
-    const { request } = call;
-    if (!acceptsJsonAndSse(request.header("accept")))
+  /**
+   * A POST: the body is read, parsed and classified once here; the era it belongs to takes it from there. Not async:
+   * one `then` on the body, and an era that answers at once adds no promise (this is per request).
+   */
+  private post(call: EraCall): HttpResponseOut | Promise<HttpResponseOut> {
+    if (!acceptsJsonAndSse(call.request.header("accept")))
       return rpcError(406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
-    const read = await readMessage(request, this.options.maxBodyBytes);
+    return readMessage(call.request, this.options.maxBodyBytes).then((read) => this.postRead(read, call));
+  }
+
+  private postRead(read: ReadMessage, call: EraCall): HttpResponseOut | Promise<HttpResponseOut> {
     if ("error" in read) return read.error;
-    const header = request.header("mcp-protocol-version");
+    const header = call.request.header("mcp-protocol-version");
     if (Array.isArray(read.body)) {
       if (read.body.length === 0) return jsonResponse(400, invalidRequest(null, "an empty batch is invalid"));
       const valid: Posted[] = [];

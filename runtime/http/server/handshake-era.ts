@@ -56,7 +56,8 @@ export class HandshakeEra implements HttpEra {
     return ERA_RULES.handshake.sessions && this.services.options.sessions !== false;
   }
 
-  async post(posted: Posted, call: EraCall): Promise<HttpResponseOut> {
+  /** Not `async`: per request, so a session that answers at once costs no promise. */
+  post(posted: Posted, call: EraCall): HttpResponseOut | Promise<HttpResponseOut> {
     const { request, authInfo } = call;
     // The opening request opens a session; an `initialize` notification opens nothing (it goes the session path).
     if (posted.method === OPENING_METHOD && isPostedRequest(posted) && this.sessionful)
@@ -68,15 +69,25 @@ export class HandshakeEra implements HttpEra {
     const scope = this.services.scopeFailure([posted], authInfo);
     if (scope) return scope;
     if (!this.sessionful) return this.serveSessionless(posted, call, version ?? REVISION_WITHOUT_HEADER);
-    const session = this.shared ? await this.shared.find(call, replyId) : this.findSession(call, replyId);
-    if (!(session instanceof SessionTransport)) return session;
-    const mismatch = versionMismatch(request, session, replyId, this.served);
+    if (this.shared) return this.shared.find(call, replyId).then((found) => this.postTo(found, posted, call));
+    return this.postTo(this.findSession(call, replyId), posted, call);
+  }
+
+  /** A POSTed message for the session `found` (or the answer refusing it). */
+  private postTo(
+    found: SessionTransport | HttpResponseOut,
+    posted: Posted,
+    call: EraCall,
+  ): HttpResponseOut | Promise<HttpResponseOut> {
+    if (!(found instanceof SessionTransport)) return found;
+    const session = found;
+    const mismatch = versionMismatch(call.request, session, posted.id ?? null, this.served);
     if (mismatch) return mismatch;
     const mode = this.services.options.responseMode ?? "auto";
     if (isPostedRequest(posted)) {
       if (session.hasInFlight(posted.id))
         return jsonResponse(400, invalidRequest(posted.id, `id ${JSON.stringify(posted.id)} is already in flight`));
-      return session.post([posted], [], false, this.services.context(call), mode, request)!;
+      return session.post([posted], [], false, this.services.context(call), mode, call.request)!;
     }
     void session.post([], [posted], false, this.services.context(call), mode);
     return emptyResponse(202);
