@@ -267,9 +267,9 @@ export class ServerDefinition {
    */
   capabilities(version?: string): Record<string, unknown> {
     const all = (this.cachedCapabilities ??= this.deriveCapabilities());
-    const absent = (this.options.extensions ?? []).filter(
-      (e) => version !== undefined && !extensionApplies(e, version),
-    );
+    const declared = this.options.extensions;
+    if (version === undefined || !declared?.length) return all; // per request: no array built
+    const absent = declared.filter((e) => !extensionApplies(e, version));
     const listed = all["extensions"];
     if (absent.length === 0 || typeof listed !== "object" || listed === null) return all;
     const extensions: Record<string, unknown> = { ...listed };

@@ -3,7 +3,7 @@
  * first thing the server sends for it is the final response, the POST gets plain JSON (cheapest); if a
  * notification or a server request comes first, the POST turns into an SSE stream (mode "auto").
  */
-import { SSE_HEADERS, SseStream } from "./sse.ts";
+import { messageEvent, SSE_HEADERS, SseStream } from "./sse.ts";
 import type { EventStore } from "./event-store.ts";
 import { jsonResponse, type HttpResponseOut } from "./types.ts";
 
@@ -181,14 +181,14 @@ export class Exchange {
       }
     }
     if (keepAliveMs) stream.startKeepAlive(keepAliveMs);
-    this.resolve({ status: 200, headers: { ...SSE_HEADERS, ...this.options.headers }, body: stream });
+    this.resolve({ status: 200, headers: Object.assign({}, SSE_HEADERS, this.options.headers), body: stream });
   }
 
   private async write(message: object): Promise<void> {
     const store = this.options.eventStore;
     const id = store ? await store.storeEvent(this.streamId, message) : undefined;
     if (!this.stream?.open) return;
-    this.stream.send({ ...(id !== undefined ? { id } : {}), event: "message", data: JSON.stringify(message) });
+    this.stream.send(messageEvent(id, message));
   }
 
   private streamClosed(stream: SseStream): void {

@@ -91,8 +91,10 @@ export const MAX_BUFFERED_SSE_BYTES = 8 * 1024 * 1024;
 export function writeNodeResponse(out: HttpResponseOut, res: ServerResponse): void {
   const body = out.body;
   if (!(body instanceof SseStream)) {
-    const length = body ? Buffer.byteLength(body) : 0;
-    res.writeHead(out.status, { ...out.headers, "content-length": String(length) });
+    // Object.assign, not a spread followed by a key (V8's slow path, see jsonResponse).
+    const headers: Record<string, string> = Object.assign({}, out.headers);
+    headers["content-length"] = String(body ? Buffer.byteLength(body) : 0);
+    res.writeHead(out.status, headers);
     res.end(body);
     return;
   }

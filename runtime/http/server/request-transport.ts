@@ -61,7 +61,8 @@ export class RequestTransport implements Transport {
     if (!sink || this.closed || this.exchange) throw new Error("RequestTransport.run: not started, closed or busy");
     const revision = options.handshakeRevision;
     // Without a session, no later POST can carry the client's answer to a request from the server.
-    if (revision !== undefined) context = { ...context, serverRequests: false };
+    // Object.assign, not a spread followed by a key (V8's slow path, see jsonResponse): this is per request.
+    if (revision !== undefined) context = Object.assign({}, context, { serverRequests: false as const });
     if (revision !== undefined && posted.method !== "initialize") {
       const params = {
         protocolVersion: revision,
@@ -98,7 +99,7 @@ export class RequestTransport implements Transport {
     exchange.outstanding.add(requestId);
     exchange.onFinished = this.onExchangeFinished;
     client?.onGone(gone);
-    deliverClassified(sink, classified, cancel ? { ...context, signal: cancel.signal } : context);
+    deliverClassified(sink, classified, cancel ? Object.assign({}, context, { signal: cancel.signal }) : context);
     return exchange.answer;
   }
 

@@ -13,7 +13,7 @@ import {
 import type { Posted, PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
 import { DELIVERED, Exchange, type RequestId } from "./exchange.ts";
-import { SseStream, SSE_HEADERS } from "./sse.ts";
+import { messageEvent, SseStream, SSE_HEADERS } from "./sse.ts";
 import { jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
 import type { RevisionFacts } from "../../protocol/preference.ts";
 import { sendsPrimingEvent } from "./transport-revisions.ts";
@@ -143,7 +143,8 @@ export class SessionTransport implements Transport {
     for (const message of others) this.receiveOther(message, context);
     if (exchange) {
       const ex = exchange;
-      const withClose: IncomingContext = { ...context, closeStream: streamCloser(ex) };
+      // Object.assign, not a spread followed by a key (V8's slow path, see jsonResponse).
+      const withClose: IncomingContext = Object.assign({}, context, { closeStream: streamCloser(ex) });
       for (const request of requests) if (this.sink) deliverClassified(this.sink, request.classified, withClose);
     }
     return exchange?.answer;
@@ -159,14 +160,12 @@ export class SessionTransport implements Transport {
   /** GET: the stream for messages unrelated to any request, or a resumption with Last-Event-ID. */
   async listen(lastEventId: string | undefined): Promise<HttpResponseOut> {
     this.lastActive = Date.now();
-    const headers = { ...SSE_HEADERS, "mcp-session-id": this.sessionId };
+    const headers = Object.assign({}, SSE_HEADERS, this.idHeader);
     const store = this.options.eventStore;
     if (this.options.shared && store) return this.options.shared.listen(lastEventId, headers, GET_STREAM);
     if (lastEventId !== undefined && store) {
       const stream = new SseStream();
-      const replayed = store.replayAfter(lastEventId, (id, message) =>
-        stream.send({ id, event: "message", data: JSON.stringify(message) }),
-      );
+      const replayed = store.replayAfter(lastEventId, (id, message) => stream.send(messageEvent(id, message)));
       // With a synchronous store, replay and re-attaching happen in one go: no event can slip in between.
       const streamId = replayed instanceof Promise ? await replayed : replayed;
       if (streamId === undefined) return { status: 400, headers: {}, body: "Unknown Last-Event-ID" };
@@ -236,7 +235,7 @@ export class SessionTransport implements Transport {
     const store = this.options.eventStore;
     const id = store ? await store.storeEvent(GET_STREAM, message) : undefined;
     if (this.getStream?.open) {
-      this.getStream.send({ ...(id !== undefined ? { id } : {}), event: "message", data: JSON.stringify(message) });
+      this.getStream.send(messageEvent(id, message));
     } else if ("id" in message && "method" in message) {
       // A server request with nowhere to go would wait forever: fail it now.
       throw new Error("no open stream to deliver the request to; the client has no GET stream");

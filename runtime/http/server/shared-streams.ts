@@ -5,7 +5,7 @@
  */
 import type { EventStore } from "./event-store.ts";
 import type { StateStore } from "./shared-state.ts";
-import type { SseStream } from "./sse.ts";
+import { messageEvent, type SseStream } from "./sse.ts";
 
 function isAnswer(message: object): boolean {
   return "id" in message && !("method" in message) && ("result" in message || "error" in message);
@@ -59,7 +59,7 @@ export class Tailer {
             ended = true;
             return;
           }
-          this.stream.send({ id, event: "message", data: JSON.stringify(message) });
+          this.stream.send(messageEvent(id, message));
           if (this.end === "answer" && isAnswer(message)) ended = true;
         });
       } while (this.again && this.stream.open && !ended);
