@@ -9,13 +9,15 @@
  * Each goes into a fresh `npm init -y` project in the OS temp folder (outside this repository, so npm does not see
  * its workspaces), from the npm registry (cache first) at the versions this repository's lock file pins. Printed per
  * install: packages (`npm ls --all --omit=dev --parseable`), MB on disk (`du`-like: allocated blocks) and MB of file
- * contents. Standalone: `npx tsx bench/footprint.ts`.
+ * contents. The three installs run at once (each in its own project; only the wall time of this file changes).
+ * Standalone: `npx tsx bench/footprint.ts`.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SDK_V1 = "@modelcontextprotocol/sdk@1.32.2";
@@ -40,6 +42,14 @@ function npm(args: readonly string[], cwd: string): string {
   return execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 }
 
+const execFileAsync = promisify(execFile);
+/** `npm` without blocking, so the installs overlap; its stderr is passed on once it ends. */
+async function npmAsync(args: readonly string[], cwd: string): Promise<string> {
+  const { stdout, stderr } = await execFileAsync("npm", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  process.stderr.write(stderr);
+  return stdout;
+}
+
 /** Allocated and apparent sizes of every file below `dir` (symlinks counted once, as links). */
 function sizes(dir: string): { disk: number; content: number } {
   let disk = 0;
@@ -57,12 +67,12 @@ function sizes(dir: string): { disk: number; content: number } {
   return { disk, content };
 }
 
-function install(label: string, specs: readonly string[], root: string): Footprint {
+async function install(label: string, specs: readonly string[], root: string): Promise<Footprint> {
   const dir = path.join(root, label.replace(/\W+/g, "-"));
   mkdirSync(dir, { recursive: true });
-  npm(["init", "-y"], dir);
-  npm(["install", "--omit=dev", ...NPM_FLAGS, ...specs], dir);
-  const listed = npm(["ls", "--all", "--omit=dev", "--parseable"], dir).trim().split("\n");
+  await npmAsync(["init", "-y"], dir);
+  await npmAsync(["install", "--omit=dev", ...NPM_FLAGS, ...specs], dir);
+  const listed = (await npmAsync(["ls", "--all", "--omit=dev", "--parseable"], dir)).trim().split("\n");
   const { disk, content } = sizes(path.join(dir, "node_modules"));
   // The first line of `npm ls --parseable` is the project itself.
   return { packages: listed.length - 1, diskBytes: disk, contentBytes: content };
@@ -79,14 +89,16 @@ try {
     return path.join(packs, file);
   };
   const zod = pinned("zod");
-  const rows: [string, Footprint][] = [
-    ["generated server (@mcp-gen/runtime + zod)", install("generated", [tarball(/^mcp-gen-runtime-/), zod], root)],
-    [`SDK v1 server (${SDK_V1} + zod)`, install("sdk-v1", [SDK_V1, zod], root)],
+  const [generated, sdkV1, cli] = await Promise.all([
+    install("generated", [tarball(/^mcp-gen-runtime-/), zod], root),
+    install("sdk-v1", [SDK_V1, zod], root),
     // The CLI's tarball depends on @mcp-gen/runtime, which is not on the registry: install both tarballs together.
-    [
-      "mcp-gen CLI (devDependency, not deployed)",
-      install("cli", [tarball(/^mcp-gen-runtime-/), tarball(/^mcp-gen-\d/), zod], root),
-    ],
+    install("cli", [tarball(/^mcp-gen-runtime-/), tarball(/^mcp-gen-\d/), zod], root),
+  ]);
+  const rows: [string, Footprint][] = [
+    ["generated server (@mcp-gen/runtime + zod)", generated],
+    [`SDK v1 server (${SDK_V1} + zod)`, sdkV1],
+    ["mcp-gen CLI (devDependency, not deployed)", cli],
   ];
   const mb = (bytes: number): string => (bytes / 1e6).toFixed(1).padStart(6);
   console.log(`# production install footprint: npm install --omit=dev into an empty project (node ${process.version})`);
