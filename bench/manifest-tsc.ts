@@ -4,10 +4,11 @@
  * `client`, zod objects), plus a baseline that only imports the mcp-gen runtime. Each project is its own package
  * (`type: module`) that sees the runtime the way a user does: `import … from "@mcp-gen/runtime"` through
  * `node_modules/@mcp-gen/runtime` (a link to this repository's runtime/ package) and its package.json `exports`, i.e.
- * the built JavaScript and .d.ts in runtime/dist/ (built once here with the package build before measuring). Each project is checked cold with
- * `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on, like the SDK projects) five
- * times (`--rounds=N`), round-robin across the projects; the median times, the checker's type and instantiation counts (independent of machine load) and the
- * SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
+ * the built JavaScript and .d.ts in runtime/dist/ (built once here with the package build before measuring). Each
+ * project is checked cold with `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on,
+ * like the SDK projects, without its `@mcp-gen/source` condition, which would check the runtime's sources instead) five
+ * times (`--rounds=N`), round-robin across the projects; the median times, the checker's type and instantiation
+ * counts (independent of machine load) and the SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
  *
  * The generated project is checked as a user's would be, `schemas.ts` included: each validator goes through the
  * runtime's `exactly<T>()`, so tsc infers zod's generics and proves them against the declared types; that inference
@@ -209,7 +210,13 @@ for (const [label, name] of Object.entries(projects)) {
   else if (label === "runtime") await runtimeOnlyProject(dir);
   else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2");
   const include = label === "mcp-gen" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
-  const tsconfig = { extends: path.relative(dir, path.join(REPO, "tsconfig.json")), include };
+  // The repository's tsconfig resolves @mcp-gen/runtime to its TypeScript sources (the `@mcp-gen/source` condition);
+  // a user's project resolves it to dist/*.d.ts, so the condition is switched off here.
+  const tsconfig = {
+    extends: path.relative(dir, path.join(REPO, "tsconfig.json")),
+    compilerOptions: { customConditions: [] },
+    include,
+  };
   await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
 }
 
