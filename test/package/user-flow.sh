@@ -80,14 +80,19 @@ start_http() {
   PORT=0 setsid "$@" >"$log" 2>&1 &
   local pid=$!
   SERVER_PIDS+=("$pid")
+  wait_for_url "$log" "$pid" "the HTTP server ($*)"
+}
+# wait_for_url LOG PID WHAT: waits (30 s at most) for the process PID to print an http:// URL into LOG; sets URL to the
+# first one, or fails naming WHAT when the process exits or prints none.
+wait_for_url() {
   URL=""
   for _ in $(seq 1 300); do
-    URL="$(grep -Eo 'http://[^ ]+' "$log" | head -n 1 || true)"
-    [ -n "$URL" ] && break
-    kill -0 "$pid" 2>/dev/null || fail "the HTTP server ($*) exited: $(cat "$log")"
+    URL="$(grep -Eo 'http://[^ ]+' "$1" | head -n 1 || true)"
+    [ -n "$URL" ] && return 0
+    kill -0 "$2" 2>/dev/null || fail "$3 exited: $(cat "$1")"
     sleep 0.1
   done
-  [ -n "$URL" ] || fail "the HTTP server ($*) printed no URL: $(cat "$log")"
+  fail "$3 printed no URL: $(cat "$1")"
 }
 # Starts the command (start_http), calls it with the SDK client, stops it.
 call_http() {
@@ -104,14 +109,8 @@ start_registry() {
   node "$REPO/test/package/local-registry.mjs" --upstream "$(npm config get registry)" --pin "typescript@$1" \
     --pin "@types/node@$(pinned @types/node)" --pin "zod@$(pinned zod)" "$RUNTIME_TGZ" "$CLI_TGZ" >"$log" 2>&1 &
   REGISTRY_PID=$!
-  REGISTRY=""
-  for _ in $(seq 1 100); do
-    REGISTRY="$(grep -Eo '^http://[^ ]+' "$log" || true)"
-    [ -n "$REGISTRY" ] && break
-    kill -0 "$REGISTRY_PID" 2>/dev/null || fail "the loopback registry exited: $(cat "$log")"
-    sleep 0.1
-  done
-  [ -n "$REGISTRY" ] || fail "the loopback registry printed no URL: $(cat "$log")"
+  wait_for_url "$log" "$REGISTRY_PID" "the loopback registry"
+  REGISTRY="$URL"
 }
 stop_registry() {
   [ -z "$REGISTRY_PID" ] || kill "$REGISTRY_PID" 2>/dev/null || true
