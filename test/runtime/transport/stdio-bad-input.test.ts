@@ -76,6 +76,8 @@ describe.each(SUPPORTED_REVISIONS)("bad input over stdio at %s", (revision) => {
         }),
       );
 
+      // Requests are served concurrently, so replies need not come in the order sent: wait for each one.
+      for (const id of [2, 3, 4, 5, 6]) await until(id);
       const last = await until(7);
       expect(last?.result).toMatchObject({ structuredContent: { sum: 42 } });
       expect(replies.filter((r) => r.id === null).map((r) => r.error?.code)).toEqual([-32700, -32700]);
