@@ -92,6 +92,7 @@ describe.each(REQUEST_PATHS)("requests over %s", (path) => {
       expect(regional["result"]).toMatchObject({ content: [{ text: "Zürich " }] });
 
       const cancelledBefore = host.cancelled.length;
+      const callsBefore = host.contexts.length;
       // send() resolves once the answer starts; "slow" answers nothing until cancelled, so do not await it yet.
       const sent = transport.send({
         jsonrpc: "2.0",
@@ -99,7 +100,9 @@ describe.each(REQUEST_PATHS)("requests over %s", (path) => {
         method: "tools/call",
         params: { name: "slow", arguments: {}, _meta: modernMeta() },
       });
-      await new Promise((r) => setTimeout(r, 50));
+      // The cancellation must find the call running: wait until the server has it (a fixed pause was too short on a
+      // loaded machine, and a cancellation for a request the server has not seen yet is ignored).
+      await waitFor(() => host.contexts.length === callsBefore + 1);
       await transport.send({
         jsonrpc: "2.0",
         method: "notifications/cancelled",
