@@ -109,14 +109,16 @@ describe("sessions per client", () => {
 
 describe("sessions that never send notifications/initialized", () => {
   it("are evicted after uninitializedSessionTimeoutMs, while initialized ones stay", async () => {
-    running = await serve(server(), { uninitializedSessionTimeoutMs: 200 });
+    // 1 s: the initialized session's two handshake POSTs, and the count of both sessions below, must come within it on a
+    // loaded machine (at 200 ms either could find its session already evicted).
+    running = await serve(server(), { uninitializedSessionTimeoutMs: 1000 });
     const ready = await openSession(running.url);
     const half = await post(running.url, initializeMessage(1));
     const halfId = half.headers.get("mcp-session-id")!;
     await half.text();
     expect(halfId).toBeTruthy();
     expect(running.handler.sessionCount).toBe(2);
-    await waitFor(() => running!.handler.sessionCount === 1, 3000);
+    await waitFor(() => running!.handler.sessionCount === 1, 5000);
     const headers = { "mcp-protocol-version": "2025-11-25" };
     const gone = await post(
       running.url,
