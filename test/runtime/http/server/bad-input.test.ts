@@ -250,7 +250,9 @@ describe("clients that go away", () => {
 
   it("a session whose only client vanished mid-call expires and frees the running handler", async () => {
     const fixture = new FixtureHost();
-    const shortLived = await serve(fixture, { sessionIdleTimeoutMs: 100 });
+    // 500 ms, not less: the handshake's two POSTs and the call must fit in it on a loaded machine (at 100 ms the session
+    // could expire before the call reached it).
+    const shortLived = await serve(fixture, { sessionIdleTimeoutMs: 500 });
     try {
       const id = await openSession(shortLived.url);
       const controller = new AbortController();
@@ -265,13 +267,14 @@ describe("clients that go away", () => {
         signal: controller.signal,
       }).catch((error: unknown) => error);
       await waitFor(() => fixture.contexts.length === 2); // initialize, then the slow call
-      await new Promise((r) => setTimeout(r, 300)); // busy: an in-flight call with its client connected does not expire
+      // Twice the idle timeout (the sweep runs every 250 ms): busy, an in-flight call with its client connected does not expire.
+      await new Promise((r) => setTimeout(r, 1000));
       expect(shortLived.handler.sessionCount).toBe(1);
       controller.abort();
       await call;
       await waitFor(
         () => shortLived.handler.sessionCount === 0 && fixture.open === 0 && fixture.cancelled.includes("slow"),
-        2000,
+        5000,
       );
     } finally {
       await shortLived.close();
