@@ -59,12 +59,14 @@ describe.each(SUPPORTED_REVISIONS)("stdio, revision %s", (revision) => {
     await expect(client.callTool("slow", { steps: 100, stepMs: 10 }, { timeoutMs: 60 })).rejects.toBeInstanceOf(
       RequestTimeoutError,
     );
+    // The whole call (3 × 300 ms) outlasts the 800 ms timeout, so only the resets keep it alive; each gap between
+    // progress updates leaves 500 ms to spare for a loaded machine (30 ms steps against 80 ms left too little).
     const reset = await client.callTool(
       "slow",
-      { steps: 4, stepMs: 30 },
-      { timeoutMs: 80, resetTimeoutOnProgress: true, onProgress: () => undefined },
+      { steps: 3, stepMs: 300 },
+      { timeoutMs: 800, resetTimeoutOnProgress: true, onProgress: () => undefined },
     );
-    expect(reset.content[0]).toMatchObject({ text: "done 4" });
+    expect(reset.content[0]).toMatchObject({ text: "done 3" });
 
     // Server→client input: JSON-RPC requests in the handshake era, an MRTR round trip in the stateless era.
     const both = await client.callTool("sample-and-roots", {});
