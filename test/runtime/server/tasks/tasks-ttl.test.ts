@@ -56,10 +56,13 @@ describe("a TTL longer than a timer can wait (40 days)", () => {
   afterAll(() => peer.close());
 
   it("does not expire the task at once (setTimeout fires at once past 2^31 - 1 ms)", async () => {
-    const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 1 } })).result!;
+    // A minute's work: "working" below can only mean not expired (a 1 s task could have completed by the time a
+    // loaded machine got the tasks/get through).
+    const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!;
     expect(created).toMatchObject({ resultType: "task", ttlMs: LONG });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const task = (await peer.request("tasks/get", { taskId: created["taskId"] })).result;
     expect(task).toMatchObject({ status: "working" });
+    await peer.request("tasks/cancel", { taskId: created["taskId"] });
   }, 20_000);
 });
