@@ -52,7 +52,10 @@ export function describeTaskStore(name: string, make: () => Promise<TaskStore> |
       const late = await store.update(task.taskId, { type: "complete", result: { content: [] } });
       expect(late?.status).toBe("cancelled");
       expect(await store.update("contract-unknown", { type: "cancel" })).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 50)); // a shared store may report asynchronously
+      // A shared store may report asynchronously: wait for the four reports (a fixed 50 ms could end before a loaded
+      // machine read them), then 50 ms more for any report that should not come.
+      await expect.poll(() => seen.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(4);
+      await new Promise((resolve) => setTimeout(resolve, 50));
       stop();
       expect(seen.map((t) => t.status)).toEqual(["input_required", "input_required", "input_required", "cancelled"]);
       await store.close?.();
@@ -60,9 +63,10 @@ export function describeTaskStore(name: string, make: () => Promise<TaskStore> |
 
     it("keeps a task until its expiresAt", async () => {
       const store = await make();
-      const task = sampleTask({ expiresAt: Date.now() + 400, ttlMs: 400 });
+      // Asked halfway through its TTL; 2 s, so the create, the pause and the get fit before expiresAt on a loaded machine.
+      const task = sampleTask({ expiresAt: Date.now() + 2_000, ttlMs: 2_000 });
       await store.create(task);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await store.get(task.taskId)).toBeDefined();
       await store.close?.();
     });
