@@ -50,9 +50,10 @@ describe("RedisTaskStore shared by instances", () => {
     const final = (await two.tasks.get(task.taskId))!;
     expect(Object.keys(final.inputRequests ?? {}).sort()).toEqual([...keys].sort());
     expect(final.usedKeys).toHaveLength(40);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect([...heard[0]!].sort()).toEqual([...keys].sort());
-    expect([...heard[1]!].sort()).toEqual([...keys].sort());
+    // Pub/sub delivers on its own connection, after the writes' answers: wait for it (100 ms was not always enough
+    // on a loaded machine, where the timer could fire before the subscriber's socket was read).
+    await expect.poll(() => [...heard[0]!].sort(), { timeout: 5_000 }).toEqual([...keys].sort());
+    await expect.poll(() => [...heard[1]!].sort(), { timeout: 5_000 }).toEqual([...keys].sort());
   });
 
   it("a cancel on one instance and a completion on another: exactly one outcome, seen the same everywhere", async () => {
@@ -77,16 +78,17 @@ describe("RedisTaskStore shared by instances", () => {
     await store.ready();
     const admin = createClient({ url: redis.url });
     await admin.connect();
-    const short: TaskState = sampleTask({ expiresAt: Date.now() + 300, ttlMs: 300 });
+    // 1 s: the five round trips below must come before it expires, also on a loaded machine.
+    const short: TaskState = sampleTask({ expiresAt: Date.now() + 1_000, ttlMs: 1_000 });
     await store.tasks.create(short);
     const forever = sampleTask({ expiresAt: null, ttlMs: null });
     await store.tasks.create(forever);
     const ttl = await admin.pTTL(`bounded:task:${short.taskId}`);
     expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(300);
+    expect(ttl).toBeLessThanOrEqual(1_000);
     expect(await admin.pTTL(`bounded:task:${forever.taskId}`)).toBe(-1); // no expiry
     await expect(store.tasks.create(sampleTask())).rejects.toBeInstanceOf(TaskStoreFullError);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, short.expiresAt! - Date.now()) + 100));
     expect(await store.tasks.get(short.taskId)).toBeUndefined();
     await store.tasks.create(sampleTask()); // the expired one no longer counts
     expect(await store.tasks.get(forever.taskId)).toMatchObject({ status: "working" });
