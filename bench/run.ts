@@ -20,7 +20,7 @@ const SMOKE: Readonly<Record<string, readonly string[]>> = {
   "http-throughput.ts": ["--quick"],
   "manifest-generate.ts": ["--reps=1"],
   "manifest-tsc.ts": ["--rounds=1"],
-  "runtime-roundtrip.ts": ["--quick"],
+  "runtime-roundtrip.ts": ["--smoke"],
   "scale-store.ts": ["--quick"],
   "soak.ts": ["--clients=10", "--calls=5"],
   "stateless-tools.ts": ["--quick"],

@@ -5,39 +5,28 @@
  * which scheduling noise on a shared machine moves far less than throughput at concurrency 1. Prints ratios.
  * Standalone: `npx tsx bench/runtime-roundtrip.ts` (`--quick` for a short run, `--reps=N` rounds over all scenarios,
  * median kept (default 3, quick 1), `--only=<text>[,<text>…]` for scenarios whose "<transport> <name>" contains
- * one of the texts).
- * The same file is the child-process server: `… --serve=<ours|v1|v2|echo|echo-modern>`.
+ * one of the texts; `--smoke`, what `npm run bench -- --smoke` runs: every scenario once, 50 ms cells, all in this
+ * process; its figures are not meant to be read). The servers, and the stdio children, are bench/lib/roundtrip-servers.ts.
  */
-import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport as V1Memory } from "@modelcontextprotocol/sdk/inMemory.js";
-import { StdioClientTransport as V1StdioClient } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { McpServer as V1Server } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport as V1StdioServer } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { Client as V2Client, InMemoryTransport as V2Memory } from "@modelcontextprotocol/client";
-import { StdioClientTransport as V2StdioClient } from "@modelcontextprotocol/client/stdio";
-import { McpServer as V2Server } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client as V2Client } from "@modelcontextprotocol/client";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
-import {
-  builtinRevisions,
-  createMemoryTransportPair,
-  McpClient,
-  McpServer,
-  StdioServerTransport,
-} from "../runtime/index.ts";
-import { StdioClientTransport } from "../runtime/node.ts";
 import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
 
 import { format, LEGACY, medianRow, MODERN, ratios, type Measurement, type Row } from "./lib/roundtrip-rows.ts";
+import { oursServer, v1Server, v2Server } from "./lib/roundtrip-servers.ts";
 
 const SELF = fileURLToPath(import.meta.url);
+const SERVERS = fileURLToPath(new URL("./lib/roundtrip-servers.ts", import.meta.url));
+const SMOKE = process.argv.includes("--smoke");
 const QUICK = process.argv.includes("--quick");
-const MEASURE_MS = QUICK ? 400 : 1500;
-const WARMUP_CALLS = QUICK ? 300 : 3000;
-const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK ? 1 : 3));
+const MEASURE_MS = SMOKE ? 50 : QUICK ? 400 : 1500;
+const WARMUP_CALLS = SMOKE ? 32 : QUICK ? 300 : 3000;
+const REPS = Number(
+  process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK || SMOKE ? 1 : 3),
+);
 const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 
 type Call = (a: number, b: number) => Promise<number>;
@@ -48,61 +37,8 @@ interface Peer {
   close(): Promise<void>;
 }
 
-// ---- servers -------------------------------------------------------------------------------------------------
-
-const AddArgs = z.object({ a: z.number(), b: z.number() });
-const addResult = (a: number, b: number) => ({
-  content: [{ type: "text" as const, text: String(a + b) }],
-  structuredContent: { sum: a + b },
-});
-
-function oursServer(): McpServer {
-  return new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
-    {
-      name: "add",
-      inputSchema: {
-        type: "object",
-        properties: { a: { type: "number" }, b: { type: "number" } },
-        required: ["a", "b"],
-      },
-    },
-    ({ a, b }) => addResult(a, b),
-    { arguments: AddArgs },
-  );
-}
-
-function v1Server(): V1Server {
-  const server = new V1Server({ name: "bench", version: "1" });
-  server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => addResult(a, b));
-  return server;
-}
-
-function v2Server(): V2Server {
-  const server = new V2Server({ name: "bench", version: "1" }, { capabilities: { tools: {} } });
-  server.registerTool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) =>
-    addResult(a, b),
-  );
-  return server;
-}
-
-async function serve(kind: string): Promise<void> {
-  if (kind === "ours") await oursServer().connect(new StdioServerTransport());
-  else if (kind === "v1") await v1Server().connect(new V1StdioServer());
-  else if (kind === "v2") serveStdio(() => v2Server());
-  else if (kind === "echo" || kind === "echo-modern") {
-    const decoder = new LineDecoder();
-    process.stdin.on("data", (chunk: Buffer) => {
-      let out = "";
-      for (const line of decoder.push(chunk)) {
-        const request = JSON.parse(line as string) as { id: number; params: { arguments: { a: number; b: number } } };
-        const { a, b } = request.params.arguments;
-        const result = kind === "echo" ? addResult(a, b) : modernAddResult(a, b);
-        out += JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) + "\n";
-      }
-      process.stdout.write(out);
-    });
-  }
-}
+/** A stdio server child's command (bench/lib/roundtrip-servers.ts): `kind` is ours, v1, v2, echo or echo-modern. */
+const serverArgs = (kind: string) => ["--import", "tsx", SERVERS, kind];
 
 // ---- clients -------------------------------------------------------------------------------------------------
 
@@ -110,6 +46,10 @@ const sumOf = (result: object): number =>
   ((result as { structuredContent?: { sum: number } }).structuredContent as { sum: number }).sum;
 
 async function oursPeer(revision: string, transport: "memory" | "stdio"): Promise<Peer> {
+  const [{ builtinRevisions, createMemoryTransportPair, McpClient }, { StdioClientTransport }] = await Promise.all([
+    import("../runtime/index.ts"),
+    import("../runtime/node.ts"),
+  ]);
   // A server started through tsx on a loaded machine can take longer than the 5 s default probe to answer.
   const client = new McpClient({
     info: { name: "bench", version: "1" },
@@ -119,13 +59,10 @@ async function oursPeer(revision: string, transport: "memory" | "stdio"): Promis
   let serverPid: number | undefined;
   if (transport === "memory") {
     const [a, b] = createMemoryTransportPair();
-    await oursServer().connect(b);
+    await (await oursServer()).connect(b);
     await client.connect(a);
   } else {
-    const stdio = new StdioClientTransport({
-      command: process.execPath,
-      args: ["--import", "tsx", SELF, "--serve=ours"],
-    });
+    const stdio = new StdioClientTransport({ command: process.execPath, args: serverArgs("ours") });
     await client.connect(stdio);
     serverPid = stdio.pid;
   }
@@ -137,14 +74,17 @@ async function oursPeer(revision: string, transport: "memory" | "stdio"): Promis
 }
 
 async function v1Peer(transport: "memory" | "stdio"): Promise<Peer> {
-  const client = new V1Client({ name: "bench", version: "1" });
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const client: V1Client = new Client({ name: "bench", version: "1" });
   let serverPid: number | undefined;
   if (transport === "memory") {
-    const [a, b] = V1Memory.createLinkedPair();
-    await v1Server().connect(b);
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await (await v1Server()).connect(b);
     await client.connect(a);
   } else {
-    const stdio = new V1StdioClient({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=v1"] });
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const stdio = new StdioClientTransport({ command: process.execPath, args: serverArgs("v1") });
     await client.connect(stdio);
     serverPid = stdio.pid ?? undefined;
   }
@@ -157,14 +97,16 @@ async function v1Peer(transport: "memory" | "stdio"): Promise<Peer> {
 
 async function v2Peer(revision: string, transport: "memory" | "stdio"): Promise<Peer> {
   const mode = revision === MODERN ? { pin: MODERN } : ("legacy" as const);
-  const client = new V2Client({ name: "bench", version: "1" }, { versionNegotiation: { mode } });
+  const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client");
+  const client: V2Client = new Client({ name: "bench", version: "1" }, { versionNegotiation: { mode } });
   let serverPid: number | undefined;
   if (transport === "memory") {
-    const [a, b] = V2Memory.createLinkedPair();
-    await v2Server().connect(b);
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await (await v2Server()).connect(b);
     await client.connect(a);
   } else {
-    const stdio = new V2StdioClient({ command: process.execPath, args: ["--import", "tsx", SELF, "--serve=v2"] });
+    const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+    const stdio = new StdioClientTransport({ command: process.execPath, args: serverArgs("v2") });
     await client.connect(stdio);
     serverPid = stdio.pid ?? undefined;
   }
@@ -175,27 +117,21 @@ async function v2Peer(revision: string, transport: "memory" | "stdio"): Promise<
   };
 }
 
-/** The `_meta` a 2026-07-28 request and result carry (the spec says SHOULD for client and server info). */
+/** The `_meta` a 2026-07-28 request carries (the spec says SHOULD for client info). */
 const CLIENT_META = {
   "io.modelcontextprotocol/protocolVersion": MODERN,
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
 };
-const SERVER_META = { "io.modelcontextprotocol/serverInfo": { name: "bench", version: "1" } };
-const modernAddResult = (a: number, b: number) => ({
-  content: [{ type: "text" as const, text: String(a + b) }],
-  structuredContent: { sum: a + b },
-  resultType: "complete",
-  _meta: SERVER_META,
-});
 
 /**
  * Newline JSON over a child's stdio with no MCP at all: the floor of what any stdio runtime can do. `modern` sends
  * and answers the messages of a 2026-07-28 call (with their `_meta`), the floor for that revision's larger messages.
  */
 async function echoPeer(modern: boolean): Promise<Peer> {
-  const serveArg = modern ? "--serve=echo-modern" : "--serve=echo";
-  const child = spawn(process.execPath, ["--import", "tsx", SELF, serveArg], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, serverArgs(modern ? "echo-modern" : "echo"), {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const pending = new Map<number, (sum: number) => void>();
   const decoder = new LineDecoder();
   child.stdout.on("data", (chunk: Buffer) => {
@@ -311,8 +247,6 @@ function runIsolated(index: number): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-  const serveArg = process.argv.find((a) => a.startsWith("--serve="));
-  if (serveArg) return serve(serveArg.slice("--serve=".length));
   const scenarioArg = process.argv.find((a) => a.startsWith("--scenario="));
   if (scenarioArg) {
     const [name, transport, open] = PLAN[Number(scenarioArg.slice("--scenario=".length))]!;
@@ -328,7 +262,8 @@ async function main(): Promise<void> {
   for (let rep = 0; rep < REPS; rep++) {
     for (const i of chosen) {
       try {
-        reps.get(i)!.push(await runIsolated(i));
+        // The smoke's figures are not read: its scenarios share this process (start-up is most of its time).
+        reps.get(i)!.push(SMOKE ? await run(...PLAN[i]!) : await runIsolated(i));
       } catch (error) {
         console.log(`${PLAN[i]![1]} ${PLAN[i]![0]}: failed: ${(error as Error).message}`);
         process.exitCode = 1;
@@ -337,7 +272,7 @@ async function main(): Promise<void> {
   }
   const rows = chosen.flatMap((i) => (reps.get(i)!.length > 0 ? [medianRow(reps.get(i)!)] : []));
   console.log(
-    `# runtime round trips (tools/call add, ${MEASURE_MS} ms per measurement, one process per scenario, median of ${REPS} rounds, node ${process.version})`,
+    `# runtime round trips (tools/call add, ${MEASURE_MS} ms per measurement, ${SMOKE ? "smoke: one process" : "one process per scenario"}, median of ${REPS} rounds, node ${process.version})`,
   );
   console.log("# cpu = CPU µs per call of the client (+ the server process over stdio)");
   console.log(format(rows));
