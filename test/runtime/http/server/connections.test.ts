@@ -3,10 +3,11 @@
  * request is closed, slow heads and bodies get 408, a connection cap holds, and none of it cuts an SSE stream that
  * is being answered; an aborted upload is reported to `onError` once.
  */
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve, SERVE_DEFAULTS, type RunningServer } from "../../../../runtime/http/server/node.ts";
 import { FixtureHost } from "../fixtures/fixture-host.ts";
-import { initializeMessage, openSession, post } from "../helpers.ts";
+import { initializeMessage, openSession, post, waitFor } from "../helpers.ts";
 import { postHead, rawConnect, receive, sleep, statusOf, within } from "../raw.ts";
 
 const IDLE = 300;
@@ -128,17 +129,27 @@ describe("serve() connection cap", () => {
   });
 
   it("drops connections beyond maxConnections and serves again once one is gone", async () => {
-    const held = await Promise.all([rawConnect(server.port), rawConnect(server.port), rawConnect(server.port)]);
-    await sleep(50);
-    const extra = await rawConnect(server.port);
-    expect(await within(extra.closed, 2000)).toBe(true);
-    expect(held.some((c) => c.isClosed())).toBe(false);
-    held[0]!.socket.destroy();
-    await sleep(50);
-    const response = await post(server.url, initializeMessage(1));
-    expect(response.status).toBe(200);
-    await response.text();
-    for (const c of held) c.socket.destroy();
+    // The server's side of each connection it took; serve()'s own 'close' listeners (the per-address count) run first.
+    const taken = new Set<Socket>();
+    const track = (socket: Socket) => (taken.add(socket), socket.once("close", () => taken.delete(socket)));
+    server.httpServer.on("connection", track);
+    try {
+      const held = await Promise.all([rawConnect(server.port), rawConnect(server.port), rawConnect(server.port)]);
+      await waitFor(() => taken.size === 3);
+      const extra = await rawConnect(server.port);
+      expect(await within(extra.closed, 2000)).toBe(true);
+      expect(held.some((c) => c.isClosed())).toBe(false);
+      held[0]!.socket.destroy();
+      // Gone once the server has closed its side (a fixed 50 ms could end first on a loaded machine, and the next
+      // connection was then refused as a fourth).
+      await waitFor(() => taken.size === 2);
+      const response = await post(server.url, initializeMessage(1));
+      expect(response.status).toBe(200);
+      await response.text();
+      for (const c of held) c.socket.destroy();
+    } finally {
+      server.httpServer.off("connection", track);
+    }
   });
 });
 
