@@ -10,20 +10,22 @@
  * Pairs run interleaved, `--reps` rounds (median per pair), so the ratios compare figures from the same minutes.
  * Targets (issue 25): our client's CPU per call ≤ 1.5× the bare client's; our client + server at c32 ≥ 0.6× the
  * bare pair. Standalone: `npx tsx bench/http-client.ts [--quick] [--reps=3] [--only=bare,ours-node]`
- * (`--server-flags=--cpu-prof` passes node flags to the server children, e.g. to profile them).
+ * (`--server-flags=--cpu-prof` passes node flags to the server children, e.g. to profile them; `--smoke`, what
+ * `npm run bench -- --smoke` runs: every pair once, 50 ms cells, one server child per kind; figures not to be read).
  */
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { builtinRevisions, McpClient } from "../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../runtime/http/client/transport.ts";
-import { caller, LEGACY, startServer, stats, type Child } from "./lib/http-client.ts";
+import { caller, LEGACY, serverChildren, stats } from "./lib/http-client.ts";
 
+const SMOKE = process.argv.includes("--smoke");
 const QUICK = process.argv.includes("--quick");
-const MEASURE_MS = QUICK ? 400 : 1500;
-const WARMUP_CALLS = QUICK ? 300 : 2000;
+const MEASURE_MS = SMOKE ? 50 : QUICK ? 400 : 1500;
+const WARMUP_CALLS = SMOKE ? 32 : QUICK ? 300 : 2000;
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const REPS = Number(argValue("reps") ?? (QUICK ? 1 : 3));
+const REPS = Number(argValue("reps") ?? (QUICK || SMOKE ? 1 : 3));
 const ONLY = argValue("only")?.split(",");
 const SERVER_FLAGS = argValue("server-flags")?.split(" ").filter(Boolean) ?? [];
 
@@ -126,17 +128,16 @@ async function measure(client: Client, port: number, concurrency: number): Promi
   };
 }
 
+const servers = serverChildren(SMOKE, SERVER_FLAGS);
+
 async function runPair(kind: string, make: (port: number) => Promise<Client>): Promise<Row> {
-  const server: Child = await startServer(kind, SERVER_FLAGS);
-  try {
+  return servers.use(kind, async (server) => {
     const client = await make(server.port);
     const c1 = await measure(client, server.port, 1);
     const c32 = await measure(client, server.port, 32);
     await client.close();
     return { c1, c32 };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 const median = (cells: readonly Cell[], key: keyof Cell): number =>
@@ -188,4 +189,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// The smoke's shared server children stop however the run ends.
+await main().finally(() => servers.close());

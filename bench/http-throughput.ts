@@ -4,13 +4,15 @@
  * `node:http` JSON server as the limit. Every server runs in its own process and reports its CPU time, so the
  * table also gives server CPU per call (the fair comparison: the client is the same for all).
  * Standalone: `npx tsx bench/http-throughput.ts` (`--quick` for a short run; `--only=bare,ours` for some server
- * kinds, e.g. while profiling; `--server-flags=--cpu-prof` passes node flags to the server children).
+ * kinds, e.g. while profiling; `--server-flags=--cpu-prof` passes node flags to the server children; `--smoke`, what
+ * `npm run bench -- --smoke` runs: 50 ms cells, one server child per kind; figures not meant to be read).
  */
-import { caller, LEGACY, MODERN, startServer, stats, type Caller } from "./lib/http-client.ts";
+import { caller, LEGACY, MODERN, serverChildren, stats, type Caller } from "./lib/http-client.ts";
 
+const SMOKE = process.argv.includes("--smoke");
 const QUICK = process.argv.includes("--quick");
-const MEASURE_MS = QUICK ? 500 : 2000;
-const WARMUP_CALLS = QUICK ? 200 : 1000;
+const MEASURE_MS = SMOKE ? 50 : QUICK ? 500 : 2000;
+const WARMUP_CALLS = SMOKE ? 32 : QUICK ? 200 : 1000;
 const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const ONLY = argValue("only")?.split(",");
 const SERVER_FLAGS = argValue("server-flags")?.split(" ").filter(Boolean) ?? [];
@@ -61,18 +63,17 @@ async function measure(callers: readonly Caller[], port: number): Promise<Measur
   };
 }
 
+const servers = serverChildren(SMOKE, SERVER_FLAGS);
+
 async function run(name: string, kind: string, revision: string): Promise<Row> {
-  const server = await startServer(kind, SERVER_FLAGS);
-  try {
+  return servers.use(kind, async (server) => {
     const one = [await caller(server.port, revision)];
     const c1 = await measure(one, server.port);
     // 32 concurrent callers; in the handshake era each has its own session, as 32 clients would.
     const many = await Promise.all(Array.from({ length: 32 }, () => caller(server.port, revision)));
     const c32 = await measure(many, server.port);
     return { name, c1, c32 };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8);
@@ -130,4 +131,5 @@ async function main(): Promise<void> {
   console.log(ratios(rows));
 }
 
-await main();
+// The smoke's shared server children stop however the run ends.
+await main().finally(() => servers.close());

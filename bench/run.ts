@@ -15,9 +15,9 @@ import { fileURLToPath } from "node:url";
 const SMOKE: Readonly<Record<string, readonly string[]>> = {
   "cold-start.ts": ["--runs=1"],
   "cold-start-breakdown.ts": ["--runs=1"],
-  "http-client.ts": ["--quick"],
+  "http-client.ts": ["--smoke"],
   "http-memory.ts": ["--sessions=20"],
-  "http-throughput.ts": ["--quick"],
+  "http-throughput.ts": ["--smoke"],
   "manifest-generate.ts": ["--reps=1"],
   "manifest-tsc.ts": ["--rounds=1"],
   "runtime-roundtrip.ts": ["--smoke"],

@@ -144,3 +144,29 @@ export function startServer(kind: string, nodeFlags: readonly string[] = []): Pr
     child.once("exit", (code) => reject(new Error(`${kind} server exited (${code})`)));
   });
 }
+
+/**
+ * The server children of one bench run, by kind: `use` starts a fresh child for its body and stops it after (a
+ * measured run: no pair inherits another's JIT state or heap), or with `shared` (the smoke, whose figures are not
+ * read) starts one child per kind for the whole run; `close` stops those.
+ */
+export function serverChildren(shared: boolean, nodeFlags: readonly string[] = []) {
+  const open = new Map<string, Promise<Child>>();
+  return {
+    async use<T>(kind: string, body: (server: Child) => Promise<T>): Promise<T> {
+      if (shared) {
+        if (!open.has(kind)) open.set(kind, startServer(kind, nodeFlags));
+        return body(await open.get(kind)!);
+      }
+      const server = await startServer(kind, nodeFlags);
+      try {
+        return await body(server);
+      } finally {
+        await server.stop();
+      }
+    },
+    async close(): Promise<void> {
+      for (const server of open.values()) await (await server).stop();
+    },
+  };
+}

@@ -9,17 +9,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
-import { McpServer as V1Server } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { McpServer as V2Server, createMcpHandler } from "@modelcontextprotocol/server";
-import { getRequestListener } from "@hono/node-server";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import * as sources from "../../runtime/index.ts";
-import { McpHttpHandler } from "../../runtime/http/server/handler.ts";
-import { toNodeListener } from "../../runtime/http/server/node.ts";
+import type * as sources from "../../runtime/index.ts";
+import type { McpHttpHandler } from "../../runtime/http/server/handler.ts";
+import type { toNodeListener } from "../../runtime/http/server/node.ts";
 import { HTTP_BUILT_DIR as BUILT_DIR } from "./built-runtime.ts";
+
+// Each kind imports only what it is made of (below), so a child loads no other server's modules.
 
 /** The runtime API a server here is made from: the sources (under tsx) or the built package. */
 interface RuntimeApi {
@@ -28,11 +26,17 @@ interface RuntimeApi {
   readonly McpHttpHandler: typeof McpHttpHandler;
   readonly toNodeListener: typeof toNodeListener;
 }
-const SOURCES: RuntimeApi = { ...sources, McpHttpHandler, toNodeListener };
+async function runtimeSources(): Promise<RuntimeApi> {
+  const [core, handler, node] = await Promise.all([
+    import("../../runtime/index.ts"),
+    import("../../runtime/http/server/handler.ts"),
+    import("../../runtime/http/server/node.ts"),
+  ]);
+  return { ...core, McpHttpHandler: handler.McpHttpHandler, toNodeListener: node.toNodeListener };
+}
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const addResult = (a: number, b: number) => ({ content: [{ type: "text" as const, text: String(a + b) }] });
-const AddArgs = z.object({ a: z.number(), b: z.number() });
 
 function stats(res: ServerResponse): void {
   (globalThis as { gc?: () => void }).gc?.();
@@ -98,7 +102,8 @@ function fillerTools(server: sources.McpServer, count: number): void {
 }
 
 /** Our server with `add` and, given `tools` > 1, that many tools in all (bench/stateless-tools.ts). */
-function ours(tools = 1, api: RuntimeApi = SOURCES): Listener {
+async function ours(tools = 1, runtime?: RuntimeApi): Promise<Listener> {
+  const [{ z }, api] = await Promise.all([import("zod"), runtime ?? runtimeSources()]);
   const { McpServer, builtinRevisions } = api;
   const server = new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
     {
@@ -110,7 +115,7 @@ function ours(tools = 1, api: RuntimeApi = SOURCES): Listener {
       },
     },
     ({ a, b }) => addResult(a, b),
-    { arguments: AddArgs },
+    { arguments: z.object({ a: z.number(), b: z.number() }) },
   );
   fillerTools(server, tools);
   // One bench client opens every session from one address: lift the per-client cap (default 100).
@@ -125,7 +130,12 @@ async function built(): Promise<Listener> {
 }
 
 /** SDK v1: the documented stateful wiring (a transport and server per session), JSON responses. */
-function v1(): Listener {
+async function v1(): Promise<Listener> {
+  const [{ z }, { McpServer: V1Server }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import("zod"),
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+  ]);
   const transports = new Map<string, StreamableHTTPServerTransport>();
   return (req, res) => {
     const sid = req.headers["mcp-session-id"];
@@ -143,7 +153,12 @@ function v1(): Listener {
 }
 
 /** SDK v2: createMcpHandler (2026-07-28, and stateless serving of 2025 traffic), JSON responses. */
-function v2(): Listener {
+async function v2(): Promise<Listener> {
+  const [{ z }, { McpServer: V2Server, createMcpHandler }, { getRequestListener }] = await Promise.all([
+    import("zod"),
+    import("@modelcontextprotocol/server"),
+    import("@hono/node-server"),
+  ]);
   const handler = createMcpHandler(
     () => {
       const server = new V2Server({ name: "bench", version: "1" }, { capabilities: { tools: {} } });
