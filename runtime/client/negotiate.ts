@@ -117,6 +117,9 @@ export async function negotiate(input: NegotiationInput): Promise<Negotiated> {
     return negotiated;
   } catch (error) {
     if (error instanceof LateDiscoverAnswerError) throw error;
+    // The probe went unanswered, then the connection closed with initialize pending: a slow-starting server that exits
+    // on any request before initialize read the probe first. Started again, it gets initialize alone.
+    if (late && input.restartable && error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
     // A stateless-era server refusing `initialize` names the versions it supports (versioning.mdx): after a probe that timed
     // out (a slow server), that answer identifies its era, so probe again with a version it listed.
     const listed = unsupportedVersions(error);
