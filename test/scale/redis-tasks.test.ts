@@ -110,6 +110,10 @@ describe("RedisTaskStore shared by instances", () => {
     const ask = { method: "elicitation/create", params: { message: "?" } };
     await one.tasks.update(task.taskId, { type: "ask", requests: { k: ask } });
     await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(1);
+    // A subscriber that becomes ready catches up at once and again 500 ms later (redis-store.ts). Its first ready was
+    // before the change above was heard, so a 600 ms pause ends after that second catch-up: otherwise, on a loaded
+    // machine, it could run after the answer below and read it back, before the resubscription this test is about.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     await admin.sendCommand(["ACL", "SETUSER", "instance-one", "off"]);
     await admin.sendCommand(["CLIENT", "KILL", "TYPE", "pubsub"]);
     await two.tasks.update(task.taskId, { type: "answer", responses: { k: { action: "accept" } } });
