@@ -34,8 +34,9 @@ describe.each(SUPPORTED_REVISIONS)("bad input over stdio at %s", (revision) => {
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
     const send = (line: string) => child.stdin.write(line + "\n");
+    // Up to 30 s: the first reply waits for the server process to start, which took 5 s at load 14.
     const until = async (id: number) => {
-      for (let i = 0; i < 600 && !replies.some((r) => r.id === id); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 1200 && !replies.some((r) => r.id === id); i++) await new Promise((r) => setTimeout(r, 25));
       return replies.find((r) => r.id === id);
     };
     try {

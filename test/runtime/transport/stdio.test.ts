@@ -86,10 +86,11 @@ describe("stdio robustness", () => {
     child.stdout.on("data", (chunk: Buffer) =>
       decoder.push(chunk).forEach((line) => replies.push(JSON.parse(line as string))),
     );
+    // Up to 30 s: the replies wait for the server process to start, which took 5 s at load 14.
     const waitFor = async (count: number) => {
-      for (let i = 0; i < 400 && replies.length < count; i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 1200 && replies.length < count; i++) await new Promise((r) => setTimeout(r, 25));
       if (replies.length < count)
-        throw new Error(`expected ${count} replies within 10 s, got ${JSON.stringify(replies)}`);
+        throw new Error(`expected ${count} replies within 30 s, got ${JSON.stringify(replies)}`);
       return replies;
     };
     const send = (text: string) => child.stdin.write(text + "\n");
