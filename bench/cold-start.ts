@@ -12,7 +12,8 @@
  * TypeScript loader is timed. Runs are interleaved; medians are
  * printed with ratios to the bare process. On Linux the server process's own CPU time until its answer is printed
  * too (from /proc, 10 ms ticks): unlike wall time it barely moves when other processes load the machine.
- * Standalone: `npx tsx bench/cold-start.ts` (`--runs=N`, default 15).
+ * Standalone: `npx tsx bench/cold-start.ts` (`--runs=N`, default 15; `--smoke`, what `npm run bench -- --smoke` runs:
+ * one run without the disk-cache warm-up pass, figures not meant to be read).
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -22,7 +23,8 @@ import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
 import { builtRuntime, PROJECT_ROOT } from "./lib/built-runtime.ts";
 import { bundled, generatedApp, installRuntime } from "./lib/generated-server.ts";
 
-const RUNS = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice("--runs=".length) ?? 15);
+const SMOKE = process.argv.includes("--smoke");
+const RUNS = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice("--runs=".length) ?? (SMOKE ? 1 : 15));
 const DIR = path.join(PROJECT_ROOT, ".tmp/bench-cold-start");
 /**
  * The generated servers' app folders (each one's node_modules holds the runtime as packed): the manifest naming no
@@ -222,7 +224,8 @@ async function main(): Promise<void> {
     `sdk-v1 ${await bundled(path.join(DIR, "sdk-v1.mjs"), path.join(DIR, "bundles/sdk-v1.mjs"))}`,
   ];
   const times = new Map<string, Sample[]>(PLAN.map(([name]) => [name, []]));
-  for (const [, script, modern] of PLAN) await coldStart(script, modern).catch(() => undefined); // warm the disk cache
+  // Warm the disk cache (not in the smoke, whose figures are not read).
+  if (!SMOKE) for (const [, script, modern] of PLAN) await coldStart(script, modern).catch(() => undefined);
   for (let run = 0; run < RUNS; run++) {
     for (const [name, script, modern] of PLAN) times.get(name)!.push(await coldStart(script, modern));
   }

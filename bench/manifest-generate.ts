@@ -1,7 +1,8 @@
 /**
  * Generation time for a 200-tool manifest (load, lower, emit, format) and a no-op `--check` of its up-to-date
  * output: in-process (median of 5 after a warm-up; `--reps=N`) and as the CLI a user runs (one cold process each).
- * Standalone: `npx tsx bench/manifest-generate.ts [--reps=5]`.
+ * Standalone: `npx tsx bench/manifest-generate.ts [--reps=5]` (`--smoke`, what `npm run bench -- --smoke` runs: 20
+ * tools, one rep; figures not meant to be read).
  */
 import { spawnSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -13,8 +14,9 @@ import { checkOutputFolder, writeOutputFolder } from "../generator/pipeline/outp
 
 const REPO = path.resolve(import.meta.dirname, "..");
 const DIR = path.join(REPO, ".tmp", "bench-manifest-generate");
-const TOOLS = 200;
-const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? 5);
+const SMOKE = process.argv.includes("--smoke");
+const TOOLS = SMOKE ? 20 : 200;
+const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (SMOKE ? 1 : 5));
 
 const manifest = {
   server: { name: "bench", version: "1.0.0" },

@@ -8,7 +8,8 @@
  * project is checked cold with `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on,
  * like the SDK projects, without its `@mcp-gen/source` condition, which would check the runtime's sources instead) five
  * times (`--rounds=N`), round-robin across the projects; the median times, the checker's type and instantiation
- * counts (independent of machine load) and the SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`.
+ * counts (independent of machine load) and the SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`
+ * (`--smoke`, what `npm run bench -- --smoke` runs: 3 tools, one round; figures not meant to be read).
  *
  * The generated project is checked as a user's would be, `schemas.ts` included: each validator goes through the
  * runtime's `exactly<T>()`, so tsc infers zod's generics and proves them against the declared types; that inference
@@ -25,7 +26,8 @@ import { writeOutputFolder } from "../generator/pipeline/output-folder.ts";
 const REPO = path.resolve(import.meta.dirname, "..");
 const ROOT = path.join(REPO, ".tmp", "bench-manifest-tsc");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const TOOLS = 30;
+const SMOKE = process.argv.includes("--smoke");
+const TOOLS = SMOKE ? 3 : 30;
 const names = Array.from({ length: TOOLS }, (_, i) => `tool_${i}`);
 
 /** One tool's schemas: a few kinds of property, an enum, a nested object and an array, and a structured output. */
@@ -221,7 +223,9 @@ for (const [label, name] of Object.entries(projects)) {
 }
 
 // Round-robin (every project once per round), so load from other processes hits all projects alike.
-const ROUNDS = Number(process.argv.find((a) => a.startsWith("--rounds="))?.slice("--rounds=".length) ?? 5);
+const ROUNDS = Number(
+  process.argv.find((a) => a.startsWith("--rounds="))?.slice("--rounds=".length) ?? (SMOKE ? 1 : 5),
+);
 const runsOf: Record<string, Measure[]> = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const [label, name] of Object.entries(projects)) (runsOf[label] ??= []).push(measure(path.join(ROOT, name)));

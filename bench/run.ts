@@ -13,17 +13,17 @@ import { fileURLToPath } from "node:url";
 
 /** Per file, the options of its shortest run (each file's own `--quick`, `--runs=`, … as its header documents). */
 const SMOKE: Readonly<Record<string, readonly string[]>> = {
-  "cold-start.ts": ["--runs=1"],
+  "cold-start.ts": ["--smoke"],
   "cold-start-breakdown.ts": ["--runs=1"],
   "http-client.ts": ["--smoke"],
   "http-memory.ts": ["--sessions=20"],
   "http-throughput.ts": ["--smoke"],
-  "manifest-generate.ts": ["--reps=1"],
-  "manifest-tsc.ts": ["--rounds=1"],
+  "manifest-generate.ts": ["--smoke"],
+  "manifest-tsc.ts": ["--smoke"],
   "runtime-roundtrip.ts": ["--smoke"],
-  "scale-store.ts": ["--quick"],
+  "scale-store.ts": ["--smoke"],
   "soak.ts": ["--clients=10", "--calls=5"],
-  "stateless-tools.ts": ["--quick"],
+  "stateless-tools.ts": ["--smoke"],
 };
 
 const smoke = process.argv.includes("--smoke");

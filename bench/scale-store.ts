@@ -6,7 +6,8 @@
  * of redis-server: at concurrency 1 each write is one round trip, a MULTI/EXEC included) and commands (`INFO
  * commandstats` deltas). Targets: 0 round trips for a 2026-07-28 call, ≤ 1 for a 2025 call on a known session.
  * Three instances without a store cannot serve a 2025 session (nothing shared), so that cell is left out.
- * Needs redis-server (as test/scale). Standalone: `npx tsx bench/scale-store.ts [--quick] [--reps=3]`.
+ * Needs redis-server (as test/scale). Standalone: `npx tsx bench/scale-store.ts [--quick] [--reps=3]` (`--smoke`,
+ * what `npm run bench -- --smoke` runs: one round of 50 ms cells, figures not meant to be read).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -17,10 +18,13 @@ import { createClient } from "redis";
 import { caller, LEGACY, MODERN, stats } from "./lib/http-client.ts";
 import { freePort, RedisProcess } from "../test/scale/cluster.ts";
 
+const SMOKE = process.argv.includes("--smoke");
 const QUICK = process.argv.includes("--quick");
-const MEASURE_MS = QUICK ? 400 : 1500;
-const WARMUP_CALLS = QUICK ? 100 : 300;
-const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK ? 1 : 3));
+const MEASURE_MS = SMOKE ? 50 : QUICK ? 400 : 1500;
+const WARMUP_CALLS = SMOKE ? 20 : QUICK ? 100 : 300;
+const REPS = Number(
+  process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK || SMOKE ? 1 : 3),
+);
 const self = fileURLToPath(import.meta.url);
 
 /** Child mode: one instance (`serve <memory|redis> <redis url> <instance id>`), printing `PORT=<n>`. */

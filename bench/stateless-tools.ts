@@ -5,14 +5,18 @@
  * Printed: calls/s and the server process's CPU per call (the figure load moves least), and the ratios to 1 tool
  * (issue 25's target: 300 tools ≥ 0.9× the calls/s of 1 tool). The same lean node:http client drives every server
  * (bench/lib/http-client.ts); servers run in child processes, measured in interleaved rounds (median of `--reps`).
- * Standalone: `npx tsx bench/stateless-tools.ts [--quick] [--reps=3]`.
+ * Standalone: `npx tsx bench/stateless-tools.ts [--quick] [--reps=3]` (`--smoke`, what `npm run bench -- --smoke`
+ * runs: one round of 50 ms cells, figures not meant to be read).
  */
 import { caller, MODERN, startServer, stats, type Caller, type Child } from "./lib/http-client.ts";
 
+const SMOKE = process.argv.includes("--smoke");
 const QUICK = process.argv.includes("--quick");
-const MEASURE_MS = QUICK ? 400 : 1500;
-const WARMUP_CALLS = QUICK ? 300 : 2000;
-const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK ? 1 : 3));
+const MEASURE_MS = SMOKE ? 50 : QUICK ? 400 : 1500;
+const WARMUP_CALLS = SMOKE ? 32 : QUICK ? 300 : 2000;
+const REPS = Number(
+  process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? (QUICK || SMOKE ? 1 : 3),
+);
 const COUNTS = [1, 30, 300] as const;
 
 interface Cell {
