@@ -1,13 +1,12 @@
 /**
- * @mcp-gen/runtime as users install it: the runtime and protocol bindings built with tsconfig.runtime.json (what the
- * runtime package's build writes to runtime/dist/), reached only through runtime/package.json `exports`. A user project
- * outside the repository (its own `type: module` package with @mcp-gen/runtime and the README's install dependencies
- * in node_modules) generated with the default `runtimeImport` ("@mcp-gen/runtime") type-checks against the emitted
- * .d.ts files and runs on the emitted JavaScript: a generated client calls a generated server in memory and over HTTP
- * (`@mcp-gen/runtime/http`, as the
- * README shows). `mcp-gen init` (default runtime import) scaffolds a
- * project in the same way, and its server runs as a real process. The build goes to a temporary copy of the package,
- * so the test never reads a stale dist/.
+ * @mcp-gen/runtime as users install it: the runtime and protocol bindings as the runtime package's build writes them
+ * to runtime/dist/ (scripts/build-packages.mjs, run first: it builds again only when runtime/ changed, so the test
+ * never reads a stale dist/), copied into the project and reached only through runtime/package.json `exports`. A
+ * user project outside the repository (its own `type: module` package with @mcp-gen/runtime and the README's install
+ * dependencies in node_modules) generated with the default `runtimeImport` ("@mcp-gen/runtime") type-checks against
+ * the emitted .d.ts files and runs on the emitted JavaScript: a generated client calls a generated server in memory
+ * and over HTTP (`@mcp-gen/runtime/http`, as the README shows). `mcp-gen init` (default runtime import) scaffolds a
+ * project in the same way, and its server runs as a real process.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
@@ -21,6 +20,7 @@ import { builtinRevisions, McpClient } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { writeOutputFolder } from "../../generator/pipeline/output-folder.ts";
 import { CLI } from "../generator/cli-run.ts";
+import { copyBuiltPackage } from "../package/built-package.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -91,13 +91,7 @@ beforeAll(async () => {
     unknown
   >;
   await writeFile(path.join(pkg, "package.json"), JSON.stringify({ name, type, exports }));
-  execFileSync(process.execPath, [
-    TSC,
-    "-p",
-    path.join(REPO, "tsconfig.runtime.json"),
-    "--outDir",
-    path.join(pkg, "dist"),
-  ]);
+  copyBuiltPackage("runtime", path.join(pkg, "dist"));
   await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "user-project", type: "module" }));
   await writeFile(path.join(project, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(project, "mcp.yaml") });
@@ -121,16 +115,14 @@ it("a user project type-checks against the package's .d.ts (strict, skipLibCheck
     include: ["app.ts", "generated/*.ts"],
   };
   await writeFile(config, JSON.stringify(tsconfig));
-  const files = execFileSync(process.execPath, [TSC, "--noEmit", "--listFilesOnly", "-p", config], {
-    encoding: "utf8",
-  });
+  // One compilation lists the files it read and type-checks them (a failure throws).
+  const files = execFileSync(process.execPath, [TSC, "--noEmit", "--listFiles", "-p", config], { encoding: "utf8" });
   const fromRepo = files.split("\n").filter((f) => f.startsWith(`${REPO}/`) && !f.startsWith(`${project}/`));
   // Outside the project, only installed packages: nothing from runtime/ or runtime/generated/protocol/ sources.
   expect(fromRepo.filter((f) => !f.startsWith(`${REPO}/node_modules/`))).toEqual([]);
   expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/index.d.ts"));
   expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/http/index.d.ts"));
   expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/generated/protocol/2025-11-25/schemas.d.ts"));
-  execFileSync(process.execPath, [TSC, "--noEmit", "-p", config], { encoding: "utf8" });
 }, 120_000);
 
 it("the built JavaScript runs: a generated client calls a generated server, in memory and over HTTP", () => {
@@ -161,11 +153,11 @@ it("mcp-gen init with the default runtime import: the scaffold builds with its o
 
   // init's own tsconfig.json (nodenext, strict, exactOptionalPropertyTypes, src → dist), nothing added.
   const config = path.join(dir, "tsconfig.json");
-  const files = execFileSync(process.execPath, [TSC, "--listFilesOnly", "-p", config], { encoding: "utf8" });
+  // One build lists the files it read and compiles them (a failure throws).
+  const files = execFileSync(process.execPath, [TSC, "--listFiles", "-p", config], { encoding: "utf8" });
   expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/index.d.ts"));
   expect(files).toContain(path.join(project, RUNTIME_PKG, "dist/http/index.d.ts"));
   expect(files.split("\n").filter((f) => f.startsWith(path.join(REPO, "runtime/")))).toEqual([]);
-  execFileSync(process.execPath, [TSC, "-p", config], { encoding: "utf8" });
 
   // The built JavaScript, run by plain node (no tsx): what `npm start` runs.
   const client = new McpClient({ revisions: builtinRevisions, info: { name: "init-test", version: "1.0.0" } });

@@ -19,7 +19,7 @@ import { REPO_ROOT } from "../../scripts/repo-root.ts";
 import { packageRuntime } from "../../generator/pipeline/protocol.ts";
 import { runtimeSourcesFrom } from "../../scripts/generate-protocol.ts";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
-import { compiledCli } from "./compiled-cli.ts";
+import { copyBuiltPackage } from "./built-package.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const CLI_PACKAGE = JSON.parse(readFileSync(path.join(REPO_ROOT, "generator/package.json"), "utf8")) as {
@@ -40,7 +40,7 @@ beforeAll(() => {
   mkdirSync(pkg, { recursive: true });
   cpSync(path.join(REPO_ROOT, "generator/package.json"), path.join(pkg, "package.json"));
   cpSync(path.join(REPO_ROOT, "generator/bin"), path.join(pkg, "bin"), { recursive: true });
-  cpSync(compiledCli(), path.join(pkg, "dist"), { recursive: true });
+  copyBuiltPackage("cli", path.join(pkg, "dist"));
   cpSync(path.join(REPO_ROOT, "generator/templates"), path.join(pkg, "templates"), { recursive: true });
   symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
   bin = path.join(pkg, CLI_PACKAGE.bin["mcp-gen"]!);

@@ -17,7 +17,7 @@ import { REPO_ROOT } from "../../scripts/repo-root.ts";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 import { runNode, type CliRun } from "../generator/cli-run.ts";
 import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "../protocol/spec-server.ts";
-import { compiledCli } from "./compiled-cli.ts";
+import { copyBuiltPackage } from "./built-package.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const CLI_PACKAGE = JSON.parse(readFileSync(path.join(REPO_ROOT, "generator/package.json"), "utf8")) as {
@@ -47,7 +47,6 @@ function tree(dir: string): Map<string, string> {
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-protocol-layouts-"));
   server = await startSpecServer(requireSpecRoot());
-  const compiled = compiledCli();
   const layouts = [
     path.join(scratch, "a/node_modules/mcp-gen"),
     path.join(scratch, `b/x/y/node_modules/.pnpm/mcp-gen@${CLI_PACKAGE.version}/node_modules/mcp-gen`),
@@ -56,7 +55,7 @@ beforeAll(async () => {
     mkdirSync(pkg, { recursive: true });
     cpSync(path.join(REPO_ROOT, "generator/package.json"), path.join(pkg, "package.json"));
     cpSync(path.join(REPO_ROOT, "generator/bin"), path.join(pkg, "bin"), { recursive: true });
-    cpSync(compiled, path.join(pkg, "dist"), { recursive: true });
+    copyBuiltPackage("cli", path.join(pkg, "dist"));
     // The package's templates ship beside package.json ("files"); the built-in IRs come from @mcp-gen/runtime.
     cpSync(path.join(REPO_ROOT, "generator/templates"), path.join(pkg, "templates"), { recursive: true });
     // Its dependencies, as the package manager would put them beside it.
