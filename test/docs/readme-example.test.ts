@@ -57,7 +57,7 @@ describe("the README's server in two files", () => {
     const checked = await tsc();
     expect(checked.stdout + checked.stderr).toBe("");
     expect(checked.code).toBe(0);
-  });
+  }, 180_000); // the CLI and a tsc run over the runtime's sources: over 60 s at load 20
 
   it("a structuredContent that does not fit the outputSchema does not compile", async () => {
     expect(handlers).toContain("structuredContent: { high: 20 }");
@@ -67,5 +67,5 @@ describe("the README's server in two files", () => {
     expect(checked.stdout).toMatch(
       /server\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/,
     );
-  });
+  }, 180_000); // a tsc run over the runtime's sources
 });

@@ -131,7 +131,7 @@ describe("legal schema.ts constructs", () => {
     writeFileSync(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include: ["legal/*.ts"], exclude: [] }));
     const tsc = path.join(repoRoot, "node_modules/typescript/bin/tsc");
     await expect(run(process.execPath, [tsc, "--noEmit", "-p", tsconfig], { cwd: repoRoot })).resolves.toBeDefined();
-  });
+  }, 180_000); // a tsc run: over 60 s at load 20
 
   it("mcp-gen protocol prints the pairing warning on stderr and still writes the bindings", async () => {
     const schemaPath = writeSchema("cli", legalSchema());
@@ -146,7 +146,7 @@ describe("legal schema.ts constructs", () => {
     );
     expect(stdout).toMatch(/wrote \d+ files/);
     expect(readFileSync(path.join(out, "revision.ts"), "utf8")).toMatch(/version: "draft-7"/);
-  });
+  }, 180_000); // the CLI on a whole schema: 56 s at load 20
 
   it("a duplicate type alias stays an error with its file:line", () => {
     const text = `${original}\nexport type ProgressToken = string;\n`;

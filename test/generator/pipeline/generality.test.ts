@@ -97,7 +97,7 @@ describe("generality", () => {
     writeFileSync(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include: ["future/*.ts"], exclude: [] }));
     const tsc = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
     await expect(run(process.execPath, [tsc, "--noEmit", "-p", tsconfig], { cwd: REPO_ROOT })).resolves.toBeDefined();
-  });
+  }, 180_000); // a tsc run: over 60 s at load 20
 
   it("an unsupported construct fails with the schema's file:line", async () => {
     const text = `${original}\nexport type ToolKeys = keyof Tool;\n`;
