@@ -2,19 +2,20 @@
  * `npm run bench`: runs every bench/*.ts file except this one, in name order, each in its own process (so one
  * benchmark's warm caches or heap do not skew the next). Add a benchmark by adding a file.
  *
- * `npm run bench -- --smoke`: the same files, each with its own options for its shortest run (SMOKE below: one rep,
- * a few sessions or clients), to prove every benchmark still runs and prints its figures; the figures are not
- * meant to be read. A file SMOKE does not name runs as it always does. CI runs this (.ci/run); test/docs checks it.
+ * `npm run bench -- --smoke`: the same files, each with its own options for its shortest run (SMOKE below: mostly the
+ * file's own `--smoke`, every row once with 50 ms cells and the smallest sizes), to prove every benchmark still runs
+ * and prints its figures; the figures are not meant to be read. A file SMOKE does not name runs as it always does. CI runs this (.ci/run); test/docs checks it.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Per file, the options of its shortest run (each file's own `--quick`, `--runs=`, … as its header documents). */
+/** Per file, the options of its shortest run (each file's own `--smoke`, `--runs=`, … as its header documents). */
 const SMOKE: Readonly<Record<string, readonly string[]>> = {
   "cold-start.ts": ["--smoke"],
   "cold-start-breakdown.ts": ["--runs=1"],
+  "generate-protocol.ts": ["--smoke"],
   "http-client.ts": ["--smoke"],
   "http-memory.ts": ["--sessions=20"],
   "http-throughput.ts": ["--smoke"],
