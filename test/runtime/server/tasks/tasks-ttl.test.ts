@@ -1,7 +1,8 @@
 /**
  * A task's TTL (extensions/tasks/tasks.md §Task Polling): resolvable until `createdAt + ttlMs` (never earlier),
  * then gone (-32602), whether it finished or was still running. A real server process with a 2.5 s TTL, over stdio
- * and Streamable HTTP; asked 900 ms before and 500 ms after it (400/300 ms flaked on a loaded machine).
+ * and Streamable HTTP; asked 900 ms before and 500 ms after it (400/300 ms flaked on a loaded machine). Each test may
+ * take 60 s: at load 21 the first one over stdio did not finish in 20 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpPeer, stdioPeer, type Peer } from "./wire-peer.ts";
@@ -33,7 +34,7 @@ describe.each([
     const after = await peer.request("tasks/get", { taskId });
     expect(after.error?.code).toBe(-32602);
     expect(after.error?.message).toMatch(/not found|expired/i);
-  }, 20_000);
+  }, 60_000);
 
   it("stops a task still running at its TTL: it is gone afterwards", async () => {
     const created = (await peer.request("tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result!;
@@ -44,7 +45,7 @@ describe.each([
     await until(born + TTL + AFTER);
     expect((await peer.request("tasks/get", { taskId })).error?.code).toBe(-32602);
     expect((await peer.request("tasks/cancel", { taskId })).error?.code).toBe(-32602);
-  }, 20_000);
+  }, 60_000);
 });
 
 describe("a TTL longer than a timer can wait (40 days)", () => {
@@ -64,5 +65,5 @@ describe("a TTL longer than a timer can wait (40 days)", () => {
     const task = (await peer.request("tasks/get", { taskId: created["taskId"] })).result;
     expect(task).toMatchObject({ status: "working" });
     await peer.request("tasks/cancel", { taskId: created["taskId"] });
-  }, 20_000);
+  }, 60_000);
 });
