@@ -57,6 +57,92 @@ async function tsc(project: string): Promise<{ code: number; output: string }> {
   }
 }
 
+/** A user program calling a tool of each imported server through `connect(name)`. */
+const USE = [
+  'import { connect } from "./mcp-servers/index.js";',
+  'import type { Api as EverythingApi } from "./mcp-servers/everything/api.js";',
+  'import type { Api as FilesApi } from "./mcp-servers/filesystem/api.js";',
+  'import type { Api as MemoryApi } from "./mcp-servers/memory/api.js";',
+  "import { Server } from 'node:net';",
+  "// Counts listening sockets this program opens: none of these servers asks for authorization, so connect()",
+  "// must not start the OAuth loopback redirect listener.",
+  "let listening = 0;",
+  "const listen = Server.prototype.listen as (this: Server, ...args: unknown[]) => Server;",
+  "Server.prototype.listen = function (this: Server, ...args: unknown[]) {",
+  "  listening++;",
+  "  return listen.apply(this, args);",
+  "} as typeof Server.prototype.listen;",
+  "const everything = await connect('everything');",
+  "const http = await connect('everything-http', { inputs: { 'everything-http.X-Api-Key': 'k' } });",
+  "const files = await connect('filesystem');",
+  "const memory = await connect('memory');",
+  "// The agent-facing declarations are implemented by the typed clients.",
+  "const apis: [EverythingApi, FilesApi, MemoryApi] = [everything, files, memory];",
+  "try {",
+  "  const echoed = await everything.tools.echo({ message: 'hi' });",
+  "  const overHttp = await http.tools.echo({ message: 'over http' });",
+  "  const read = await files.tools.readTextFile({ path: `${process.cwd()}/files/a.txt` });",
+  "  const content: string = read.structuredContent.content;",
+  "  const entity = { name: 'mcp-gen', entityType: 'project', observations: ['typed'] };",
+  "  const created = await memory.tools.createEntities({ entities: [entity] });",
+  "  const graph = await memory.tools.readGraph({});",
+  "  const createdNames: string[] = created.structuredContent.entities.map((e) => e.name);",
+  "  const observations: string[][] = graph.structuredContent.entities.map((e) => e.observations);",
+  "  const first = echoed.content[0];",
+  "  const second = overHttp.content[0];",
+  "  console.log(JSON.stringify({",
+  "    echo: first?.type === 'text' ? first.text : null,",
+  "    http: second?.type === 'text' ? second.text : null,",
+  "    content,",
+  "    createdNames,",
+  "    observations,",
+  "    listening,",
+  "  }));",
+  "} finally {",
+  "  await Promise.all([everything.close(), http.close(), files.close(), memory.close()]);",
+  "  void apis;",
+  "}",
+  "",
+].join("\n");
+
+/** Wrong argument types, an unknown server name and a wrong nested field: each must fail tsc. */
+const WRONG = [
+  'import { connect } from "./mcp-servers/index.js";',
+  "const files = await connect('filesystem');",
+  "await files.tools.readTextFile({ path: 42 });",
+  "await connect('not-a-server');",
+  "const memory = await connect('memory');",
+  "await memory.tools.createEntities({ entities: [{ name: 'x', entityType: 'y', observations: 'z' }] });",
+  "",
+].join("\n");
+
+let compilation: Promise<string[]> | undefined;
+/**
+ * use.ts and wrong.ts compiled once, under a plain nodenext tsconfig (tsc still emits dist/use.js beside wrong.ts's
+ * errors): each diagnostic with its continuation lines, told apart by the file it starts in.
+ */
+function compiled(): Promise<string[]> {
+  compilation ??= (async () => {
+    await writeFile(path.join(SCRATCH, "use.ts"), USE);
+    await writeFile(path.join(SCRATCH, "wrong.ts"), WRONG);
+    const options = {
+      module: "nodenext",
+      target: "es2022",
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      outDir: "dist",
+      types: ["node"],
+    };
+    await writeFile(
+      path.join(SCRATCH, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: options, include: ["use.ts", "wrong.ts", "mcp-servers"] }),
+    );
+    const { output } = await tsc("tsconfig.json");
+    return output.split(/\n(?=\S)/).filter((d) => d.trim() !== "");
+  })();
+  return compilation;
+}
+
 let http: ChildProcess;
 let imported: CliRun;
 
@@ -171,69 +257,8 @@ describe("import --config", () => {
   }, 180_000);
 
   it("a user program compiled under a plain nodenext tsconfig calls a tool of each server with typed results", async () => {
-    await writeFile(
-      path.join(SCRATCH, "use.ts"),
-      [
-        'import { connect } from "./mcp-servers/index.js";',
-        'import type { Api as EverythingApi } from "./mcp-servers/everything/api.js";',
-        'import type { Api as FilesApi } from "./mcp-servers/filesystem/api.js";',
-        'import type { Api as MemoryApi } from "./mcp-servers/memory/api.js";',
-        "import { Server } from 'node:net';",
-        "// Counts listening sockets this program opens: none of these servers asks for authorization, so connect()",
-        "// must not start the OAuth loopback redirect listener.",
-        "let listening = 0;",
-        "const listen = Server.prototype.listen as (this: Server, ...args: unknown[]) => Server;",
-        "Server.prototype.listen = function (this: Server, ...args: unknown[]) {",
-        "  listening++;",
-        "  return listen.apply(this, args);",
-        "} as typeof Server.prototype.listen;",
-        "const everything = await connect('everything');",
-        "const http = await connect('everything-http', { inputs: { 'everything-http.X-Api-Key': 'k' } });",
-        "const files = await connect('filesystem');",
-        "const memory = await connect('memory');",
-        "// The agent-facing declarations are implemented by the typed clients.",
-        "const apis: [EverythingApi, FilesApi, MemoryApi] = [everything, files, memory];",
-        "try {",
-        "  const echoed = await everything.tools.echo({ message: 'hi' });",
-        "  const overHttp = await http.tools.echo({ message: 'over http' });",
-        "  const read = await files.tools.readTextFile({ path: `${process.cwd()}/files/a.txt` });",
-        "  const content: string = read.structuredContent.content;",
-        "  const entity = { name: 'mcp-gen', entityType: 'project', observations: ['typed'] };",
-        "  const created = await memory.tools.createEntities({ entities: [entity] });",
-        "  const graph = await memory.tools.readGraph({});",
-        "  const createdNames: string[] = created.structuredContent.entities.map((e) => e.name);",
-        "  const observations: string[][] = graph.structuredContent.entities.map((e) => e.observations);",
-        "  const first = echoed.content[0];",
-        "  const second = overHttp.content[0];",
-        "  console.log(JSON.stringify({",
-        "    echo: first?.type === 'text' ? first.text : null,",
-        "    http: second?.type === 'text' ? second.text : null,",
-        "    content,",
-        "    createdNames,",
-        "    observations,",
-        "    listening,",
-        "  }));",
-        "} finally {",
-        "  await Promise.all([everything.close(), http.close(), files.close(), memory.close()]);",
-        "  void apis;",
-        "}",
-        "",
-      ].join("\n"),
-    );
-    const options = {
-      module: "nodenext",
-      target: "es2022",
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      outDir: "dist",
-      types: ["node"],
-    };
-    await writeFile(
-      path.join(SCRATCH, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: options, include: ["use.ts", "mcp-servers"] }),
-    );
-    const compiled = await tsc("tsconfig.json");
-    expect(compiled.output).toBe("");
+    // Everything outside wrong.ts (the program and the generated code) compiles clean.
+    expect((await compiled()).filter((d) => !d.startsWith("wrong.ts("))).toEqual([]);
     const { stdout } = await run(process.execPath, [path.join(SCRATCH, "dist", "use.js")], {
       cwd: SCRATCH,
       env: { ...process.env, API_KEY: "from-the-environment" },
@@ -251,30 +276,9 @@ describe("import --config", () => {
   }, 300_000);
 
   it("a wrong argument type fails tsc", async () => {
-    await writeFile(
-      path.join(SCRATCH, "wrong.ts"),
-      [
-        'import { connect } from "./mcp-servers/index.js";',
-        "const files = await connect('filesystem');",
-        "await files.tools.readTextFile({ path: 42 });",
-        "await connect('not-a-server');",
-        "const memory = await connect('memory');",
-        "await memory.tools.createEntities({ entities: [{ name: 'x', entityType: 'y', observations: 'z' }] });",
-        "",
-      ].join("\n"),
-    );
-    await writeFile(
-      path.join(SCRATCH, "tsconfig.wrong.json"),
-      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, include: ["wrong.ts"] }),
-    );
-    const compiled = await tsc("tsconfig.wrong.json");
-    expect(compiled.code).not.toBe(0);
-    expect(compiled.output).toMatch(
-      /wrong\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
-    );
-    expect(compiled.output).toMatch(/wrong\.ts\(4,\d+\): error TS2345: Argument of type '"not-a-server"'/);
-    expect(compiled.output).toMatch(
-      /wrong\.ts\(6,\d+\): error TS2322: Type 'string' is not assignable to type 'string\[\]'/,
-    );
+    const output = (await compiled()).join("\n");
+    expect(output).toMatch(/wrong\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
+    expect(output).toMatch(/wrong\.ts\(4,\d+\): error TS2345: Argument of type '"not-a-server"'/);
+    expect(output).toMatch(/wrong\.ts\(6,\d+\): error TS2322: Type 'string' is not assignable to type 'string\[\]'/);
   }, 300_000);
 });
