@@ -148,11 +148,11 @@ describe("the compiled CLI", () => {
       include: ["protocol/*.ts"],
     };
     writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig));
-    const files = execFileSync(process.execPath, [TSC, "--listFilesOnly", "-p", project], { encoding: "utf8" });
+    // One compilation lists the files it read and compiles them (a failure throws).
+    const files = execFileSync(process.execPath, [TSC, "--listFiles", "-p", project], { encoding: "utf8" });
     expect(files).toContain(path.join(REPO_ROOT, "runtime/dist/index.d.ts"));
     expect(files).toContain(path.join(REPO_ROOT, "runtime/dist/protocol/method-type.d.ts"));
     expect(files).not.toContain(path.join(REPO_ROOT, "runtime/protocol/method-type.ts"));
-    execFileSync(process.execPath, [TSC, "-p", project], { encoding: "utf8" });
   }, 120_000);
 });
 
