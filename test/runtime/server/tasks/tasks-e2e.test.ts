@@ -37,7 +37,8 @@ describe.each([
   afterAll(() => peer.close());
 
   it("runs a long tool call as a task: durable create, polled to its result", async () => {
-    const created = await create(peer, "slow_compute", { seconds: 1, label: "long" });
+    // 3 s: the immediate tasks/get below must come while it runs, even when a loaded machine stalls the child.
+    const created = await create(peer, "slow_compute", { seconds: 3, label: "long" });
     expect(created).toMatchObject({ status: "working", ttlMs: 3_600_000, pollIntervalMs: 100 });
     expect(created["createdAt"]).toMatch(ISO);
     for (const absent of ["result", "error", "inputRequests", "requestState", "task", "ttl", "pollInterval"])
@@ -47,7 +48,7 @@ describe.each([
     expect(first).toMatchObject({ resultType: "complete", taskId: created["taskId"], status: "working" });
     const done = await pollUntil(peer, created["taskId"] as string, terminal);
     expect(done["status"]).toBe("completed");
-    expect(text(done["result"])).toBe("long: done after 1 s");
+    expect(text(done["result"])).toBe("long: done after 3 s");
   }, 20_000);
 
   it("ends a tool error as a completed task with isError, and a JSON-RPC error as failed", async () => {
