@@ -23,7 +23,7 @@ const PARENT = fileURLToPath(new URL("../fixtures/stdio-parent.ts", import.meta.
 /** tsx by absolute URL, so children started in another working directory still load it. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 // Long enough for a loaded machine to let the child react to each step before the next one.
-const GRACE_MS = 1000;
+const GRACE_MS = 2000;
 const started: StdioClientTransport[] = [];
 const workDir = realpathSync(mkdtempSync(join(tmpdir(), "mcp-gen-stdio-")));
 
