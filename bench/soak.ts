@@ -15,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { LEGACY as SESSION_ERA, messageOf, MODERN, send } from "./lib/http-client.ts";
+import { ADD_TOOL, addArguments } from "./lib/add-tool.ts";
 import { builtinRevisions } from "../runtime/protocol/builtin-revisions.ts";
 
 const arg = (name: string, fallback: number): number =>
@@ -40,18 +41,12 @@ async function serveChild(kind: string): Promise<void> {
     const { McpServer } = await import("../runtime/index.ts");
     const { McpHttpHandler } = await import("../runtime/http/server/handler.ts");
     const { toNodeListener } = await import("../runtime/http/server/node.ts");
-    const AddArgs = z.object({ a: z.number(), b: z.number() });
     const server = new McpServer({ revisions: builtinRevisions, info: { name: "soak", version: "1" } }).tool(
-      {
-        name: "add",
-        inputSchema: {
-          type: "object",
-          properties: { a: { type: "number" }, b: { type: "number" } },
-          required: ["a", "b"],
-        },
-      },
+      ADD_TOOL,
       ({ a, b }) => addResult(a, b),
-      { arguments: AddArgs },
+      {
+        arguments: addArguments(z),
+      },
     );
     // One address opens all the sessions here, so the per-client cap is lifted (and the total cap above the count).
     const handler = new McpHttpHandler(server, {

@@ -16,6 +16,7 @@ import type * as sources from "../../runtime/index.ts";
 import type { McpHttpHandler } from "../../runtime/http/server/handler.ts";
 import type { toNodeListener } from "../../runtime/http/server/node.ts";
 import { HTTP_BUILT_DIR as BUILT_DIR } from "./built-runtime.ts";
+import { ADD_TOOL, addArguments } from "./add-tool.ts";
 
 // Each kind imports only what it is made of (below), so a child loads no other server's modules.
 
@@ -106,16 +107,11 @@ async function ours(tools = 1, runtime?: RuntimeApi): Promise<Listener> {
   const [{ z }, api] = await Promise.all([import("zod"), runtime ?? runtimeSources()]);
   const { McpServer, builtinRevisions } = api;
   const server = new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
-    {
-      name: "add",
-      inputSchema: {
-        type: "object",
-        properties: { a: { type: "number" }, b: { type: "number" } },
-        required: ["a", "b"],
-      },
-    },
+    ADD_TOOL,
     ({ a, b }) => addResult(a, b),
-    { arguments: z.object({ a: z.number(), b: z.number() }) },
+    {
+      arguments: addArguments(z),
+    },
   );
   fillerTools(server, tools);
   // One bench client opens every session from one address: lift the per-client cap (default 100).

@@ -9,6 +9,7 @@ import type { McpServer as V1Server } from "@modelcontextprotocol/sdk/server/mcp
 import type { McpServer as V2Server } from "@modelcontextprotocol/server";
 import type { McpServer } from "../../runtime/index.ts";
 import { fileURLToPath } from "node:url";
+import { ADD_TOOL, addArguments } from "./add-tool.ts";
 
 export const addResult = (a: number, b: number) => ({
   content: [{ type: "text" as const, text: String(a + b) }],
@@ -22,16 +23,11 @@ const modernAddResult = (a: number, b: number) => ({ ...addResult(a, b), resultT
 export async function oursServer(): Promise<McpServer> {
   const [{ z }, { builtinRevisions, McpServer }] = await Promise.all([import("zod"), import("../../runtime/index.ts")]);
   return new McpServer({ revisions: builtinRevisions, info: { name: "bench", version: "1" } }).tool(
-    {
-      name: "add",
-      inputSchema: {
-        type: "object",
-        properties: { a: { type: "number" }, b: { type: "number" } },
-        required: ["a", "b"],
-      },
-    },
+    ADD_TOOL,
     ({ a, b }) => addResult(a, b),
-    { arguments: z.object({ a: z.number(), b: z.number() }) },
+    {
+      arguments: addArguments(z),
+    },
   );
 }
 
