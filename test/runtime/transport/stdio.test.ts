@@ -168,46 +168,36 @@ describe("stdio robustness", () => {
     await expect(pending).rejects.toThrow(/exited \(signal SIGKILL\)/);
   });
 
-  it("restarts a handshake-era server that exits on the server/discover probe, then initializes", async () => {
+  /**
+   * Connects a client to the strict 2025-06-18 fixture (it exits on any request before initialize), which reads
+   * nothing for `holdMs` first; then checks the client restarted it, initialized and serves, and said why.
+   */
+  async function restartsStrictServer(holdMs: number, options: { probeTimeoutMs?: number } = {}): Promise<void> {
     const strict = fileURLToPath(new URL("../fixtures/strict-legacy-server.ts", import.meta.url));
     const diagnostics: string[] = [];
     const client = new McpClient({
       revisions: builtinRevisions,
       info: { name: "e2e", version: "1" },
+      ...options,
       onDiagnostic: (m) => diagnostics.push(m),
     });
     clients.push(client);
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", strict], stderr: "pipe" }),
-    );
+    const args = ["--import", "tsx", strict, ...(holdMs > 0 ? [String(holdMs)] : [])];
+    await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
     expect(client.revision).toBe("2025-06-18");
     expect((await client.listAllTools()).map((t) => t.name)).toEqual(["noop"]);
     expect(diagnostics.join("\n")).toMatch(/closed the connection on the server\/discover probe/);
+  }
+
+  it("restarts a handshake-era server that exits on the server/discover probe, then initializes", async () => {
+    await restartsStrictServer(0);
   });
 
   it("restarts a slow-starting server that exits on the server/discover probe it reads after the probe timed out", async () => {
     // The server reads nothing for 1 s; the probe gives up at 100 ms and initialize goes out, so the server reads the
     // probe first (and exits) while initialize is pending. A CLI started through npx or tsx on a loaded machine
     // starts this slowly against the default 5 s probe timeout.
-    const strict = fileURLToPath(new URL("../fixtures/strict-legacy-server.ts", import.meta.url));
-    const diagnostics: string[] = [];
-    const client = new McpClient({
-      revisions: builtinRevisions,
-      info: { name: "e2e", version: "1" },
-      probeTimeoutMs: 100,
-      onDiagnostic: (m) => diagnostics.push(m),
-    });
-    clients.push(client);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", strict, "1000"],
-        stderr: "pipe",
-      }),
-    );
-    expect(client.revision).toBe("2025-06-18");
-    expect((await client.listAllTools()).map((t) => t.name)).toEqual(["noop"]);
-    expect(diagnostics.join("\n")).toMatch(/closed the connection on the server\/discover probe/);
+    await restartsStrictServer(1000, { probeTimeoutMs: 100 });
   });
 
   it("reports a command that cannot start", async () => {
