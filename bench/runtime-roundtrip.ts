@@ -1,7 +1,7 @@
 /**
  * Runtime bench: `tools/call` round trips per second and p50/p99 latency at concurrency 1 and 32, in memory and
  * over stdio, for this runtime and the official SDK v1 and v2 in the same run, plus a bare newline-JSON echo over a
- * child process (the physical limit of stdio). Also CPU time per call of the client and (stdio) the server process,
+ * child process whose both ends join writes as the runtime does (the floor of stdio). Also CPU time per call of the client and (stdio) the server process,
  * which scheduling noise on a shared machine moves far less than throughput at concurrency 1. Prints ratios.
  * Standalone: `npx tsx bench/runtime-roundtrip.ts` (`--quick` for a short run, `--reps=N` rounds over all scenarios,
  * median kept (default 3, quick 1), `--only=<text>[,<text>…]` for scenarios whose "<transport> <name>" contains
@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { LineDecoder } from "../runtime/jsonrpc/framing.ts";
+import { LineWriter } from "../runtime/transport/streams.ts";
 
 import { format, LEGACY, medianRow, MODERN, ratios, type Measurement, type Row } from "./lib/roundtrip-rows.ts";
 import { oursServer, v1Server, v2Server } from "./lib/roundtrip-servers.ts";
@@ -125,8 +126,10 @@ const CLIENT_META = {
 };
 
 /**
- * Newline JSON over a child's stdio with no MCP at all: the floor of what any stdio runtime can do. `modern` sends
- * and answers the messages of a 2026-07-28 call (with their `_meta`), the floor for that revision's larger messages.
+ * Newline JSON over a child's stdio with no MCP at all: the floor of what any stdio runtime can do. Both ends write
+ * as the runtime does (its `LineWriter`: a turn's first line at once, the rest joined into one write), so the floor
+ * is not one the runtime beats by joining writes where the echo did one write per message. `modern` sends and
+ * answers the messages of a 2026-07-28 call (with their `_meta`), the floor for that revision's larger messages.
  */
 async function echoPeer(modern: boolean): Promise<Peer> {
   const child = spawn(process.execPath, serverArgs(modern ? "echo-modern" : "echo"), {
@@ -141,6 +144,7 @@ async function echoPeer(modern: boolean): Promise<Peer> {
       pending.delete(response.id);
     }
   });
+  const writer = new LineWriter(child.stdin);
   let nextId = 1;
   return {
     serverPid: child.pid,
@@ -151,7 +155,7 @@ async function echoPeer(modern: boolean): Promise<Peer> {
         const params = modern
           ? { name: "add", arguments: { a, b }, _meta: CLIENT_META }
           : { name: "add", arguments: { a, b } };
-        child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }) + "\n");
+        void writer.write({ jsonrpc: "2.0", id, method: "tools/call", params });
       }),
     close: async () => {
       child.stdin.end();

@@ -47,19 +47,25 @@ export async function v2Server(): Promise<V2Server> {
   return server;
 }
 
-/** No MCP at all: answers each `tools/call` line with its result line (`modern`: a 2026-07-28 result). */
+/**
+ * No MCP at all: answers each `tools/call` line with its result line (`modern`: a 2026-07-28 result). Its writes go
+ * through the runtime's own `LineWriter` (the first line of a turn at once, the rest joined), so the floor it sets
+ * is the best a stdio peer can do with that write policy, not one a runtime beats by joining writes.
+ */
 async function echo(modern: boolean): Promise<void> {
-  const { LineDecoder } = await import("../../runtime/jsonrpc/framing.ts");
+  const [{ LineDecoder }, { LineWriter }] = await Promise.all([
+    import("../../runtime/jsonrpc/framing.ts"),
+    import("../../runtime/transport/streams.ts"),
+  ]);
   const decoder = new LineDecoder();
+  const writer = new LineWriter(process.stdout);
   process.stdin.on("data", (chunk: Buffer) => {
-    let out = "";
     for (const line of decoder.push(chunk)) {
       const request = JSON.parse(line as string) as { id: number; params: { arguments: { a: number; b: number } } };
       const { a, b } = request.params.arguments;
       const result = modern ? modernAddResult(a, b) : addResult(a, b);
-      out += JSON.stringify({ jsonrpc: "2.0", id: request.id, result }) + "\n";
+      void writer.write({ jsonrpc: "2.0", id: request.id, result });
     }
-    process.stdout.write(out);
   });
 }
 
