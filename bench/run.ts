@@ -21,6 +21,7 @@ const SMOKE: Readonly<Record<string, readonly string[]>> = {
   "http-throughput.ts": ["--smoke"],
   "manifest-generate.ts": ["--smoke"],
   "manifest-tsc.ts": ["--smoke"],
+  "public-shape.ts": ["--smoke"],
   "runtime-roundtrip.ts": ["--smoke"],
   "scale-store.ts": ["--smoke"],
   "soak.ts": ["--clients=10", "--calls=5"],

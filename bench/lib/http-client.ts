@@ -120,10 +120,14 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export function startServer(kind: string, nodeFlags: readonly string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", SERVERS, kind], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+/** `prefix`: a command the server runs under, e.g. `["taskset", "-c", "1"]` (it must exec node, keeping the pid). */
+export function startServer(
+  kind: string,
+  nodeFlags: readonly string[] = [],
+  prefix: readonly string[] = [],
+): Promise<Child> {
+  const argv = [...prefix, process.execPath, ...nodeFlags, "--import", "tsx", SERVERS, kind];
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (c: Buffer) => {
