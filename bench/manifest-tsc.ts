@@ -1,5 +1,5 @@
 /**
- * tsc check time of the same 30-tool server + client written three ways: mcp-gen's generated stub and typed client,
+ * tsc check time and peak memory of the same server + client (30, 220 and 1,000 tools) written three ways: mcp-gen's generated stub and typed client,
  * the official SDK v1 (`@modelcontextprotocol/sdk`, zod shapes) and SDK v2 (`@modelcontextprotocol/server` +
  * `client`, zod objects), plus a baseline that only imports the mcp-gen runtime. Each project is its own package
  * (`type: module`) that sees the runtime the way a user does: `import … from "@mcp-gen/runtime"` through
@@ -8,8 +8,9 @@
  * project is checked cold with `tsc --noEmit --extendedDiagnostics` (the repository's strict tsconfig, skipLibCheck on,
  * like the SDK projects, without its `@mcp-gen/source` condition, which would check the runtime's sources instead) five
  * times (`--rounds=N`), round-robin across the projects; the median times, the checker's type and instantiation
- * counts (independent of machine load) and the SDK / mcp-gen ratios are printed. Standalone: `npx tsx bench/manifest-tsc.ts`
- * (`--smoke`, what `npm run bench -- --smoke` runs: 3 tools, one round; figures not meant to be read).
+ * counts (independent of machine load), the compiler's peak RSS (python3's `getrusage(RUSAGE_CHILDREN)` around it) and
+ * the SDK / mcp-gen ratios are printed, under TypeScript 5.9 (`typescript`) and 7 (`typescript7`, the native
+ * compiler). Standalone: `npx tsx bench/manifest-tsc.ts` (`--tools=30,220` for some sizes, `--rounds=N`; `--smoke`, what `npm run bench -- --smoke` runs: 3 tools, one round; figures not meant to be read).
  *
  * The generated project is checked as a user's would be, `schemas.ts` included: each validator goes through the
  * runtime's `exactly<T>()`, so tsc infers zod's generics and proves them against the declared types; that inference
@@ -25,10 +26,19 @@ import { writeOutputFolder } from "../generator/pipeline/output-folder.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..");
 const ROOT = path.join(REPO, ".tmp", "bench-manifest-tsc");
-const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const require = createRequire(import.meta.url);
+const COMPILERS = {
+  "TS 5.9": require.resolve("typescript/bin/tsc"),
+  // typescript7's `exports` do not list bin/tsc: found beside its package.json.
+  "TS 7": path.join(path.dirname(require.resolve("typescript7/package.json")), "bin/tsc"),
+} as const;
 const SMOKE = process.argv.includes("--smoke");
-const TOOLS = SMOKE ? 3 : 30;
-const names = Array.from({ length: TOOLS }, (_, i) => `tool_${i}`);
+const TOOL_COUNTS = (
+  process.argv.find((a) => a.startsWith("--tools="))?.slice("--tools=".length) ?? (SMOKE ? "3" : "30,220,1000")
+)
+  .split(",")
+  .map(Number);
+const namesOf = (count: number) => Array.from({ length: count }, (_, i) => `tool_${i}`);
 
 /** One tool's schemas: a few kinds of property, an enum, a nested object and an array, and a structured output. */
 function toolSchemas(i: number) {
@@ -82,7 +92,7 @@ async function packageDir(dir: string): Promise<void> {
   await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), type: "module" }));
 }
 
-async function mcpGenProject(dir: string): Promise<void> {
+async function mcpGenProject(dir: string, names: readonly string[]): Promise<void> {
   const manifest = {
     server: { name: "bench", version: "1.0.0" },
     tools: names.map((name, i) => ({
@@ -141,7 +151,7 @@ function zodShapes(i: number): { input: string; output: string } {
   };
 }
 
-async function sdkProject(dir: string, version: "v1" | "v2"): Promise<void> {
+async function sdkProject(dir: string, version: "v1" | "v2", names: readonly string[]): Promise<void> {
   const wrap = version === "v2" ? (shape: string) => `z.strictObject(${shape})` : (shape: string) => shape;
   const imports =
     version === "v1"
@@ -178,23 +188,38 @@ ${calls.join("\n")}
 interface Measure {
   readonly check: number;
   readonly total: number;
+  /** The compiler process's peak resident memory, MB (NaN without python3). */
+  readonly peakMb: number;
   /** Checker work, independent of machine load. */
   readonly types: number;
   readonly instantiations: number;
 }
 
-function measure(dir: string): Measure {
-  const out = execFileSync(
-    process.execPath,
-    [TSC, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")],
-    {
-      encoding: "utf8",
-    },
-  );
+/**
+ * Python's `getrusage(RUSAGE_CHILDREN)` after the compiler exits gives its peak RSS (ru_maxrss, KB on Linux): Node has
+ * no such call for a child, and TypeScript 7 runs a native binary under its node launcher.
+ */
+const PEAK_RSS = `import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+sys.stdout.write(p.stdout)
+sys.stderr.write(p.stderr)
+print("PeakRssKb:", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(p.returncode)`;
+
+function measure(tsc: string, dir: string): Measure {
+  const args = [tsc, "--noEmit", "--extendedDiagnostics", "-p", path.join(dir, "tsconfig.json")];
+  let out: string;
+  try {
+    out = execFileSync("python3", ["-c", PEAK_RSS, process.execPath, ...args], { encoding: "utf8" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    out = execFileSync(process.execPath, args, { encoding: "utf8" });
+  }
   const value = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)`).exec(out)?.[1] ?? NaN);
   return {
     check: value("Check time"),
     total: value("Total time"),
+    peakMb: value("PeakRssKb") / 1024,
     types: value("Types"),
     instantiations: value("Instantiations"),
   };
@@ -202,58 +227,79 @@ function measure(dir: string): Measure {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-await rm(ROOT, { recursive: true, force: true });
-await buildPackage();
 const projects = { "mcp-gen": "mcpgen", runtime: "runtime", "SDK v1": "sdk1", "SDK v2": "sdk2" } as const;
-for (const [label, name] of Object.entries(projects)) {
-  const dir = path.join(ROOT, name);
-  await packageDir(dir);
-  if (label === "mcp-gen") await mcpGenProject(dir);
-  else if (label === "runtime") await runtimeOnlyProject(dir);
-  else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2");
-  const include = label === "mcp-gen" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
-  // The repository's tsconfig resolves @mcp-gen/runtime to its TypeScript sources (the `@mcp-gen/source` condition);
-  // a user's project resolves it to dist/*.d.ts, so the condition is switched off here.
-  const tsconfig = {
-    extends: path.relative(dir, path.join(REPO, "tsconfig.json")),
-    compilerOptions: { customConditions: [] },
-    include,
-  };
-  await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
-}
-
-// Round-robin (every project once per round), so load from other processes hits all projects alike.
 const ROUNDS = Number(
   process.argv.find((a) => a.startsWith("--rounds="))?.slice("--rounds=".length) ?? (SMOKE ? 1 : 5),
 );
-const runsOf: Record<string, Measure[]> = {};
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [label, name] of Object.entries(projects)) (runsOf[label] ??= []).push(measure(path.join(ROOT, name)));
+
+async function writeProjects(root: string, names: readonly string[]): Promise<void> {
+  for (const [label, name] of Object.entries(projects)) {
+    const dir = path.join(root, name);
+    await packageDir(dir);
+    if (label === "mcp-gen") await mcpGenProject(dir, names);
+    else if (label === "runtime") await runtimeOnlyProject(dir);
+    else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2", names);
+    const include = label === "mcp-gen" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
+    // The repository's tsconfig resolves @mcp-gen/runtime to its TypeScript sources (the `@mcp-gen/source` condition);
+    // a user's project resolves it to dist/*.d.ts, so the condition is switched off here.
+    const tsconfig = {
+      extends: path.relative(dir, path.join(REPO, "tsconfig.json")),
+      compilerOptions: { customConditions: [] },
+      include,
+    };
+    await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+  }
 }
-const results: Record<string, Measure> = {};
-for (const label of Object.keys(projects)) {
-  const runs = runsOf[label]!;
-  results[label] = {
-    check: median(runs.map((r) => r.check)),
-    total: median(runs.map((r) => r.total)),
-    types: runs[0]!.types,
-    instantiations: runs[0]!.instantiations,
-  };
+
+const fixed = (n: number, digits: number, width: number) => (Number.isNaN(n) ? "-" : n.toFixed(digits)).padStart(width);
+
+function report(count: number, compiler: string, results: Record<string, Measure>): void {
+  const base = results["mcp-gen"]!;
+  const runtime = results["runtime"]!;
+  console.log(
+    `manifest-tsc: ${count}-tool server + client, ${compiler}, --noEmit --extendedDiagnostics (median of ${ROUNDS})`,
+  );
+  for (const [label, r] of Object.entries(results)) {
+    const ratio = label.startsWith("SDK")
+      ? `  check ${(r.check / base.check).toFixed(2)}x, memory ${(r.peakMb / base.peakMb).toFixed(2)}x (SDK / mcp-gen)`
+      : "";
+    console.log(
+      `  ${label.padEnd(8)} check ${fixed(r.check, 2, 6)}s  total ${fixed(r.total, 2, 6)}s  peak ${fixed(r.peakMb, 0, 5)} MB  ` +
+        `types ${fixed(r.types, 0, 7)}  instantiations ${fixed(r.instantiations, 0, 8)}${ratio}`,
+    );
+  }
+  // What the manifest's generated code costs on top of importing the runtime at all.
+  if (!Number.isNaN(base.types))
+    console.log(
+      `  generated code alone (mcp-gen minus runtime): types ${base.types - runtime.types}, ` +
+        `instantiations ${base.instantiations - runtime.instantiations}`,
+    );
+}
+
+await rm(ROOT, { recursive: true, force: true });
+await buildPackage();
+for (const count of TOOL_COUNTS) {
+  const root = path.join(ROOT, String(count));
+  await writeProjects(root, namesOf(count));
+  for (const [compiler, tsc] of Object.entries(COMPILERS)) {
+    // Round-robin (every project once per round), so load from other processes hits all projects alike.
+    const runsOf: Record<string, Measure[]> = {};
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [label, name] of Object.entries(projects))
+        (runsOf[label] ??= []).push(measure(tsc, path.join(root, name)));
+    const results: Record<string, Measure> = {};
+    for (const label of Object.keys(projects)) {
+      const runs = runsOf[label]!;
+      results[label] = {
+        check: median(runs.map((r) => r.check)),
+        total: median(runs.map((r) => r.total)),
+        peakMb: median(runs.map((r) => r.peakMb)),
+        types: runs[0]!.types,
+        instantiations: runs[0]!.instantiations,
+      };
+    }
+    report(count, compiler, results);
+  }
+  await rm(root, { recursive: true, force: true });
 }
 await rm(ROOT, { recursive: true, force: true });
-
-const base = results["mcp-gen"]!;
-const runtime = results["runtime"]!;
-console.log(`manifest-tsc: ${TOOLS}-tool server + client, tsc --noEmit --extendedDiagnostics (median of ${ROUNDS})`);
-for (const [label, r] of Object.entries(results)) {
-  const ratio = label.startsWith("SDK") ? `  check ${(r.check / base.check).toFixed(2)}x (SDK / mcp-gen)` : "";
-  console.log(
-    `  ${label.padEnd(8)} check ${r.check.toFixed(2).padStart(6)}s  total ${r.total.toFixed(2).padStart(6)}s  ` +
-      `types ${String(r.types).padStart(7)}  instantiations ${String(r.instantiations).padStart(8)}${ratio}`,
-  );
-}
-// What the manifest's generated code costs on top of importing the runtime at all.
-console.log(
-  `  generated code alone (mcp-gen minus runtime): types ${base.types - runtime.types}, ` +
-    `instantiations ${base.instantiations - runtime.instantiations}`,
-);
