@@ -8,6 +8,7 @@
  */
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import type * as z from "zod/mini";
+import type { Validator as ValueValidator } from "./validation.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -228,5 +229,19 @@ export function jsonSchemaCheck(
     for (const problem of check(value)) {
       ctx.addIssue({ code: "custom", message: problem.message, path: problem.path, input: value });
     }
+  };
+}
+
+/**
+ * A validator for a schema that only arrives as JSON Schema (a hand-registered tool's `outputSchema`): the value
+ * itself when valid, else its problems as issues.
+ */
+export function jsonSchemaValidator(schema: Readonly<Record<string, unknown>>): ValueValidator<unknown> {
+  const check = checker(schema);
+  return {
+    safeParse(value) {
+      const problems = check(value);
+      return problems.length === 0 ? { success: true, data: value } : { success: false, error: { issues: problems } };
+    },
   };
 }

@@ -44,6 +44,7 @@ import { RequestStateSealer } from "./request-state.ts";
 import type { ServerSession } from "./context.ts";
 import { Session } from "./session.ts";
 import { matchUriTemplate } from "../protocol/uri-template.ts";
+import { jsonSchemaValidator } from "../protocol/json-schema-check.ts";
 import { extensionApplies } from "../protocol/extensions.ts";
 import { TaskEngine } from "./tasks/engine.ts";
 import { admissionToken, taskRequests } from "./tasks/task-methods.ts";
@@ -211,6 +212,7 @@ export class ServerDefinition {
       definition,
       handler: handler as ToolHandler<unknown>,
       validator: options.arguments,
+      output: options.output ?? (definition.outputSchema ? jsonSchemaValidator(definition.outputSchema) : undefined),
       scopes: options.scopes ?? [],
       task: options.task,
     });
@@ -225,16 +227,22 @@ export class ServerDefinition {
     return this;
   }
 
-  resourceTemplate(
+  resourceTemplate<Vars = Readonly<Record<string, string>>>(
     definition: ResourceTemplateDefinition,
-    handler: ResourceTemplateHandler,
-    options: ResourceTemplateOptions = {},
+    handler: ResourceTemplateHandler<Vars>,
+    options: ResourceTemplateOptions<Vars> = {},
   ): this {
     if (this.templates.has(definition.uriTemplate))
       throw new Error(`resource template "${definition.uriTemplate}" is already registered`);
     const bound = this.options.maxTemplateUriLength;
     const match = options.match ?? ((uri: string) => matchUriTemplate(definition.uriTemplate, uri, bound));
-    this.templateMap.set(definition.uriTemplate, { definition, handler, match, complete: options.complete ?? {} });
+    this.templateMap.set(definition.uriTemplate, {
+      definition,
+      handler: handler as ResourceTemplateHandler<unknown>,
+      validator: options.variables,
+      match,
+      complete: options.complete ?? {},
+    });
     this.changed("resources");
     return this;
   }

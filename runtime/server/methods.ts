@@ -9,11 +9,11 @@ import { ERA_RULES } from "../protocol/era.ts";
 import { isThenable } from "../protocol/helper-types.ts";
 import { ResourceNotFoundError } from "./errors.ts";
 import { paginate } from "./pagination.ts";
-import { toolError, toolFailure } from "./tool-result.ts";
+import { checkToolOutput, toolError, toolFailure } from "./tool-result.ts";
 import { agreedTaskIds } from "./tasks/listen.ts";
 import { toolCallMode } from "./tasks/tool-call.ts";
 import type { MethodEnv, MethodImpl } from "./method-env.ts";
-import type { Completer, RegisteredTool } from "./options.ts";
+import type { Completer, RegisteredTemplate, RegisteredTool } from "./options.ts";
 
 type Result = Record<string, unknown>;
 
@@ -45,14 +45,29 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
   if (mode !== "task" || !tasks) return runInline(tool, args, env.context);
   // A full task store: a tool that may answer inline does (the synchronous answer); one that requires a task gets -32603.
   const whenFull = tool.task?.support === "optional" ? () => runInline(tool, args, env.context) : undefined;
-  return tasks.start(env.context, (context) => tool.handler(args, context) as Result, whenFull);
+  return tasks.start(env.context, (context) => invoke(tool, args, context) as Result, whenFull);
+}
+
+/** The tool's handler, its result checked by the tool's output validator (inline and as a task alike). */
+function invoke(
+  tool: RegisteredTool,
+  args: unknown,
+  context: MethodEnv["context"],
+): ReturnType<RegisteredTool["handler"]> {
+  const outcome = tool.handler(args, context);
+  const output = tool.output;
+  if (!output) return outcome;
+  const name = tool.definition.name;
+  return isThenable(outcome)
+    ? Promise.resolve(outcome).then((result) => checkToolOutput(name, result, output))
+    : checkToolOutput(name, outcome, output);
 }
 
 /** The tool's handler on the request itself: its result, or its exception as an `isError` result. */
 function runInline(tool: RegisteredTool, args: unknown, context: MethodEnv["context"]): Result | Promise<Result> {
   let outcome: ReturnType<RegisteredTool["handler"]>;
   try {
-    outcome = tool.handler(args, context);
+    outcome = invoke(tool, args, context);
   } catch (error) {
     return toolFailure(error);
   }
@@ -70,13 +85,26 @@ async function readResource(env: MethodEnv): Promise<Result> {
     if (exact) return (await exact.handler(uri, env.context)) as Result;
     for (const template of env.server.templates.values()) {
       const variables = template.match(uri);
-      if (variables) return (await template.handler(uri, variables, env.context)) as Result;
+      if (variables)
+        return (await template.handler(uri, templateVariables(template, variables), env.context)) as Result;
     }
   } catch (error) {
     if (error instanceof ResourceNotFoundError) throw notFound(env, error.uri, error.message);
     throw error;
   }
   throw notFound(env, uri, `Resource not found: ${uri}`);
+}
+
+/** The variables matched from a URI, through the template's validator when it has one (-32602 naming the variable). */
+function templateVariables(template: RegisteredTemplate, variables: Record<string, string>): unknown {
+  if (!template.validator) return variables;
+  const parsed = template.validator.safeParse(variables);
+  if (parsed.success) return parsed.data;
+  const what = `resource template ${template.definition.uriTemplate}`;
+  throw new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params for ${what}: ${formatIssues(parsed.error.issues, "variables")}`,
+  );
 }
 
 /** The spec's resource-not-found error in the request's revision, with the URI as `data.uri`. */

@@ -32,9 +32,9 @@ import type { TasksOptions, ToolTaskOptions } from "./tasks/options.ts";
 
 export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
 export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;
-export type ResourceTemplateHandler = (
+export type ResourceTemplateHandler<Vars = Readonly<Record<string, string>>> = (
   uri: string,
-  variables: Readonly<Record<string, string>>,
+  variables: Vars,
   context: RequestContext,
 ) => Awaitable<ReadResourceResult>;
 export type PromptHandler<Args> = (args: Args, context: RequestContext) => Awaitable<GetPromptResult>;
@@ -85,6 +85,11 @@ export interface ServerExtension extends ExtensionScope {
 export interface ToolOptions<Args> {
   /** Validates and types `arguments`; a failure becomes an `isError` result naming the path (the model can retry). */
   readonly arguments?: Validator<Args>;
+  /**
+   * Validates a non-error result's `structuredContent`; a failure becomes an `isError` result naming the path.
+   * Default: the definition's `outputSchema` checked as JSON Schema (none without one).
+   */
+  readonly output?: Validator<unknown>;
   /** OAuth scopes a caller needs for this tool; Streamable HTTP bearer auth enforces them (see `BearerAuthOptions`). */
   readonly scopes?: readonly string[];
   /** Tasks extension: whether and when its calls run as tasks (default: never; see `ToolTaskOptions`). */
@@ -97,7 +102,9 @@ export interface PromptOptions<Args> {
   readonly complete?: Readonly<Record<string, Completer>>;
 }
 
-export interface ResourceTemplateOptions {
+export interface ResourceTemplateOptions<Vars = Readonly<Record<string, string>>> {
+  /** Validates and types the variables matched from the URI; a failure is error -32602 naming the variable. */
+  readonly variables?: Validator<Vars>;
   /** Completers by template variable (`completion/complete` with a `ref/resource`). */
   readonly complete?: Readonly<Record<string, Completer>>;
   /** Extracts the variables from a URI, or returns undefined when it does not match. Default: RFC 6570 level 1-2 matching. */
@@ -150,6 +157,8 @@ export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler<unknown>;
   readonly validator: Validator<unknown> | undefined;
+  /** Checks `structuredContent` (`ToolOptions.output`, else the definition's `outputSchema`). */
+  readonly output: Validator<unknown> | undefined;
   readonly scopes: readonly string[];
   readonly task: ToolTaskOptions | undefined;
 }
@@ -159,7 +168,8 @@ export interface RegisteredResource {
 }
 export interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
-  readonly handler: ResourceTemplateHandler;
+  readonly handler: ResourceTemplateHandler<unknown>;
+  readonly validator: Validator<unknown> | undefined;
   readonly match: (uri: string) => Record<string, string> | undefined;
   readonly complete: Readonly<Record<string, Completer>>;
 }

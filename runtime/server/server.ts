@@ -73,10 +73,10 @@ export class McpServer {
     return this;
   }
 
-  resourceTemplate(
+  resourceTemplate<Vars = Readonly<Record<string, string>>>(
     definition: ResourceTemplateDefinition,
-    handler: ResourceTemplateHandler,
-    options?: ResourceTemplateOptions,
+    handler: ResourceTemplateHandler<Vars>,
+    options?: ResourceTemplateOptions<Vars>,
   ): this {
     this.#definition.resourceTemplate(definition, handler, options);
     return this;

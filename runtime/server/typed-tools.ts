@@ -6,7 +6,7 @@
  */
 import type { Awaitable } from "../protocol/helper-types.ts";
 import type { CallToolResult, ContentBlock, ToolDefinition } from "../protocol/builtin-types.ts";
-import { formatIssues, type Validator } from "../protocol/validation.ts";
+import type { Validator } from "../protocol/validation.ts";
 import type { RequestContext } from "./context.ts";
 import type { McpServer } from "./server.ts";
 import type { TaskSupport } from "./tasks/options.ts";
@@ -87,36 +87,13 @@ export function registerTypedTools(server: McpServer, handlers: TypedToolHandler
     if (!validators) throw new TypeError(`no validators for tool "${name}"`);
     const call = handler as (input: unknown, context: RequestContext) => Awaitable<CallToolResult>;
     const run = (input: unknown, context: RequestContext) => call.call(handlers, input, context);
-    const { output } = validators;
     const scopes = own(tools.scopes, name) ? tools.scopes[name] : undefined;
     const support = tools.tasks && own(tools.tasks, name) ? tools.tasks[name] : undefined;
-    server.tool<unknown>(
-      definition,
-      output ? async (input, context) => checkStructured(name, await run(input, context), output) : run,
-      {
-        arguments: validators.input,
-        ...(scopes && scopes.length > 0 ? { scopes } : {}),
-        ...(support ? { task: { support } } : {}),
-      },
-    );
+    server.tool<unknown>(definition, run, {
+      arguments: validators.input,
+      ...(validators.output ? { output: validators.output } : {}),
+      ...(scopes && scopes.length > 0 ? { scopes } : {}),
+      ...(support ? { task: { support } } : {}),
+    });
   }
-}
-
-/** Checks a structured result against the output validator and fills in `content` when the handler left it out. */
-function checkStructured(tool: string, result: CallToolResult, validator: Validator<unknown>): CallToolResult {
-  if (result.isError === true) return result;
-  const parsed = validator.safeParse(result.structuredContent);
-  if (!parsed.success) {
-    throw new Error(
-      `tool ${tool} returned structuredContent that does not match its outputSchema: ` +
-        formatIssues(parsed.error.issues, "structuredContent"),
-    );
-  }
-  // `content` is optional in `StructuredToolResult` only; the wire result always has it. Per call, so Object.assign:
-  // `{ ...result, content }` is V8's slow path (~2 µs on Node 20).
-  const content = (result as { readonly content?: CallToolResult["content"] }).content;
-  if (content) return result;
-  return Object.assign({}, result, {
-    content: [{ type: "text" as const, text: JSON.stringify(result.structuredContent) }],
-  });
 }

@@ -185,11 +185,13 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
   server.resource(D.resourceDefinitions["test://watched-resource"], (uri, context) =>
     handlers.resources["test://watched-resource"](uri, context),
   );
-  server.resourceTemplate(
+  server.resourceTemplate<T.TemplateDataVariables>(
     D.resourceTemplateDefinitions["template-data"],
-    (uri, variables, context) =>
-      handlers.resourceTemplates["template-data"](S.TemplateDataVariablesSchema.parse(variables), uri, context),
-    { complete: { id: handlers.completions.resourceTemplates["template-data"].id } },
+    (uri, variables, context) => handlers.resourceTemplates["template-data"](variables, uri, context),
+    {
+      variables: S.TemplateDataVariablesSchema,
+      complete: { id: handlers.completions.resourceTemplates["template-data"].id },
+    },
   );
   server.prompt<T.TestSimplePromptArguments>(
     D.promptDefinitions.test_simple_prompt,

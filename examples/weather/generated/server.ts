@@ -80,11 +80,13 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
   server.resource(D.resourceDefinitions["weather://stations"], (uri, context) =>
     handlers.resources["weather://stations"](uri, context),
   );
-  server.resourceTemplate(
+  server.resourceTemplate<T.CurrentConditionsVariables>(
     D.resourceTemplateDefinitions.current_conditions,
-    (uri, variables, context) =>
-      handlers.resourceTemplates.current_conditions(S.CurrentConditionsVariablesSchema.parse(variables), uri, context),
-    { complete: { city: handlers.completions.resourceTemplates.current_conditions.city } },
+    (uri, variables, context) => handlers.resourceTemplates.current_conditions(variables, uri, context),
+    {
+      variables: S.CurrentConditionsVariablesSchema,
+      complete: { city: handlers.completions.resourceTemplates.current_conditions.city },
+    },
   );
   server.prompt<T.PlanTripArguments>(
     D.promptDefinitions.plan_trip,

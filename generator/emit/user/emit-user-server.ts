@@ -62,22 +62,23 @@ function handlerSignature(key: string, params: readonly [string, Printable][], r
   ];
 }
 
-/** `, { complete: { city: handlers.completions.resourceTemplates.city_forecast.city } }` for the completable names. */
+/** `, complete: { city: handlers.completions.resourceTemplates.city_forecast.city }` for the completable names. */
 function completers(path: string, names: readonly string[]): string {
   if (names.length === 0) return "";
-  return `, { complete: { ${names.map((n) => `${propertyKey(n)}: ${memberAccess(path, n)}`).join(", ")} } }`;
+  return `, complete: { ${names.map((n) => `${propertyKey(n)}: ${memberAccess(path, n)}`).join(", ")} }`;
 }
 
 function templateRegistration(t: UserResourceTemplate): Printable {
   const completable = t.variables.filter((v) => v.completion).map((v) => v.name);
   return [
-    "server.resourceTemplate(",
+    "server.resourceTemplate<",
+    typeUse(T),
+    `.${t.variablesTypeName}>(`,
     D,
     `${memberAccess(".resourceTemplateDefinitions", t.name)}, (uri, variables, context) => `,
-    `${memberAccess("handlers.resourceTemplates", t.name)}(`,
+    `${memberAccess("handlers.resourceTemplates", t.name)}(variables, uri, context), { variables: `,
     S,
-    `.${t.variablesTypeName}Schema.parse(variables), uri, context)`,
-    `${completers(memberAccess("handlers.completions.resourceTemplates", t.name), completable)});`,
+    `.${t.variablesTypeName}Schema${completers(memberAccess("handlers.completions.resourceTemplates", t.name), completable)} });`,
   ];
 }
 

@@ -63,13 +63,15 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
   server.resource(D.resourceDefinitions["docs://changelog"], (uri, context) =>
     handlers.resources["docs://changelog"](uri, context),
   );
-  server.resourceTemplate(
+  server.resourceTemplate<T.PageVariables>(
     D.resourceTemplateDefinitions.page,
-    (uri, variables, context) => handlers.resourceTemplates.page(S.PageVariablesSchema.parse(variables), uri, context),
-    { complete: { slug: handlers.completions.resourceTemplates.page.slug } },
+    (uri, variables, context) => handlers.resourceTemplates.page(variables, uri, context),
+    { variables: S.PageVariablesSchema, complete: { slug: handlers.completions.resourceTemplates.page.slug } },
   );
-  server.resourceTemplate(D.resourceTemplateDefinitions.file, (uri, variables, context) =>
-    handlers.resourceTemplates.file(S.FileVariablesSchema.parse(variables), uri, context),
+  server.resourceTemplate<T.FileVariables>(
+    D.resourceTemplateDefinitions.file,
+    (uri, variables, context) => handlers.resourceTemplates.file(variables, uri, context),
+    { variables: S.FileVariablesSchema },
   );
   server.prompt<T.SummarizeArguments>(
     D.promptDefinitions.summarize,
