@@ -9,8 +9,8 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT } from "../manifest/defaults.ts";
-import { outputRecord, writeOutputFolder } from "../pipeline/output-folder.ts";
-import { generateProtocol, packageRuntime } from "../pipeline/protocol.ts";
+import { outputRecord, refuseOutputFolderEarly, writeOutputFolder } from "../pipeline/output-folder.ts";
+import { displayPath, generateProtocol, packageRuntime } from "../pipeline/protocol.ts";
 import { baseBindings } from "../pipeline/known-revisions.ts";
 import { fetchSpecSchema } from "../pipeline/spec-source.ts";
 
@@ -79,6 +79,8 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
   const input = await schemaInput(args);
   try {
     const outDir = path.resolve(args.out);
+    // A wrong --out fails before the work of generating (the record names the schema by the model's display path).
+    await refuseOutputFolderEarly(outDir, displayPath(input.schemaPath, input.displayRoot));
     const importExtension = args["import-extension"] ?? DEFAULT_IMPORT_EXTENSION;
     const { model, files, warnings } = await generateProtocol({
       schemaPath: input.schemaPath,

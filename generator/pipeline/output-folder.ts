@@ -185,6 +185,15 @@ async function obsoleteFiles(outDir: string, state: FolderState, files: readonly
 }
 
 /**
+ * The refusals that do not depend on what is about to be generated (where `outDir` is, and what it holds besides
+ * `manifest`'s output), so a wrong `--out` fails before the work of generating; `writeOutputFolder` checks again, in
+ * full, before it writes.
+ */
+export async function refuseOutputFolderEarly(outDir: string, manifest: string): Promise<void> {
+  await inspectFolder(outDir, [outputRecord(manifest, "", [])]);
+}
+
+/**
  * Writes a manifest's generated files (record included) into `outDir` and removes the files an earlier run of the
  * same manifest generated that this one does not. Throws `RefusedOutputError` (nothing written) when refused.
  */

@@ -111,6 +111,33 @@ describe("mcp-gen protocol --out", () => {
     expect(projectRoot.stderr).toContain("it is a project root (it holds package.json)");
     expect(existsSync(path.join(project, "root/index.ts"))).toBe(false);
   }, 600_000);
+
+  it("refuses a wrong folder before generating: a schema it cannot lower reports the folder, not the schema", async () => {
+    // Lowering this schema fails (`keyof` is no construct the generator supports), so only a check made before
+    // generating can name the folder.
+    writeFileSync(
+      path.join(project, "unsupported.ts"),
+      "export interface Tool { name: string }\nexport type Keys = keyof Tool;\n",
+    );
+    const generating = await mcpGen("--schema", "unsupported.ts", "--revision", "x", "--out", "fresh");
+    expect(generating.code).toBe(1);
+    expect(generating.stderr).toContain("unsupported type construct");
+
+    mkdirSync(path.join(project, "project"));
+    writeFileSync(path.join(project, "project/package.json"), "{}\n");
+    mkdirSync(path.join(project, "foreign"));
+    writeFileSync(path.join(project, "foreign/notes.ts"), "// mine\n");
+    for (const [out, why] of [
+      ["project", "it is a project root (it holds package.json)"],
+      ["foreign", "it holds files mcp-gen did not write for this manifest (notes.ts)"],
+    ] as const) {
+      const refused = await mcpGen("--schema", "unsupported.ts", "--revision", "x", "--out", out);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`refusing to generate into ${out}: ${why}`);
+      expect(refused.stderr).not.toContain("unsupported type construct");
+    }
+    expect(read("foreign/notes.ts")).toBe("// mine\n");
+  }, 600_000);
 });
 
 describe("mcp-gen protocol --runtime-import", () => {
