@@ -19,7 +19,15 @@ export default defineConfig({
     // file while most files wait on child processes (tsc, the CLI, servers) and sockets. Two or more workers overlap
     // that waiting; the timing-sensitive tests already allow for a loaded machine.
     maxWorkers: Math.max(2, availableParallelism()),
-    // test/generator/cli-bundle.ts: one JavaScript build of the CLI for the tests that run it (tsx per run cost ~2 s).
-    globalSetup: ["test/protocol/spec-setup.ts", "test/edge/global-setup.ts", "test/generator/cli-bundle.ts"],
+    // test/generator/cli-bundle.ts: one JavaScript build of the CLI for the tests that run it (tsx per run cost ~2 s);
+    // test/fixture-bundle.ts: the same for the programs tests start as processes; test/package/runtime-declarations.ts:
+    // runtime/dist up to date, whose .d.ts the tests that type-check a user's code compile against.
+    globalSetup: [
+      "test/protocol/spec-setup.ts",
+      "test/edge/global-setup.ts",
+      "test/generator/cli-bundle.ts",
+      "test/fixture-bundle.ts",
+      "test/package/runtime-declarations.ts",
+    ],
   },
 });

@@ -1,8 +1,8 @@
 /**
  * The README's "A server in two files": its manifest generates, its handlers compile against the generated types
  * under strict + exactOptionalPropertyTypes, and the promise the comment makes holds (a structuredContent that does
- * not fit the tool's outputSchema does not compile). The runtime is imported from its sources by path (no build needed;
- * the examples import `@mcp-gen/runtime`, which the workspace links).
+ * not fit the tool's outputSchema does not compile). `@mcp-gen/runtime` resolves as in a user's project, through the
+ * workspace link to its package build (runtime/dist's .d.ts, which the suite's global setup builds from the sources).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -25,19 +25,16 @@ describe("the README's server in two files", () => {
   mkdirSync(path.join(REPO, ".tmp"), { recursive: true });
   const project = mkdtempSync(path.join(REPO, ".tmp", "readme-example-"));
   afterAll(() => rmSync(project, { recursive: true, force: true }));
-  const runtime = path.join(REPO, "runtime/index.ts");
-  const handlers = block(readme, "ts")
-    .replace('"@mcp-gen/runtime"', JSON.stringify(runtime))
-    .replace("./generated/index.js", "./generated/index.ts");
+  const handlers = block(readme, "ts").replace("./generated/index.js", "./generated/index.ts");
 
-  // The handlers and a copy breaking the comment's promise (wrong.ts) are type-checked by one tsc run (over the
-  // runtime's sources): each diagnostic with its continuation lines, told apart by the file it starts in.
+  // The handlers and a copy breaking the comment's promise (wrong.ts) are type-checked by one tsc run: each
+  // diagnostic with its continuation lines, told apart by the file it starts in.
   let diagnostics: string[] = [];
   const wrong = handlers.replace("{ high: 20 }", '{ high: "warm" }');
 
   it("generates from the manifest and the handlers type-check", async () => {
     expect(readme).toContain(SECTION);
-    const manifest = `${block(readme, "yaml")}generate:\n  runtimeImport: ${JSON.stringify(runtime)}\n  importExtension: ".ts"\n`;
+    const manifest = `${block(readme, "yaml")}generate:\n  importExtension: ".ts"\n`;
     writeFileSync(path.join(project, "mcp.yaml"), manifest);
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "module" }));
     const compilerOptions = {
@@ -64,7 +61,7 @@ describe("the README's server in two files", () => {
     expect(checked.stderr).toBe("");
     diagnostics = checked.stdout.split(/\n(?=\S)/).filter((d) => d.trim() !== "");
     expect(diagnostics.filter((d) => !d.startsWith("wrong.ts("))).toEqual([]);
-  }, 180_000); // the CLI and a tsc run over the runtime's sources: over 60 s at load 20
+  }, 180_000); // the CLI and a tsc run: over 60 s at load 20
 
   it("a structuredContent that does not fit the outputSchema does not compile", async () => {
     expect(handlers).toContain("structuredContent: { high: 20 }");

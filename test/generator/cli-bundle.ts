@@ -23,7 +23,7 @@ declare module "vitest" {
 }
 
 /** Packages other than the runtime stay imports, of the file esbuild resolves for them (Node's ESM conditions). */
-const dependenciesAsFiles: Plugin = {
+export const dependenciesAsFiles: Plugin = {
   name: "dependencies-as-files",
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, async (args) => {

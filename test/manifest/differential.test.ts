@@ -18,6 +18,7 @@ import { afterAll, expect, it } from "vitest";
 import { emitUserFiles } from "../../generator/emit/user/emit-user.ts";
 import { emitUserSchemasFile } from "../../generator/emit/user/emit-user-types.ts";
 import { generateFromManifest } from "../../generator/pipeline/manifest.ts";
+import { RUNTIME_AS_INSTALLED } from "../package/runtime-declarations.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -121,7 +122,8 @@ it("generated types, z.infer of the validators and json-schema-to-typescript agr
     JSON.stringify({
       extends: relativeImport("tsconfig.json"),
       include: ["check.ts", "m*/*.ts"],
-      compilerOptions: { noUnusedLocals: false },
+      // The runtime as installed (its .d.ts), as a user's project sees it.
+      compilerOptions: { ...RUNTIME_AS_INSTALLED, noUnusedLocals: false },
     }),
   );
   let errors = "";

@@ -16,6 +16,7 @@ import * as protoKey from "./golden/proto-key/expected/index.ts";
 import * as everything from "../../examples/everything/generated/index.ts";
 import * as weather from "../../examples/weather/generated/index.ts";
 import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts";
+import { nodeArgs } from "../fixture-run.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -24,7 +25,7 @@ async function connectStdio(entry: string): Promise<McpClient> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ["--conditions=@mcp-gen/source", "--import", "tsx", path.join(REPO, entry)],
+      args: nodeArgs(path.join(REPO, entry)),
       cwd: REPO,
       stderr: "ignore",
     }),
@@ -188,7 +189,7 @@ describe("the everything handlers ask the client through the context, in both er
     await raw.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ["--conditions=@mcp-gen/source", "--import", "tsx", path.join(REPO, "examples/everything/server.ts")],
+        args: nodeArgs(path.join(REPO, "examples/everything/server.ts")),
         cwd: REPO,
         stderr: "ignore",
       }),

@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "@mcp-gen/runtime/http";
 import type { McpServer } from "@mcp-gen/runtime";
 import { CLI, cli, REPO, type CliRun } from "../generator/cli-run.ts";
+import { RUNTIME_AS_INSTALLED } from "../package/runtime-declarations.ts";
+import { nodeArgs } from "../fixture-run.ts";
 
 const SCRATCH = path.join(REPO, ".tmp", `hostile-input-${process.pid}`);
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -60,7 +62,11 @@ async function compile(name: (typeof COMPILED)[number]): Promise<string> {
   diagnostics ??= Promise.all(COMPILED.map((c) => runs.get(c))).then(async () => {
     const tsconfig = path.join(SCRATCH, "tsconfig.json");
     const include = COMPILED.map((c) => `${c}/generated/*.ts`);
-    await writeFile(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include }));
+    // Against the runtime as installed (its .d.ts), as a user's project compiles the output.
+    await writeFile(
+      tsconfig,
+      JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: RUNTIME_AS_INSTALLED, include }),
+    );
     try {
       execFileSync(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", tsconfig], {
         encoding: "utf8",
@@ -81,11 +87,11 @@ async function compile(name: (typeof COMPILED)[number]): Promise<string> {
 
 const generate = (dir: string, file = "mcp.json"): Promise<CliRun> => cli(dir, "generate", "--manifest", file);
 
-/** `node --import tsx listing-server.ts <tools.json>` as an `import --command` line. */
+/** `node listing-server <tools.json>` (its build, test/fixture-run.ts) as an `import --command` line. */
 async function listingCommand(dir: string, tools: unknown[]): Promise<string> {
   const file = path.join(dir, "tools.json");
   await writeFile(file, JSON.stringify(tools));
-  return [process.execPath, "--import", "tsx", LISTING_SERVER, file].map((a) => JSON.stringify(a)).join(" ");
+  return [process.execPath, ...nodeArgs(LISTING_SERVER), file].map((a) => JSON.stringify(a)).join(" ");
 }
 
 const toolResult = (name: string) => ({ content: [{ type: "text" as const, text: name }] });

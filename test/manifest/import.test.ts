@@ -16,6 +16,7 @@ import { runGenerate, type CommandIo } from "../../generator/commands/generate.t
 import { runImport } from "../../generator/commands/import.ts";
 import { builtinRevisions, McpClient, type CallToolResult } from "../../runtime/index.ts";
 import { textOf } from "../text-of.ts";
+import { RUNTIME_AS_INSTALLED } from "../package/runtime-declarations.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -120,7 +121,13 @@ describe("import → generate → typed calls", () => {
   it("the generated code of both imports compiles", async () => {
     expect(Object.keys(generated).sort()).toEqual(["everything", "filesystem"]);
     const tsconfig = path.join(SCRATCH, "tsconfig.json");
-    await writeFile(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include: ["*/generated/*.ts"] }));
+    // Against the runtime as installed (its .d.ts), as a user's project compiles the output.
+    const config = {
+      extends: "../../tsconfig.json",
+      compilerOptions: RUNTIME_AS_INSTALLED,
+      include: ["*/generated/*.ts"],
+    };
+    await writeFile(tsconfig, JSON.stringify(config));
     let output = "";
     try {
       execFileSync(process.execPath, [TSC, "--noEmit", "-p", tsconfig], { encoding: "utf8" });

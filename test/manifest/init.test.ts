@@ -17,6 +17,7 @@ import { parse as parseYaml } from "yaml";
 import { builtinRevisions, McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { CLI } from "../generator/cli-run.ts";
+import { RUNTIME_AS_INSTALLED } from "../package/runtime-declarations.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SCRATCH = path.join(REPO, ".tmp", `manifest-init-${process.pid}`);
@@ -81,11 +82,11 @@ describe("mcp-gen init", () => {
       await raw.close();
     }
 
-    // The scaffold type-checks under the repository's strict tsconfig (the runtime is imported as .ts source here;
-    // package.test.ts and the user-flow CI check the scaffold's own tsconfig against the installed package).
+    // The scaffold type-checks under the repository's strict tsconfig, against the runtime as installed (its .d.ts);
+    // package.test.ts and the user-flow CI check the scaffold's own tsconfig against the installed package.
     await writeFile(
       path.join(dir, "tsconfig.test.json"),
-      JSON.stringify({ extends: "../../../tsconfig.json", include: ["src"] }),
+      JSON.stringify({ extends: "../../../tsconfig.json", compilerOptions: RUNTIME_AS_INSTALLED, include: ["src"] }),
     );
     const tsc = spawnSync(
       process.execPath,

@@ -24,10 +24,11 @@ import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { extension } from "../../runtime/generated/extensions/tasks/index.ts";
 import { createClient } from "../../examples/tasks/generated/index.ts";
+import { nodeArgs } from "../fixture-run.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SERVER = path.join(REPO, "examples/tasks/server.ts");
-const ARGS = ["--conditions=@mcp-gen/source", "--import", "tsx", SERVER];
+const ARGS = nodeArgs(SERVER);
 const children: ChildProcess[] = [];
 
 afterAll(() => {

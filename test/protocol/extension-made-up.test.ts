@@ -27,6 +27,7 @@ import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { serve } from "../../runtime/http/server/node.ts";
 import { cli, REPO } from "../generator/cli-run.ts";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
+import { RUNTIME_AS_INSTALLED } from "../package/runtime-declarations.ts";
 
 const ID = "com.example/notes";
 const root = path.join(REPO, ".tmp", `extension-made-up-${process.pid}`);
@@ -126,13 +127,14 @@ let checked: Promise<string> | undefined;
 
 /**
  * tsc over the generated folder and the user's file of every base, as the user's strict NodeNext project compiles
- * them (one TypeScript start and one check of the runtime for both); the diagnostics of `folder`, and of no base's.
+ * them (one TypeScript start for both; the runtime as installed, its .d.ts); the diagnostics of `folder`, and of no base's.
  */
 async function typeCheck(folder: string): Promise<string> {
   checked ??= Promise.all(generations.values()).then(async (all) => {
     for (const { dir } of all) writeFileSync(path.join(dir, "use.ts"), USE);
     const include = all.flatMap(({ dir }) => [`${path.basename(dir)}/notes/*.ts`, `${path.basename(dir)}/use.ts`]);
-    const tsconfig = { extends: path.relative(root, path.join(REPO, "tsconfig.json")), include, exclude: [] };
+    const extendsRepo = path.relative(root, path.join(REPO, "tsconfig.json"));
+    const tsconfig = { extends: extendsRepo, compilerOptions: RUNTIME_AS_INSTALLED, include, exclude: [] };
     writeFileSync(path.join(root, "tsconfig.json"), JSON.stringify(tsconfig));
     const tsc = path.join(REPO, "node_modules/typescript/bin/tsc");
     return execFileAsync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", root], { cwd: root }).then(

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { getProfile } from "./builtin-lookup.ts";
+import { nodeArgs } from "../fixture-run.ts";
 
 const SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", import.meta.url));
 const HANDSHAKE = SUPPORTED_REVISIONS.filter((r) => getProfile(r)!.era === "handshake");
@@ -34,7 +35,7 @@ describe.each(HANDSHAKE)("SDK v1 client ↔ our stdio server at %s", (revision) 
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///v1" }] }));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", "tsx", SERVER, revision],
+      args: [...nodeArgs(SERVER), revision],
       stderr: "pipe",
     });
     // Every message as it comes off the wire, in order: the SDK's Protocol calls a handler set before connect() first.

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { builtinRevisions, McpClient, SUPPORTED_REVISIONS } from "../../runtime/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
 import { getProfile } from "./builtin-lookup.ts";
+import { nodeArgs } from "../fixture-run.ts";
 
 const OUR_SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", import.meta.url));
 const V2_SERVER = fileURLToPath(new URL("./fixtures/v2-server.ts", import.meta.url));
@@ -35,7 +36,7 @@ describe.each(STATELESS)("SDK v2 client → our stdio server at %s", (revision) 
     await client.connect(
       new V2StdioClientTransport({
         command: process.execPath,
-        args: ["--import", "tsx", OUR_SERVER, revision],
+        args: [...nodeArgs(OUR_SERVER), revision],
         stderr: "pipe",
       }),
     );
@@ -88,7 +89,7 @@ describe.each(STATELESS)("our client → SDK v2 stdio server at %s", (revision) 
       },
     });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", V2_SERVER], stderr: "pipe" }),
+      new StdioClientTransport({ command: process.execPath, args: nodeArgs(V2_SERVER), stderr: "pipe" }),
     );
     try {
       expect(client.revision).toBe(revision);

@@ -9,10 +9,10 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { nodeArgs } from "../fixture-run.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const tsxLoader = path.join(root, "node_modules/tsx/dist/loader.mjs");
 
 /**
  * The server binary: `MCP_SCALE_REDIS_SERVER` when set (e.g. `valkey-server`, to run the same tests against Valkey),
@@ -91,11 +91,11 @@ export class InstanceProcess {
 
   async start(): Promise<void> {
     const script = path.join(root, "test/scale/instance.ts");
-    const child = spawn(
-      process.execPath,
-      ["--conditions=@mcp-gen/source", "--import", pathToFileURL(tsxLoader).href, script],
-      { cwd: root, env: { ...process.env, ...this.env, INSTANCE_ID: this.id }, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, nodeArgs(script), {
+      cwd: root,
+      env: { ...process.env, ...this.env, INSTANCE_ID: this.id },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     this.child = child;
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-65_536)));

@@ -5,11 +5,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { nodeArgs } from "../../fixture-run.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-// `node --import tsx` (not the tsx CLI, which runs a second process): signals and /proc then reach the server itself.
-const tsxLoader = path.join(root, "node_modules/tsx/dist/loader.mjs");
+// `node <build>` or `node --import tsx` (nodeArgs; not the tsx CLI, which runs a second process): signals and /proc
+// then reach the server itself.
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -51,10 +52,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const script = path.join(root, "test/fuzz/harness", options.launcher ?? "launch.ts");
   const [file, args] = options.bun
     ? [options.bun, ["--conditions=@mcp-gen/source", script, options.mode]]
-    : [
-        process.execPath,
-        ["--conditions=@mcp-gen/source", "--import", pathToFileURL(tsxLoader).href, script, options.mode],
-      ];
+    : [process.execPath, [...nodeArgs(script), options.mode]];
   const child = spawn(file, args, {
     cwd: root,
     env,

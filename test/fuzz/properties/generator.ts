@@ -21,6 +21,8 @@ import { parseManifest } from "../../../generator/manifest/load-manifest.ts";
 import { MAX_SCHEMA_DEPTH } from "../../../generator/manifest/schema-survey.ts";
 import { builtinRevisions, createMemoryTransportPair, McpClient, McpServer } from "../../../runtime/index.ts";
 import type { RunOptions } from "./frames.ts";
+import { buildPackage } from "../../package/built-package.ts";
+import { RUNTIME_AS_INSTALLED } from "../../package/runtime-declarations.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -173,6 +175,9 @@ async function callAll(dir: string, tools: readonly Tool[]): Promise<void> {
 export async function generatorInputs(options: RunOptions): Promise<void> {
   const cases = fc.sample(caseArb, { numRuns: options.numRuns, seed: options.seed });
   const scratch = path.join(REPO, ".tmp", `fuzz-generator-${process.pid}`);
+  // tsc reads the runtime as installed (runtime/dist's .d.ts): built first where it is stale (`npm run fuzz` runs
+  // without the suite's global setup).
+  buildPackage("runtime");
   try {
     for (let start = 0; start < cases.length; start += BATCH) {
       await rm(scratch, { recursive: true, force: true });
@@ -202,7 +207,12 @@ export async function generatorInputs(options: RunOptions): Promise<void> {
       }
       if (emitted.length === 0) continue;
       const tsconfig = path.join(scratch, "tsconfig.json");
-      await writeFile(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include: ["case-*/*.ts"] }));
+      const config = {
+        extends: "../../tsconfig.json",
+        compilerOptions: RUNTIME_AS_INSTALLED,
+        include: ["case-*/*.ts"],
+      };
+      await writeFile(tsconfig, JSON.stringify(config));
       try {
         execFileSync(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", tsconfig], { encoding: "utf8" });
       } catch (error) {

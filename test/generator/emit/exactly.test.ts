@@ -13,6 +13,7 @@ import { formatTypeScript } from "../../../generator/pipeline/format.ts";
 import { emitSchemasModule, emitTypesModule } from "../../../generator/emit/protocol.ts";
 import { packageRuntime } from "../../../generator/pipeline/protocol.ts";
 import type { IrTypeDecl } from "../../../generator/ir/model.ts";
+import { RUNTIME_AS_INSTALLED } from "../../package/runtime-declarations.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 
@@ -49,7 +50,7 @@ const decls: IrTypeDecl[] = [
 let dir: string;
 let schemas: string;
 
-/** The repository's strict options; every file but schemas.ts is parsed once and shared by the programs below. */
+/** The repository's strict options (the runtime as installed); every file but schemas.ts is parsed once and shared by the programs below. */
 function compilerSetup(): { options: ts.CompilerOptions; host: ts.CompilerHost } {
   const config = ts.getParsedCommandLineOfConfigFile(
     path.join(REPO, "tsconfig.json"),
@@ -59,7 +60,8 @@ function compilerSetup(): { options: ts.CompilerOptions; host: ts.CompilerHost }
       onUnRecoverableConfigFileDiagnostic: () => undefined,
     },
   );
-  const options = { ...config!.options, noEmit: true };
+  // The runtime as installed (runtime/dist's .d.ts), not its sources, which would be type-checked along each time.
+  const options = { ...config!.options, ...RUNTIME_AS_INSTALLED, noEmit: true };
   const host = ts.createCompilerHost(options);
   const parsed = new Map<string, ts.SourceFile | undefined>();
   const read = host.getSourceFile.bind(host);

@@ -15,6 +15,7 @@ import { emitFidelityFile } from "../../../generator/emit/fidelity.ts";
 import { lowerSchemaWithWarnings } from "../../../generator/lower/schema.ts";
 import { generateProtocol } from "../../../generator/pipeline/protocol.ts";
 import { specFile } from "../../protocol/spec.ts";
+import { RUNTIME_AS_INSTALLED } from "../../package/runtime-declarations.ts";
 import { CLI } from "../cli-run.ts";
 
 const run = promisify(execFile);
@@ -128,7 +129,14 @@ describe("legal schema.ts constructs", () => {
     expect(Object.keys(revision.methods)).toContain("widgets/stream");
 
     const tsconfig = path.join(outRoot, "tsconfig.json");
-    writeFileSync(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include: ["legal/*.ts"], exclude: [] }));
+    // The output against the runtime as installed (its .d.ts), as a user's project compiles it.
+    const config = {
+      extends: "../../tsconfig.json",
+      compilerOptions: RUNTIME_AS_INSTALLED,
+      include: ["legal/*.ts"],
+      exclude: [],
+    };
+    writeFileSync(tsconfig, JSON.stringify(config));
     const tsc = path.join(repoRoot, "node_modules/typescript/bin/tsc");
     await expect(run(process.execPath, [tsc, "--noEmit", "-p", tsconfig], { cwd: repoRoot })).resolves.toBeDefined();
   }, 180_000); // a tsc run: over 60 s at load 20

@@ -13,6 +13,7 @@ import { REPO_ROOT } from "../../../scripts/repo-root.ts";
 import { generateProtocol } from "../../../generator/pipeline/protocol.ts";
 import { writeFiles } from "../../../generator/pipeline/write.ts";
 import { specFile } from "../../protocol/spec.ts";
+import { RUNTIME_AS_INSTALLED } from "../../package/runtime-declarations.ts";
 
 const run = promisify(execFile);
 const inputDir = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-generality-"));
@@ -94,7 +95,14 @@ describe("generality", () => {
     expect(methods["widgets/spin"]!.result.safeParse({ rpm: "fast" }).success).toBe(false);
 
     const tsconfig = path.join(outRoot, "tsconfig.json");
-    writeFileSync(tsconfig, JSON.stringify({ extends: "../../tsconfig.json", include: ["future/*.ts"], exclude: [] }));
+    // The output against the runtime as installed (its .d.ts), as a user's project compiles it.
+    const config = {
+      extends: "../../tsconfig.json",
+      compilerOptions: RUNTIME_AS_INSTALLED,
+      include: ["future/*.ts"],
+      exclude: [],
+    };
+    writeFileSync(tsconfig, JSON.stringify(config));
     const tsc = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
     await expect(run(process.execPath, [tsc, "--noEmit", "-p", tsconfig], { cwd: REPO_ROOT })).resolves.toBeDefined();
   }, 180_000); // a tsc run: over 60 s at load 20

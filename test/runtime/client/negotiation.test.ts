@@ -13,6 +13,7 @@ import { builtinRevisions, McpClient } from "../../../runtime/index.ts";
 import { StdioClientTransport } from "../../../runtime/node.ts";
 import { StreamableHttpClientTransport } from "../../../runtime/http/index.ts";
 import { killPeers, startFixture } from "./peers.ts";
+import { nodeArgs } from "../../fixture-run.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sdk-v1-http-server.ts", import.meta.url));
 afterEach(killPeers);
@@ -42,7 +43,7 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
   it("treats a server/discover answer that is not a DiscoverResult as a legacy server", async () => {
     const client = new McpClient({ revisions: builtinRevisions, info: { name: "negotiation-test", version: "1.0.0" } });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "empty-result"] }),
+      new StdioClientTransport({ command: process.execPath, args: [...nodeArgs(ODD), "empty-result"] }),
     );
     try {
       expect(client.revision).toBe("2025-06-18");
@@ -59,7 +60,7 @@ describe("default McpClient → servers that answer the probe oddly (stdio)", ()
       probeTimeoutMs: 100,
     });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", ODD, "slow-modern"] }),
+      new StdioClientTransport({ command: process.execPath, args: [...nodeArgs(ODD), "slow-modern"] }),
     );
     try {
       expect(client.revision).toBe("2026-07-28");
@@ -77,7 +78,7 @@ const SLOW_START = fileURLToPath(new URL("./fixtures/slow-start-server.ts", impo
 const slowStart = (starts: string) =>
   new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", SLOW_START, "1500", starts],
+    args: [...nodeArgs(SLOW_START), "1500", starts],
     stderr: "ignore",
   });
 

@@ -1,5 +1,6 @@
 /** Peer servers for the client tests: real child processes, started and awaited by what they print. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { nodeArgs } from "../../fixture-run.ts";
 
 const children: ChildProcess[] = [];
 
@@ -26,7 +27,7 @@ export function startPeer(
 
 /** A TypeScript fixture that prints `listening <port>`: its MCP endpoint URL. */
 export async function startFixture(fixture: string, ...args: string[]): Promise<string> {
-  const [, port] = await startPeer(["--import", "tsx", fixture, ...args], /listening (\d+)/);
+  const [, port] = await startPeer([...nodeArgs(fixture), ...args], /listening (\d+)/);
   return `http://127.0.0.1:${port}/mcp`;
 }
 

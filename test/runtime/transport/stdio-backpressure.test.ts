@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { LineDecoder } from "../../../runtime/jsonrpc/framing.ts";
+import { nodeArgs } from "../../fixture-run.ts";
 
 const SERVER = fileURLToPath(new URL("../fixtures/stdio-heap-server.ts", import.meta.url));
 const REVISION = "2026-07-28"; // stateless: no handshake, so nothing has to be read before the flood
@@ -27,7 +28,7 @@ async function until(what: string, condition: () => boolean, timeoutMs: number):
 }
 
 it("stops reading stdin while stdout is saturated; heap stays bounded; every request is answered", async () => {
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", SERVER], {
+  const child = spawn(process.execPath, ["--expose-gc", ...nodeArgs(SERVER)], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { SUPPORTED_REVISIONS } from "../../../runtime/index.ts";
 import { LineDecoder } from "../../../runtime/jsonrpc/framing.ts";
 import { getProfile } from "../builtin-lookup.ts";
+import { nodeArgs } from "../../fixture-run.ts";
 
 const SERVER = fileURLToPath(new URL("../fixtures/stdio-server.ts", import.meta.url));
 
@@ -22,7 +23,7 @@ describe.each(SUPPORTED_REVISIONS)("bad input over stdio at %s", (revision) => {
   const params = (p: Record<string, unknown>) => (stateless ? { ...p, _meta: meta } : p);
 
   it("answers each bad message with its code and keeps serving", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", SERVER, revision], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeArgs(SERVER), revision], { stdio: ["pipe", "pipe", "pipe"] });
     const decoder = new LineDecoder();
     const replies: Reply[] = [];
     const stdoutLines: string[] = [];

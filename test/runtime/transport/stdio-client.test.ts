@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ConnectionClosedError, type TransportSink } from "../../../runtime/index.ts";
 import { JsonRpcEngine } from "../../../runtime/advanced.ts";
+import { nodeArgs } from "../../fixture-run.ts";
 import {
   DEFAULT_INHERITED_ENV,
   StdioClientTransport,
@@ -20,7 +21,8 @@ import {
 
 const CHILD = fileURLToPath(new URL("../fixtures/stdio-child.ts", import.meta.url));
 const PARENT = fileURLToPath(new URL("../fixtures/stdio-parent.ts", import.meta.url));
-/** tsx by absolute URL, so children started in another working directory still load it. */
+/** tsx by absolute URL, so children started in another working directory still load it (stdio-parent.ts runs from
+ * its source: it starts stdio-child.ts beside it). */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 // Long enough for a loaded machine to let the child react to each step before the next one.
 const GRACE_MS = 2000;
@@ -44,7 +46,7 @@ async function startChild(behaviour: string[], options: Partial<StdioClientTrans
   const stderr: string[] = [];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", TSX, CHILD, ...behaviour],
+    args: [...nodeArgs(CHILD), ...behaviour],
     stderr: "pipe",
     onStderr: (text) => stderr.push(text),
     shutdownGraceMs: GRACE_MS,
@@ -130,7 +132,7 @@ describe("the child's stderr", () => {
   it("keeps reading a piped stderr that nobody listens to, so a chatty child does not block", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", TSX, CHILD, "noisy"],
+      args: [...nodeArgs(CHILD), "noisy"],
       stderr: "pipe",
       shutdownGraceMs: GRACE_MS,
     });
@@ -213,7 +215,7 @@ describe("a child that dies mid-request", () => {
   it("fails every pending request with a clear error, and later sends too", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", TSX, CHILD, "die-after", "3"],
+      args: [...nodeArgs(CHILD), "die-after", "3"],
       stderr: "pipe",
       shutdownGraceMs: GRACE_MS,
     });
@@ -248,7 +250,7 @@ describe("the end of the child process", () => {
   it("delivers what the child wrote right before exiting", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", TSX, CHILD, "answer-and-exit"],
+      args: [...nodeArgs(CHILD), "answer-and-exit"],
       stderr: "pipe",
     });
     started.push(transport);

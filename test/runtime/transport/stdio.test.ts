@@ -13,9 +13,10 @@ import {
 import { StdioClientTransport } from "../../../runtime/node.ts";
 import { LineDecoder } from "../../../runtime/jsonrpc/framing.ts";
 import { getProfile } from "../builtin-lookup.ts";
+import { nodeArgs } from "../../fixture-run.ts";
 
 const SERVER = fileURLToPath(new URL("../fixtures/stdio-server.ts", import.meta.url));
-const NODE_ARGS = ["--import", "tsx", SERVER];
+const NODE_ARGS = nodeArgs(SERVER);
 const clients: McpClient[] = [];
 
 afterEach(async () => {
@@ -182,7 +183,7 @@ describe("stdio robustness", () => {
       onDiagnostic: (m) => diagnostics.push(m),
     });
     clients.push(client);
-    const args = ["--import", "tsx", strict, ...(holdMs > 0 ? [String(holdMs)] : [])];
+    const args = [...nodeArgs(strict), ...(holdMs > 0 ? [String(holdMs)] : [])];
     await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
     expect(client.revision).toBe("2025-06-18");
     expect((await client.listAllTools()).map((t) => t.name)).toEqual(["noop"]);

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { nodeArgs } from "../../../fixture-run.ts";
 
 export const TASKS = "io.modelcontextprotocol/tasks";
 type Json = Record<string, unknown>;
@@ -64,7 +65,7 @@ function collector(messages: Json[], close: () => void): Listening {
 }
 
 function startFixture(transport: "stdio" | "http", env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ["--conditions=@mcp-gen/source", "--import", "tsx", FIXTURE, transport], {
+  return spawn(process.execPath, [...nodeArgs(FIXTURE), transport], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
