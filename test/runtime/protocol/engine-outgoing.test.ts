@@ -42,21 +42,23 @@ describe("timeouts with several requests pending", () => {
 
   it("extends the deadline on progress only when asked, and honours maxTotalTimeoutMs", async () => {
     const { engine, idOf } = await engineWith({}, 60_000);
+    // Progress every 480 ms against a 1,600 ms timeout: an event-loop stall of over 1.1 s on a loaded machine, not
+    // the 280 ms that 120 ms against 400 ms allowed, is what it takes to time the extended request out early.
     const updates: number[] = [];
     const extended = engine.request(
       "extended",
       {},
-      { timeoutMs: 400, resetTimeoutOnProgress: true, onProgress: (u) => updates.push(u.progress) },
+      { timeoutMs: 1600, resetTimeoutOnProgress: true, onProgress: (u) => updates.push(u.progress) },
     );
-    const plain = engine.request("plain", {}, { timeoutMs: 400, onProgress: () => undefined });
+    const plain = engine.request("plain", {}, { timeoutMs: 1600, onProgress: () => undefined });
     const plainOutcome = plain.catch((e: unknown) => e);
     const extendedOutcome = extended.catch((e: unknown) => e);
     for (let i = 1; i <= 5; i++) {
-      await delay(120);
+      await delay(480);
       engine.deliverProgress(idOf("extended"), { progress: i });
       engine.deliverProgress(idOf("plain"), { progress: i });
     }
-    // 600 ms in: the plain one timed out at 400 ms; the extended one is still waiting.
+    // 2,400 ms in: the plain one timed out at 1,600 ms; the extended one is still waiting.
     expect(await Promise.race([plainOutcome, "still pending"])).toBeInstanceOf(RequestTimeoutError);
     expect(engine.pendingCount).toBe(1);
     expect(updates).toEqual([1, 2, 3, 4, 5]);
@@ -65,18 +67,18 @@ describe("timeouts with several requests pending", () => {
     const capped = engine.request(
       "capped",
       {},
-      { timeoutMs: 400, maxTotalTimeoutMs: 500, resetTimeoutOnProgress: true, onProgress: () => undefined },
+      { timeoutMs: 1600, maxTotalTimeoutMs: 2000, resetTimeoutOnProgress: true, onProgress: () => undefined },
     );
     const cappedOutcome = capped.catch((e: unknown) => e);
     const cappedSettled = settleTime(capped);
     for (let i = 0; i < 8; i++) {
-      await delay(120);
+      await delay(480);
       engine.deliverProgress(idOf("capped"), { progress: i });
     }
     expect(await Promise.race([cappedOutcome, "still pending"])).toBeInstanceOf(RequestTimeoutError);
     const cappedAfter = await cappedSettled;
-    expect(cappedAfter).toBeGreaterThanOrEqual(490);
-    expect(cappedAfter).toBeLessThan(950);
+    expect(cappedAfter).toBeGreaterThanOrEqual(1990);
+    expect(cappedAfter).toBeLessThan(3800);
   });
 
   it("treats timeoutMs 0 as no timeout even when a cap is set far away", async () => {
