@@ -48,6 +48,7 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   RpcError,
+  TransportRefusalError,
 } from "./jsonrpc/errors.ts";
 export type {
   JsonRpcErrorObject,

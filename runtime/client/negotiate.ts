@@ -1,12 +1,12 @@
 /**
  * Picking the revision with a server (basic/versioning.mdx, basic/transports/stdio.mdx#backward-compatibility):
  * when a stateless revision is acceptable, probe with `server/discover`; a `DiscoverResult` or a recognized stateless-era
- * error (-32022 with `data.supported`) means a stateless server; any other error or silence means a handshake-era
- * server, which gets `initialize` with the most preferred acceptable handshake revision (the profiles arrive in
+ * error (-32022 with `data.supported`) means a stateless server; a refused credential (HTTP 401/403) is reported as
+ * it is; any other error or silence means a handshake-era server, which gets `initialize` with the most preferred acceptable handshake revision (the profiles arrive in
  * preference order, protocol/registry.ts; nothing here compares versions as dates).
  */
 import type { JsonRpcEngine } from "../protocol/engine.ts";
-import { ConnectionClosedError, ErrorCode, RpcError } from "../jsonrpc/errors.ts";
+import { ConnectionClosedError, ErrorCode, RpcError, TransportRefusalError } from "../jsonrpc/errors.ts";
 import type { Capabilities as CapabilitiesObject } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
 import { MetaKey, withMeta } from "../protocol/meta.ts";
@@ -224,6 +224,9 @@ function probeFailure(input: NegotiationInput, error: unknown): ProbeOutcome {
   const supported = unsupportedVersions(error);
   if (supported) return { kind: "unsupported", supported };
   if (error instanceof ConnectionClosedError) throw new ProbeConnectionLostError(error);
+  // A refused credential (after the OAuth client, if any, gave up) is no answer of an era: `initialize` would be
+  // refused too, or answered by a stateless-era server with an error that hides the refusal.
+  if (error instanceof TransportRefusalError && error.accessDenied) throw error;
   if (error instanceof RpcError && STATELESS_ERA_REFUSALS.has(error.code)) {
     // A stateless-era server refused the probe itself (header mismatch, a capability it requires): falling back to
     // `initialize` would only hide why.

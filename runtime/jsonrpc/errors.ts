@@ -83,6 +83,21 @@ export class RequestCancelledError extends Error {
   }
 }
 
+/**
+ * A request the transport could not deliver because the peer refused it below the protocol (an HTTP status without
+ * a JSON-RPC answer). `accessDenied` for a refused credential (HTTP 401 or 403: missing, rejected or lacking scope):
+ * that says nothing of the peer's era or revision, so negotiation reports it rather than trying an older era.
+ */
+export class TransportRefusalError extends Error {
+  constructor(
+    message: string,
+    readonly accessDenied: boolean,
+  ) {
+    super(message);
+    this.name = "TransportRefusalError";
+  }
+}
+
 /** A local rule stops a message before it is sent (e.g. a capability the peer did not declare). */
 export class ProtocolUsageError extends Error {
   constructor(message: string) {

@@ -15,7 +15,7 @@ import {
 import { dpopFor, type Dpop } from "./dpop.ts";
 import { authorizationCodeFlow, clientCredentialsFlow, refreshFlow, tokensKey, type FlowContext } from "./flow.ts";
 import { jwtBearerFlow } from "./grants.ts";
-import { checkIssuedTokens, printable } from "./http.ts";
+import { checkIssuedTokens, printable, type OAuthHttp } from "./http.ts";
 import { OAuthClientError, type StoredTokens } from "./types.ts";
 
 /** The tokens of one protected resource, the authorization server that issued them and their DPoP key. */
@@ -108,6 +108,12 @@ function grant(
   return authorizationCodeFlow(ctx, as, resourceId, scope, dpop);
 }
 
+/** What the bindings share: the provider, its store, and the guarded fetch for each MCP server's OAuth traffic. */
+export interface BindingContext extends Omit<FlowContext, "http"> {
+  /** The OAuth fetch for `server` (loopback endpoints only for a server on loopback). */
+  httpFor(server: URL): OAuthHttp;
+}
+
 /** The bindings of one `oauthFetch`. */
 export class TokenBindings {
   private readonly bindings: Binding[] = [];
@@ -115,9 +121,14 @@ export class TokenBindings {
   private readonly pending = new Map<string, Promise<Binding>>();
 
   constructor(
-    private readonly ctx: FlowContext,
+    private readonly shared: BindingContext,
     private readonly options: BindingOptions,
   ) {}
+
+  /** The flow context of the MCP server at `server`. */
+  private ctx(server: URL): FlowContext {
+    return { provider: this.shared.provider, store: this.shared.store, http: this.shared.httpFor(server) };
+  }
 
   /** The binding whose resource `url` is under (the longest), else tokens an earlier run stored. */
   async find(url: URL): Promise<Binding | undefined> {
@@ -134,7 +145,7 @@ export class TokenBindings {
     const parts = canonical.pathname.split("/").filter(Boolean);
     for (let n = parts.length; n >= 0; n--) {
       const candidate = new URL(`/${parts.slice(0, n).join("/")}`, canonical.origin);
-      const stored = await this.ctx.store.get(tokensKey(candidate.href));
+      const stored = await this.shared.store.get(tokensKey(candidate.href));
       if (stored && sendable(stored) && sameUrl(stored["resource"], candidate)) {
         const binding: Binding = { resource: candidate, tokens: stored as unknown as StoredTokens };
         this.bindings.push(binding);
@@ -146,7 +157,7 @@ export class TokenBindings {
 
   private async save(binding: Binding, tokens: StoredTokens): Promise<void> {
     binding.tokens = tokens;
-    await this.ctx.store.set(tokensKey(binding.resource.href), { ...tokens });
+    await this.shared.store.set(tokensKey(binding.resource.href), { ...tokens });
   }
 
   /** The binding's tokens, refreshed first when they expire within the skew; undefined when none are usable. */
@@ -164,10 +175,11 @@ export class TokenBindings {
   async refresh(binding: Binding): Promise<boolean> {
     const tokens = binding.tokens;
     if (!tokens?.refresh_token) return false;
-    const as = binding.as ?? (await discoverAuthorizationServer(this.ctx.http, tokens.issuer));
+    const ctx = this.ctx(binding.resource);
+    const as = binding.as ?? (await discoverAuthorizationServer(ctx.http, tokens.issuer));
     if (!as) return false;
     binding.as = as;
-    const next = await refreshFlow(this.ctx, as, tokens, binding.dpop);
+    const next = await refreshFlow(ctx, as, tokens, binding.dpop);
     if (!next) return false;
     await this.save(binding, next);
     return true;
@@ -186,7 +198,8 @@ export class TokenBindings {
 
   private async authorizeNow(url: URL, challenge: BearerChallenge | undefined, stepUp: boolean): Promise<Binding> {
     const serverUrl = canonicalResource(url);
-    const { info, as } = await discover(this.ctx, serverUrl, challenge);
+    const ctx = this.ctx(serverUrl);
+    const { info, as } = await discover(ctx, serverUrl, challenge);
     const binding = await this.bindingAt(info?.resource ?? serverUrl, as);
     const wantDpop = this.options.dpop ?? (challenge?.dpop === true || info?.dpopRequired === true);
     if (binding.as?.issuer !== as.issuer || !binding.dpop) {
@@ -196,7 +209,7 @@ export class TokenBindings {
     }
     binding.as = as;
     const scope = requestedScope(stepUp, binding.tokens?.scope, challenge, info);
-    await this.save(binding, await grant(this.ctx, as, info?.resourceId ?? serverUrl.href, scope, binding.dpop));
+    await this.save(binding, await grant(ctx, as, info?.resourceId ?? serverUrl.href, scope, binding.dpop));
     return binding;
   }
 
@@ -206,7 +219,7 @@ export class TokenBindings {
     if (!binding) this.bindings.push((binding = { resource }));
     if (binding.tokens && binding.tokens.issuer !== as.issuer) {
       delete binding.tokens;
-      await this.ctx.store.delete(tokensKey(resource.href));
+      await this.shared.store.delete(tokensKey(resource.href));
     }
     return binding;
   }

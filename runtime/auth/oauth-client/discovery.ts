@@ -5,10 +5,10 @@
  * Validation of the documents themselves (status, JSON, `resource`/`issuer` equality) is oauth4webapi's.
  */
 import * as oauth from "oauth4webapi";
-import { checkUrl, jsonBody, printable } from "./http.ts";
+import { checkUrl, jsonBody, printable, type OAuthHttp } from "./http.ts";
 import { OAuthClientError, type OAuthClientErrorCode } from "./types.ts";
 
-export type OAuthHttp = (url: string | URL, init?: RequestInit) => Promise<Response>;
+export type { OAuthHttp };
 
 /** The Bearer (or DPoP) challenge of a 401/403, parsed by oauth4webapi's RFC 9110 challenge parser. */
 export interface BearerChallenge {
@@ -132,7 +132,7 @@ export async function discoverResource(
   resourceMetadata: string | undefined,
 ): Promise<ResourceInfo | undefined> {
   if (resourceMetadata !== undefined) {
-    const url = checkUrl(resourceMetadata, "resource_metadata in WWW-Authenticate");
+    const url = checkUrl(resourceMetadata, "resource_metadata in WWW-Authenticate", http.allowsLoopback);
     const found = await fetchPrm(http, url, serverUrl);
     if (found) return found;
   }
@@ -170,7 +170,7 @@ export async function discoverAuthorizationServer(
   http: OAuthHttp,
   issuer: string,
 ): Promise<oauth.AuthorizationServer | undefined> {
-  const issuerUrl = checkUrl(issuer, "authorization server");
+  const issuerUrl = checkUrl(issuer, "authorization server", http.allowsLoopback);
   for (const url of metadataCandidates(issuerUrl)) {
     const response = await http(url, { headers: { accept: "application/json" } });
     if (response.status !== 200) continue;
@@ -179,16 +179,21 @@ export async function discoverAuthorizationServer(
     return checkEndpoints(
       await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuerUrl, response)),
       what,
+      http.allowsLoopback,
     );
   }
   return undefined;
 }
 
 /** Endpoints of validated metadata must themselves be safe URLs. */
-function checkEndpoints(as: oauth.AuthorizationServer, what: string): oauth.AuthorizationServer {
+function checkEndpoints(
+  as: oauth.AuthorizationServer,
+  what: string,
+  allowsLoopback: boolean,
+): oauth.AuthorizationServer {
   for (const endpoint of ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const) {
     const value = as[endpoint];
-    if (value !== undefined) checkUrl(value, `${what}: ${endpoint}`);
+    if (value !== undefined) checkUrl(value, `${what}: ${endpoint}`, allowsLoopback);
   }
   return as;
 }
@@ -206,7 +211,11 @@ export async function legacyAuthorizationServer(http: OAuthHttp, serverUrl: URL)
   if (response.status === 200) {
     const what = `authorization server metadata at ${printable(url.href)}`;
     const claimed = (await jsonBody(response.clone(), what))["issuer"];
-    const issuer = checkUrl(typeof claimed === "string" ? claimed : origin.href, `${what}: issuer`);
+    const issuer = checkUrl(
+      typeof claimed === "string" ? claimed : origin.href,
+      `${what}: issuer`,
+      http.allowsLoopback,
+    );
     if (issuer.origin !== origin.origin)
       throw new OAuthClientError(
         `${what}: issuer ${printable(issuer.href)} is not on the server's origin`,
@@ -215,6 +224,7 @@ export async function legacyAuthorizationServer(http: OAuthHttp, serverUrl: URL)
     return checkEndpoints(
       await libStep(what, "invalid_metadata", () => oauth.processDiscoveryResponse(issuer, response)),
       what,
+      http.allowsLoopback,
     );
   }
   return {

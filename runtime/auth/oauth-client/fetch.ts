@@ -6,7 +6,7 @@
  */
 import { TokenBindings } from "./bindings.ts";
 import { canonicalResource, parseBearerChallenge } from "./discovery.ts";
-import { guardedFetch, type HttpLimits } from "./http.ts";
+import { guardedFetch, isLocalHost, type HttpLimits } from "./http.ts";
 import { initOf, replayable, sendToResource } from "./resource-request.ts";
 import { memoryStore } from "./stores.ts";
 import type { OAuthClientProvider } from "./types.ts";
@@ -35,8 +35,11 @@ export interface OAuthFetchOptions extends HttpLimits {
 export function oauthFetch(provider: OAuthClientProvider, options: OAuthFetchOptions = {}): typeof fetch {
   const base = options.fetch ?? globalThis.fetch;
   const store = provider.store ?? memoryStore();
+  // Loopback (and plain-http loopback) endpoints only for an MCP server on loopback itself.
+  const local = guardedFetch(base, options, true);
+  const remote = guardedFetch(base, options, false);
   const bindings = new TokenBindings(
-    { provider, store, http: guardedFetch(base, options) },
+    { provider, store, httpFor: (server) => (isLocalHost(server) ? local : remote) },
     { refreshSkewSec: options.refreshSkewSec ?? 30, dpop: options.dpop },
   );
   const maxAuthorizations = options.maxAuthorizations ?? 2;

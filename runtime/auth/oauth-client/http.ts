@@ -1,7 +1,8 @@
 /**
- * The one door every OAuth request goes through: https only (plain http only to loopback hosts), redirects
- * never followed, a timeout, and response bodies read up to a bound, so a hostile or broken server gets a
- * clear error instead of a hang, a memory blow-up or a request sent somewhere unexpected.
+ * The one door every OAuth request goes through: https only (plain http only to loopback hosts), loopback hosts only
+ * for an MCP server that is itself on loopback, redirects never followed, a timeout, and response bodies read up to
+ * a bound, so a hostile or broken server gets a clear error instead of a hang, a memory blow-up or a request sent
+ * somewhere unexpected (a remote server's metadata naming `http://127.0.0.1:<port>/…` on the user's machine).
  */
 import { OAuthClientError } from "./types.ts";
 
@@ -12,14 +13,42 @@ export interface HttpLimits {
   readonly timeoutMs?: number;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-export function isLoopback(url: URL): boolean {
-  return LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname) || url.hostname.endsWith(".localhost");
+/** The guarded fetch of one MCP server's OAuth traffic; `allowsLoopback` when that server is on loopback itself. */
+export interface OAuthHttp {
+  (url: string | URL, init?: RequestInit): Promise<Response>;
+  readonly allowsLoopback: boolean;
 }
 
-/** A URL safe to talk OAuth to: https, or http to a loopback host; no credentials in it. */
-export function checkUrl(raw: string | URL, what: string): URL {
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** A host name without the trailing dot of a fully qualified name (`localhost.` is `localhost`). */
+const hostOf = (url: URL): string => url.hostname.replace(/\.$/, "");
+
+export function isLoopback(url: URL): boolean {
+  const host = hostOf(url);
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host) || host.endsWith(".localhost");
+}
+
+/**
+ * A host that reaches this machine: loopback, the unspecified addresses (a connection to `0.0.0.0` or `[::]` lands
+ * on the local host) and IPv4-mapped IPv6 forms of them (the URL parser writes `[::ffff:127.0.0.1]` as
+ * `[::ffff:7f00:1]`).
+ */
+export function isLocalHost(url: URL): boolean {
+  const host = hostOf(url);
+  return (
+    isLoopback(url) ||
+    host === "0.0.0.0" ||
+    host === "[::]" ||
+    /^\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|0:0)\]$/.test(host)
+  );
+}
+
+/**
+ * A URL safe to talk OAuth to: https, or http to a loopback host; a local host only when `allowsLoopback` (the MCP
+ * server is on loopback: a remote one must not steer the client at services of the user's machine); no credentials.
+ */
+export function checkUrl(raw: string | URL, what: string, allowsLoopback = true): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -29,6 +58,11 @@ export function checkUrl(raw: string | URL, what: string): URL {
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url)))
     throw new OAuthClientError(
       `${what}: refusing ${printable(url.href)} (OAuth needs https; plain http only for loopback hosts)`,
+      "insecure_url",
+    );
+  if (!allowsLoopback && isLocalHost(url))
+    throw new OAuthClientError(
+      `${what}: refusing ${printable(url.href)} (a loopback address, allowed only for an MCP server on loopback)`,
       "insecure_url",
     );
   if (url.username !== "" || url.password !== "")
@@ -103,17 +137,14 @@ export async function readBounded(response: Response, max: number, what: string)
 }
 
 /**
- * A fetch for OAuth traffic (also given to oauth4webapi as its `customFetch`): checks the URL, never follows
- * redirects, and returns a response whose body is already read within the bound.
+ * A fetch for OAuth traffic (also given to oauth4webapi as its `customFetch`): checks the URL (local hosts only when
+ * `allowsLoopback`), never follows redirects, and returns a response whose body is already read within the bound.
  */
-export function guardedFetch(
-  base: typeof fetch,
-  limits: HttpLimits = {},
-): (url: string | URL, init?: RequestInit) => Promise<Response> {
+export function guardedFetch(base: typeof fetch, limits: HttpLimits = {}, allowsLoopback = true): OAuthHttp {
   const max = limits.maxResponseBytes ?? 256 * 1024;
   const timeoutMs = limits.timeoutMs ?? 30_000;
-  return async (raw, init = {}) => {
-    const url = checkUrl(raw, "OAuth request");
+  const guarded = async (raw: string | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = checkUrl(raw, "OAuth request", allowsLoopback);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     let response: Response;
@@ -140,6 +171,7 @@ export function guardedFetch(
       headers: response.headers,
     });
   };
+  return Object.assign(guarded, { allowsLoopback });
 }
 
 /** JSON from a buffered response, or a clear error naming what came instead (HTML, garbage). */

@@ -28,16 +28,21 @@ export function initOf(request: Request): RequestInit {
   return init;
 }
 
-/** One request to `url` with the tokens where they belong (`init` describes the request). */
+/**
+ * One request to `url` with the tokens where they belong (`init` describes the request). The caller's own
+ * `Authorization` (a personal access token in a host config's headers) is sent until this client holds a token of
+ * its own for the resource, and only to the origin the caller addressed (`callerOrigin`), as fetch does on redirects.
+ */
 async function sendOnce(
   base: typeof fetch,
   url: URL,
   init: RequestInit,
   tokens: StoredTokens | undefined,
   dpop: Dpop | undefined,
+  callerOrigin: string,
 ): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.delete("authorization");
+  if (tokens || url.origin !== callerOrigin) headers.delete("authorization");
   // A token goes only to URLs under the resource it was issued for; anything else goes without one.
   const usable = tokens && isUnder(url, new URL(tokens.resource)) ? tokens : undefined;
   const isDpop = usable?.token_type.toLowerCase() === "dpop";
@@ -68,7 +73,7 @@ export async function sendToResource(
 ): Promise<Response> {
   let [current, hop] = [url, init];
   for (let hops = 0; ; hops++) {
-    const response = await sendOnce(base, current, hop, tokens, dpop);
+    const response = await sendOnce(base, current, hop, tokens, dpop, url.origin);
     const location = response.headers.get("location");
     if (!REDIRECTS.has(response.status) || location === null || hops >= MAX_REDIRECTS) return response;
     const keepsBody = response.status === 307 || response.status === 308;

@@ -1,5 +1,6 @@
 /** Reading an SSE response body with `eventsource-parser`, remembering the last event id and `retry`. */
 import { createParser } from "eventsource-parser";
+import { TransportRefusalError } from "../../jsonrpc/errors.ts";
 import type { HttpAnswer } from "./requester.ts";
 
 export interface SseCursor {
@@ -42,14 +43,15 @@ export function parseBearerChallenge(header: string | null): Record<string, stri
   return params;
 }
 
-/** An HTTP answer that is not a JSON-RPC message: the status, headers and body text. */
-export class HttpError extends Error {
+/** An HTTP answer that is not a JSON-RPC message: the status, headers and body text (401/403: `accessDenied`). */
+export class HttpError extends TransportRefusalError {
   constructor(
     readonly status: number,
     readonly body: string,
     readonly headers: Headers,
   ) {
-    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`);
+    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`, status === 401 || status === 403);
+    this.name = "HttpError";
   }
 
   /** The bearer challenge of a 401/403, e.g. `{ resource_metadata, scope, error }`. */

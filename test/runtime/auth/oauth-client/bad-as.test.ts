@@ -245,7 +245,8 @@ describe("a hostile or broken authorization server", () => {
       await oauthed(`${f.origin}/mcp-admin`, { method: "POST", body: "{}" });
       const bearerPaths = f.seen.filter((s) => s.authorization === "Bearer good-token").map((s) => s.path);
       expect(bearerPaths).toEqual(["/mcp"]);
-      expect(f.seen.find((s) => s.path === "/elsewhere")?.authorization).toBeUndefined();
+      // The caller's own Authorization goes where the caller sent it, never replaced by the token (issue 34, item 11).
+      expect(f.seen.find((s) => s.path === "/elsewhere")?.authorization).toBe("Bearer caller-set");
       expect(other.seen.every((s) => s.authorization === undefined)).toBe(true);
     } finally {
       await other.close();

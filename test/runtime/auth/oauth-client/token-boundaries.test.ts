@@ -91,6 +91,40 @@ describe("redirects: the token goes only to hops under its resource", () => {
     ]);
   });
 
+  it("the caller's own Authorization goes until the client holds a token, to the caller's origin only", async () => {
+    // Issue 34, item 11: a personal access token in a host config's headers. No token held for this origin.
+    const other = createServer((req, res) => {
+      seen.push({
+        method: req.method ?? "",
+        path: `other${req.url}`,
+        authorization: req.headers.authorization,
+        body: "",
+      });
+      res.writeHead(200).end("ok");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    redirects["/pat/away"] = [302, `http://127.0.0.1:${(other.address() as AddressInfo).port}/x`];
+    try {
+      const f = oauthFetch({ store: memoryStore() });
+      seen.length = 0;
+      for (const path of ["/pat", "/mcp/outside", "/pat/away"])
+        await (await f(`${origin}${path}`, { headers: { authorization: "Bearer pat-1" } })).body?.cancel();
+      expect(seen.map((h) => [h.path, h.authorization])).toEqual([
+        ["/pat", "Bearer pat-1"],
+        ["/mcp/outside", "Bearer pat-1"],
+        ["/elsewhere", "Bearer pat-1"],
+        ["/pat/away", "Bearer pat-1"],
+        ["other/x", undefined],
+      ]);
+      // Holding a token for the resource, the client sends its own instead of the caller's.
+      const { hops } = await call("/mcp/inside");
+      expect(hops.map((h) => h.authorization)).toEqual(["Bearer secret", "Bearer secret"]);
+    } finally {
+      delete redirects["/pat/away"];
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+
   it("a redirect loop stops after 20 redirects with the redirect response", async () => {
     const { status, hops } = await call("/mcp/loop", "GET");
     expect(status).toBe(302);
