@@ -114,7 +114,7 @@ export type { InputOptions, RequestContext, RequestLogger, ServerSession } from 
 export { registerTypedTools } from "./server/typed-tools.ts";
 // Tasks extension, server side: the task store (the default one, and what a shared one implements) and the options.
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./server/tasks/memory-store.ts";
-export { applyTaskChange, TaskStoreFullError } from "./server/tasks/store.ts";
+export { applyTaskChange, TaskQuotaError, TaskStoreFullError } from "./server/tasks/store.ts";
 export type { TaskChange, TaskInputRequest, TaskState, TaskStore } from "./server/tasks/store.ts";
 export type { TasksOptions, TaskSupport, ToolTaskOptions } from "./server/tasks/options.ts";
 export type {

@@ -26,6 +26,11 @@ export const ErrorCode = {
 export const RuntimeErrorCode = {
   /** The session already runs `maxRequestsInFlight` requests; `data.limit` says how many. Retry when some finish. */
   TooManyRequestsInFlight: -31429,
+  /**
+   * The caller already has its quota of unfinished tasks (the Tasks extension; `maxTasksPerOwner` of the task
+   * store); `data.limit` says how many. Retry when one of them ends.
+   */
+  TaskQuotaExceeded: -31430,
 } as const;
 
 /** An error received from, or to be sent to, the peer as a JSON-RPC error object. */

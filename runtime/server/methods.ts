@@ -43,7 +43,8 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
     args = parsed.data;
   }
   if (mode !== "task" || !tasks) return runInline(tool, args, env.context);
-  // A full task store: a tool that may answer inline does (the synchronous answer); one that requires a task gets -32603.
+  // No task can be created (the store is full, or the caller has its quota of unfinished tasks): a tool that may
+  // answer inline does (the synchronous answer); one that requires a task gets the error (-32603, -31430).
   const whenFull = tool.task?.support === "optional" ? () => runInline(tool, args, env.context) : undefined;
   return tasks.start(env.context, (context) => invoke(tool, args, context) as Result, whenFull);
 }

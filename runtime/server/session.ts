@@ -266,7 +266,7 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     return this.sendGated(context.scope.profile, "notifications/message", p, context.scope, context.requestId);
   }
 
-  /** `ContextHost`: a task if `TaskEngine.accepts`, else inline; inline on a full store too for an `optional` tool. */
+  /** `ContextHost`: a task if `TaskEngine.accepts`, else inline; inline when no task can be created too for an `optional` tool. */
   runAsTask<R extends object>(context: HandlerContext, work: (context: RequestContext) => Awaitable<R>): Promise<R> {
     const inline = () => Promise.resolve(context).then(work) as Promise<Result & R>;
     if (!this.server.tasks?.accepts(context)) return inline();

@@ -14,7 +14,9 @@ import { freePort, RedisProcess } from "./cluster.ts";
 const redis = new RedisProcess(await freePort());
 const opened: RedisStateStore[] = [];
 
-function open(options: { keyPrefix?: string; maxTasks?: number; url?: string } = {}): RedisStateStore {
+function open(
+  options: { keyPrefix?: string; maxTasks?: number; maxTasksPerOwner?: number; url?: string } = {},
+): RedisStateStore {
   const store = redisStore({ url: redis.url, ...options });
   opened.push(store);
   return store;
@@ -26,8 +28,10 @@ afterAll(async () => {
   await redis.stop();
 });
 
-describeTaskStore("RedisTaskStore", async () => {
-  const store = open();
+let prefixes = 0;
+describeTaskStore("RedisTaskStore", async (limits) => {
+  // A store with limits gets its own keys (the limits bound what is under its prefix).
+  const store = open(limits ? { keyPrefix: `limits${++prefixes}:`, ...limits } : {});
   await store.ready();
   return store.tasks;
 });
@@ -92,6 +96,25 @@ describe("RedisTaskStore shared by instances", () => {
     expect(await store.tasks.get(short.taskId)).toBeUndefined();
     await store.tasks.create(sampleTask()); // the expired one no longer counts
     expect(await store.tasks.get(forever.taskId)).toMatchObject({ status: "working" });
+    await admin.close();
+  });
+
+  it("keeps an owner's task sets no longer than its tasks (the quota's bookkeeping leaks nothing)", async () => {
+    const store = open({ keyPrefix: "owners:", maxTasks: 10, maxTasksPerOwner: 1 });
+    await store.ready();
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    const finished = sampleTask({ owner: "o", expiresAt: Date.now() + 60_000, ttlMs: 60_000 });
+    await store.tasks.create(finished);
+    await store.tasks.update(finished.taskId, { type: "complete", result: { content: [] } });
+    await store.tasks.create(sampleTask({ owner: "o", expiresAt: Date.now() + 30_000, ttlMs: 30_000 })); // over quota
+    const keys = (await admin.keys("owners:owner*")).sort();
+    expect(keys).toHaveLength(3); // o's unfinished and finished sets, the list of owners over quota
+    for (const key of keys) {
+      const ttl = await admin.pTTL(key);
+      expect(ttl, key).toBeGreaterThan(0);
+      expect(ttl, key).toBeLessThanOrEqual(60_000);
+    }
     await admin.close();
   });
 

@@ -39,6 +39,11 @@ export interface RedisStoreOptions {
   /** Most live tasks (the Tasks extension) the deployment holds, all instances together. Default 100,000. */
   readonly maxTasks?: number;
   /**
+   * Most unfinished tasks one caller may have at once, deployment-wide (default 100; more: -31430); a caller holding
+   * more tasks than this, finished ones included, loses its finished ones first when `maxTasks` is reached.
+   */
+  readonly maxTasksPerOwner?: number;
+  /**
    * How long an answer routed to an instance waits in its inbox (while it is away from the bus). Default 60,000.
    */
   readonly inboxTtlMs?: number;

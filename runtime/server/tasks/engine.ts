@@ -6,7 +6,7 @@
  * error → `failed`. Input the handler asks for becomes the task's `inputRequests`, answered by `tasks/update`.
  * One engine per `McpServer`, shared by all its sessions (the stateless era has none to keep tasks in).
  */
-import { ErrorCode, ProtocolUsageError, RpcError } from "../../jsonrpc/errors.ts";
+import { ErrorCode, ProtocolUsageError, RpcError, RuntimeErrorCode } from "../../jsonrpc/errors.ts";
 import type { IncomingRequest } from "../../protocol/engine.ts";
 import { hasCapability } from "../../protocol/capabilities.ts";
 import type { Awaitable } from "../../protocol/helper-types.ts";
@@ -16,7 +16,14 @@ import { HandlerContext, type ContextHost, type RequestContext } from "../contex
 import { principalOf } from "../request-state.ts";
 import { toolFailure } from "../tool-result.ts";
 import { InMemoryTaskStore } from "./memory-store.ts";
-import { isTerminal, TaskStoreFullError, type TaskInputRequest, type TaskState, type TaskStore } from "./store.ts";
+import {
+  isTerminal,
+  TaskQuotaError,
+  TaskStoreFullError,
+  type TaskInputRequest,
+  type TaskState,
+  type TaskStore,
+} from "./store.ts";
 import type { TasksOptions } from "./options.ts";
 import { TaskInput, type TaskInputPort } from "./task-input.ts";
 import { createTaskResult, TASKS_EXTENSION_ID } from "./wire.ts";
@@ -81,8 +88,9 @@ export class TaskEngine implements TaskInputPort {
 
   /**
    * Makes the request served with `context` a task running `work`; resolves with its `CreateTaskResult` once the
-   * store holds the task. Rejects when the request may not become a task (`accepts`), or the store is full (-32603)
-   * unless `whenFull` is given: then its answer is the request's (a task is the server's choice, tasks.md).
+   * store holds the task. Rejects when the request may not become a task (`accepts`), when the caller has its quota
+   * of unfinished tasks (-31430, `RuntimeErrorCode.TaskQuotaExceeded`) or the store is full (-32603), unless
+   * `whenFull` is given: then its answer is the request's (a task is the server's choice, tasks.md).
    */
   async start(context: RequestContext, work: TaskWork, whenFull?: () => Awaitable<Result>): Promise<Result> {
     const failure = Object.hasOwn(TASK_METHODS, context.method) ? TASK_METHODS[context.method] : undefined;
@@ -106,7 +114,14 @@ export class TaskEngine implements TaskInputPort {
     try {
       await this.store.create(task);
     } catch (error) {
-      if (whenFull && error instanceof TaskStoreFullError) return whenFull();
+      const refused = error instanceof TaskStoreFullError || error instanceof TaskQuotaError;
+      if (whenFull && refused) return whenFull();
+      if (error instanceof TaskQuotaError)
+        throw new RpcError(
+          RuntimeErrorCode.TaskQuotaExceeded,
+          `Cannot create a task: ${error.message}; retry when one of them ends`,
+          { limit: error.limit },
+        );
       throw new RpcError(ErrorCode.InternalError, `Cannot create a task: ${(error as Error).message}`);
     }
     const abort = new AbortController();

@@ -59,8 +59,11 @@ export type TaskChange =
 /**
  * Where tasks live. Every method may be asynchronous (a shared store is). Implementations must:
  * - `create`: resolve only once `get(taskId)` resolves the task, on every instance sharing the store (the spec's
- *   durable create); reject with `TaskStoreFullError` when at capacity.
- * - `get`: resolve the task until `expiresAt` (never earlier); after it, the task may or may not be found.
+ *   durable create); reject with `TaskQuotaError` when the task's owner already has its quota of unfinished tasks,
+ *   and with `TaskStoreFullError` when at capacity and no task can be dropped early (see `get`).
+ * - `get`: resolve the task until `expiresAt`; after it, the task may or may not be found. The one exception: a
+ *   full store makes room by dropping a finished task of an owner holding more tasks than its quota (the one that
+ *   expires first), so that one caller's flood of finished tasks cannot keep every other caller out.
  * - `update`: apply `applyTaskChange` atomically (no lost update between concurrent changes, on any instance) and
  *   resolve with the state after it; undefined when the task is gone.
  * - `subscribe`: call the listener with the new state after every change that altered a task (any instance's).
@@ -74,7 +77,18 @@ export interface TaskStore {
   close?(): Promise<void>;
 }
 
-/** A store at its `maxTasks`: no task can be created until some expire. */
+/**
+ * An owner with `maxTasksPerOwner` unfinished (working or input-required) tasks: it can create no more until one
+ * of them ends. Other owners are not affected.
+ */
+export class TaskQuotaError extends Error {
+  constructor(readonly limit: number) {
+    super(`the caller already has ${limit} unfinished tasks, the most one caller may have`);
+    this.name = "TaskQuotaError";
+  }
+}
+
+/** A store at its `maxTasks` holding no task it may drop early: no task can be created until some expire. */
 export class TaskStoreFullError extends Error {
   constructor(readonly limit: number) {
     super(`the task store holds its maximum of ${limit} tasks`);

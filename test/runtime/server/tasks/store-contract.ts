@@ -1,9 +1,20 @@
 /**
  * What every `TaskStore` must do (runtime/server/tasks/store.ts), as a suite any implementation runs:
- * `describeTaskStore("redis", () => new RedisTaskStore(…))`. The in-memory store runs it in store.test.ts.
+ * `describeTaskStore("redis", (limits) => new RedisTaskStore(…))`. The in-memory store runs it in store.test.ts.
+ * `make` gets the limits a case needs (`maxTasks`, `maxTasksPerOwner`) or none (the defaults).
  */
 import { describe, expect, it } from "vitest";
-import type { TaskState, TaskStore } from "../../../../runtime/server/tasks/store.ts";
+import {
+  TaskQuotaError,
+  TaskStoreFullError,
+  type TaskState,
+  type TaskStore,
+} from "../../../../runtime/server/tasks/store.ts";
+
+export interface StoreLimits {
+  readonly maxTasks: number;
+  readonly maxTasksPerOwner: number;
+}
 
 /** A fresh working task with a unique id, expiring in an hour. */
 export function sampleTask(overrides: Partial<TaskState> = {}): TaskState {
@@ -23,7 +34,7 @@ export function sampleTask(overrides: Partial<TaskState> = {}): TaskState {
   };
 }
 
-export function describeTaskStore(name: string, make: () => Promise<TaskStore> | TaskStore): void {
+export function describeTaskStore(name: string, make: (limits?: StoreLimits) => Promise<TaskStore> | TaskStore): void {
   describe(`TaskStore contract: ${name}`, () => {
     it("resolves a created task at once (durable create), and nothing for an unknown id", async () => {
       const store = await make();
@@ -68,6 +79,60 @@ export function describeTaskStore(name: string, make: () => Promise<TaskStore> |
       await store.create(task);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await store.get(task.taskId)).toBeDefined();
+      await store.close?.();
+    });
+
+    it("refuses an owner its quota of unfinished tasks, and only that owner, until one of them ends", async () => {
+      const store = await make({ maxTasks: 100, maxTasksPerOwner: 2 });
+      const [a1, a2] = [sampleTask({ owner: "a" }), sampleTask({ owner: "a" })];
+      await store.create(a1);
+      await store.create(a2);
+      const refused = store.create(sampleTask({ owner: "a" }));
+      await expect(refused).rejects.toBeInstanceOf(TaskQuotaError);
+      await expect(refused).rejects.toMatchObject({ limit: 2 });
+      await store.create(sampleTask({ owner: "b" }));
+      await store.update(a1.taskId, { type: "complete", result: { content: [] } });
+      await store.create(sampleTask({ owner: "a" })); // a1 ended: a has one unfinished task
+      await expect(store.create(sampleTask({ owner: "a" }))).rejects.toBeInstanceOf(TaskQuotaError);
+      expect(await store.get(a1.taskId)).toMatchObject({ status: "completed" }); // finished tasks stay
+      await store.close?.();
+    });
+
+    it("when full, drops the finished task expiring first of the owner over quota, and no task of others", async () => {
+      const store = await make({ maxTasks: 4, maxTasksPerOwner: 1 });
+      const base = Date.now() + 3_600_000;
+      // "flood" holds three finished tasks (over its quota of 1); "calm" one unfinished.
+      const flood = [2, 0, 1].map((i) => sampleTask({ owner: "flood", expiresAt: base + i }));
+      for (const task of flood) {
+        await store.create(task);
+        await store.update(task.taskId, { type: "complete", result: { content: [] } });
+      }
+      const calm = sampleTask({ owner: "calm", expiresAt: base - 1 });
+      await store.create(calm);
+      const other = sampleTask({ owner: "other" });
+      await store.create(other); // full: flood's task expiring first (base + 0) makes room
+      expect(await store.get(flood[1]!.taskId)).toBeUndefined();
+      for (const kept of [flood[0]!, flood[2]!, calm, other]) expect(await store.get(kept.taskId)).toBeDefined();
+      await store.create(sampleTask({ owner: "more" })); // flood's next (base + 1)
+      expect(await store.get(flood[2]!.taskId)).toBeUndefined();
+      // flood now holds one task, its quota: nobody is over quota, so the store is full.
+      await expect(store.create(sampleTask({ owner: "last" }))).rejects.toBeInstanceOf(TaskStoreFullError);
+      for (const kept of [flood[0]!, calm, other]) expect(await store.get(kept.taskId)).toBeDefined();
+      await store.close?.();
+    });
+
+    it("never drops an unfinished task to make room, however many its owner holds", async () => {
+      const store = await make({ maxTasks: 3, maxTasksPerOwner: 1 });
+      const finished = sampleTask({ owner: "x" });
+      await store.create(finished);
+      await store.update(finished.taskId, { type: "fail", error: { code: -32603, message: "no" } });
+      const working = sampleTask({ owner: "x" });
+      await store.create(working); // x holds 2 (over quota), 1 unfinished
+      await store.create(sampleTask({ owner: "y" }));
+      await store.create(sampleTask({ owner: "z" })); // drops x's finished one
+      expect(await store.get(finished.taskId)).toBeUndefined();
+      await expect(store.create(sampleTask({ owner: "w" }))).rejects.toBeInstanceOf(TaskStoreFullError);
+      expect(await store.get(working.taskId)).toMatchObject({ status: "working" });
       await store.close?.();
     });
   });

@@ -8,7 +8,7 @@ import { InMemoryTaskStore } from "../../../../runtime/server/tasks/memory-store
 import { applyTaskChange, TaskStoreFullError, type TaskState } from "../../../../runtime/server/tasks/store.ts";
 import { describeTaskStore } from "./store-contract.ts";
 
-describeTaskStore("InMemoryTaskStore", () => new InMemoryTaskStore({ sweepIntervalMs: 0 }));
+describeTaskStore("InMemoryTaskStore", (limits) => new InMemoryTaskStore({ sweepIntervalMs: 0, ...limits }));
 
 const AT = new Date("2026-08-01T00:00:00Z");
 

@@ -22,6 +22,8 @@ export interface RequestOptions {
   readonly bare?: boolean;
   /** HTTP only: headers replacing the computed ones. */
   readonly headers?: Record<string, string>;
+  /** HTTP only: sent as `Authorization: Bearer <token>`. */
+  readonly bearer?: string;
 }
 /** An open `subscriptions/listen` stream: every message received on it, in order. */
 export interface Listening {
@@ -180,7 +182,10 @@ export function httpPeerAt(url: string, close: () => Promise<void> = () => Promi
   let next = 1;
   const post = (method: string, params: Json, options: RequestOptions, signal?: AbortSignal) => {
     const body = { jsonrpc: "2.0", id: next++, method, params: { ...params, _meta: meta(options.declare) } };
-    const headers = options.headers ?? headersFor(method, params);
+    const headers = {
+      ...(options.headers ?? headersFor(method, params)),
+      ...(options.bearer === undefined ? {} : { authorization: `Bearer ${options.bearer}` }),
+    };
     return fetch(url, { method: "POST", headers, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
   };
   return {
@@ -205,10 +210,16 @@ export function httpPeerAt(url: string, close: () => Promise<void> = () => Promi
 }
 
 /** Polls `tasks/get` (every 50 ms) until `done` holds for the task; fails on an error answer or after `ms`. */
-export async function pollUntil(peer: Peer, taskId: string, done: (task: Json) => boolean, ms = 8000): Promise<Json> {
+export async function pollUntil(
+  peer: Peer,
+  taskId: string,
+  done: (task: Json) => boolean,
+  ms = 8000,
+  options: RequestOptions = {},
+): Promise<Json> {
   const start = Date.now();
   for (;;) {
-    const reply = await peer.request("tasks/get", { taskId });
+    const reply = await peer.request("tasks/get", { taskId }, options);
     if (reply.error || !reply.result) throw new Error(`tasks/get ${taskId} failed: ${JSON.stringify(reply.error)}`);
     if (done(reply.result)) return reply.result;
     if (Date.now() - start > ms) throw new Error(`task ${taskId} still ${JSON.stringify(reply.result)} after ${ms} ms`);
