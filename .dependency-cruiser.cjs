@@ -36,11 +36,15 @@ module.exports = {
     layer("transport", ["runtime/jsonrpc"]),
     layer("protocol", ["runtime/jsonrpc", "runtime/transport", "runtime/generated/protocol"]),
     layer("server", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "runtime/generated/protocol"]),
-    // The client follows tasks of the Tasks extension, whose types it reads from the extension's bindings.
-    layer("client", [
+    layer("client", ["runtime/jsonrpc", "runtime/transport", "runtime/protocol", "runtime/generated/protocol"]),
+    // An extension's feature builds on both sides' extension interfaces and its own generated bindings; nothing
+    // generic imports it (test/runtime/extension-rooms.test.ts checks the names too).
+    layer("tasks", [
       "runtime/jsonrpc",
       "runtime/transport",
       "runtime/protocol",
+      "runtime/server",
+      "runtime/client",
       "runtime/generated/protocol",
       "runtime/generated/extensions",
     ]),
@@ -53,6 +57,8 @@ module.exports = {
       "runtime/client",
       "runtime/auth",
       "runtime/generated/protocol",
+      // The shared state stores keep the Tasks extension's store beside the sessions (StateStore.tasks).
+      "runtime/tasks/server",
     ]),
     stage("ir", ["lower", "manifest", "emit", "diff", "pipeline", "commands", "scripts"]),
     stage("lower", ["manifest", "emit", "diff", "pipeline", "commands", "scripts"]),

@@ -97,7 +97,6 @@ export { extensionApplies, missingExtensionError, type ExtensionScope } from "./
 export type {
   Completer,
   HandlerResult,
-  ServerExtension,
   ServerNotificationHandler,
   ServerRequestHandler,
   PromptHandler,
@@ -109,14 +108,18 @@ export type {
   ToolHandler,
   ToolOptions,
 } from "./server/options.ts";
+export type {
+  FeatureRequest,
+  FeatureServer,
+  ListenAddition,
+  ServerExtension,
+  ServerFeature,
+  ToolCallRunner,
+  ToolCallTarget,
+} from "./server/extension.ts";
 export { ResourceNotFoundError } from "./server/errors.ts";
 export type { InputOptions, RequestContext, RequestLogger, ServerSession } from "./server/context.ts";
 export { registerTypedTools } from "./server/typed-tools.ts";
-// Tasks extension, server side: the task store (the default one, and what a shared one implements) and the options.
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./server/tasks/memory-store.ts";
-export { applyTaskChange, TaskQuotaError, TaskStoreFullError } from "./server/tasks/store.ts";
-export type { TaskChange, TaskInputRequest, TaskState, TaskStore } from "./server/tasks/store.ts";
-export type { TasksOptions, TaskSupport, ToolTaskOptions } from "./server/tasks/options.ts";
 export type {
   ContentToolResult,
   StructuredToolResult,
@@ -129,7 +132,14 @@ export type {
 export { McpClient } from "./client/client.ts";
 export type { CallOptions, ClientOptions, PageParams, Subscription } from "./client/client.ts";
 export type { ClientHandlers, ClientRequestContext, RequestHandler } from "./client/handlers.ts";
-export type { ClientExtension } from "./client/extensions.ts";
+export type {
+  ClientExtension,
+  ClientFeature,
+  FeatureClient,
+  InputRequests,
+  ListenStream,
+} from "./client/extensions.ts";
+export type { RequestFacts } from "./client/era.ts";
 export type { CallerParamsOf } from "./client/tokens.ts";
 export type {
   BuiltinMethod,
@@ -169,18 +179,7 @@ export type {
 export { NegotiationError } from "./client/negotiate.ts";
 export { expandUriTemplate, uriTemplateVariables } from "./protocol/uri-template.ts";
 export type { UriTemplateValue } from "./protocol/uri-template.ts";
-// Tasks extension, client side: the handle of a request that may run as a task, and how a task that does not complete ends.
-export { TASKS_EXTENSION_ID } from "./client/tasks.ts";
-export type { DetailedTask, TaskHandle, TaskOptions, TaskStatus, WaitOptions } from "./client/tasks.ts";
-export { TaskCancelledError, TaskExpiredError, TaskFailedError } from "./client/task-errors.ts";
-export {
-  callStructured,
-  callStructuredTask,
-  callTool,
-  callToolTask,
-  getPrompt,
-  ToolCallError,
-} from "./client/typed-tools.ts";
+export { callStructured, callTool, getPrompt, ToolCallError } from "./client/typed-tools.ts";
 export type { StructuredToolCall } from "./client/typed-tools.ts";
 
 export type { Awaitable, JsonObject, JsonValue } from "./protocol/helper-types.ts";

@@ -8,11 +8,11 @@ import { createServer } from "../examples/everything/generated/index.ts";
 import { handlers } from "../examples/everything/handlers.ts";
 import { registerTaskTools } from "../examples/everything/tasks.ts";
 import { registerListChangeHooks } from "../examples/everything/list-hooks.ts";
-import { extension as tasks } from "../runtime/generated/extensions/tasks/index.ts";
+import { tasks } from "../runtime/tasks/index.ts";
 
 const server = createServer(handlers, {
   onDiagnostic: (m: string) => process.stderr.write(`everything: ${m}\n`),
-  extensions: [tasks], // the suite's tasks-* scenarios (examples/everything/tasks.ts registers their tools)
+  extensions: [tasks()], // the suite's tasks-* scenarios (examples/everything/tasks.ts registers their tools)
 });
 registerTaskTools(server);
 registerListChangeHooks(server); // server-stateless's test_trigger_tool_change / test_trigger_prompt_change

@@ -34,6 +34,7 @@ const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
   core: "runtime/index.ts",
   "method-type": "runtime/protocol/method-type.ts",
   "zod-helpers": "runtime/protocol/zod-helpers.ts",
+  tasks: "runtime/tasks/index.ts",
 };
 
 /**

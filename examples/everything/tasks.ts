@@ -1,9 +1,10 @@
 /**
  * The Tasks extension's conformance tools (shared/notes/tasks.md §1: names, arguments and texts are the ones the
  * suite's `tasks-*` scenarios call and check), registered with their task support. The server must list the Tasks
- * extension in `extensions` for any of them to run as a task; without it `optional` tools answer inline.
+ * extension (`tasks()` of `@mcp-gen/runtime/tasks`) in `extensions`: a tool's task options are refused otherwise.
  */
 import { RpcError, type ContentBlock, type McpServer, type RequestContext } from "@mcp-gen/runtime";
+import { runAsTask, taskTool } from "@mcp-gen/runtime/tasks";
 
 const text = (value: string): { content: ContentBlock[] } => ({ content: [{ type: "text", text: value }] });
 const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
@@ -49,7 +50,7 @@ export function registerTaskTools(server: McpServer): McpServer {
       await sleep(args.seconds * 1000, context.signal);
       return text(`${args.label ?? "computed"}: done after ${args.seconds} s`);
     },
-    { task: { support: "optional" } },
+    { extensions: taskTool({ support: "optional" }) },
   );
   server.tool(
     { name: "failing_job", description: "Ends with a tool error after a second.", inputSchema: object() },
@@ -57,14 +58,14 @@ export function registerTaskTools(server: McpServer): McpServer {
       await sleep(1000, context.signal);
       return { ...text("The job failed: the input could not be processed"), isError: true };
     },
-    { task: { support: "required" } },
+    { extensions: taskTool({ support: "required" }) },
   );
   server.tool(
     { name: "protocol_error_job", description: "Fails with a JSON-RPC error.", inputSchema: object() },
     () => {
       throw new RpcError(-32603, "The job hit an internal error");
     },
-    { task: { support: "optional" } },
+    { extensions: taskTool({ support: "optional" }) },
   );
   server.tool(
     {
@@ -77,7 +78,7 @@ export function registerTaskTools(server: McpServer): McpServer {
       const confirmed = answer.action === "accept" && answer.content?.["confirm"] === true;
       return text(confirmed ? `Deleted ${args.filename}` : `Kept ${args.filename}`);
     },
-    { task: { support: "optional" } },
+    { extensions: taskTool({ support: "optional" }) },
   );
   server.tool(
     { name: "multi_input", description: "Asks two questions at once.", inputSchema: object() },
@@ -88,7 +89,7 @@ export function registerTaskTools(server: McpServer): McpServer {
       ]);
       return text(`step one: ${first.action}, step two: ${second.action}`);
     },
-    { task: { support: "optional" } },
+    { extensions: taskTool({ support: "optional" }) },
   );
   server.tool(
     { name: "test_tool_with_task", description: "Asks a name, then works as a task.", inputSchema: object() },
@@ -101,12 +102,12 @@ export function registerTaskTools(server: McpServer): McpServer {
         { key: "user_name" },
       );
       const name = typeof answer.content?.["name"] === "string" ? answer.content["name"] : "stranger";
-      return context.runAsTask(async (task) => {
+      return runAsTask(context, async (task) => {
         await sleep(200, task.signal);
         return text(`Hello, ${name}! The task is done.`);
       });
     },
-    { task: { support: "required", start: "handler" } },
+    { extensions: taskTool({ support: "required", start: "handler" }) },
   );
   return server;
 }

@@ -3,14 +3,14 @@
  * `npx tsx examples/tasks/client.ts`. The server's confirmation question is answered by the elicitation handler.
  */
 import { builtinRevisions, McpClient } from "@mcp-gen/runtime";
-import { extension } from "@mcp-gen/runtime/extensions/tasks";
+import { tasksClient } from "@mcp-gen/runtime/tasks";
 import { StdioClientTransport } from "@mcp-gen/runtime/node";
 import { createClient } from "./generated/index.ts";
 
 const raw = new McpClient({
   info: { name: "tasks-example-client", version: "1.0.0" },
   revisions: builtinRevisions,
-  extensions: [extension], // opt in to Tasks
+  extensions: [tasksClient()], // opt in to Tasks
   handlers: { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) },
   probeTimeoutMs: 60_000,
 });

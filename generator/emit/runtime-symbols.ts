@@ -2,8 +2,9 @@
  * The one table of what generated code may import: every runtime symbol (with the runtime entry point exporting it,
  * and whether it is a type), zod, and the sibling files of an output folder. Emitters print these symbols and never
  * spell an import; test/generator/emit/printer.test.ts proves each runtime entry is really exported where listed.
- * Every symbol's public home is the core entry (`packageRuntime` imports all of them from it); `entry` names the
- * runtime module defining it, which the runtime's own bindings import relatively (scripts/generate-protocol.ts).
+ * Every symbol's public home is the core entry (`packageRuntime` imports all of them from it) but an extension's, whose
+ * home is its own entry (`tasks`: `@mcp-gen/runtime/tasks`); `entry` names the runtime module defining it, which the
+ * runtime's own bindings import relatively (scripts/generate-protocol.ts).
  */
 import type { ImportSymbol, RuntimeEntry } from "./printer.ts";
 
@@ -70,15 +71,19 @@ export const runtime = {
   McpClient: runtimeType("McpClient", "core"),
   callStructured: runtimeValue("callStructured", "core"),
   callTool: runtimeValue("callTool", "core"),
-  callToolTask: runtimeValue("callToolTask", "core"),
-  callStructuredTask: runtimeValue("callStructuredTask", "core"),
-  TaskHandle: runtimeType("TaskHandle", "core"),
-  TaskSupport: runtimeType("TaskSupport", "core"),
   expandUriTemplate: runtimeValue("expandUriTemplate", "core"),
   getPrompt: runtimeValue("getPrompt", "core"),
   CallOptions: runtimeType("CallOptions", "core"),
   CallToolResult: runtimeType("CallToolResult", "core"),
   StructuredToolCall: runtimeType("StructuredToolCall", "core"),
+  // The Tasks extension (`@mcp-gen/runtime/tasks`): its server feature with a server's options, the tools that may
+  // run as tasks, and the task forms of typed client calls.
+  tasks: runtimeValue("tasks", "tasks"),
+  taskTools: runtimeValue("taskTools", "tasks"),
+  TasksOptions: runtimeType("TasksOptions", "tasks"),
+  callToolTask: runtimeValue("callToolTask", "tasks"),
+  callStructuredTask: runtimeValue("callStructuredTask", "tasks"),
+  TaskHandle: runtimeType("TaskHandle", "tasks"),
   // Method tokens of the protocol bindings (defined in runtime/protocol/method-type.ts).
   ProtocolRequestType: runtimeValue("ProtocolRequestType", "method-type"),
   ProtocolNotificationType: runtimeValue("ProtocolNotificationType", "method-type"),

@@ -64,7 +64,9 @@ export function packageRuntime(
   runtimeImport: string = DEFAULT_RUNTIME_IMPORT,
 ): (entry: RuntimeEntry | "node" | "http" | "auth") => string {
   return (entry) =>
-    entry === "node" || entry === "http" || entry === "auth" ? `${runtimeImport}/${entry}` : runtimeImport;
+    entry === "node" || entry === "http" || entry === "auth" || entry === "tasks"
+      ? `${runtimeImport}/${entry}`
+      : runtimeImport;
 }
 
 export async function generateProtocol(

@@ -32,7 +32,9 @@ import type { RequestHandler } from "./handlers.ts";
 import type { ClientOptions } from "./options.ts";
 import { collectPages } from "./pagination.ts";
 import { openSubscription, type Subscription } from "./subscriptions.ts";
-import { ClientTasks, settledTask, TASKS_EXTENSION_ID, type TaskHandle, type TaskHost } from "./tasks.ts";
+import type { RequestFacts } from "./era.ts";
+import type { ClientExtension, ClientFeature, FeatureClient } from "./extensions.ts";
+import { ProtocolUsageError } from "../jsonrpc/errors.ts";
 import type { CallerParamsOf, CallOptions, NotificationArgs, RequestArgs } from "./tokens.ts";
 
 export type { ClientOptions } from "./options.ts";
@@ -67,18 +69,39 @@ interface ConvenienceResults {
  */
 export class McpClient {
   readonly #connection: ClientConnection;
-  /** Tasks extension: the handles of the tasks servers create (client/tasks.ts). */
-  readonly #tasks: ClientTasks;
+  /** What the declared extensions do here (`ClientExtension.attach`), by extension id. */
+  readonly #features = new Map<string, ClientFeature>();
 
   constructor(options: ClientOptions) {
-    // A created task is followed to its end: a direct call resolves to its result (the signal cancels the task).
-    const connection: ClientConnection = new ClientConnection(
-      options,
-      (raw, facts, call): unknown =>
-        this.#tasks.created(raw, facts, call.signal)?.result() ?? connection.completeResult(raw, facts),
-    );
+    // An answer a feature settles (e.g. a created task, followed to its end) resolves to what the feature says.
+    const features = this.#features;
+    const connection: ClientConnection = new ClientConnection(options, (raw, facts, call): unknown => {
+      if (features.size > 0)
+        for (const feature of features.values()) {
+          const settled = feature.settle?.(raw, facts, call);
+          if (settled) return settled;
+        }
+      return connection.completeResult(raw, facts);
+    });
     this.#connection = connection;
-    this.#tasks = new ClientTasks(taskHost(connection, options), options.tasks);
+    const lent = featureClient(connection);
+    for (const extension of options.extensions ?? []) {
+      const feature = extension.attach?.(lent);
+      if (feature) features.set(extension.id, feature);
+    }
+  }
+
+  /**
+   * The typed API of a declared extension (`ClientFeature.api` of the extension with the same id, e.g.
+   * `client.extension(notes)`). Throws `ProtocolUsageError` when `ClientOptions.extensions` does not list it.
+   */
+  extension<Api>(extension: ClientExtension<Api>): Api {
+    const api = this.#features.get(extension.id)?.api;
+    if (api === undefined)
+      throw new ProtocolUsageError(
+        `extension ${extension.id} is not declared with an API here: list it in ClientOptions.extensions`,
+      );
+    return api as Api;
   }
 
   /** What this client declares (handlers, extensions, `options.capabilities`); once connected, for its revision. */
@@ -259,39 +282,6 @@ export class McpClient {
   }
 
   /**
-   * Tasks extension: `tools/call` as a task. Resolves to the task's handle once the server answered, with a task
-   * (`taskId` set) or at once; `handle.result()` is the call's result. `options.signal` cancels the task.
-   */
-  callToolAsTask(
-    name: string,
-    args?: Readonly<Record<string, unknown>>,
-    options?: CallOptions,
-  ): Promise<TaskHandle<CallToolResult>> {
-    return this.#asTask("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
-  }
-
-  /** Tasks extension: a request (by token) that may run as a task; resolves to its handle (see `callToolAsTask`). */
-  requestTask<T extends AnyRequestType>(type: T, ...args: RequestArgs<T>): Promise<TaskHandle<CompleteResultOf<T>>> {
-    return this.#asTask(type.method, args[0], args[1]);
-  }
-
-  /** Tasks extension: the handle of a task a `type` request created earlier, from its persisted `taskId`. */
-  resumeTask<T extends AnyRequestType>(
-    type: T,
-    taskId: string,
-    options: { readonly signal?: AbortSignal } = {},
-  ): Promise<TaskHandle<CompleteResultOf<T>>> {
-    return this.#tasks.resume(taskId, this.#connection.clientRequest(type.method), options.signal);
-  }
-
-  async #asTask<R>(method: string, params: unknown, options: CallOptions = {}): Promise<TaskHandle<R>> {
-    this.#tasks.requireDeclared(method);
-    const { raw, facts } = await this.#connection.exchange(method, params, options);
-    const task = this.#tasks.created<R>(raw, facts, options.signal);
-    return task ?? settledTask(this.#connection.completeResult(raw, facts) as R);
-  }
-
-  /**
    * Stateless era: opens a `subscriptions/listen` stream and resolves once the server acknowledged it. The stream's
    * notifications reach `on(method, …)` listeners and carry `_meta["io.modelcontextprotocol/subscriptionId"]`.
    */
@@ -300,23 +290,23 @@ export class McpClient {
   }
 }
 
-/** What the connection lends the Tasks extension's driver (client/tasks.ts). */
-function taskHost(connection: ClientConnection, options: ClientOptions): TaskHost {
+/** What the connection lends the extensions' features. */
+function featureClient(connection: ClientConnection): FeatureClient {
   return {
-    declared: (options.extensions ?? []).some((e) => e.id === TASKS_EXTENSION_ID),
-    get stateless() {
-      return connection.era === "stateless";
+    get era() {
+      return connection.era;
     },
-    request: (method, params, signal) =>
-      connection.request(method, params, signal ? { signal } : {}) as Promise<Record<string, unknown>>,
+    request: (method, params, options) =>
+      connection.request(method, params, options) as Promise<Record<string, unknown>>,
+    exchange: (method, params, options) => connection.exchange(method, params, options),
+    completeResult: (raw: unknown, facts: RequestFacts) => connection.completeResult(raw, facts),
+    requestFacts: (method) => connection.clientRequest(method),
     answer: (requests, signal, method) => connection.fulfil(requests, signal, method),
-    complete: (result, facts) => connection.completeResult(result, facts),
     on: (method, listener) => connection.on(method, listener),
-    listen: async (taskIds, signal) => {
-      // `taskIds` is the extension's field of the filter and of the acknowledgement (TaskSubscriptionNotifications).
-      const subscription = await openSubscription(connection, { taskIds } as SubscriptionFilter, { signal });
-      const agreed = (subscription.filter as { taskIds?: unknown }).taskIds;
-      return { agreed: Array.isArray(agreed) ? (agreed as string[]) : [], ended: subscription.ended };
+    listen: async (filter, signal) => {
+      const subscription = await openSubscription(connection, filter as SubscriptionFilter, { signal });
+      const agreed = subscription.filter as Readonly<Record<string, unknown>>;
+      return { filter: agreed, ended: subscription.ended, close: () => subscription.close() };
     },
   };
 }

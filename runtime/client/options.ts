@@ -4,7 +4,6 @@ import type { RevisionDescriptor } from "../protocol/method-type.ts";
 import type { Implementation } from "../protocol/builtin-types.ts";
 import type { ClientExtension } from "./extensions.ts";
 import type { ClientHandlers } from "./handlers.ts";
-import type { TaskOptions } from "./tasks.ts";
 
 export interface ClientOptions {
   readonly info: Implementation;
@@ -30,8 +29,6 @@ export interface ClientOptions {
   readonly probeTimeoutMs?: number;
   /** Most multi round-trip rounds for one call before giving up (default 8). */
   readonly maxInputRounds?: number;
-  /** Tasks extension (declared by listing it in `extensions`): how created tasks are followed (client/tasks.ts). */
-  readonly tasks?: TaskOptions;
   /** Stateless era: sent as `_meta["io.modelcontextprotocol/logLevel"]` on every request (no logs otherwise). */
   readonly logLevel?: LogLevel;
   /** Every server notification after validation (progress and cancellation are handled internally). */

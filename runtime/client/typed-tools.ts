@@ -12,14 +12,11 @@
  *   `RequestCancelledError`, `ConnectionClosedError` or `ProtocolUsageError`.
  *
  * `McpClient.callTool` itself stays the wire: it resolves to the result as the server sent it, `isError` included.
- * The task forms (`callToolTask`, `callStructuredTask`; Tasks extension) resolve to a `TaskHandle` whose `result()`
- * is what the direct call resolves to, with the same errors (and those of a task that does not complete).
  */
 import type { CallToolResult, ContentBlock, GetPromptResult } from "../protocol/builtin-types.ts";
 import type * as z from "zod/mini";
 import { InvalidMessageError } from "../protocol/validation.ts";
 import type { CallOptions, McpClient } from "./client.ts";
-import { mapTask, type TaskHandle } from "./tasks.ts";
 
 /** A successful call of a tool with an `outputSchema`: the validated structured output and the whole result. */
 export interface StructuredToolCall<Output> {
@@ -54,7 +51,8 @@ export async function callTool(
   return succeeded(name, await client.callTool(name, args as Readonly<Record<string, unknown>>, options));
 }
 
-function succeeded(name: string, result: CallToolResult): CallToolResult {
+/** `result`, or `ToolCallError` when the tool answered `isError` (the task forms of the Tasks entry reuse it). */
+export function succeeded(name: string, result: CallToolResult): CallToolResult {
   if (result.isError === true) throw new ToolCallError(name, result);
   return result;
 }
@@ -74,7 +72,8 @@ export async function callStructured<Output>(
   return structured(name, await callTool(client, name, args, options), validator);
 }
 
-function structured<Output>(
+/** `result`'s structured output checked by `validator` (see `callStructured`). */
+export function structured<Output>(
   name: string,
   result: CallToolResult,
   validator: z.ZodMiniType<Output>,
@@ -82,29 +81,6 @@ function structured<Output>(
   const parsed = validator.safeParse(succeeded(name, result).structuredContent);
   if (!parsed.success) throw new InvalidMessageError(`structuredContent of tool ${name}`, parsed.error.issues);
   return { structuredContent: parsed.data, result };
-}
-
-/** Tasks extension: `callTool` as a task; `result()` resolves as `callTool` does. */
-export async function callToolTask(
-  client: McpClient,
-  name: string,
-  args: object,
-  options?: CallOptions,
-): Promise<TaskHandle<CallToolResult>> {
-  const handle = await client.callToolAsTask(name, args as Readonly<Record<string, unknown>>, options);
-  return mapTask(handle, (result) => succeeded(name, result));
-}
-
-/** Tasks extension: `callStructured` as a task; `result()` resolves as `callStructured` does. */
-export async function callStructuredTask<Output>(
-  client: McpClient,
-  name: string,
-  args: object,
-  validator: z.ZodMiniType<Output>,
-  options?: CallOptions,
-): Promise<TaskHandle<StructuredToolCall<Output>>> {
-  const handle = await client.callToolAsTask(name, args as Readonly<Record<string, unknown>>, options);
-  return mapTask(handle, (result) => structured(name, result, validator));
 }
 
 /** `prompts/get` with typed arguments. */

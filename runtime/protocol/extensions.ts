@@ -7,7 +7,7 @@ import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
 
 /** An extension's identity and reach: what `mcp-gen protocol` writes into a generated `extension` descriptor. */
 export interface ExtensionScope {
-  /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `io.modelcontextprotocol/tasks`. */
+  /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `com.example/notes`. */
   readonly id: string;
   /**
    * The wire versions of the revisions the extension extends: it is declared, advertised and served under these only.

@@ -14,7 +14,6 @@ import type {
   ListRootsResult,
 } from "../protocol/builtin-types.ts";
 import type { Capabilities } from "../protocol/capabilities.ts";
-import type { Awaitable } from "../protocol/helper-types.ts";
 import type { MetaObject, LogLevel } from "../protocol/meta.ts";
 import type { AnyNotificationType, ParamsOf } from "../protocol/method-type.ts";
 import type { Era } from "../protocol/profiles.ts";
@@ -83,15 +82,6 @@ export interface RequestContext {
   createMessage(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots. Requires the client's `roots` capability. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;
-  /**
-   * Tasks extension (`ServerOptions.extensions` lists it): runs `work` as a task when this request may become one
-   * (a `tools/call` whose own capabilities declare `io.modelcontextprotocol/tasks`, stateless era) and resolves at
-   * once with the `CreateTaskResult` the runtime answers with (return it from the handler as it is); otherwise runs
-   * `work` inline and resolves with its result. `work` gets the task's context: its signal fires on `tasks/cancel`
-   * or TTL expiry, `elicit`/`createMessage`/`listRoots` become the task's `inputRequests`, and `reportProgress`
-   * sets its `statusMessage`. Use it to decide late, e.g. after multi round-trip input (tasks.md §Task Creation).
-   */
-  runAsTask<R extends object>(work: (context: RequestContext) => Awaitable<R>): Promise<R>;
 }
 
 /**
@@ -126,7 +116,6 @@ export interface ContextHost {
   sendProgress(context: HandlerContext, progress: number, total?: number, message?: string): Promise<void>;
   sendLog(context: HandlerContext, level: LogLevel, data: unknown, logger?: string): Promise<void>;
   sendElicitationComplete(context: HandlerContext, elicitationId: string): Promise<boolean>;
-  runAsTask<R extends object>(context: HandlerContext, work: (context: RequestContext) => Awaitable<R>): Promise<R>;
 }
 
 /** The `RequestContext` implementation: one per request, no per-request closures. */
@@ -162,10 +151,6 @@ export class HandlerContext implements RequestContext {
   }
   get method(): string {
     return this.request.method;
-  }
-  /** The request's params as received (internal: the session reads a `tools/call`'s tool name from it). */
-  get params(): unknown {
-    return this.request.params;
   }
   get signal(): AbortSignal {
     return this.request.signal;
@@ -210,8 +195,5 @@ export class HandlerContext implements RequestContext {
   }
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
     return this.scope.input.ask("roots/list", {}, options?.key) as Promise<ListRootsResult>;
-  }
-  runAsTask<R extends object>(work: (context: RequestContext) => Awaitable<R>): Promise<R> {
-    return this.host.runAsTask(this, work);
   }
 }

@@ -46,9 +46,7 @@ import { Session } from "./session.ts";
 import { matchUriTemplate } from "../protocol/uri-template.ts";
 import { jsonSchemaValidator } from "../protocol/json-schema-check.ts";
 import { extensionApplies } from "../protocol/extensions.ts";
-import { TaskEngine } from "./tasks/engine.ts";
-import { admissionToken, taskRequests } from "./tasks/task-methods.ts";
-import { TASKS_EXTENSION_ID } from "./tasks/wire.ts";
+import type { ServerFeature } from "./extension.ts";
 
 /** A change every interested client is owed a notification of. */
 export type ServerBroadcast =
@@ -75,12 +73,14 @@ export class ServerDefinition {
     string,
     (params: unknown, session: ServerSession) => void | Promise<void>
   >();
-  /** Extension methods by method name, with the extension id a client must declare. */
-  private readonly extensionMethods = new Map<string, { readonly id: string; readonly token: AnyMethodType }>();
+  /** Extension methods by method name, with the extension id a client must declare and its feature's implementation. */
+  private readonly extensionMethods = new Map<
+    string,
+    { readonly id: string; readonly token: AnyMethodType; readonly impl: MethodImpl | undefined }
+  >();
   private cachedCapabilities: Record<string, unknown> | undefined;
-  /** Runs `tools/call` requests as tasks and serves `tasks/*`, when `options.extensions` lists the Tasks extension. */
-  readonly tasks: TaskEngine | undefined;
-  private readonly taskMethods: Readonly<Record<string, MethodImpl>>;
+  /** What the served extensions do here (`ServerExtension.serve`), in `options.extensions` order. */
+  readonly features: readonly ServerFeature[];
 
   constructor(readonly options: ServerOptions) {
     const profiles = rankProfiles(options.revisions);
@@ -90,7 +90,10 @@ export class ServerDefinition {
     this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.version, p]));
     this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.version, p]));
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
+    const features: ServerFeature[] = [];
     for (const extension of options.extensions ?? []) {
+      const feature = extension.serve?.({ revisions: profiles, onDiagnostic: options.onDiagnostic });
+      if (feature) features.push(feature);
       const tokens = Array.isArray(extension.methods)
         ? extension.methods
         : Object.values(extension.methods as MethodTable);
@@ -98,14 +101,14 @@ export class ServerDefinition {
         const previous = this.extensionMethods.get(token.method);
         if (previous)
           throw new Error(`extension method ${token.method} is declared by both ${previous.id} and ${extension.id}`);
-        const admitted =
-          token.kind === "request" && extension.id === TASKS_EXTENSION_ID ? admissionToken(token) : token;
-        this.extensionMethods.set(token.method, { id: extension.id, token: admitted });
+        const admitted = token.kind === "request" && feature?.admit ? feature.admit(token) : token;
+        const served = feature?.requests && Object.hasOwn(feature.requests, token.method) ? feature.requests : {};
+        const request = served[token.method];
+        const impl: MethodImpl | undefined = request && ((env) => request(env.params, env.context));
+        this.extensionMethods.set(token.method, { id: extension.id, token: admitted, impl });
       }
     }
-    const servesTasks = (options.extensions ?? []).some((e) => e.id === TASKS_EXTENSION_ID);
-    this.tasks = servesTasks ? new TaskEngine(profiles, options.tasks, options.onDiagnostic) : undefined;
-    this.taskMethods = this.tasks ? taskRequests(this.tasks) : {};
+    this.features = features;
   }
 
   /**
@@ -137,8 +140,10 @@ export class ServerDefinition {
 
   /** The implementation of a client→server request (`SessionHost.implementationOf`). */
   implementationOf(method: string, definedBy: "revision" | "extension"): MethodImpl | undefined {
-    const builtin = definedBy === "revision" ? SERVER_METHODS : this.taskMethods;
-    return this.requestHandlers.get(method) ?? (Object.hasOwn(builtin, method) ? builtin[method] : undefined);
+    const registered = this.requestHandlers.get(method);
+    if (registered) return registered;
+    if (definedBy === "extension") return this.extensionMethods.get(method)?.impl;
+    return Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined;
   }
 
   notificationHandlerOf(
@@ -208,13 +213,16 @@ export class ServerDefinition {
     options: ToolOptions<Args> = {},
   ): this {
     if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is already registered`);
+    for (const id of Object.keys(options.extensions ?? {}))
+      if (!(this.options.extensions ?? []).some((e) => e.id === id))
+        throw new Error(`tool "${definition.name}" has options for extension ${id}, which this server does not serve`);
     this.toolMap.set(definition.name, {
       definition,
       handler: handler as ToolHandler<unknown>,
       validator: options.arguments,
       output: options.output ?? (definition.outputSchema ? jsonSchemaValidator(definition.outputSchema) : undefined),
       scopes: options.scopes ?? [],
-      task: options.task,
+      extensions: options.extensions,
     });
     this.changed("tools");
     return this;
@@ -330,10 +338,15 @@ export class ServerDefinition {
     else for (const session of this.live) session.resourceUpdated(broadcast.uri);
   }
 
+  /** An HTTP endpoint shares `store` with other instances: each feature checks it can (`ServerFeature.shareState`). */
+  shareState(store: object): void {
+    for (const feature of this.features) feature.shareState?.(store);
+  }
+
   /** Ends every session's `subscriptions/listen` streams gracefully and closes the sessions. */
   async close(): Promise<void> {
     await Promise.all([...this.live].map((session) => session.close()));
-    await this.tasks?.close();
+    await Promise.all(this.features.map((feature) => feature.close?.()));
   }
 
   private changed(kind: "tools" | "resources" | "prompts"): void {

@@ -33,7 +33,7 @@ export interface SessionHost extends HandshakeOffer, MethodServer {
   readonly newestProfile: RevisionProfile;
   /**
    * The implementation of a client→server request: a registered handler, else the built-in one of the revision or
-   * of the extension that defines the method here (a revision's own `tasks/get` is not the Tasks extension's).
+   * of the extension that defines the method here (a method a revision defines itself is not an extension's of the same name).
    */
   implementationOf(method: string, definedBy: "revision" | "extension"): MethodImpl | undefined;
   /** The token of an extension method / request, when the client's capabilities declare its extension. */

@@ -9,7 +9,14 @@ import { hasCapability, type Capabilities } from "../protocol/capabilities.ts";
 import { MetaKey } from "../protocol/meta.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 
-type Send = (profile: RevisionProfile, method: string, params: Record<string, unknown>, related: JsonRpcId) => void;
+/** Sends a notification related to a stream; `extension`: one of an extension's, agreed by the stream itself. */
+type Send = (
+  profile: RevisionProfile,
+  method: string,
+  params: Record<string, unknown>,
+  related: JsonRpcId,
+  extension: boolean,
+) => void;
 
 interface Stream {
   readonly filter: SubscriptionFilter;
@@ -29,9 +36,9 @@ export class ListenStreams {
     capabilities: Capabilities,
     profile: RevisionProfile,
     signal: AbortSignal,
-    taskIds?: readonly string[],
+    extensions?: Readonly<Record<string, unknown>>,
   ) {
-    const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } & { taskIds?: string[] } = {};
+    const agreed: { -readonly [K in keyof SubscriptionFilter]: SubscriptionFilter[K] } = {};
     if (requested.toolsListChanged && hasCapability(capabilities, ["tools", "listChanged"]))
       agreed.toolsListChanged = true;
     if (requested.promptsListChanged && hasCapability(capabilities, ["prompts", "listChanged"]))
@@ -41,9 +48,9 @@ export class ListenStreams {
     if (requested.resourceSubscriptions && hasCapability(capabilities, ["resources", "subscribe"])) {
       agreed.resourceSubscriptions = [...requested.resourceSubscriptions];
     }
-    if (taskIds) agreed.taskIds = [...taskIds]; // Tasks extension: the caller's live tasks among those asked
+    if (extensions) Object.assign(agreed, extensions); // what extensions agreed to of their own filter fields
     const meta = { [MetaKey.subscriptionId]: id };
-    this.send(profile, "notifications/subscriptions/acknowledged", { _meta: meta, notifications: agreed }, id);
+    this.send(profile, "notifications/subscriptions/acknowledged", { _meta: meta, notifications: agreed }, id, false);
     return new Promise<Record<string, unknown>>((resolve) => {
       const end = () => {
         this.streams.delete(id);
@@ -64,6 +71,7 @@ export class ListenStreams {
           `notifications/${kind}/list_changed`,
           { _meta: { [MetaKey.subscriptionId]: id } },
           id,
+          false,
         );
     }
   }
@@ -76,16 +84,16 @@ export class ListenStreams {
           "notifications/resources/updated",
           { uri, _meta: { [MetaKey.subscriptionId]: id } },
           id,
+          false,
         );
       }
     }
   }
 
-  /** Tasks extension: `notifications/tasks` (a `DetailedTask`) on stream `id`, when it was agreed to `taskId`. */
-  taskStatus(id: JsonRpcId, taskId: string, task: Record<string, unknown>): void {
+  /** An extension's notification on stream `id` while it is open (the extension decided it was agreed). */
+  sendOn(id: JsonRpcId, method: string, params: Record<string, unknown>): void {
     const stream = this.streams.get(id);
-    if ((stream?.filter as { taskIds?: readonly string[] } | undefined)?.taskIds?.includes(taskId))
-      this.send(stream!.profile, "notifications/tasks", { ...task, _meta: { [MetaKey.subscriptionId]: id } }, id);
+    if (stream) this.send(stream.profile, method, { ...params, _meta: { [MetaKey.subscriptionId]: id } }, id, true);
   }
 
   /** Ends every stream with its graceful result; false when there was none. */

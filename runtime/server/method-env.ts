@@ -1,7 +1,7 @@
 /**
  * What a method implementation is given (`MethodEnv`: the server definition, the session, the revision, the
- * request's context and params) and what it is (`MethodImpl`). A leaf: the built-in methods (`methods.ts`), the
- * Tasks methods (`tasks/task-methods.ts`) and the session that runs them all read it.
+ * request's context and params) and what it is (`MethodImpl`). A leaf: the built-in methods (`methods.ts`) and the
+ * session that runs them read it.
  */
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import type { SubscriptionFilter } from "../protocol/builtin-types.ts";
@@ -15,7 +15,7 @@ import type {
   RegisteredTool,
   ServerOptions,
 } from "./options.ts";
-import type { TaskEngine } from "./tasks/engine.ts";
+import type { ListenAddition, ServerFeature } from "./extension.ts";
 
 type Result = Record<string, unknown>;
 
@@ -30,8 +30,8 @@ export interface MethodServer {
   /** The server's capabilities (under the revision of wire version `version`, when given). */
   capabilities(version?: string): Capabilities;
   readonly options: Pick<ServerOptions, "pageSize" | "instructions">;
-  /** Runs requests as tasks, when the server serves the Tasks extension. */
-  readonly tasks: TaskEngine | undefined;
+  /** What the served extensions add to the built-in methods. */
+  readonly features: readonly ServerFeature[];
 }
 
 /** What the built-in methods ask of the session serving the request. */
@@ -44,7 +44,7 @@ export interface MethodSession {
     requested: SubscriptionFilter,
     signal: AbortSignal,
     profile: RevisionProfile,
-    taskIds?: readonly string[],
+    additions: readonly ListenAddition[],
   ): Promise<Result>;
 }
 

@@ -10,8 +10,7 @@ import { isThenable } from "../protocol/helper-types.ts";
 import { ResourceNotFoundError } from "./errors.ts";
 import { paginate } from "./pagination.ts";
 import { checkToolOutput, toolError, toolFailure } from "./tool-result.ts";
-import { agreedTaskIds } from "./tasks/listen.ts";
-import { toolCallMode } from "./tasks/tool-call.ts";
+import type { ListenAddition, ToolCallRunner } from "./extension.ts";
 import type { MethodEnv, MethodImpl } from "./method-env.ts";
 import type { Completer, RegisteredTemplate, RegisteredTool } from "./options.ts";
 
@@ -33,8 +32,9 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
   const name = env.params["name"] as string;
   const tool = env.server.tools.get(name);
   if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  const tasks = env.server.tasks;
-  const mode = toolCallMode(name, tool.task, tasks, env.context);
+  // An extension may take the call over (e.g. run it as a task), or refuse it before the arguments are checked.
+  const features = env.server.features;
+  const runner = features.length === 0 ? undefined : takenOver(features, name, tool, env.context);
   let args: unknown = env.params["arguments"] ?? {};
   if (tool.validator) {
     const parsed = tool.validator.safeParse(args);
@@ -42,11 +42,27 @@ function callTool(env: MethodEnv): Result | Promise<Result> {
       return toolError(`Invalid arguments for tool ${name}: ${formatIssues(parsed.error.issues, "arguments")}`);
     args = parsed.data;
   }
-  if (mode !== "task" || !tasks) return runInline(tool, args, env.context);
-  // No task can be created (the store is full, or the caller has its quota of unfinished tasks): a tool that may
-  // answer inline does (the synchronous answer); one that requires a task gets the error (-32603, -31430).
-  const whenFull = tool.task?.support === "optional" ? () => runInline(tool, args, env.context) : undefined;
-  return tasks.start(env.context, (context) => invoke(tool, args, context) as Result, whenFull);
+  if (!runner) return runInline(tool, args, env.context);
+  const validated = args;
+  return runner(
+    (context) => invoke(tool, validated, context) as Result,
+    () => runInline(tool, validated, env.context),
+  );
+}
+
+/** The first feature's runner that takes the call of `tool` over (`ServerFeature.toolCall`). */
+function takenOver(
+  features: MethodEnv["server"]["features"],
+  name: string,
+  tool: RegisteredTool,
+  context: MethodEnv["context"],
+): ToolCallRunner | undefined {
+  const target = { name, extensions: tool.extensions };
+  for (const feature of features) {
+    const runner = feature.toolCall?.(target, context);
+    if (runner) return runner;
+  }
+  return undefined;
 }
 
 /** The tool's handler, its result checked by the tool's output validator (inline and as a task alike). */
@@ -202,7 +218,11 @@ export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
   "logging/setLevel": (env) => (env.session.setLogLevel(env.params["level"]), {}),
   "subscriptions/listen": async (env) => {
     const filter = env.params["notifications"] as SubscriptionFilter;
-    const taskIds = await agreedTaskIds(env.server.tasks, filter, env.context);
-    return env.session.listen(env.requestId, filter, env.context.signal, env.profile, taskIds);
+    const additions: ListenAddition[] = [];
+    for (const feature of env.server.features) {
+      const addition = await feature.listen?.(filter as Readonly<Record<string, unknown>>, env.context);
+      if (addition) additions.push(addition);
+    }
+    return env.session.listen(env.requestId, filter, env.context.signal, env.profile, additions);
   },
 };

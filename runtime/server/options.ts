@@ -16,19 +16,16 @@ import type {
 } from "../protocol/builtin-types.ts";
 import type { Capabilities } from "../protocol/capabilities.ts";
 import type {
-  AnyMethodType,
   AnyNotificationType,
   AnyRequestType,
   CompleteResultOf,
-  MethodTable,
   NotificationParamsOf,
   ParamsOf,
   RevisionDescriptor,
 } from "../protocol/method-type.ts";
 import type { Validator } from "../protocol/validation.ts";
-import type { ExtensionScope } from "../protocol/extensions.ts";
 import type { RequestContext, ServerSession } from "./context.ts";
-import type { TasksOptions, ToolTaskOptions } from "./tasks/options.ts";
+import type { ServerExtension } from "./extension.ts";
 
 export type ToolHandler<Args> = (args: Args, context: RequestContext) => Awaitable<CallToolResult>;
 export type ResourceHandler = (uri: string, context: RequestContext) => Awaitable<ReadResourceResult>;
@@ -66,22 +63,6 @@ export type ServerNotificationHandler<T extends AnyNotificationType> = (
   session: ServerSession,
 ) => void | Promise<void>;
 
-/**
- * An extension the server supports (basic/versioning.mdx#extension-negotiation): advertised under
- * `capabilities.extensions[id]` (in `initialize` and `server/discover` results of the revisions it extends, all when
- * `versions` is absent); its methods are served to clients that declare the same id. A client that does not declare
- * it gets -32021 naming it (`data.requiredCapabilities.extensions`); under a revision it does not extend, its methods
- * are unknown (-32601).
- */
-export interface ServerExtension extends ExtensionScope {
-  /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `io.modelcontextprotocol/tasks`. */
-  readonly id: string;
-  /** The settings object advertised for it (default `{}`: supported, no settings). */
-  readonly settings?: Readonly<Record<string, unknown>>;
-  /** The extension's methods: a generated method table, or tokens. */
-  readonly methods: MethodTable | readonly AnyMethodType[];
-}
-
 export interface ToolOptions<Args> {
   /** Validates and types `arguments`; a failure becomes an `isError` result naming the path (the model can retry). */
   readonly arguments?: Validator<Args>;
@@ -92,8 +73,11 @@ export interface ToolOptions<Args> {
   readonly output?: Validator<unknown>;
   /** OAuth scopes a caller needs for this tool; Streamable HTTP bearer auth enforces them (see `BearerAuthOptions`). */
   readonly scopes?: readonly string[];
-  /** Tasks extension: whether and when its calls run as tasks (default: never; see `ToolTaskOptions`). */
-  readonly task?: ToolTaskOptions;
+  /**
+   * Options for the extensions the server serves, by extension id (each extension documents its own, and its entry
+   * point may offer a helper that writes them). An id the server does not serve is refused when registering.
+   */
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 export interface PromptOptions<Args> {
@@ -120,7 +104,7 @@ export interface ServerOptions {
    * Preference order: see `protocol/preference.ts`.
    */
   readonly revisions: readonly RevisionDescriptor[];
-  /** Extensions served; each is advertised in `capabilities.extensions`. */
+  /** Extensions served; each is advertised in `capabilities.extensions` (see `ServerExtension`). */
   readonly extensions?: readonly ServerExtension[];
   /** Extra capabilities merged over the ones derived from registrations (e.g. `experimental`). */
   readonly capabilities?: Capabilities;
@@ -149,8 +133,6 @@ export interface ServerOptions {
   readonly onDiagnostic?: (message: string) => void;
   /** Client notifications the runtime does not consume itself (e.g. `notifications/roots/list_changed`). */
   readonly onClientNotification?: (method: string, params: unknown, session: ServerSession) => void;
-  /** Tasks extension (served when `extensions` lists it): the task store, TTL and poll interval. */
-  readonly tasks?: TasksOptions;
 }
 
 export interface RegisteredTool {
@@ -160,7 +142,8 @@ export interface RegisteredTool {
   /** Checks `structuredContent` (`ToolOptions.output`, else the definition's `outputSchema`). */
   readonly output: Validator<unknown> | undefined;
   readonly scopes: readonly string[];
-  readonly task: ToolTaskOptions | undefined;
+  /** `ToolOptions.extensions`. */
+  readonly extensions: Readonly<Record<string, unknown>> | undefined;
 }
 export interface RegisteredResource {
   readonly definition: ResourceDefinition;

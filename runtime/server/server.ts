@@ -1,7 +1,7 @@
 /**
  * `McpServer`, the public server class: what a server application writes against (register tools, resources,
  * templates, prompts and handlers; connect transports; close) and the host contract the HTTP layer serves it through
- * (`SessionHost` of `@mcp-gen/runtime/http/web`: revisions, tools, broadcasts, tasks). Everything a session asks of
+ * (`SessionHost` of `@mcp-gen/runtime/http/web`: revisions, tools, broadcasts, shared state). Everything a session asks of
  * the server (method implementations, extension tokens, dispatch indexes, the request-state sealer) lives on the
  * `ServerDefinition` it holds privately (definition.ts), so none of it is public API.
  */
@@ -28,7 +28,6 @@ import type {
   ToolHandler,
   ToolOptions,
 } from "./options.ts";
-import type { TaskStore } from "./tasks/store.ts";
 
 export type { ServerBroadcast } from "./definition.ts";
 
@@ -147,9 +146,12 @@ export class McpServer {
     this.#definition.deliverBroadcast(broadcast);
   }
 
-  /** The Tasks extension's store, when the server serves it (an HTTP endpoint with a shared `store` checks it). */
-  get tasks(): { readonly store: TaskStore } | undefined {
-    return this.#definition.tasks;
+  /**
+   * An HTTP endpoint serving this server shares its state (`store`) with other instances: throws when an extension
+   * served keeps state only this process sees (e.g. tasks in memory), a configuration error found at start-up.
+   */
+  shareState(store: object): void {
+    this.#definition.shareState(store);
   }
 
   /** Ends every session's `subscriptions/listen` streams gracefully and closes the sessions. */

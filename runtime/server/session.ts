@@ -18,10 +18,8 @@ import type { Implementation, SubscriptionFilter } from "../protocol/builtin-typ
 import type { AnyNotificationType, ParamsOf } from "../protocol/method-type.ts";
 import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import type { Transport } from "../transport/transport.ts";
-import { HandlerContext, type ContextHost, type RequestContext, type ServerSession } from "./context.ts";
-import type { Awaitable } from "../protocol/helper-types.ts";
-import type { TaskWork } from "./tasks/engine.ts";
-import { followTasks } from "./tasks/listen.ts";
+import { HandlerContext, type ContextHost, type ServerSession } from "./context.ts";
+import type { ListenAddition } from "./extension.ts";
 import { admitRequest, methodToken, routeRequest, type SessionHost } from "./dispatch.ts";
 import { openHandshake, serverEra, type ServerEra, type ServingPort } from "./eras.ts";
 import { InFlight } from "./in-flight.ts";
@@ -181,27 +179,29 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     if (this.handshake && logLevelRank(level) >= 0) this.handshake.logLevel = level as LogLevel;
   }
 
-  /** Opens a `subscriptions/listen` stream; resolves (graceful end) when the session closes. */
+  /**
+   * Opens a `subscriptions/listen` stream; resolves (graceful end) when the session closes. Each addition (an
+   * extension's part of the filter) is agreed in the acknowledgement and follows this stream only, so two streams of
+   * one session that follow the same thing each get it once.
+   */
   listen(
     id: JsonRpcId,
     requested: SubscriptionFilter,
     signal: AbortSignal,
     profile: RevisionProfile,
-    taskIds?: readonly string[],
+    additions: readonly ListenAddition[],
   ): Promise<Result> {
-    const listens = (this.listens ??= new ListenStreams((profile, method, params, related) =>
-      // notifications/tasks (an extension's) goes only to streams that agreed to it (see `listen`)
-      method === "notifications/tasks"
+    const listens = (this.listens ??= new ListenStreams((profile, method, params, related, extension) =>
+      // an extension's notification goes only to the stream that agreed to it: no core capability gate applies
+      extension
         ? void this.engine.notify(method, params, related).catch(() => undefined)
         : void this.sendGated(profile, method, params, undefined, related),
     ));
-    const stream = listens.open(id, requested, this.server.capabilities(), profile, signal, taskIds);
-    const tasks = this.server.tasks;
-    if (!taskIds?.length || !tasks) return stream;
-    // Each stream follows its own tasks: a change goes to this stream only, so two streams of one session that
-    // follow the same task each get it once.
-    const stop = followTasks(tasks, taskIds, (taskId, task) => listens.taskStatus(id, taskId, task));
-    return stream.finally(stop);
+    const agreed = additions.length === 0 ? undefined : Object.assign({}, ...additions.map((a) => a.agreed));
+    const stream = listens.open(id, requested, this.server.capabilities(), profile, signal, agreed);
+    if (additions.length === 0) return stream;
+    const stops = additions.map((addition) => addition.follow((method, params) => listens.sendOn(id, method, params)));
+    return stream.finally(() => stops.forEach((stop) => stop()));
   }
 
   // ---- incoming -----------------------------------------------------------------------------------------
@@ -264,15 +264,6 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
       return Promise.resolve();
     const p: Result = logger === undefined ? { level, data } : { level, logger, data };
     return this.sendGated(context.scope.profile, "notifications/message", p, context.scope, context.requestId);
-  }
-
-  /** `ContextHost`: a task if `TaskEngine.accepts`, else inline; inline when no task can be created too for an `optional` tool. */
-  runAsTask<R extends object>(context: HandlerContext, work: (context: RequestContext) => Awaitable<R>): Promise<R> {
-    const inline = () => Promise.resolve(context).then(work) as Promise<Result & R>;
-    if (!this.server.tasks?.accepts(context)) return inline();
-    const name = (context.params as { name?: unknown } | undefined)?.name;
-    const optional = typeof name === "string" && this.server.tools.get(name)?.task?.support === "optional";
-    return this.server.tasks.start(context, work as TaskWork, optional ? inline : undefined) as Promise<Result & R>;
   }
 
   /**

@@ -9,7 +9,6 @@ import type { CallToolResult, ContentBlock, ToolDefinition } from "../protocol/b
 import type { Validator } from "../protocol/validation.ts";
 import type { RequestContext } from "./context.ts";
 import type { McpServer } from "./server.ts";
-import type { TaskSupport } from "./tasks/options.ts";
 
 /** A tool result's `_meta`, as every built-in revision allows it. */
 type ResultMeta = NonNullable<CallToolResult["_meta"]>;
@@ -69,8 +68,8 @@ export interface TypedTools {
   readonly validators: Readonly<Record<string, TypedToolValidators>>;
   /** OAuth scopes a caller needs (the manifest's `scopes`); the HTTP bearer auth enforces them. */
   readonly scopes: Readonly<Record<string, readonly string[]>>;
-  /** Tasks extension: the tools whose calls may run as tasks (the manifest's `task`; others: `forbidden`). */
-  readonly tasks?: Readonly<Record<string, TaskSupport>>;
+  /** By tool name, its options for the server's extensions (`ToolOptions.extensions`, e.g. the manifest's `task`). */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /**
@@ -88,12 +87,12 @@ export function registerTypedTools(server: McpServer, handlers: TypedToolHandler
     const call = handler as (input: unknown, context: RequestContext) => Awaitable<CallToolResult>;
     const run = (input: unknown, context: RequestContext) => call.call(handlers, input, context);
     const scopes = own(tools.scopes, name) ? tools.scopes[name] : undefined;
-    const support = tools.tasks && own(tools.tasks, name) ? tools.tasks[name] : undefined;
+    const extensions = tools.extensions && own(tools.extensions, name) ? tools.extensions[name] : undefined;
     server.tool<unknown>(definition, run, {
       arguments: validators.input,
       ...(validators.output ? { output: validators.output } : {}),
       ...(scopes && scopes.length > 0 ? { scopes } : {}),
-      ...(support ? { task: { support } } : {}),
+      ...(extensions ? { extensions } : {}),
     });
   }
 }

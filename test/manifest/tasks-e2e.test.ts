@@ -10,19 +10,17 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  builtinRevisions,
-  McpClient,
-  RpcError,
-  TaskCancelledError,
-  TaskExpiredError,
-  type DetailedTask,
-  type TaskOptions,
-  type Transport,
-} from "../../runtime/index.ts";
+import { builtinRevisions, McpClient, RpcError, type Transport } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
 import { StdioClientTransport } from "../../runtime/node.ts";
-import { extension } from "../../runtime/generated/extensions/tasks/index.ts";
+import {
+  tasksClient,
+  TaskCancelledError,
+  TaskExpiredError,
+  TASKS_EXTENSION_ID,
+  type DetailedTask,
+  type TaskOptions,
+} from "../../runtime/tasks/index.ts";
 import { createClient } from "../../examples/tasks/generated/index.ts";
 import { nodeArgs } from "../fixture-run.ts";
 
@@ -64,8 +62,7 @@ async function connect(
     revisions: builtinRevisions,
     // tsx compiles the server as it starts: give the stdio probe time rather than fall back to the handshake era.
     probeTimeoutMs: 60_000,
-    ...(options.tasks ? { tasks: options.tasks } : {}),
-    ...(options.declare === false ? {} : { extensions: [extension] }),
+    ...(options.declare === false ? {} : { extensions: [tasksClient(options.tasks)] }),
     handlers: {
       elicitation: (params) => {
         asked.push(params.message);
@@ -139,7 +136,7 @@ describe.each(["stdio", "http"] as const)("tasks over %s", (kind) => {
     const error = await client.tools.runBatch({ items: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
     expect((error as RpcError).code).toBe(-32021);
-    expect((error as RpcError).data).toEqual({ requiredCapabilities: { extensions: { [extension.id]: {} } } });
+    expect((error as RpcError).data).toEqual({ requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } });
     expect((await client.tools.buildReport({ days: 1 })).structuredContent).toEqual({ days: 1, rows: 24 });
     await raw.close();
   });

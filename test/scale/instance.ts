@@ -11,7 +11,7 @@
 import { builtinRevisions, McpServer } from "@mcp-gen/runtime";
 import { serve } from "@mcp-gen/runtime/http";
 import { redisStore } from "@mcp-gen/runtime/redis";
-import { extension as tasksExtension } from "@mcp-gen/runtime/extensions/tasks";
+import { tasks, taskTool } from "@mcp-gen/runtime/tasks";
 
 const instanceId = process.env["INSTANCE_ID"] ?? "solo";
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
@@ -22,10 +22,9 @@ const server = new McpServer({
   info: { name: "scale-fixture", version: "1.0.0" },
   revisions: builtinRevisions,
   requestStateKey: "a secret every instance shares",
-  extensions: [tasksExtension],
-  tasks: { store: store.tasks, pollIntervalMs: 100 },
+  extensions: [tasks({ store: store.tasks, pollIntervalMs: 100 })],
 });
-const asTask = { task: { support: "optional" as const } };
+const asTask = { extensions: taskTool({ support: "optional" }) };
 server
   .tool(
     { name: "task_work", inputSchema: object },

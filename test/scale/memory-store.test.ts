@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRevisions, McpServer } from "../../runtime/index.ts";
 import { memoryStateStore, serve, type RunningServer } from "../../runtime/http/index.ts";
 import { McpHttpHandler } from "../../runtime/http/web-entry.ts";
-import { extension as tasksExtension } from "../../runtime/generated/extensions/tasks/index.ts";
-import type { TaskStore } from "../../runtime/server/tasks/store.ts";
+import { tasks, type TaskStore } from "../../runtime/tasks/index.ts";
 
 const V = "2025-11-25";
 const HEADERS = {
@@ -72,13 +71,12 @@ describe("a shared store needs the server's tasks shared too", () => {
     new McpServer({
       info: { name: "mem", version: "1" },
       revisions: builtinRevisions,
-      extensions: [tasksExtension],
-      ...(store ? { tasks: { store } } : {}),
+      extensions: [tasks(store ? { store } : {})],
     });
 
   it("refuses a server keeping its tasks in its own memory, and takes one on the store's task store", () => {
     const store = memoryStateStore();
-    expect(() => new McpHttpHandler(tasksServer(), { store })).toThrow(/tasks: \{ store: store\.tasks \}/);
+    expect(() => new McpHttpHandler(tasksServer(), { store })).toThrow(/tasks\(\{ store: store\.tasks \}\)/);
     expect(() => new McpHttpHandler(tasksServer(), {})).not.toThrow(); // no shared state: in memory is right
     expect(() => new McpHttpHandler(tasksServer(store.tasks), { store: store.forInstance() })).not.toThrow();
   });

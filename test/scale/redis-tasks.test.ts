@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
 import { redisStore, type RedisStateStore } from "../../runtime/redis.ts";
-import { TaskStoreFullError, type TaskState } from "../../runtime/server/tasks/store.ts";
+import { TaskStoreFullError, type TaskState } from "../../runtime/tasks/server/store.ts";
 import { describeTaskStore, sampleTask } from "../runtime/server/tasks/store-contract.ts";
 import { freePort, RedisProcess } from "./cluster.ts";
 

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { builtinRevisions, McpClient } from "../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../runtime/http/index.ts";
-import { extension } from "../../runtime/generated/extensions/tasks/index.ts";
+import { callToolAsTask, resumeTask, tasksClient } from "../../runtime/tasks/index.ts";
 import { methods } from "../../runtime/generated/protocol/2026-07-28/index.ts";
 import { httpPeerAt, type Peer } from "../runtime/server/tasks/wire-peer.ts";
 import { textOf, useCluster } from "./use-cluster.ts";
@@ -135,7 +135,7 @@ describe("our McpClient through the three instances", () => {
     return new McpClient({
       info: { name: "ours", version: "1" },
       revisions: builtinRevisions.filter((r) => r.version === "2026-07-28"),
-      extensions: [extension],
+      extensions: [tasksClient()],
       handlers: { elicitation: () => ({ action: "accept", content: { name: "Kay" } }) },
     });
   }
@@ -143,9 +143,9 @@ describe("our McpClient through the three instances", () => {
   it("callToolAsTask follows a task to its result and answers its input; cancel ends one cancelled", async () => {
     const ours = client();
     await ours.connect(new StreamableHttpClientTransport(cluster.proxy.url));
-    const asked = await ours.callToolAsTask("task_ask", {});
+    const asked = await callToolAsTask(ours, "task_ask", {});
     expect(textOf(await asked.result())).toMatch(/^i\d heard \{"name":"Kay"\}$/);
-    const waiting = await ours.callToolAsTask("task_wait", {});
+    const waiting = await callToolAsTask(ours, "task_wait", {});
     expect(await waiting.status()).toBe("working");
     await waiting.cancel();
     expect(await waiting.status()).toBe("cancelled");
@@ -155,12 +155,12 @@ describe("our McpClient through the three instances", () => {
   it("resumeTask: a second client picks up a task by its id and gets its result", async () => {
     const first = client();
     await first.connect(new StreamableHttpClientTransport(cluster.proxy.url));
-    const handle = await first.callToolAsTask("task_work", { ms: 1_000 });
+    const handle = await callToolAsTask(first, "task_work", { ms: 1_000 });
     const taskId = handle.taskId!;
     await first.close();
     const second = client();
     await second.connect(new StreamableHttpClientTransport(cluster.proxy.url));
-    const resumed = await second.resumeTask(methods["tools/call"], taskId);
+    const resumed = await resumeTask(second, methods["tools/call"], taskId);
     expect(textOf(await resumed.result())).toMatch(/^done on i\d$/);
     await second.close();
   }, 30_000);

@@ -3,15 +3,13 @@
 
 import {
   callStructured,
-  callStructuredTask,
   callTool,
-  callToolTask,
   type CallOptions,
   type CallToolResult,
   type McpClient,
   type StructuredToolCall,
-  type TaskHandle,
 } from "@mcp-gen/runtime";
+import { callStructuredTask, callToolTask, type TaskHandle } from "@mcp-gen/runtime/tasks";
 import * as S from "./schemas.js";
 import type * as T from "./types.js";
 

@@ -12,7 +12,7 @@ import {
   type ServerOptions,
   type StructuredToolResult,
 } from "@mcp-gen/runtime";
-import * as tasks from "@mcp-gen/runtime/extensions/tasks";
+import { taskTools, tasks, type TasksOptions } from "@mcp-gen/runtime/tasks";
 import * as D from "./definitions.js";
 import * as S from "./schemas.js";
 import type * as T from "./types.js";
@@ -44,6 +44,8 @@ export interface ServerHandlers {
 export type CreateServerOptions = Partial<Omit<ServerOptions, "revisions">> & {
   /** Revisions served instead of the manifest's, as descriptors (`revision` of `<runtime>/protocol/<name>`). */
   readonly revisions?: readonly RevisionDescriptor[];
+  /** The Tasks extension's options: the task store, TTL and poll interval. */
+  readonly tasks?: TasksOptions;
 };
 
 /**
@@ -54,14 +56,14 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
   const server = new McpServer({
     ...D.serverOptions,
     ...options,
-    extensions: [tasks.extension, ...(options.extensions ?? [])],
+    extensions: [tasks(options.tasks), ...(options.extensions ?? [])],
     capabilities: layerCapabilities(D.serverOptions.capabilities, options.capabilities),
   });
   registerTypedTools(server, handlers.tools, {
     definitions: D.toolDefinitions,
     validators: S.toolValidators,
     scopes: D.toolScopes,
-    tasks: { build_report: "optional", run_batch: "required" },
+    extensions: taskTools({ build_report: "optional", run_batch: "required" }),
   });
   return server;
 }

@@ -9,9 +9,9 @@
  */
 import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../../manifest/user-model.ts";
 import { typeUse, type Printable, type Printer } from "../printer.ts";
-import { builtinRevision, runtime } from "../runtime-symbols.ts";
+import { runtime } from "../runtime-symbols.ts";
 import { emitDescription, memberAccess, propertyKey } from "../ts-types.ts";
-import { builtinExtensionSpecifier, createUserPrinter, D, S, T } from "./user-printer.ts";
+import { createUserPrinter, D, S, T } from "./user-printer.ts";
 
 interface Member {
   readonly doc: string;
@@ -195,10 +195,13 @@ function registrations(model: UserModel): Printable[] {
             // Tasks extension: the tools that may run as tasks, by name.
             ...(model.tasks
               ? [
-                  ", tasks: ",
+                  ", extensions: ",
+                  runtime.taskTools,
+                  "(",
                   JSON.stringify(
                     Object.fromEntries(model.tools.filter((t) => t.task !== "forbidden").map((t) => [t.name, t.task])),
                   ),
+                  ")",
                 ]
               : []),
             " });",
@@ -262,6 +265,10 @@ export function emitUserServerFile(model: UserModel, header: string): string {
     "  /** Revisions served instead of the manifest's, as descriptors (`revision` of `<runtime>/protocol/<name>`). */",
   );
   f.print("  readonly revisions?: readonly ", typeUse(runtime.RevisionDescriptor), "[];");
+  if (model.tasks) {
+    f.print("  /** The Tasks extension's options: the task store, TTL and poll interval. */");
+    f.print("  readonly tasks?: ", typeUse(runtime.TasksOptions), ";");
+  }
   f.print("};");
   f.print("");
   f.print("/**");
@@ -279,11 +286,7 @@ export function emitUserServerFile(model: UserModel, header: string): string {
   );
   // Tasks extension: served (besides any the options list) when a tool may run as a task.
   const extensions: Printable = model.tasks
-    ? [
-        "extensions: [",
-        builtinRevision("tasks", builtinExtensionSpecifier(model, "tasks")),
-        ".extension, ...(options.extensions ?? [])], ",
-      ]
+    ? ["extensions: [", runtime.tasks, "(options.tasks), ...(options.extensions ?? [])], "]
     : "";
   f.print(
     "  const server = new ",

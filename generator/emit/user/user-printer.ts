@@ -4,8 +4,12 @@ import { createPrinter, type Printer } from "../printer.ts";
 import { sibling } from "../runtime-symbols.ts";
 
 export function createUserPrinter(model: UserModel): Printer {
-  // The runtime's core entry re-exports every symbol a manifest's files use (the zod helpers too).
-  return createPrinter({ runtime: () => model.runtimeImport, siblingExtension: model.importExtension });
+  // The runtime's core entry re-exports every symbol a manifest's files use (the zod helpers too), but the Tasks
+  // extension's, which are on its own entry.
+  return createPrinter({
+    runtime: (entry) => (entry === "tasks" ? `${model.runtimeImport}/tasks` : model.runtimeImport),
+    siblingExtension: model.importExtension,
+  });
 }
 
 /** The sibling files of a manifest's output, as the namespaces the generated code refers to them by. */
@@ -19,9 +23,4 @@ export const D = sibling("D", "definitions");
  */
 export function builtinRevisionSpecifier(model: UserModel, name: string): string {
   return `${model.runtimeImport}/protocol/${name}`;
-}
-
-/** A built-in extension's bindings (`tasks`): the runtime package's `extensions/<name>` entry. */
-export function builtinExtensionSpecifier(model: UserModel, name: string): string {
-  return `${model.runtimeImport}/extensions/${name}`;
 }

@@ -31,7 +31,6 @@ import { HandshakeEra } from "./handshake-era.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import type { LegacyPaths, McpHttpOptions, SessionHost } from "./options.ts";
 import { SessionRegistry } from "./session-registry.ts";
-import { requireSharedTasks } from "./shared-state.ts";
 import { StatelessEra } from "./stateless-era.ts";
 import { emptyResponse, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
@@ -51,7 +50,7 @@ export class McpHttpHandler {
     private readonly host: SessionHost,
     private readonly options: McpHttpOptions = {},
   ) {
-    if (options.store) requireSharedTasks(options.store, host.tasks?.store);
+    if (options.store) host.shareState?.(options.store);
     this.forward = options.forwardHeaders ?? DEFAULT_FORWARD;
     this.registry = new SessionRegistry({
       maxSessions: options.maxSessions ?? 10_000,

@@ -3,7 +3,6 @@ import type { RevisionFacts } from "../../protocol/preference.ts";
 import type { Transport } from "../../transport/transport.ts";
 import type { RegisteredTool } from "../../server/options.ts";
 import type { BearerAuthOptions } from "../../auth/bearer.ts";
-import type { TaskStore } from "../../server/tasks/store.ts";
 import type { EventStore } from "./event-store.ts";
 import type { ResponseMode } from "./exchange.ts";
 import type { HostGuardOptions } from "./guards.ts";
@@ -36,8 +35,11 @@ export interface SessionHost {
   onBroadcast?: ((broadcast: Broadcast) => void) | undefined;
   /** A broadcast raised on another instance, for this process's sessions. */
   deliverBroadcast?(broadcast: Broadcast): void;
-  /** The server's tasks (`McpServer.tasks`): with a shared `store`, their store must be shared too. */
-  readonly tasks?: { readonly store: TaskStore } | undefined;
+  /**
+   * The endpoint shares `store` with other instances (`McpServer.shareState`): throws when the server keeps state
+   * only this process sees, refusing the configuration at start-up.
+   */
+  shareState?(store: StateStore): void;
 }
 
 export interface McpHttpOptions extends HostGuardOptions {

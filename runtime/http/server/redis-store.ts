@@ -9,7 +9,7 @@
  */
 import { createClient } from "redis";
 import type { EventStore } from "./event-store.ts";
-import type { TaskStore } from "../../server/tasks/store.ts";
+import type { TaskStore } from "../../tasks/server/store.ts";
 import { redisEvents } from "./redis-events.ts";
 import { RedisTaskStore } from "./redis-tasks.ts";
 import {

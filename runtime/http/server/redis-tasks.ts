@@ -22,7 +22,7 @@ import {
   type TaskChange,
   type TaskState,
   type TaskStore,
-} from "../../server/tasks/store.ts";
+} from "../../tasks/server/store.ts";
 import { base64urlFromBytes } from "../../transport/base64.ts";
 
 type Client = ReturnType<typeof createClient>;

@@ -7,8 +7,8 @@
  *
  * Without a `store` option the HTTP endpoint keeps everything in its own process and never calls any of this.
  */
-import { InMemoryTaskStore } from "../../server/tasks/memory-store.ts";
-import type { TaskStore } from "../../server/tasks/store.ts";
+import { InMemoryTaskStore } from "../../tasks/server/memory-store.ts";
+import type { TaskStore } from "../../tasks/server/store.ts";
 import { InMemoryEventStore, type EventStore } from "./event-store.ts";
 
 /** What another instance needs to serve a session it did not open. */
@@ -66,8 +66,8 @@ export interface StateStore {
   /** Listen to the bus; the returned function stops listening. */
   listen(listener: (message: BusMessage) => void): () => void;
   /**
-   * The Tasks extension's store shared the same way, for the server: `new McpServer({ …, tasks: { store: store.tasks
-   * } })`. An endpoint given a shared store refuses a server that keeps its tasks in its own memory.
+   * The Tasks extension's store shared the same way, for the server: `extensions: [tasks({ store: store.tasks })]`
+   * (`@mcp-gen/runtime/tasks`). An endpoint given a shared store refuses a server that keeps its tasks in its own memory.
    */
   readonly tasks?: TaskStore;
   /** Connect (a distributed store); the HTTP endpoint awaits it before serving a session request. */
@@ -76,18 +76,6 @@ export interface StateStore {
 }
 
 /** The error a store throws when it cannot be reached: the request gets 503, never "session not found". */
-/**
- * Throws when an endpoint shares `store` with other instances but its server keeps tasks in this process's memory:
- * a `tasks/get` landing on another instance would not find the task (configuration error, at start-up).
- */
-export function requireSharedTasks(store: StateStore, taskStore: TaskStore | undefined): void {
-  if (taskStore instanceof InMemoryTaskStore && taskStore !== store.tasks)
-    throw new Error(
-      "the server keeps its tasks in memory but the endpoint shares its state with other instances: " +
-        "give the server the shared task store too (new McpServer({ …, tasks: { store: store.tasks } }))",
-    );
-}
-
 export class StoreUnavailableError extends Error {
   constructor(cause?: unknown) {
     super("state store unavailable", cause === undefined ? undefined : { cause });

@@ -6,10 +6,16 @@ import { describe, expect, it } from "vitest";
 import * as core from "../../../runtime/index.ts";
 import * as methodType from "../../../runtime/protocol/method-type.ts";
 import * as zodHelpers from "../../../runtime/protocol/zod-helpers.ts";
+import * as tasks from "../../../runtime/tasks/index.ts";
 import { createPrinter, typeUse, type RuntimeEntry } from "../../../generator/emit/printer.ts";
 import { runtime, sibling, zod } from "../../../generator/emit/runtime-symbols.ts";
 
-const split = { core: "rt", "method-type": "rt/method-type", "zod-helpers": "rt/zod-helpers" } as const;
+const split = {
+  core: "rt",
+  "method-type": "rt/method-type",
+  "zod-helpers": "rt/zod-helpers",
+  tasks: "rt/tasks",
+} as const;
 const printer = (entries: Readonly<Record<RuntimeEntry, string>> = split) =>
   createPrinter({ runtime: (entry) => entries[entry], siblingExtension: ".js" });
 
@@ -47,7 +53,7 @@ describe("printer", () => {
   });
 
   it("merges symbols of entries that resolve to one specifier (a manifest's files import the core entry only)", () => {
-    const f = printer({ core: "rt", "method-type": "rt", "zod-helpers": "rt" });
+    const f = printer({ core: "rt", "method-type": "rt", "zod-helpers": "rt", tasks: "rt/tasks" });
     f.print(runtime.ownKeys, typeUse(runtime.ObjectSchema), runtime.jsonSchemaCheck, typeUse(runtime.Completer));
     expect(f.render("")).toBe(
       'import { jsonSchemaCheck, ownKeys, type Completer, type ObjectSchema } from "rt";\n\nownKeysObjectSchemajsonSchemaCheckCompleter\n',
@@ -75,6 +81,7 @@ describe("runtime symbol table", () => {
     core: core,
     "method-type": methodType,
     "zod-helpers": zodHelpers,
+    tasks: tasks,
   };
   const values = Object.values(runtime).filter((s) => s.typeOnly !== true);
 
@@ -114,5 +121,7 @@ type CoreTypes = [
   methodType.MethodTable,
   methodType.RevisionDescriptor,
   zodHelpers.ObjectSchema<1>,
+  tasks.TasksOptions,
+  tasks.TaskHandle<1>,
 ];
 export type { CoreTypes };

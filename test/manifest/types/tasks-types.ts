@@ -3,7 +3,8 @@
  * that may run as a task has a typed task form whose handle's result is the direct call's; a tool whose `task` is
  * `forbidden` has none. Every `@ts-expect-error` must be an error, or tsc reports the unused directive.
  */
-import type { CallToolResult, StructuredToolCall, TaskHandle } from "../../../runtime/index.ts";
+import type { CallToolResult, StructuredToolCall } from "../../../runtime/index.ts";
+import type { TaskHandle } from "../../../runtime/tasks/index.ts";
 import type { BuildReportOutput, TypedClient } from "../../../examples/tasks/generated/index.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

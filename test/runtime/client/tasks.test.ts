@@ -1,5 +1,5 @@
 /**
- * The client's Tasks driver (runtime/client/tasks.ts) against a scripted 2026-07-28 server (fixtures/tasks-peer.ts):
+ * The client's Tasks driver (runtime/tasks/client/tasks.ts) against a scripted 2026-07-28 server (fixtures/tasks-peer.ts):
  * opting in, the transparent direct call, task handles (polling at the server's interval, input requests answered
  * once each through the client's own handlers via tasks/update, cancel and the abort signal, resume), the error
  * model of tasks that do not complete, and the answers a client must refuse.
@@ -12,7 +12,14 @@ import {
   RpcError,
   type CallToolResult,
 } from "../../../runtime/index.ts";
-import { TaskCancelledError, TaskExpiredError, TaskFailedError } from "../../../runtime/client/task-errors.ts";
+import {
+  callToolAsTask,
+  requestTask,
+  resumeTask,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskFailedError,
+} from "../../../runtime/tasks/index.ts";
 import { methods } from "../../../runtime/generated/protocol/2026-07-28/index.ts";
 import type { CompleteResultOf } from "../../../runtime/protocol/method-type.ts";
 import { clientFor, sent, task, TASKS } from "./fixtures/tasks-peer.ts";
@@ -37,7 +44,7 @@ describe("opting in", () => {
 
   it("refuses the task form when the client did not declare the extension", async () => {
     const { client, peer } = await clientFor({ call: () => done }, { declare: false });
-    await expect(client.callToolAsTask("slow", {})).rejects.toThrow(ProtocolUsageError);
+    await expect(callToolAsTask(client, "slow", {})).rejects.toThrow(ProtocolUsageError);
     expect(sent(peer, "tools/call")).toHaveLength(0);
   });
 });
@@ -186,7 +193,7 @@ describe("input rounds", () => {
 describe("task handles", () => {
   it("a server answering at once gives a settled handle", async () => {
     const { client, peer } = await clientFor({ call: () => ({ resultType: "complete", ...done }) });
-    const handle = await client.callToolAsTask("greet", { name: "a" });
+    const handle = await callToolAsTask(client, "greet", { name: "a" });
     expect(handle.taskId).toBeUndefined();
     expect(await handle.status()).toBe("completed");
     expect(await handle.result()).toMatchObject(done);
@@ -199,7 +206,7 @@ describe("task handles", () => {
       get: (id, n) =>
         n < 3 ? task(id, "working", { statusMessage: `step ${n}` }) : task(id, "completed", { result: done }),
     });
-    const handle = await client.requestTask(methods["tools/call"], { name: "slow", arguments: {} });
+    const handle = await requestTask(client, methods["tools/call"], { name: "slow", arguments: {} });
     // The handle's result is the token's own complete result (2026-07-28's CallToolResult).
     expectTypeOf<Awaited<ReturnType<typeof handle.result>>>().toEqualTypeOf<
       CompleteResultOf<(typeof methods)["tools/call"]>
@@ -218,7 +225,7 @@ describe("task handles", () => {
       call: () => ({ resultType: "task", ...task("t1", "working") }),
       get: (id) => task(id, "working"),
     });
-    const handle = await client.callToolAsTask("slow", {});
+    const handle = await callToolAsTask(client, "slow", {});
     const result = handle.result();
     await handle.cancel();
     await expect(result).rejects.toThrow(TaskCancelledError);
@@ -231,7 +238,7 @@ describe("task handles", () => {
       call: () => ({ resultType: "task", ...task("t1", "working") }),
       get: (id) => task(id, "working"),
     });
-    const handle = await client.callToolAsTask("slow", {});
+    const handle = await callToolAsTask(client, "slow", {});
     await expect(handle.result({ signal: AbortSignal.timeout(30) })).rejects.toThrow();
     expect(sent(peer, "tasks/cancel")).toHaveLength(0);
     await handle.cancel();
@@ -242,7 +249,7 @@ describe("task handles", () => {
       call: () => done,
       get: (id, n) => (n < 2 ? task(id, "working") : task(id, "completed", { result: done })),
     });
-    const handle = await client.resumeTask(methods["tools/call"], "persisted-1");
+    const handle = await resumeTask(client, methods["tools/call"], "persisted-1");
     expect(handle.taskId).toBe("persisted-1");
     expect(await handle.result()).toMatchObject(done);
     expect(sent(peer, "tasks/get").every((r) => r.params["taskId"] === "persisted-1")).toBe(true);
@@ -274,7 +281,7 @@ describe("notifications/tasks", () => {
       },
       { tasks: { notifications: true } },
     );
-    const handle = await client.callToolAsTask("slow", {});
+    const handle = await callToolAsTask(client, "slow", {});
     const result = handle.result();
     await until(() => sent(peer, "tasks/get").length > 0);
     await new Promise((r) => setTimeout(r, 60));

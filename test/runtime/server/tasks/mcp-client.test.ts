@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinRevisions, McpClient } from "../../../../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../../../../runtime/http/index.ts";
-import { extension } from "../../../../runtime/generated/extensions/tasks/index.ts";
+import { callToolAsTask, tasksClient } from "../../../../runtime/tasks/index.ts";
 import { httpFixture } from "./wire-peer.ts";
 
 describe("McpClient with the Tasks extension against the server process", () => {
@@ -17,7 +17,7 @@ describe("McpClient with the Tasks extension against the server process", () => 
     client = new McpClient({
       info: { name: "tasks-client", version: "1" },
       revisions: builtinRevisions.filter((r) => r.version === "2026-07-28"),
-      extensions: [extension],
+      extensions: [tasksClient()],
       handlers: { elicitation: () => ({ action: "accept", content: { confirm: true } }) },
     });
     await client.connect(new StreamableHttpClientTransport(new URL(fixture.url)));
@@ -33,7 +33,7 @@ describe("McpClient with the Tasks extension against the server process", () => 
   }, 20_000);
 
   it("callToolAsTask gives the task's handle; cancel ends it cancelled on the server", async () => {
-    const handle = await client.callToolAsTask("slow_compute", { seconds: 60 });
+    const handle = await callToolAsTask(client, "slow_compute", { seconds: 60 });
     expect(handle.taskId).toEqual(expect.any(String));
     expect(await handle.status()).toBe("working");
     await handle.cancel();

@@ -1,5 +1,5 @@
 /**
- * What every `TaskStore` must do (runtime/server/tasks/store.ts), as a suite any implementation runs:
+ * What every `TaskStore` must do (runtime/tasks/server/store.ts), as a suite any implementation runs:
  * `describeTaskStore("redis", (limits) => new RedisTaskStore(…))`. The in-memory store runs it in store.test.ts.
  * `make` gets the limits a case needs (`maxTasks`, `maxTasksPerOwner`) or none (the defaults).
  */
@@ -9,7 +9,7 @@ import {
   TaskStoreFullError,
   type TaskState,
   type TaskStore,
-} from "../../../../runtime/server/tasks/store.ts";
+} from "../../../../runtime/tasks/server/store.ts";
 
 export interface StoreLimits {
   readonly maxTasks: number;

@@ -1,11 +1,11 @@
 /**
- * The task store's rules (runtime/server/tasks/store.ts, memory-store.ts): a terminal task never changes (the first
+ * The task store's rules (runtime/tasks/server/store.ts, memory-store.ts): a terminal task never changes (the first
  * outcome wins), answers are taken for outstanding keys only and the task stays input_required while any remains,
  * the in-memory store is bounded and never drops a task before its `expiresAt`.
  */
 import { describe, expect, it } from "vitest";
-import { InMemoryTaskStore } from "../../../../runtime/server/tasks/memory-store.ts";
-import { applyTaskChange, TaskStoreFullError, type TaskState } from "../../../../runtime/server/tasks/store.ts";
+import { InMemoryTaskStore } from "../../../../runtime/tasks/server/memory-store.ts";
+import { applyTaskChange, TaskStoreFullError, type TaskState } from "../../../../runtime/tasks/server/store.ts";
 import { describeTaskStore } from "./store-contract.ts";
 
 describeTaskStore("InMemoryTaskStore", (limits) => new InMemoryTaskStore({ sweepIntervalMs: 0, ...limits }));

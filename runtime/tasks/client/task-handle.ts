@@ -2,7 +2,7 @@
  * The handle of a request that may run as a task (Tasks extension): what callers hold, whether the server created a
  * task (client/tasks.ts follows it) or answered at once; and the small waiting helpers the task driver uses.
  */
-import type { DetailedTask, TaskStatus } from "../generated/extensions/tasks/types.ts";
+import type { DetailedTask, TaskStatus } from "../../generated/extensions/tasks/types.ts";
 
 /** A request that ran as a task, or was answered at once. */
 export interface TaskHandle<R> {

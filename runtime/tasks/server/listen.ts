@@ -9,7 +9,7 @@
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import { hasCapability } from "../../protocol/capabilities.ts";
 import { missingExtensionError } from "../../protocol/extensions.ts";
-import type { RequestContext } from "../context.ts";
+import type { RequestContext } from "../../server/context.ts";
 import type { TaskEngine } from "./engine.ts";
 import { findTask } from "./task-methods.ts";
 import { detailedTask, TASKS_EXTENSION_ID } from "./wire.ts";

@@ -3,7 +3,7 @@
  * each is a subclass of the error a synchronous call would have thrown, so code written for direct calls keeps
  * working, and each names the task.
  */
-import { RequestCancelledError, RpcError } from "../jsonrpc/errors.ts";
+import { RequestCancelledError, RpcError } from "../../jsonrpc/errors.ts";
 
 /**
  * The task ended `failed`: the request met a JSON-RPC error while it ran. `code`, `message` and `data` are that

@@ -9,9 +9,9 @@ import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import * as z from "zod/mini";
 import { ProtocolRequestType, type AnyRequestType } from "../../protocol/method-type.ts";
 import { formatIssues } from "../../protocol/validation.ts";
-import type { RequestContext } from "../context.ts";
-import type { MethodImpl } from "../method-env.ts";
-import { principalOf } from "../request-state.ts";
+import type { RequestContext } from "../../server/context.ts";
+import type { FeatureRequest } from "../../server/extension.ts";
+import { principalOf } from "../../server/request-state.ts";
 import type { TaskEngine } from "./engine.ts";
 import { isTerminal, type TaskState } from "./store.ts";
 import { detailedTask } from "./wire.ts";
@@ -49,19 +49,19 @@ function checkedAnswers(engine: TaskEngine, task: TaskState, responses: Record<s
   return taken;
 }
 
-/** The three methods, bound to the engine (`ServerDefinition.implementationOf` serves them when the extension is). */
-export function taskRequests(engine: TaskEngine): Readonly<Record<string, MethodImpl>> {
+/** The three methods, bound to the engine (the feature's `requests`). */
+export function taskRequests(engine: TaskEngine): Readonly<Record<string, FeatureRequest>> {
   return {
-    "tasks/get": async (env) => detailedTask(await findTask(engine, env.params["taskId"], env.context)),
-    "tasks/update": async (env) => {
-      const task = await findTask(engine, env.params["taskId"], env.context);
-      const answers = checkedAnswers(engine, task, env.params["inputResponses"] as Record<string, unknown>);
+    "tasks/get": async (params, context) => detailedTask(await findTask(engine, params["taskId"], context)),
+    "tasks/update": async (params, context) => {
+      const task = await findTask(engine, params["taskId"], context);
+      const answers = checkedAnswers(engine, task, params["inputResponses"] as Record<string, unknown>);
       if (!isTerminal(task.status) && Object.keys(answers).length > 0)
         await engine.store.update(task.taskId, { type: "answer", responses: answers });
       return {};
     },
-    "tasks/cancel": async (env) => {
-      const task = await findTask(engine, env.params["taskId"], env.context);
+    "tasks/cancel": async (params, context) => {
+      const task = await findTask(engine, params["taskId"], context);
       if (!isTerminal(task.status))
         await engine.store.update(task.taskId, { type: "cancel", statusMessage: "Cancelled by the client" });
       return {};

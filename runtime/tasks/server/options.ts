@@ -1,7 +1,6 @@
 /**
- * The options of the Tasks extension on the server side: the server's (`ServerOptions.tasks`) and a tool's
- * (`ToolOptions.task`). The extension itself is served when `ServerOptions.extensions` lists its descriptor
- * (`extension` of the generated Tasks bindings, id `io.modelcontextprotocol/tasks`).
+ * The options of the Tasks extension on the server side: the server's (`tasks(options)`, listed in
+ * `ServerOptions.extensions`) and a tool's (`ToolOptions.extensions`, written by `taskTool(options)`).
  */
 import type { TaskStore } from "./store.ts";
 
@@ -33,7 +32,7 @@ export interface ToolTaskOptions {
   readonly support: TaskSupport;
   /**
    * When the call becomes a task: `call` (default), before the handler runs (the handler runs as the task); or
-   * `handler`: the handler runs on the request and decides with `context.runAsTask(work)` (e.g. after multi
+   * `handler`: the handler runs on the request and decides with `runAsTask(context, work)` (e.g. after multi
    * round-trip input, as tasks.md §Task Creation recommends).
    */
   readonly start?: "call" | "handler";

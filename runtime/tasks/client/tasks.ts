@@ -1,28 +1,25 @@
 /**
- * The Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the client. A client opts in by listing the
- * extension's descriptor in `ClientOptions.extensions`; every stateless-era request then declares it in its `_meta`,
+ * The Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the client. A client opts in by listing
+ * `tasksClient()` in `ClientOptions.extensions`; every stateless-era request then declares it in its `_meta`,
  * and the server may answer a `tools/call` with a `CreateTaskResult` (`resultType: "task"`) instead of the result.
  * This module turns such an answer into a `TaskHandle`: it polls `tasks/get` at the server's `pollIntervalMs` (or
  * follows `notifications/tasks` on a `subscriptions/listen` stream, when asked to and the server agrees), answers
  * `input_required` tasks with the client's own elicitation/sampling/roots handlers through `tasks/update` (each key
  * once), cancels with `tasks/cancel`, and settles with the original request's validated result, or the error the
- * request would have thrown (task-errors.ts). The connection supplies what it owns through `TaskHost`.
+ * request would have thrown (task-errors.ts). The client lends what it owns through `TaskHost` (feature.ts).
  */
-import { asError, ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
-import { InvalidMessageError } from "../protocol/validation.ts";
-import type { DetailedTask, TaskStatus } from "../generated/extensions/tasks/types.ts";
-import type { RequestFacts } from "./era.ts";
+import { asError, ErrorCode, ProtocolUsageError, RpcError } from "../../jsonrpc/errors.ts";
+import { InvalidMessageError } from "../../protocol/validation.ts";
+import type { DetailedTask, TaskStatus } from "../../generated/extensions/tasks/types.ts";
+import type { RequestFacts } from "../../client/era.ts";
 import { TaskCancelledError, TaskExpiredError, TaskFailedError } from "./task-errors.ts";
 import { pause, until, type TaskHandle, type WaitOptions } from "./task-handle.ts";
 
-export type { DetailedTask, TaskStatus } from "../generated/extensions/tasks/types.ts";
+export type { DetailedTask, TaskStatus } from "../../generated/extensions/tasks/types.ts";
 export { mapTask, settledTask, type TaskHandle, type WaitOptions } from "./task-handle.ts";
 
 /** What an `input_required` task asks the client (the base revision's `InputRequests`). */
 type InputRequests = Extract<DetailedTask, { status: "input_required" }>["inputRequests"];
-
-/** The extension's identifier (tasks.md §Extension Identifier). */
-export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
 
 /** The requests a server may answer with a task (tasks.md §Supported Methods). */
 const TASK_ELIGIBLE: ReadonlySet<string> = new Set(["tools/call"]);
@@ -30,7 +27,7 @@ const TASK_ELIGIBLE: ReadonlySet<string> = new Set(["tools/call"]);
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
 const STATUSES: ReadonlySet<string> = new Set(["working", "input_required", ...TERMINAL]);
 
-/** How the client follows its tasks (`ClientOptions.tasks`). Every limit has a default. */
+/** How the client follows its tasks (`tasksClient(options)`). Every limit has a default. */
 export interface TaskOptions {
   /** Poll interval when the server suggests none (default 1000 ms). */
   readonly defaultPollIntervalMs?: number;
@@ -46,10 +43,8 @@ export interface TaskOptions {
   readonly notifications?: boolean;
 }
 
-/** What the connection lends the task driver. */
+/** What the client lends the task driver. */
 export interface TaskHost {
-  /** The client lists the Tasks extension in its `extensions`. */
-  readonly declared: boolean;
   /** The negotiated revision is of the stateless era, the only one tasks exist in (SEP-2663 §Backward Compatibility). */
   readonly stateless: boolean;
   /** Sends an extension request (`tasks/get|update|cancel`) through the connection: routing, `_meta`, validation. */
@@ -78,7 +73,7 @@ export class ClientTasks {
    */
   created<R>(raw: unknown, facts: RequestFacts, signal?: AbortSignal): TaskHandle<R> | undefined {
     if ((raw as { resultType?: unknown } | undefined)?.resultType !== "task") return undefined;
-    if (!this.host.declared || !this.host.stateless || !TASK_ELIGIBLE.has(facts.method)) {
+    if (!this.host.stateless || !TASK_ELIGIBLE.has(facts.method)) {
       throw new InvalidMessageError(`${facts.method} result`, [
         { path: ["resultType"], message: "a task was created for a request that cannot run as one" },
       ]);
@@ -89,18 +84,9 @@ export class ClientTasks {
 
   /** A handle for a task created earlier (its id persisted): asks the server for its state first. */
   async resume<R>(taskId: string, facts: RequestFacts, signal?: AbortSignal): Promise<TaskHandle<R>> {
-    this.requireDeclared(facts.method);
     const raw = await this.host.request("tasks/get", { taskId }, signal);
     const { resultType: _, ...state } = raw;
     return new RemoteTask<R>(this.host, this.options, facts, state as unknown as DetailedTask, signal);
-  }
-
-  /** The task form of a request needs the extension declared (else the server never creates a task). */
-  requireDeclared(method: string): void {
-    if (!this.host.declared)
-      throw new ProtocolUsageError(
-        `${method} as a task: declare the Tasks extension (ClientOptions.extensions lists ${TASKS_EXTENSION_ID})`,
-      );
   }
 }
 

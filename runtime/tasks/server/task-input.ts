@@ -7,8 +7,8 @@
 import { ProtocolUsageError } from "../../jsonrpc/errors.ts";
 import type { Capabilities } from "../../protocol/capabilities.ts";
 import type { RevisionProfile } from "../../protocol/profiles.ts";
-import type { InputChannel } from "../scope.ts";
-import { checkInputRequest } from "../mrtr.ts";
+import type { InputChannel } from "../../server/scope.ts";
+import { checkInputRequest } from "../../server/mrtr.ts";
 import type { TaskInputRequest } from "./store.ts";
 
 /** What the channel needs from the engine running the task. */

@@ -12,9 +12,9 @@ import { hasCapability } from "../../protocol/capabilities.ts";
 import type { Awaitable } from "../../protocol/helper-types.ts";
 import type { RevisionProfile } from "../../protocol/profiles.ts";
 import { base64urlFromBytes } from "../../transport/base64.ts";
-import { HandlerContext, type ContextHost, type RequestContext } from "../context.ts";
-import { principalOf } from "../request-state.ts";
-import { toolFailure } from "../tool-result.ts";
+import { HandlerContext, type ContextHost, type RequestContext } from "../../server/context.ts";
+import { principalOf } from "../../server/request-state.ts";
+import { toolFailure } from "../../server/tool-result.ts";
 import { InMemoryTaskStore } from "./memory-store.ts";
 import {
   isTerminal,
@@ -267,7 +267,6 @@ export class TaskEngine implements TaskInputPort {
       },
       sendLog: () => Promise.resolve(),
       sendElicitationComplete: () => Promise.resolve(false),
-      runAsTask: (context, work) => Promise.resolve(work(context)), // already a task
     };
   }
 }
