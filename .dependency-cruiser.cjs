@@ -65,7 +65,16 @@ module.exports = {
     stage("manifest", ["lower", "emit", "diff", "pipeline", "commands", "scripts"]),
     stage("emit", ["lower", "diff", "pipeline", "commands", "scripts"]),
     stage("diff", ["lower", "manifest", "pipeline", "commands", "scripts"]),
-    stage("pipeline", ["commands", "scripts"]),
+    stage("pipeline", ["commands", "consumer", "scripts"]),
+    // The servers a host config lists are read, pinned and compared below the CLI; commands/ calls consumer/.
+    stage("consumer", ["commands", "scripts"]),
+    {
+      name: "generator-cli-is-the-top",
+      comment: "Only the CLI (commands/, cli.ts) imports the CLI: every stage is called by it, never calls back up.",
+      severity: "error",
+      from: { path: "^generator/", pathNot: "^generator/(commands/|cli\\.ts$|bin/)" },
+      to: { path: "^generator/(commands/|cli\\.ts$)" },
+    },
     {
       name: "generated-bindings-import-leaves-only",
       comment: "Generated protocol bindings depend on the runtime's leaf modules only, so the runtime can import them.",

@@ -114,7 +114,10 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         return true;
       }) as Argv<GenerateArgs>,
   handler: async (args) => {
-    const { runGenerate, watchManifest } = await import("./generate.ts");
+    const [{ runGenerate }, { watchManifest }] = await Promise.all([
+      import("../pipeline/run-generate.ts"),
+      import("./generate.ts"),
+    ]);
     if (args.watch) return watchManifest(args);
     process.exitCode = await runGenerate(args);
   },
@@ -134,7 +137,7 @@ export const initCommand: CommandModule<object, InitArgs> = {
         default: DEFAULT_IMPORT_EXTENSION,
       }) as unknown as Argv<InitArgs>,
   handler: async (args) => {
-    const [{ runInit }, { stdio }] = await Promise.all([import("./init.ts"), import("./generate.ts")]);
+    const [{ runInit }, { stdio }] = await Promise.all([import("./init.ts"), import("../pipeline/run-generate.ts")]);
     process.exitCode = await runInit(args, stdio);
   },
 };
@@ -181,7 +184,7 @@ export const importCommand: CommandModule<object, ImportCommandArgs> = {
       })
       .option("runtime-import", RUNTIME_IMPORT_OPTION) as unknown as Argv<ImportCommandArgs>,
   handler: async (args) => {
-    const { stdio } = await import("./generate.ts");
+    const { stdio } = await import("../pipeline/run-generate.ts");
     if (args.config !== undefined) {
       const { runImportConfigCommand } = await import("./import-config.ts");
       process.exitCode = await runImportConfigCommand(args, stdio);
@@ -269,7 +272,10 @@ export const checkCommand: CommandModule<object, CheckLiveArgs> = {
       .example("$0 check --live --format sarif --output mcp.sarif", "a SARIF file for code scanning")
       .example("$0 check --live --update", "accept the changes") as unknown as Argv<CheckLiveArgs>,
   handler: async (args) => {
-    const [{ runCheckLive }, { stdio }] = await Promise.all([import("./check-live.ts"), import("./generate.ts")]);
+    const [{ runCheckLive }, { stdio }] = await Promise.all([
+      import("./check-live.ts"),
+      import("../pipeline/run-generate.ts"),
+    ]);
     process.exitCode = await runCheckLive(args, stdio);
   },
 };

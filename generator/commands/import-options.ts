@@ -61,12 +61,3 @@ export function parseImportOptions(args: {
     throw new Error(`--revision: unknown protocol revision "${args.revision}" (known: ${knownRevisions().join(", ")})`);
   return { headers, capabilities, ...(args.revision !== undefined ? { revision: args.revision } : {}) };
 }
-
-/** Text from a server, safe for one terminal line: control characters escaped, at most 300 characters. */
-export function printable(text: string): string {
-  const escaped = text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-  return escaped.length > 300 ? `${escaped.slice(0, 300)}…` : escaped;
-}

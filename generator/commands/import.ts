@@ -12,8 +12,9 @@ import { formatPath, ManifestError, type ManifestPath } from "../manifest/errors
 import { parseManifest } from "../manifest/load-manifest.ts";
 import { knownRevisions } from "../pipeline/known-revisions.ts";
 import { writeFileAtomically } from "../pipeline/write.ts";
-import { parseImportOptions, printable, type ImportOptions } from "./import-options.ts";
-import type { CommandIo } from "./generate.ts";
+import { hiddenNotes, printable, readServer } from "../consumer/read-server.ts";
+import type { CommandIo } from "../pipeline/run-generate.ts";
+import { parseImportOptions, type ImportOptions } from "./import-options.ts";
 
 export interface ImportArgs {
   readonly command?: string;
@@ -38,54 +39,6 @@ export function splitCommandLine(line: string): string[] {
   return words;
 }
 
-/** Copies the listed keys that are present (manifest entries are strict: wire-only fields are left out). */
-function pick(source: object, keys: readonly string[]): Record<string, unknown> {
-  const fields = source as Readonly<Record<string, unknown>>;
-  return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]));
-}
-
-/** Reads everything the server offers into a manifest object. */
-export async function readServer(client: McpClient, runtimeImport: string): Promise<Record<string, unknown>> {
-  const caps = client.serverCapabilities;
-  const info = client.serverInfo ?? { name: "imported-server", version: "0.0.0" };
-  const server = {
-    ...pick(info, ["name", "version", "title", "description", "websiteUrl", "icons"]),
-    ...(client.instructions ? { instructions: client.instructions } : {}),
-  };
-  const tools = caps["tools"] ? await client.listAllTools() : [];
-  const resources = caps["resources"] ? await client.listAllResources() : [];
-  const templates = caps["resources"] ? await client.listAllResourceTemplates() : [];
-  const prompts = caps["prompts"] ? await client.listAllPrompts() : [];
-  const common = ["title", "description", "icons"];
-  return {
-    server,
-    ...(tools.length
-      ? { tools: tools.map((t) => pick(t, ["name", ...common, "inputSchema", "outputSchema", "annotations"])) }
-      : {}),
-    ...(resources.length
-      ? { resources: resources.map((r) => pick(r, ["uri", "name", ...common, "mimeType", "size", "annotations"])) }
-      : {}),
-    ...(templates.length
-      ? {
-          resourceTemplates: templates.map((t) =>
-            pick(t, ["uriTemplate", "name", ...common, "mimeType", "annotations"]),
-          ),
-        }
-      : {}),
-    ...(prompts.length
-      ? {
-          prompts: prompts.map((p) => ({
-            ...pick(p, ["name", ...common]),
-            ...(p.arguments
-              ? { arguments: p.arguments.map((a) => pick(a, ["name", "title", "description", "required"])) }
-              : {}),
-          })),
-        }
-      : {}),
-    generate: { out: "generated", runtimeImport },
-  };
-}
-
 /** `tool "get_weather": ` for a problem inside a listed entry (the server's name for it), else "". */
 function entryOf(manifest: Record<string, unknown>, path: ManifestPath): string {
   const [list, index] = path;
@@ -100,26 +53,6 @@ function entryOf(manifest: Record<string, unknown>, path: ManifestPath): string 
     Array.isArray(entries) && typeof index === "number" ? (entries[index] as Record<string, unknown>) : undefined;
   const name = entry?.["name"] ?? entry?.["uri"];
   return typeof name === "string" ? `${kinds[list as string]} ${JSON.stringify(name)}: ` : "";
-}
-
-/** What a server may have kept from this import: kinds it declares no capability for, and client-gated lists. */
-export function hiddenNotes(client: McpClient, options: ImportOptions): string[] {
-  const caps = client.serverCapabilities;
-  const notes: string[] = [];
-  const missing = (["tools", "resources", "prompts"] as const).filter((k) => !caps[k]);
-  if (missing.length > 0)
-    notes.push(
-      `the server declares no ${missing.join(", ")} capabilit${missing.length > 1 ? "ies" : "y"}: ` +
-        `no ${missing.join(", ")} read (a server may declare one only for some clients or revisions)`,
-    );
-  const declared = Object.keys(options.capabilities);
-  notes.push(
-    declared.length > 0
-      ? `read as a client declaring ${declared.join(", ")} at revision ${client.revision ?? "?"}`
-      : `read as a client declaring no capabilities at revision ${client.revision ?? "?"}; a server that lists some ` +
-          `tools only to clients with sampling, elicitation or roots hid them: retry with --capabilities '{"sampling":{},"elicitation":{}}'`,
-  );
-  return notes;
 }
 
 export async function runImport(args: ImportArgs, io: CommandIo): Promise<number> {

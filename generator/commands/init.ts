@@ -14,7 +14,7 @@ import type { GeneratedFile } from "../emit/generated-file.ts";
 import type { ImportExtension } from "../manifest/defaults.ts";
 import { writeFileAtomically, writeNewFiles } from "../pipeline/write.ts";
 import { loadTemplates, type Templates } from "./templates.ts";
-import { runGenerate, type CommandIo } from "./generate.ts";
+import { runGenerate, type CommandIo } from "../pipeline/run-generate.ts";
 
 export interface InitArgs {
   readonly dir: string;

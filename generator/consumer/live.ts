@@ -11,14 +11,13 @@ import { ManifestError } from "../manifest/errors.ts";
 import { parseManifest } from "../manifest/load-manifest.ts";
 import { knownRevisions } from "../pipeline/known-revisions.ts";
 import { writeFileAtomically } from "../pipeline/write.ts";
-import { hiddenNotes, readServer } from "../commands/import.ts";
-import { printable } from "../commands/import-options.ts";
-import { runGenerate, type CommandIo } from "../commands/generate.ts";
+import { runGenerate, type CommandIo } from "../pipeline/run-generate.ts";
 import { headerLine } from "../emit/generated-file.ts";
 import type { UserModel } from "../manifest/user-model.ts";
 import { formatTypeScript } from "../pipeline/format.ts";
 import { AGENT_SURFACE_FILE, emitAgentSurface, estimatedTokens } from "./agent-surface.ts";
 import { connectServer, ConnectError, redact, withTimeout } from "./connect.ts";
+import { hiddenNotes, printable, readServer } from "./read-server.ts";
 import type { HostConfig, ServerEntry } from "./host-config.ts";
 import { expandPlaceholders, type PlaceholderContext } from "./placeholders.ts";
 
@@ -76,7 +75,7 @@ export async function readLive(entry: ServerEntry, options: ReadOptions): Promis
       options.timeoutMs,
       "the lists",
     );
-    const notes = hiddenNotes(connection.client, { headers: {}, capabilities: options.capabilities ?? {} });
+    const notes = hiddenNotes(connection.client, { capabilities: options.capabilities ?? {} });
     return { manifest, revision: connection.client.revision, notes };
   } catch (error) {
     if (error instanceof ConnectError) throw error;

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { handlers as weatherHandlers } from "../../examples/weather/handlers.ts";
 import { createServer as createWeatherServer } from "../../examples/weather/generated/index.ts";
 import { serve } from "../../runtime/http/index.ts";
-import { runGenerate, type CommandIo } from "../../generator/commands/generate.ts";
+import { runGenerate, type CommandIo } from "../../generator/pipeline/run-generate.ts";
 import { runImport } from "../../generator/commands/import.ts";
 import { builtinRevisions, McpClient, type CallToolResult } from "../../runtime/index.ts";
 import { textOf } from "../text-of.ts";

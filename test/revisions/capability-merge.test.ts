@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runGenerate } from "../../generator/commands/generate.ts";
+import { runGenerate } from "../../generator/pipeline/run-generate.ts";
 import { layerCapabilities, mergeCapabilities } from "../../runtime/protocol/capabilities.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");

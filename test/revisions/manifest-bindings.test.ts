@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
-import { runGenerate } from "../../generator/commands/generate.ts";
+import { runGenerate } from "../../generator/pipeline/run-generate.ts";
 import { CLI } from "../generator/cli-run.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");

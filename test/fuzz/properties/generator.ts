@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
-import { readServer } from "../../../generator/commands/import.ts";
+import { readServer } from "../../../generator/consumer/read-server.ts";
 import { emitUserFiles } from "../../../generator/emit/user/emit-user.ts";
 import { ManifestError } from "../../../generator/manifest/errors.ts";
 import { parseManifest } from "../../../generator/manifest/load-manifest.ts";

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runGenerate } from "../../../generator/commands/generate.ts";
+import { runGenerate } from "../../../generator/pipeline/run-generate.ts";
 import { ManifestError } from "../../../generator/manifest/errors.ts";
 import { knownRevisions } from "../../../generator/pipeline/known-revisions.ts";
 import { parseManifest } from "../../../generator/manifest/load-manifest.ts";

@@ -1,0 +1,85 @@
+/**
+ * Reading a connected server into a manifest object, with what the read may have missed, and making its text safe
+ * for a terminal line: shared by \`import\`, \`import --config\` and \`check --live\`.
+ */
+import type { McpClient } from "@mcp-gen/runtime";
+
+/** Copies the listed keys that are present (manifest entries are strict: wire-only fields are left out). */
+function pick(source: object, keys: readonly string[]): Record<string, unknown> {
+  const fields = source as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]));
+}
+
+/** Reads everything the server offers into a manifest object. */
+export async function readServer(client: McpClient, runtimeImport: string): Promise<Record<string, unknown>> {
+  const caps = client.serverCapabilities;
+  const info = client.serverInfo ?? { name: "imported-server", version: "0.0.0" };
+  const server = {
+    ...pick(info, ["name", "version", "title", "description", "websiteUrl", "icons"]),
+    ...(client.instructions ? { instructions: client.instructions } : {}),
+  };
+  const tools = caps["tools"] ? await client.listAllTools() : [];
+  const resources = caps["resources"] ? await client.listAllResources() : [];
+  const templates = caps["resources"] ? await client.listAllResourceTemplates() : [];
+  const prompts = caps["prompts"] ? await client.listAllPrompts() : [];
+  const common = ["title", "description", "icons"];
+  return {
+    server,
+    ...(tools.length
+      ? { tools: tools.map((t) => pick(t, ["name", ...common, "inputSchema", "outputSchema", "annotations"])) }
+      : {}),
+    ...(resources.length
+      ? { resources: resources.map((r) => pick(r, ["uri", "name", ...common, "mimeType", "size", "annotations"])) }
+      : {}),
+    ...(templates.length
+      ? {
+          resourceTemplates: templates.map((t) =>
+            pick(t, ["uriTemplate", "name", ...common, "mimeType", "annotations"]),
+          ),
+        }
+      : {}),
+    ...(prompts.length
+      ? {
+          prompts: prompts.map((p) => ({
+            ...pick(p, ["name", ...common]),
+            ...(p.arguments
+              ? { arguments: p.arguments.map((a) => pick(a, ["name", "title", "description", "required"])) }
+              : {}),
+          })),
+        }
+      : {}),
+    generate: { out: "generated", runtimeImport },
+  };
+}
+
+/** What a server may have kept from this import: kinds it declares no capability for, and client-gated lists. */
+export function hiddenNotes(
+  client: McpClient,
+  options: { readonly capabilities: Readonly<Record<string, unknown>> },
+): string[] {
+  const caps = client.serverCapabilities;
+  const notes: string[] = [];
+  const missing = (["tools", "resources", "prompts"] as const).filter((k) => !caps[k]);
+  if (missing.length > 0)
+    notes.push(
+      `the server declares no ${missing.join(", ")} capabilit${missing.length > 1 ? "ies" : "y"}: ` +
+        `no ${missing.join(", ")} read (a server may declare one only for some clients or revisions)`,
+    );
+  const declared = Object.keys(options.capabilities);
+  notes.push(
+    declared.length > 0
+      ? `read as a client declaring ${declared.join(", ")} at revision ${client.revision ?? "?"}`
+      : `read as a client declaring no capabilities at revision ${client.revision ?? "?"}; a server that lists some ` +
+          `tools only to clients with sampling, elicitation or roots hid them: retry with --capabilities '{"sampling":{},"elicitation":{}}'`,
+  );
+  return notes;
+}
+
+/** Text from a server, safe for one terminal line: control characters escaped, at most 300 characters. */
+export function printable(text: string): string {
+  const escaped = text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return escaped.length > 300 ? `${escaped.slice(0, 300)}…` : escaped;
+}
