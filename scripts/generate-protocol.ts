@@ -11,6 +11,7 @@
 import { readdir } from "node:fs/promises";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { emitFidelityFile } from "../generator/emit/fidelity.ts";
 import type { GeneratedFile } from "../generator/emit/generated-file.ts";
@@ -20,7 +21,7 @@ import { formatTypeScript } from "../generator/pipeline/format.ts";
 import { emitReleaseOrderFile, emitRevisionsFile, type BuiltinRevisionFacts } from "../generator/emit/revisions.ts";
 import { posixRelative } from "../generator/pipeline/paths.ts";
 import { REPO_ROOT } from "./repo-root.ts";
-import { generateProtocol } from "../generator/pipeline/protocol.ts";
+import { generateProtocol, type BaseBindings } from "../generator/pipeline/protocol.ts";
 import { compareFiles, writeFiles } from "../generator/pipeline/write.ts";
 import { ensureSpecInputs, requireSpecRoot, SPEC_ROOT } from "./spec-inputs.ts";
 
@@ -58,7 +59,31 @@ export function builtinSourceFrom(outDir: string, revision: string): string {
  * The identifier of each extension schema under <spec root>/extensions/<name>/ (the `--extension-id` its bindings
  * are generated with): a schema has no standard way to state its own.
  */
-const EXTENSION_IDS: Readonly<Record<string, string>> = { tasks: "io.modelcontextprotocol/tasks" };
+const EXTENSION_IDS: Readonly<Record<string, string>> = {
+  skills: "io.modelcontextprotocol/skills",
+  tasks: "io.modelcontextprotocol/tasks",
+};
+
+/**
+ * Extension schemas published in npm packages (their types import the base protocol's by package name, which stand
+ * for the revision `base`): generated into runtime/generated/extensions/<name>/ like the spec root's. The package is
+ * a devDependency, so the lockfile's integrity hash pins the input; headers name it relative to node_modules.
+ */
+const PACKAGE_EXTENSIONS: readonly { name: string; id: string; module: string; base: string }[] = [
+  {
+    name: "apps",
+    id: "io.modelcontextprotocol/ui",
+    module: "@modelcontextprotocol/ext-apps/dist/src/spec.types.d.ts",
+    base: "2025-11-25",
+  },
+];
+
+/** The node_modules folder a package is installed in (as Node resolves it from this repository). */
+function nodeModulesOf(pkg: string): string {
+  const entry = createRequire(import.meta.url).resolve(pkg);
+  const marker = `${path.sep}node_modules${path.sep}`;
+  return entry.slice(0, entry.lastIndexOf(marker) + marker.length - 1);
+}
 
 export async function specRevisions(specRoot = requireSpecRoot()): Promise<string[]> {
   const entries = await readdir(specRoot, { withFileTypes: true });
@@ -69,7 +94,14 @@ export async function specRevisions(specRoot = requireSpecRoot()): Promise<strin
 }
 
 /** Every file `npm run generate` owns, with paths relative to the repository root. */
-export async function generateAll(specRoot = requireSpecRoot()): Promise<GeneratedFile[]> {
+/**
+ * `warn` hears what lowering reports without failing: irregular declarations of an input (`file:line: …`, each with
+ * how it was handled) and the like; `npm run generate` prints them.
+ */
+export async function generateAll(
+  specRoot = requireSpecRoot(),
+  warn: (warning: string) => void = () => {},
+): Promise<GeneratedFile[]> {
   const revisions = await specRevisions(specRoot);
   const all: GeneratedFile[] = [];
   const builtins: BuiltinRevisionFacts[] = [];
@@ -104,7 +136,8 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
   for (const files of await Promise.all(jobs)) all.push(...files);
   // Extensions refer to the built-in revision their base matches (lowered just now, so a changed revision counts).
   models.sort((a, b) => (a.revision < b.revision ? 1 : -1));
-  for (const files of await Promise.all(extensionJobs(specRoot, models))) all.push(...files);
+  for (const files of await Promise.all(extensionJobs(specRoot, models, warn))) all.push(...files);
+  for (const files of await Promise.all(packageExtensionJobs(models, warn))) all.push(...files);
   all.push({
     path: posixRelative(REPO_ROOT, path.join(PROTOCOL_OUT, "revisions.ts")),
     content: await formatTypeScript(emitRevisionsFile(revisions)),
@@ -117,7 +150,11 @@ export async function generateAll(specRoot = requireSpecRoot()): Promise<Generat
 }
 
 /** runtime/generated/extensions/<name>/ for every <spec root>/extensions/<name>/schema.ts (an extension of a revision). */
-function extensionJobs(specRoot: string, builtins: readonly IrModel[]): Promise<GeneratedFile[]>[] {
+function extensionJobs(
+  specRoot: string,
+  builtins: readonly IrModel[],
+  warn: (warning: string) => void,
+): Promise<GeneratedFile[]>[] {
   const root = path.join(specRoot, "extensions");
   if (!existsSync(root)) return [];
   const names = readdirSync(root, { withFileTypes: true })
@@ -129,14 +166,41 @@ function extensionJobs(specRoot: string, builtins: readonly IrModel[]): Promise<
     if (extensionId === undefined) throw new Error(`extension schema ${name} has no identifier in EXTENSION_IDS`);
     const outDir = path.join(EXTENSIONS_OUT, name);
     const schemaPath = path.join(root, name, "schema.ts");
-    const { files } = await generateProtocol({
+    const { files, warnings } = await generateProtocol({
       schemaPath,
       revision: name,
       extensionId,
       displayRoot: specRoot,
       runtime: runtimeSourcesFrom(outDir),
-      bases: builtins.map((model) => ({ model, builtin: true, specifier: builtinSourceFrom(outDir, model.revision) })),
+      bases: builtinBases(outDir, builtins),
     });
+    warnings.forEach(warn);
+    return files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content }));
+  });
+}
+
+function builtinBases(outDir: string, builtins: readonly IrModel[]): BaseBindings[] {
+  return builtins.map((model) => ({ model, builtin: true, specifier: builtinSourceFrom(outDir, model.revision) }));
+}
+
+/** runtime/generated/extensions/<name>/ for every `PACKAGE_EXTENSIONS` entry, its package names mapped onto `base`. */
+function packageExtensionJobs(builtins: readonly IrModel[], warn: (w: string) => void): Promise<GeneratedFile[]>[] {
+  return PACKAGE_EXTENSIONS.map(async ({ name, id, module, base }) => {
+    const outDir = path.join(EXTENSIONS_OUT, name);
+    const nodeModules = nodeModulesOf(module.split("/").slice(0, 2).join("/"));
+    const bases = builtinBases(outDir, builtins);
+    const packageBase = bases.find((b) => b.model.revision === base);
+    if (!packageBase) throw new Error(`extension ${name}: its base ${base} is no built-in revision`);
+    const { files, warnings } = await generateProtocol({
+      schemaPath: path.join(nodeModules, module),
+      revision: name,
+      extensionId: id,
+      displayRoot: nodeModules,
+      runtime: runtimeSourcesFrom(outDir),
+      bases,
+      packageBase,
+    });
+    warnings.forEach(warn);
     return files.map((f) => ({ path: posixRelative(REPO_ROOT, path.join(outDir, f.path)), content: f.content }));
   });
 }
@@ -183,7 +247,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const files = await generateAll();
+  const files = await generateAll(undefined, (warning) => process.stderr.write(`generate: warning: ${warning}\n`));
   if (check) {
     const problems = await checkGenerated(files, root);
     if (problems.length > 0) {

@@ -6,7 +6,9 @@
  * 1. `MCP_SPEC_DIR`, a folder laid out as the specification's `schema/` (plus `extensions/<name>/`);
  * 2. `../shared/spec` beside the repository (CI's layout);
  * 3. a download from the specification's repositories at the pinned commits (`MCP_SPEC_BASE_URL` replaces
- *    raw.githubusercontent.com, e.g. with a mirror or a loopback copy),
+ *    raw.githubusercontent.com, e.g. with a mirror or a loopback copy); a file assembled from a page
+ *    (`generator/spec/pages.ts`: the Skills types, which live in its page's TypeScript blocks) is built from the
+ *    downloaded page,
  *
  * and is accepted only with the SHA-256 pinned in `generator/spec/pins.ts`. Files already in `.spec/` with
  * the pinned hash are kept; anything else there is removed. `--pin <dir>` rewrites the pins from a folder (after
@@ -25,6 +27,7 @@ import {
   pinnedFiles,
   sha256Hex,
   specBaseUrl,
+  specFileFrom,
   specFileUrl,
   SPEC_REPOSITORY,
   SpecInputError,
@@ -143,7 +146,7 @@ async function fetchInto(root: string, source: SpecSource, file: string): Promis
 }
 
 async function readFromSource(source: SpecSource, file: string): Promise<Buffer> {
-  if (source.kind === "url") return download(specFileUrl(file, source.base));
+  if (source.kind === "url") return specFileFrom(file, await download(specFileUrl(file, source.base)));
   const from = path.join(source.dir, file);
   if (!existsSync(from)) throw new SpecInputError(`${from} is missing (the spec folder must hold every pinned file)`);
   return readFile(from);

@@ -63,7 +63,7 @@ export const protocolCommand: CommandModule<object, ProtocolArgs> = {
         type: "string",
         array: true,
         describe:
-          "An extension schema: a mcp-gen protocol folder of the revision it builds on (repeatable; the built-in revisions are always tried). The bindings import the first whose types the extension's imports match instead of copying them",
+          "An extension schema: the revision it builds on, a built-in revision's name or a mcp-gen protocol folder (repeatable; the built-in revisions are always tried). The bindings import the first whose types the extension's imports match instead of copying them; imports of a package name (@modelcontextprotocol/client) stand for the first --base",
       })
       .check((args) => {
         if ((args.schema === undefined) === (args.spec === undefined))

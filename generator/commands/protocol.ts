@@ -82,6 +82,7 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
     // A wrong --out fails before the work of generating (the record names the schema by the model's display path).
     await refuseOutputFolderEarly(outDir, displayPath(input.schemaPath, input.displayRoot));
     const importExtension = args["import-extension"] ?? DEFAULT_IMPORT_EXTENSION;
+    const bases = baseBindings(args.base ?? [], outDir, importExtension);
     const { model, files, warnings } = await generateProtocol({
       schemaPath: input.schemaPath,
       displayRoot: input.displayRoot,
@@ -89,7 +90,9 @@ export async function runProtocol(args: ProtocolArgs): Promise<void> {
       importExtension,
       runtime: packageRuntime(runtimeImport),
       ...(extensionId !== undefined ? { extensionId } : {}),
-      bases: baseBindings(args.base ?? [], outDir, importExtension),
+      bases,
+      // The first --base is also the revision package-name imports stand for.
+      ...(args.base !== undefined && args.base.length > 0 ? { packageBase: bases[0]! } : {}),
     });
     for (const warning of warnings) process.stderr.write(`mcp-gen: warning: ${warning}\n`);
     // Owned as a manifest's output is: the record names the schema as the headers do, and lists every file.

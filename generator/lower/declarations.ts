@@ -9,6 +9,7 @@ import {
   type ExpressionWithTypeArguments,
   type InterfaceDeclaration,
   type SourceFile,
+  type VariableDeclaration,
 } from "ts-morph";
 import type { IrConst, IrObjectType, IrProp, IrType, IrTypeDecl } from "../ir/model.ts";
 import { GeneratorError } from "../ir/errors.ts";
@@ -18,6 +19,8 @@ import { locationOf, lowerMembers, lowerTypeNode, type TypeContext } from "./typ
 export interface LoweredDeclarations {
   readonly types: IrTypeDecl[];
   readonly constants: IrConst[];
+  /** Declarations that do not fit what they extend (`file:line: …`), each handled as its message says. */
+  readonly irregular: string[];
 }
 
 /**
@@ -56,7 +59,8 @@ export function lowerDeclarations(
   const importedObjects = new Map(
     imported.flatMap((t) => (t.type.kind === "object" ? [[t.name, t.type] as const] : [])),
   );
-  const flattener = new Flattener(ctx, interfaces, importedObjects);
+  const importedRefs = new Map(imported.flatMap((t) => (t.type.kind === "ref" ? [[t.name, t.type] as const] : [])));
+  const flattener = new Flattener(ctx, interfaces, importedObjects, importedRefs);
   const types: IrTypeDecl[] = [];
   for (const statement of source.getStatements()) {
     const location = { file, line: statement.getStartLineNumber() };
@@ -93,7 +97,7 @@ export function lowerDeclarations(
       types.push({ ...common, form: "alias", type: lowerTypeNode(statement.getTypeNodeOrThrow(), ctx), extends: [] });
     }
   }
-  return { types, constants };
+  return { types, constants, irregular: flattener.irregular };
 }
 
 function lowerConstants(source: SourceFile, file: string): IrConst[] {
@@ -103,8 +107,8 @@ function lowerConstants(source: SourceFile, file: string): IrConst[] {
     if (!statement.isExported()) throw new GeneratorError("constant is not exported", location);
     const { doc } = lowerJsDoc(statement, location);
     for (const declaration of statement.getDeclarations()) {
-      const value = literalValue(declaration.getInitializer());
-      if (value === undefined || declaration.getTypeNode()) {
+      const value = literalValue(declaration.getInitializer()) ?? declaredLiteral(declaration);
+      if (value === undefined || (declaration.getInitializer() !== undefined && declaration.getTypeNode())) {
         throw new GeneratorError(
           `constant ${declaration.getName()} must be initialised with a plain literal`,
           location,
@@ -114,6 +118,19 @@ function lowerConstants(source: SourceFile, file: string): IrConst[] {
     }
   }
   return constants;
+}
+
+/**
+ * A declaration file's constant (`export declare const OPEN_LINK_METHOD: McpUiOpenLinkRequest["method"]`): no
+ * initializer, a type naming one literal, which is its value. Asks the type checker, so only such constants pay for one.
+ */
+function declaredLiteral(declaration: VariableDeclaration): string | number | boolean | undefined {
+  if (declaration.getInitializer() !== undefined || !declaration.getTypeNode()) return undefined;
+  if (!declaration.getVariableStatement()?.hasDeclareKeyword()) return undefined;
+  const type = declaration.getType();
+  if (type.isStringLiteral() || type.isNumberLiteral()) return type.getLiteralValue() as string | number;
+  if (type.isBooleanLiteral()) return type.getText() === "true";
+  return undefined;
 }
 
 function literalValue(node: Node | undefined): string | number | boolean | undefined {
@@ -139,7 +156,12 @@ class Flattener {
     private readonly interfaces: ReadonlyMap<string, readonly InterfaceDeclaration[]>,
     /** Imported object declarations (already flattened by the imported module's lowering). */
     private readonly imported: ReadonlyMap<string, IrObjectType> = new Map(),
+    /** Imported aliases of another declaration (`type A = B`). */
+    private readonly importedRefs: ReadonlyMap<string, IrType> = new Map(),
   ) {}
+
+  /** See `fitted`. */
+  readonly irregular: string[] = [];
 
   /** The interface `name` flattened over all of its (merged) declarations. */
   flatten(name: string): IrObjectType {
@@ -151,15 +173,18 @@ class Flattener {
     this.active.add(name);
     const inherited = new Map<string, IrProp>();
     let index: IrType | undefined;
+    const parentOf = new Map<string, string>();
     for (const heritage of parts.flatMap((part) => part.getExtends())) {
       const parent = this.heritageObject(heritage);
       for (const prop of parent.props) {
         inherited.delete(prop.name); // a later parent wins, keeping one entry per name
         inherited.set(prop.name, prop);
+        parentOf.set(prop.name, heritage.getText());
       }
       if (parent.index) index = parent.index;
     }
-    const own = this.ownMembers(parts);
+    const written = this.ownMembers(parts);
+    const own = { ...written, props: written.props.map((p) => this.fitted(name, parts[0]!, p, inherited, parentOf)) };
     for (const prop of own.props) inherited.delete(prop.name);
     const finalIndex = own.index ?? index;
     const result: IrObjectType = {
@@ -170,6 +195,47 @@ class Flattener {
     this.active.delete(name);
     this.done.set(name, result);
     return result;
+  }
+
+  /**
+   * An own property overriding an inherited object-typed one must keep the members the inherited type requires
+   * (TypeScript's TS2430 otherwise). One that does not is irregular: reported, and completed with the missing
+   * required members as the parent declares them, so the bindings follow the base (never a silent drop).
+   */
+  private fitted(
+    owner: string,
+    at: InterfaceDeclaration,
+    prop: IrProp,
+    inherited: ReadonlyMap<string, IrProp>,
+    parentOf: ReadonlyMap<string, string>,
+  ): IrProp {
+    const base = inherited.get(prop.name);
+    if (!base || prop.type.kind !== "object") return prop;
+    const baseObject = this.resolvedObject(base.type);
+    if (!baseObject) return prop;
+    const have = new Set(prop.type.props.map((p) => p.name));
+    const missing = baseObject.props.filter((p) => !p.optional && !have.has(p.name));
+    if (missing.length === 0) return prop;
+    const parent = parentOf.get(prop.name)!;
+    const names = missing.map((p) => p.name).join(", ");
+    const baseName = base.type.kind === "ref" ? ` (${base.type.name})` : "";
+    const location = locationOf(at, this.ctx);
+    this.irregular.push(
+      `${location.file}:${location.line}: ${owner} does not fit ${parent} (TS2430): its ${prop.name} lack ${names}, ` +
+        `which ${parent}'s ${prop.name}${baseName} require; the bindings follow ${parent}: ${prop.name} carry ${names} as declared there`,
+    );
+    return { ...prop, type: { ...prop.type, props: [...missing, ...prop.type.props] } };
+  }
+
+  /** The object type behind a type, following references to declarations this file knows. */
+  private resolvedObject(type: IrType, depth = 0): IrObjectType | undefined {
+    if (type.kind === "object") return type;
+    if (type.kind !== "ref" || depth > 16) return undefined;
+    if (this.interfaces.has(type.name)) return this.flatten(type.name);
+    const imported = this.imported.get(type.name);
+    if (imported) return imported;
+    const ref = this.importedRefs.get(type.name);
+    return ref ? this.resolvedObject(ref, depth + 1) : undefined;
   }
 
   /** The members written in the declarations of one interface (merged: a repeated property is declared once). */

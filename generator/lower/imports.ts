@@ -26,14 +26,19 @@ export interface ModuleImport {
   readonly location: IrLocation;
 }
 
-/** The import declarations of a source file; only named imports of relative modules are supported. */
+/** A relative module (`./x.js`, `../y.ts`), as opposed to a package name (`@scope/pkg`, `pkg/sub`). */
+export function isRelativeSpecifier(specifier: string): boolean {
+  return specifier.startsWith("./") || specifier.startsWith("../");
+}
+
+/**
+ * The import declarations of a source file: named imports of relative modules (followed to their files) or of
+ * packages (which the caller maps onto a base revision).
+ */
 export function readImports(source: SourceFile, file: string): ModuleImport[] {
   return source.getImportDeclarations().map((declaration) => {
     const location = { file, line: declaration.getStartLineNumber() };
     const specifier = declaration.getModuleSpecifierValue();
-    if (!specifier.startsWith("./") && !specifier.startsWith("../")) {
-      throw new GeneratorError(`unsupported import of "${specifier}": only relative modules can be followed`, location);
-    }
     if (declaration.getDefaultImport() || declaration.getNamespaceImport()) {
       throw new GeneratorError(`unsupported import form: import named declarations from "${specifier}"`, location);
     }

@@ -95,10 +95,20 @@ function discoverMessages(
     }
     const props = resolveProps(decl.type, byName);
     const method = props?.find((p) => p.name === "method");
-    if (!props?.some((p) => p.name === "jsonrpc") || !method || method.optional) continue;
+    if (!props || !method || method.optional) continue;
     const name = stringLiteralOf(method.type);
     if (name === undefined) continue;
-    const kind = props.some((p) => p.name === "id") ? "request" : "notification";
+    let kind: IrMethod["kind"] = props.some((p) => p.name === "id") ? "request" : "notification";
+    if (!props.some((p) => p.name === "jsonrpc")) {
+      if (!unframedRequest(decl, discover, byName)) continue;
+      kind = "request";
+      warn(
+        `${decl.name} extends ${decl.extends.join(", ")}, which carries no jsonrpc or id (a message without its ` +
+          `JSON-RPC envelope): taken as the request "${name}", framed as the base revision frames every request; ` +
+          `its params are as declared`,
+        decl.location,
+      );
+    }
     const existing = sightings.get(name);
     if (existing) {
       throw new GeneratorError(
@@ -117,6 +127,18 @@ function discoverMessages(
       found[0]!.location,
     );
   }
+}
+
+/**
+ * An extension's own declaration that extends only declarations of its base and has no `jsonrpc` (the Skills page's
+ * `GetSkillRequest extends Request`), named `<X>Request` with an `<X>Result` declared: a request, written without
+ * its envelope. Anything else without `jsonrpc` is not a message (a package's view-side types, say).
+ */
+function unframedRequest(decl: IrTypeDecl, own: ReadonlySet<string>, byName: ReadonlyMap<string, IrTypeDecl>): boolean {
+  const { requestSuffix, resultSuffix } = RESULT_NAMING;
+  if (decl.extends.length === 0 || decl.extends.some((name) => own.has(name))) return false;
+  if (!decl.name.endsWith(requestSuffix)) return false;
+  return byName.has(decl.name.slice(0, -requestSuffix.length) + resultSuffix);
 }
 
 /** The string literal a type is, or narrows to by intersection (`string & "tasks/get"`). */

@@ -5,10 +5,11 @@
 import { createHash } from "node:crypto";
 import { Project, ScriptTarget, ts, type SourceFile } from "ts-morph";
 import type { IrModel, IrSchemaImport } from "../ir/model.ts";
+import type { ModuleImport } from "./imports.ts";
 import { validateModel } from "../ir/validate.ts";
 import { GeneratorError } from "../ir/errors.ts";
 import { lowerDeclarations, type LoweredDeclarations } from "./declarations.ts";
-import { pullImported, readImports } from "./imports.ts";
+import { isRelativeSpecifier, pullImported, readImports } from "./imports.ts";
 import { lowerMethods } from "./methods.ts";
 import { markDiscriminators } from "./discriminators.ts";
 import { lowerProtocolFacts } from "./protocol-facts.ts";
@@ -29,6 +30,12 @@ export interface SchemaInput {
     specifier: string,
     importer: string,
   ) => { readonly text: string; readonly displayPath: string };
+  /**
+   * The base revision a package-name import stands for (`import type { Tool } from "@modelcontextprotocol/client"`, as
+   * a package publishing an extension's types writes it): its lowered model, whose declarations the import takes.
+   * Without it, a schema importing a package is an error naming the specifier.
+   */
+  readonly packageBase?: IrModel;
 }
 
 export function sha256(text: string): string {
@@ -70,7 +77,9 @@ export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; w
         },
       }
     : input;
-  const lowered = lowerModule(project, recording, input.text, input.displayPath, []);
+  // A package-name import reads no file: the base revision it stands for counts by its name and source hash.
+  const notePackage = (base: IrModel) => read.set(`(package base) ${base.revision}`, base.source.sha256);
+  const lowered = lowerModule(project, recording, input.text, input.displayPath, [], notePackage);
   const types = markDiscriminators([...lowered.types, ...lowered.imported]);
   const constants = lowered.constants;
   const warnings: string[] = [];
@@ -79,6 +88,7 @@ export function lowerSchemaWithWarnings(input: SchemaInput): { model: IrModel; w
   // An extension schema (one that imports its base) declares messages outside any direction union: its own.
   const extension = lowered.imported.length > 0;
   const methods = lowerMethods(types, warn, extension ? new Set(lowered.types.map((t) => t.name)) : undefined);
+  warnings.push(...lowered.irregular);
   const facts = lowerProtocolFacts({ revision: input.revision, types, methods, constants, extension });
   const model: IrModel = {
     revision: input.revision,
@@ -110,6 +120,7 @@ function lowerModule(
   text: string,
   displayPath: string,
   importers: readonly string[],
+  notePackage: (base: IrModel) => void,
 ): LoweredDeclarations & { readonly imported: LoweredDeclarations["types"]; readonly modules: IrSchemaImport[] } {
   const source = project.createSourceFile(`/${importers.length}-${encodeURIComponent(displayPath)}`, text, {
     overwrite: true,
@@ -117,6 +128,7 @@ function lowerModule(
   const syntax = syntaxError(source, displayPath);
   if (syntax) throw syntax;
   const imports = readImports(source, displayPath).map((imported) => {
+    if (!isRelativeSpecifier(imported.specifier)) return packageImport(input, imported, notePackage);
     if (!input.readImport) {
       throw new GeneratorError(`cannot follow the import of "${imported.specifier}" here`, imported.location);
     }
@@ -130,7 +142,14 @@ function lowerModule(
     if (importers.includes(module.displayPath) || module.displayPath === displayPath) {
       throw new GeneratorError(`circular import of ${module.displayPath}`, imported.location);
     }
-    const lowered = lowerModule(project, input, module.text, module.displayPath, [...importers, displayPath]);
+    const lowered = lowerModule(
+      project,
+      input,
+      module.text,
+      module.displayPath,
+      [...importers, displayPath],
+      notePackage,
+    );
     const version = lowered.constants.find((c) => c.name === PROTOCOL_VOCABULARY.versionConstant)?.value;
     const recorded: IrSchemaImport = {
       module: module.displayPath,
@@ -140,11 +159,33 @@ function lowerModule(
     return { imported, types: [...lowered.types, ...lowered.imported], recorded };
   });
   const pulled = pullImported(imports);
+  const declarations = lowerDeclarations(source, displayPath, pulled);
   return {
-    ...lowerDeclarations(source, displayPath, pulled),
+    ...declarations,
+    // An imported module's irregular declarations are its own: reported where it is lowered as a schema.
+    irregular: importers.length === 0 ? declarations.irregular : [],
     imported: pulled,
     modules: imports.map((i) => i.recorded),
   };
+}
+
+/** A package-name import, taken from the base revision the caller maps package names onto. */
+function packageImport(input: SchemaInput, imported: ModuleImport, notePackage: (base: IrModel) => void) {
+  const base = input.packageBase;
+  if (!base) {
+    throw new GeneratorError(
+      `unsupported import of "${imported.specifier}": a package name, which stands for no file here; ` +
+        "name the revision it stands for (mcp-gen protocol --base <revision>)",
+      imported.location,
+    );
+  }
+  notePackage(base);
+  const recorded: IrSchemaImport = {
+    module: imported.specifier,
+    version: base.protocol.version,
+    names: imported.names.map(({ name, local }) => ({ name, local })),
+  };
+  return { imported, types: base.types, recorded };
 }
 
 /**

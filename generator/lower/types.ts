@@ -118,7 +118,36 @@ function lowerReference(node: import("ts-morph").TypeReferenceNode, ctx: TypeCon
   if (name === "Record" && args.length === 2 && args[0]!.getKind() === SyntaxKind.StringKeyword) {
     return { kind: "object", props: [], index: lowerTypeNode(args[1]!, ctx) };
   }
+  if (name === "Record" && args.length === 2) {
+    const keys = literalKeys(args[0]!, ctx);
+    if (keys) return keyedRecord(keys, args[1]!, ctx);
+  }
   return unsupported(node, ctx, "generic type");
+}
+
+/** The string literals a `Record` key names: a literal union, written in place or as an alias of this file. */
+function literalKeys(node: TypeNode, ctx: TypeContext): string[] | undefined {
+  let keyNode: TypeNode | undefined = node;
+  if (Node.isTypeReference(node) && node.getTypeArguments().length === 0)
+    keyNode = node.getSourceFile().getTypeAlias(node.getTypeName().getText())?.getTypeNode();
+  if (!keyNode) return undefined;
+  const key = lowerTypeNode(keyNode, ctx);
+  const items = key.kind === "union" ? key.items : [key];
+  if (key.kind === "union" && key.openLiterals) return undefined;
+  const names = items.flatMap((t) => (t.kind === "literal" && typeof t.value === "string" ? [t.value] : []));
+  return names.length === items.length ? names : undefined;
+}
+
+/**
+ * `Record<"a" | "b", V>`: an object with a property per key; `V | undefined` makes them optional (absent is how JSON
+ * says undefined).
+ */
+function keyedRecord(keys: readonly string[], valueNode: TypeNode, ctx: TypeContext): IrType {
+  const parts = Node.isUnionTypeNode(valueNode) ? valueNode.getTypeNodes() : [valueNode];
+  const defined = parts.filter((t) => t.getKind() !== SyntaxKind.UndefinedKeyword);
+  const optional = defined.length < parts.length;
+  const type = defined.length === 1 ? lowerTypeNode(defined[0]!, ctx) : lowerUnion(defined, ctx);
+  return { kind: "object", props: keys.map((name) => ({ name, type, optional })) };
 }
 
 /** Members of a type literal or interface body: property signatures and at most one string index signature. */
@@ -153,13 +182,22 @@ function lowerProperty(member: import("ts-morph").PropertySignature, ctx: TypeCo
   if (!typeNode) return unsupported(member, ctx, "property without a type");
   if (member.isReadonly()) unsupported(member, ctx, "readonly property");
   const { doc, constraints, tjsType } = lowerJsDoc(member, location);
+  const optional = member.hasQuestionToken();
   return {
     name,
-    type: applyTjsType(lowerTypeNode(typeNode, ctx), tjsType, location),
-    optional: member.hasQuestionToken(),
+    type: applyTjsType(lowerOptionalType(typeNode, optional, ctx), tjsType, location),
+    optional,
     ...(doc ? { doc } : {}),
     ...(constraints ? { constraints } : {}),
   };
+}
+
+/** An optional property's `T | undefined` (a declaration file's way of writing it) is `T`: JSON says undefined by absence. */
+function lowerOptionalType(typeNode: TypeNode, optional: boolean, ctx: TypeContext): IrType {
+  if (!optional || !Node.isUnionTypeNode(typeNode)) return lowerTypeNode(typeNode, ctx);
+  const defined = typeNode.getTypeNodes().filter((t) => t.getKind() !== SyntaxKind.UndefinedKeyword);
+  if (defined.length === typeNode.getTypeNodes().length) return lowerTypeNode(typeNode, ctx);
+  return defined.length === 1 ? lowerTypeNode(defined[0]!, ctx) : lowerUnion(defined, ctx);
 }
 
 /**

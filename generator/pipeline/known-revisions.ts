@@ -57,22 +57,27 @@ export function lookUpBindings(folder: string, manifestDir: string, outDir: stri
 }
 
 /**
- * The revisions an extension schema may refer to, in the order they are tried: the `mcp-gen protocol` folders the
- * user names (`--base`, relative to the working directory), then the built-in revisions, newest first. Each with the
- * specifier the extension's files in `outDir` import it by: the folder's index module, a built-in's
- * `@mcp-gen/runtime/protocol/<name>` entry.
+ * The revisions an extension schema may refer to, in the order they are tried: those the user names (`--base`: a
+ * built-in revision's name, or a `mcp-gen protocol` folder relative to the working directory), then the built-in
+ * revisions, newest first. Each with the specifier the extension's files in `outDir` import it by: a folder's index
+ * module, a built-in's `@mcp-gen/runtime/protocol/<name>` entry.
  */
-export function baseBindings(folders: readonly string[], outDir: string, importExtension: string): BaseBindings[] {
-  const given = folders.map((folder) => {
-    const model = loadModel(folder);
-    if (model.extension) throw new Error(`--base ${folder}: these are an extension's bindings, not a revision's`);
-    const index = posixRelative(outDir, path.join(path.resolve(folder), `index${importExtension}`));
+export function baseBindings(given: readonly string[], outDir: string, importExtension: string): BaseBindings[] {
+  const named = given.map((arg) => {
+    const builtin = !existsSync(path.resolve(arg)) && builtinIrPath(arg) !== undefined;
+    const model = loadModel(arg);
+    if (model.extension) throw new Error(`--base ${arg}: these are an extension's bindings, not a revision's`);
+    if (builtin) return { model, builtin: true, specifier: `${DEFAULT_RUNTIME_IMPORT}/protocol/${arg}` };
+    const index = posixRelative(outDir, path.join(path.resolve(arg), `index${importExtension}`));
     return { model, builtin: false, specifier: index.startsWith(".") ? index : `./${index}` };
   });
-  const builtins = [...knownRevisions()].reverse().map((name) => ({
-    model: loadModel(builtinIrPath(name)!),
-    builtin: true,
-    specifier: `${DEFAULT_RUNTIME_IMPORT}/protocol/${name}`,
-  }));
-  return [...given, ...builtins];
+  const builtins = [...knownRevisions()]
+    .reverse()
+    .filter((name) => !named.some((b) => b.builtin && b.model.revision === name))
+    .map((name) => ({
+      model: loadModel(builtinIrPath(name)!),
+      builtin: true,
+      specifier: `${DEFAULT_RUNTIME_IMPORT}/protocol/${name}`,
+    }));
+  return [...named, ...builtins];
 }

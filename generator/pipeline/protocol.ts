@@ -41,6 +41,12 @@ export interface ProtocolJob {
    * from the output folder) instead of copied. Default: none (the imported declarations are copied).
    */
   readonly bases?: readonly BaseBindings[];
+  /**
+   * The revision package-name imports stand for (`from "@modelcontextprotocol/client"`: a package of the base
+   * protocol's types, as an extension published on npm writes it): one of `bases`. Without it such an import is an
+   * error that says to choose one (`--base <revision>`).
+   */
+  readonly packageBase?: BaseBindings;
 }
 
 /** A revision's bindings an extension may refer to: its model, and how the extension's files import them. */
@@ -79,8 +85,12 @@ export async function generateProtocol(
     displayPath: displayPath(job.schemaPath, root),
     revision: job.revision,
     readImport: (specifier, importer) => readRelativeImport(specifier, importer, root),
+    ...(job.packageBase ? { packageBase: job.packageBase.model } : {}),
   });
-  const bases = job.bases ?? [];
+  // The base package imports stand for is tried first: the bindings import it rather than copy it.
+  const bases = job.packageBase
+    ? [job.packageBase, ...(job.bases ?? []).filter((b) => b !== job.packageBase)]
+    : (job.bases ?? []);
   const match = matchBase(lowered.model, bases);
   const model = referenceBase(lowered.model, match);
   const warnings = [...lowered.warnings, ...match.problems];

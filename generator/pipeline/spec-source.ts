@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { SPEC_PINS } from "../spec/pins.ts";
+import { PAGE_ASSEMBLIES } from "../spec/pages.ts";
 
 /** A repository holding spec files, at the commit the pins were computed from. */
 export interface SpecRepository {
@@ -27,6 +28,11 @@ export const SPEC_REPOSITORY: SpecRepository = {
 
 /** Extension schemas kept in repositories of their own: `<root>/extensions/<name>/<file>`. */
 export const EXTENSION_REPOSITORIES: Readonly<Record<string, SpecRepository>> = {
+  skills: {
+    repository: "modelcontextprotocol/ext-skills",
+    commit: "0682b7b6e9e661fbf8538e27cbd3e7282927b45a",
+    folder: "specification/stable",
+  },
   tasks: {
     repository: "modelcontextprotocol/ext-tasks",
     commit: "e4345978be1f602f1fc48d89051e8559dd5302a6",
@@ -73,7 +79,8 @@ export function upstreamOf(file: string, commit?: string): { repo: SpecRepositor
   const [first, name, ...rest] = file.split("/");
   const extension = first === "extensions" && name !== undefined ? EXTENSION_REPOSITORIES[name] : undefined;
   const repo = extension ?? SPEC_REPOSITORY;
-  const inner = extension ? rest.join("/") : file;
+  // A file assembled from a page (`spec/pages.ts`) is downloaded as that page.
+  const inner = PAGE_ASSEMBLIES[file]?.page ?? (extension ? rest.join("/") : file);
   return { repo: commit === undefined ? repo : { ...repo, commit }, path: `${repo.folder}/${inner}` };
 }
 
@@ -81,6 +88,25 @@ export function upstreamOf(file: string, commit?: string): { repo: SpecRepositor
 export function specFileUrl(file: string, baseUrl: string, commit?: string): string {
   const { repo, path } = upstreamOf(file, commit);
   return `${baseUrl.replace(/\/+$/, "")}/${repo.repository}/${repo.commit}/${path}`;
+}
+
+/** The ```typescript blocks of a Markdown page, in order, each without its fences. */
+export function typescriptBlocks(page: string): string[] {
+  const blocks: string[] = [];
+  const fence = /^```(?:typescript|ts)[ \t]*\r?\n([\s\S]*?)^```[ \t]*$/gm;
+  for (let match = fence.exec(page); match !== null; match = fence.exec(page)) blocks.push(match[1]!.trimEnd());
+  return blocks;
+}
+
+/**
+ * A downloaded file as the spec root holds it: a page assembled (`spec/pages.ts`: the prelude, then the page's
+ * TypeScript blocks with each top-level declaration exported), any other file as it came.
+ */
+export function specFileFrom(file: string, data: Buffer): Buffer {
+  const assembly = PAGE_ASSEMBLIES[file];
+  if (!assembly) return data;
+  const blocks = typescriptBlocks(data.toString("utf8")).map((b) => b.replace(/^(interface|type) /gm, "export $1 "));
+  return Buffer.from(`${assembly.prelude}${blocks.join("\n\n")}\n`);
 }
 
 /** The base URL downloads use: `MCP_SPEC_BASE_URL` when set, else raw.githubusercontent.com. */

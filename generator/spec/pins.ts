@@ -272,6 +272,7 @@ export const SPEC_PINS: Readonly<Record<string, string>> = {
     "3af3a10a9c3b3386412414752d9aff810e21a5b3a13c02264d18a23f6cd11887",
   "2026-07-28/schema.json": "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203",
   "2026-07-28/schema.ts": "742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd",
+  "extensions/skills/schema.ts": "e1a77995e4035ee7ef107000dbf6e75b6fdb3ec7f5abd6ebbdbb8820b437e1c5",
   "extensions/tasks/schema.json": "10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c",
   "extensions/tasks/schema.ts": "0df4967d66c97a798d362c11053cef5da9c5e31c7e1b95b8ed7590293d616f80",
   "extensions/tasks/spec.schema.json": "35ae1f925ce9fd92fba45f29b08ef934cb4c54e3734eb31f177503f7e6036d77",

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureSpecInputs, requireSpecRoot } from "../../scripts/spec-inputs.ts";
-import { SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "./spec-server.ts";
+import { SKILLS_PAGE, skillsPage, SPEC_URL_PREFIX, startSpecServer, type SpecServer } from "./spec-server.ts";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-gen-spec-inputs-"));
 const NO_SHARED = path.join(tmp, "no-shared-here");
@@ -46,6 +46,9 @@ describe("spec inputs", () => {
     expect(files).toContain("2024-11-05/schema.ts");
     expect(files).toContain("2026-07-28/examples/CallToolResult/result-with-structured-content.json");
     expect(files).toContain("extensions/tasks/spec.types.ts");
+    // Assembled from the Skills page's TypeScript blocks (the page is downloaded, the file is not).
+    expect(files).toContain("extensions/skills/schema.ts");
+    expect(server.requests).toContain(SKILLS_PAGE);
     for (const file of files)
       expect(readFileSync(path.join(root, file)).equals(readFileSync(path.join(copy, file)))).toBe(true);
     expect(server.requests.length).toBe(files.length);
@@ -83,6 +86,22 @@ describe("spec inputs", () => {
     } finally {
       server.serve(`${SPEC_URL_PREFIX}2025-11-25/schema.ts`, original);
     }
+  });
+
+  it("refuses a Skills page whose TypeScript blocks assemble into anything but the pinned file", async () => {
+    const root = path.join(tmp, "tampered-page");
+    const schema = readFileSync(path.join(copy, "extensions/skills/schema.ts"), "utf8");
+    server.serve(SKILLS_PAGE, skillsPage(schema.replace("size: number;", "size: string;")));
+    try {
+      await expect(
+        ensureSpecInputs({ root, env: { MCP_SPEC_BASE_URL: server.url }, sharedDir: NO_SHARED }),
+      ).rejects.toThrow(
+        /refusing extensions\/skills\/schema\.ts from http:\/\/127\.0\.0\.1:\d+\/modelcontextprotocol\/ext-skills\/0682b7b6e9e6[0-9a-f]+\/specification\/stable\/skills\.mdx: its sha256 is [0-9a-f]{64}, not the pinned e1a77995e403/,
+      );
+    } finally {
+      server.serve(SKILLS_PAGE, skillsPage(schema));
+    }
+    expect(() => requireSpecRoot(root)).toThrow(/npm run spec/);
   });
 
   it("names the URL when the download fails", async () => {

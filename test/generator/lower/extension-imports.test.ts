@@ -99,7 +99,7 @@ describe("lowering an extension schema that imports its base", () => {
       /^ext\/schema\.ts:2: cannot read the import "\.\/missing\.js": no such file ext\/missing\.ts$/,
     );
     expect(() => lower(`import type { z } from "zod";\n`)).toThrow(
-      /^ext\/schema\.ts:1: unsupported import of "zod": only relative modules can be followed$/,
+      /^ext\/schema\.ts:1: unsupported import of "zod": a package name, which stands for no file here; name the revision it stands for \(mcp-gen protocol --base <revision>\)$/,
     );
     expect(() => lower(`import type * as B from "./base.js";\n`)).toThrow(
       /^ext\/schema\.ts:1: unsupported import form/,
@@ -123,6 +123,64 @@ describe("lowering an extension schema that imports its base", () => {
     };
     expect(() => lower(`import type { A } from "./a.js";\nexport interface X { a: A }\n`, modules)).toThrow(
       /circular import/,
+    );
+  });
+});
+
+describe("extension inputs of other shapes", () => {
+  const base = lowerSchemaWithWarnings({
+    text: `${BASE}export interface RequestParams { _meta: { [key: string]: unknown } }
+export interface PagedParams extends RequestParams { cursor?: string }
+export interface PagedRequest extends JSONRPCRequest { params: PagedParams }
+export interface Request { method: string; params?: { [key: string]: unknown } }
+export type EmptyResult = Result;
+export const LATEST_PROTOCOL_VERSION = "2030-01-01";
+`,
+    displayPath: "base/schema.ts",
+    revision: "base",
+  }).model;
+
+  it("takes a package-name import from the base revision given for package names", () => {
+    const { model } = lowerSchemaWithWarnings({
+      text: `import type { Result } from "@modelcontextprotocol/client";\nexport interface NoteResult extends Result { note: string }\n`,
+      displayPath: "ext/schema.ts",
+      revision: "ext",
+      packageBase: base,
+    });
+    expect(model.extension?.imports).toEqual([
+      { module: "@modelcontextprotocol/client", version: "2030-01-01", names: [{ name: "Result", local: "Result" }] },
+    ]);
+    expect(model.types.find((t) => t.name === "Result")!.location).toEqual({ file: "base/schema.ts", line: 2 });
+  });
+
+  it("reports an override that drops what its parent requires, and keeps the parent's members", () => {
+    const { model, warnings } = lowerSchemaWithWarnings({
+      text: `import type { PagedRequest, Result } from "@x/base";\n\nexport interface ReadDirRequest extends PagedRequest {\n  method: "dir/read";\n  params: { uri: string; cursor?: string };\n}\nexport interface ReadDirResult extends Result { entries: string[] }\n`,
+      displayPath: "ext/schema.ts",
+      revision: "ext",
+      packageBase: base,
+    });
+    expect(warnings).toContain(
+      "ext/schema.ts:3: ReadDirRequest does not fit PagedRequest (TS2430): its params lack _meta, which PagedRequest's params (PagedParams) require; the bindings follow PagedRequest: params carry _meta as declared there",
+    );
+    const params = model.methods.find((m) => m.method === "dir/read")!.params!;
+    expect(params.kind === "object" && params.props.map((p) => [p.name, p.optional])).toEqual([
+      ["_meta", false],
+      ["uri", false],
+      ["cursor", true],
+    ]);
+  });
+
+  it("takes a request written without its JSON-RPC envelope as a request, and says so", () => {
+    const { model, warnings } = lowerSchemaWithWarnings({
+      text: `import type { Request, Result } from "@x/base";\nexport interface GetNoteRequest extends Request {\n  method: "notes/get";\n  params: { id: string };\n}\nexport interface GetNoteResult extends Result { text: string }\nexport interface ViewOnlyRequest { method: "view/only"; params: { a: string } }\nexport interface ViewOnlyResult { b: string }\n`,
+      displayPath: "ext/schema.ts",
+      revision: "ext",
+      packageBase: base,
+    });
+    expect(model.methods.map((m) => [m.method, m.kind])).toEqual([["notes/get", "request"]]);
+    expect(warnings).toContain(
+      'ext/schema.ts:2: GetNoteRequest extends Request, which carries no jsonrpc or id (a message without its JSON-RPC envelope): taken as the request "notes/get", framed as the base revision frames every request; its params are as declared',
     );
   });
 });
