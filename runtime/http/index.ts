@@ -23,6 +23,7 @@ export {
   StoreUnavailableError,
   type MemoryStateStore,
   type Broadcast,
+  type AnswerRoute,
   type BusMessage,
   type MemoryStoreOptions,
   type SessionRecord,

@@ -66,6 +66,15 @@ export class RedisProcess {
     });
   }
 
+  /** SIGSTOP: Redis holds its connections open and answers nothing (a hung server); `resume()` undoes it. */
+  pause(): void {
+    this.child?.kill("SIGSTOP");
+  }
+
+  resume(): void {
+    this.child?.kill("SIGCONT");
+  }
+
   async kill(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;

@@ -26,7 +26,8 @@ import { RequestTransport, type StatelessServeOptions } from "./request-transpor
 import type { SessionRegistry } from "./session-registry.ts";
 import { SessionTransport } from "./session-transport.ts";
 import { REVISION_WITHOUT_HEADER, sendsPrimingEvent } from "./transport-revisions.ts";
-import { SharedAdmission, storeUnavailable } from "./shared-admission.ts";
+import { SharedAdmission } from "./shared-admission.ts";
+import { storeUnavailable } from "./shared-answers.ts";
 import type { SessionRecord } from "./shared-state.ts";
 import { emptyResponse, JSON_HEADERS, jsonResponse, type HttpResponseOut } from "./types.ts";
 import { revisionEra, revisionHasBatches, unsupportedVersion, versionMismatch } from "./versions.ts";
@@ -89,8 +90,8 @@ export class HandshakeEra implements HttpEra {
         return jsonResponse(400, invalidRequest(posted.id, `id ${JSON.stringify(posted.id)} is already in flight`));
       return session.post([posted], [], false, this.services.context(call), mode, call.request)!;
     }
-    void session.post([], [posted], false, this.services.context(call), mode);
-    return emptyResponse(202);
+    // An answer routed to another instance is answered once it is known whether one waits for it.
+    return session.post([], [posted], false, this.services.context(call), mode) ?? emptyResponse(202);
   }
 
   /**

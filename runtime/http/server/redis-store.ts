@@ -2,19 +2,25 @@
  * The shared state of several server instances on Redis (or Valkey), with the official client (node-redis):
  * `serve(server, { store: redisStore({ url }) })`. Sessions are hashes with a sliding TTL, each SSE stream of a
  * session a Redis Stream bounded by length and TTL (event id `<stream>.<entry id>`: monotonic, unique across
- * instances), the bus one pub/sub channel. Keys of one session share a hash tag (`{sid}`).
+ * instances), the bus one pub/sub channel, answers to server→client requests an inbox per instance
+ * (redis-inbox.ts). Keys of one session share a hash tag (`{sid}`).
  *
- * Redis unreachable: commands fail at once (no offline queue) and within `commandTimeoutMs` when a reply does not come,
- * the endpoint answers 503, and the client reconnects by itself (backoff to 2 s); the process stays up.
+ * Redis unreachable, paused or hung: every store call fails within `commandTimeoutMs` (commands fail at once while
+ * disconnected: no offline queue), the endpoint answers 503, and each connection comes back by itself: node-redis
+ * reconnects after an error (backoff to 2 s), and the keep-alive (redis-link.ts) replaces one that fell silent. The
+ * process stays up.
  */
 import { createClient } from "redis";
 import type { EventStore } from "./event-store.ts";
 import type { TaskStore } from "../../tasks/server/store.ts";
 import { redisEvents } from "./redis-events.ts";
+import { RedisInbox } from "./redis-inbox.ts";
+import { DeadlineError, RedisLink, withDeadline } from "./redis-link.ts";
 import { RedisTaskStore } from "./redis-tasks.ts";
 import {
   randomInstanceId,
   StoreUnavailableError,
+  type AnswerRoute,
   type BusMessage,
   type SessionRecord,
   type SessionStore,
@@ -34,8 +40,15 @@ export interface RedisStoreOptions {
   readonly maxEventsPerStream?: number;
   /** A stream nobody wrote to this long is gone. Default 1 hour. */
   readonly eventTtlMs?: number;
-  /** A command with no reply after this long fails (→ 503). Default 1,000. */
+  /**
+   * Every store call (written to the socket or not) with no reply after this long fails (→ 503). Default 1,000.
+   */
   readonly commandTimeoutMs?: number;
+  /**
+   * Each connection is probed this often (the instance's heartbeat on one, a PING on the other); one whose probe gets
+   * no reply within `commandTimeoutMs` is torn down and opened anew. Default 1,000.
+   */
+  readonly keepAliveMs?: number;
   /** Most live tasks (the Tasks extension) the deployment holds, all instances together. Default 100,000. */
   readonly maxTasks?: number;
   /**
@@ -44,14 +57,18 @@ export interface RedisStoreOptions {
    */
   readonly maxTasksPerOwner?: number;
   /**
-   * How long an answer routed to an instance waits in its inbox (while it is away from the bus). Default 60,000.
+   * How long an answer routed to an instance waits in its inbox (while it is away from the bus), counted from when the
+   * inbox was created (a push does not renew it); an instance whose heartbeat is older than this is gone and gets no
+   * more answers. Default 60,000.
    */
   readonly inboxTtlMs?: number;
+  /** Answers an instance's inbox holds; one more is refused (503). Default 100. */
+  readonly maxInboxLength?: number;
+  /** Largest answer routed to another instance, in bytes (beyond: 413, and the waiting request fails). Default 1 MiB. */
+  readonly maxInboxEntryBytes?: number;
   /** Connection errors (each reconnect attempt reports one). Default: ignored. */
   readonly onError?: (error: unknown) => void;
 }
-
-const INSTANCE_ID = /^[A-Za-z0-9_]{1,64}$/;
 
 /** Only update fields of a session that still exists (HSET alone would bring a deleted one back without a TTL). */
 const UPDATE_IF_EXISTS = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -59,37 +76,40 @@ redis.call('HSET', KEYS[1], unpack(ARGV)) return 1`;
 
 type Client = ReturnType<typeof createClient>;
 
+const INSTANCE_ID = /^[A-Za-z0-9_]{1,64}$/;
+
 export class RedisStateStore implements StateStore {
   readonly instanceId: string;
   readonly sessions: SessionStore;
   /** The server's task store on the same connections: `new McpServer({ …, tasks: { store: store.tasks } })`. */
   readonly tasks: TaskStore;
   private readonly taskStore: RedisTaskStore;
-  private readonly client: Client;
-  private readonly subscriber: Client;
+  private readonly inbox: RedisInbox;
+  /** Commands. */
+  private readonly link: RedisLink;
+  /** Pub/sub (a subscribed connection runs no other commands). */
+  private readonly subscriber: RedisLink;
   private readonly listeners = new Set<(message: BusMessage) => void>();
   private readonly prefix: string;
   private readonly channel: string;
-  private readonly connecting: Promise<unknown>;
+  private readonly deadlineMs: number;
   private closed = false;
-  private draining = false;
-  private drainAgain = false;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.instanceId = options.instanceId ?? randomInstanceId();
+    if (!INSTANCE_ID.test(this.instanceId))
+      throw new Error("redisStore: instanceId must be 1 to 64 letters, digits or _");
     this.prefix = options.keyPrefix ?? "mcp:";
     this.channel = `${this.prefix}bus`;
+    const deadlineMs = (this.deadlineMs = options.commandTimeoutMs ?? 1_000);
     const report = (error: unknown) => options.onError?.(error);
-    this.client = createClient({
-      url: options.url,
-      disableOfflineQueue: true,
-      commandOptions: { timeout: options.commandTimeoutMs ?? 1_000 },
-      socket: { connectTimeout: 1_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
-    });
-    this.subscriber = this.client.duplicate();
-    // Without an error listener node-redis turns a lost connection into an uncaught exception.
-    this.client.on("error", report);
-    this.subscriber.on("error", report);
+    const make = (): Client =>
+      createClient({
+        url: options.url,
+        disableOfflineQueue: true,
+        commandOptions: { timeout: deadlineMs },
+        socket: { connectTimeout: 1_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
+      });
     const run = <T>(work: () => Promise<T>) => this.ready().then(() => this.run(work));
     this.tasks = this.taskStore = new RedisTaskStore(
       () => this.client,
@@ -98,34 +118,64 @@ export class RedisStateStore implements StateStore {
       run,
       options,
     );
-    this.connecting = Promise.all([
-      this.client.connect(),
-      this.subscriber
-        .connect()
-        .then(() =>
-          Promise.all([
-            this.subscriber.subscribe(this.channel, (text: string) => this.heard(text)),
-            this.subscriber.subscribe(this.taskStore.channel, (text: string) => this.taskStore.heard(text)),
-            this.subscriber.subscribe(this.inboxKey(this.instanceId), () => void this.drainInbox()),
-          ]),
-        ),
-    ]).catch(report);
-    this.sessions = this.sessionStore();
-    // (Re)subscribed: take what was sent here meanwhile; again a moment later, in case the subscription came after.
-    this.subscriber.on("ready", () => {
-      const catchUp = () => {
-        void this.drainInbox();
-        this.taskStore.resync().catch(() => undefined); // Redis gone again: the next "ready" catches up
-      };
-      catchUp();
-      setTimeout(catchUp, 500).unref?.();
+    this.inbox = new RedisInbox(
+      () => this.client,
+      (work) => this.run(work),
+      {
+        prefix: this.prefix,
+        instanceId: this.instanceId,
+        sessionTtlMs: options.sessionTtlMs ?? 3_600_000,
+        inboxTtlMs: options.inboxTtlMs ?? 60_000,
+        maxInboxLength: options.maxInboxLength ?? 100,
+        maxInboxEntryBytes: options.maxInboxEntryBytes ?? 1024 * 1024,
+        deadlineMs,
+      },
+      (text) => this.heard(text),
+    );
+    const keepAliveMs = options.keepAliveMs ?? 1_000;
+    this.link = new RedisLink(make, {
+      deadlineMs,
+      keepAliveMs,
+      setUp: (client) => this.inbox.heartbeat(client),
+      probe: (client) => this.inbox.heartbeat(client),
+      onError: report,
     });
+    // (Re)subscribed: take what was sent here meanwhile; again a moment later, in case the subscription came after.
+    const catchUp = () => {
+      void this.inbox.drain();
+      this.taskStore.resync().catch(() => undefined); // Redis gone again: the next "ready" catches up
+    };
+    const subscriber = (): Client => {
+      const client = make();
+      client.on("ready", () => {
+        catchUp();
+        setTimeout(catchUp, 500).unref?.();
+      });
+      return client;
+    };
+    this.subscriber = new RedisLink(subscriber, {
+      deadlineMs,
+      keepAliveMs,
+      setUp: (client) =>
+        Promise.all([
+          client.subscribe(this.channel, (text: string) => this.heard(text)),
+          client.subscribe(this.taskStore.channel, (text: string) => this.taskStore.heard(text)),
+          client.subscribe(this.inbox.key, () => void this.inbox.drain()),
+        ]),
+      probe: (client) => client.ping(),
+      onError: report,
+    });
+    this.sessions = this.sessionStore();
+  }
+
+  private get client(): Client {
+    return this.link.client;
   }
 
   /** Resolves once connected; throws `StoreUnavailableError` while Redis cannot be reached. */
   async ready(): Promise<void> {
     if (this.client.isReady) return;
-    await Promise.race([this.connecting, new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())]);
+    await withDeadline(this.link.connected, this.deadlineMs).catch(() => undefined);
     if (!this.client.isReady) throw new StoreUnavailableError();
   }
 
@@ -142,20 +192,19 @@ export class RedisStateStore implements StateStore {
 
   publish(message: BusMessage): void {
     if (!this.client.isReady) return;
-    this.client.publish(this.channel, JSON.stringify(message)).catch(() => undefined);
+    withDeadline(this.client.publish(this.channel, JSON.stringify(message)), this.deadlineMs).catch(() => undefined);
   }
 
-  sendTo(instanceId: string, message: BusMessage): void {
-    if (!this.client.isReady || !INSTANCE_ID.test(instanceId)) return;
-    const key = this.inboxKey(instanceId);
-    const ttl = this.options.inboxTtlMs ?? 60_000;
-    this.client
-      .multi()
-      .rPush(key, JSON.stringify(message))
-      .pExpire(key, ttl)
-      .publish(key, "")
-      .exec()
-      .catch(() => undefined);
+  expectAnswer(session: string, id: string): Promise<void> {
+    return this.ready().then(() => this.inbox.expect(session, id));
+  }
+
+  forgetAnswer(session: string, id: string): void {
+    this.inbox.forget(session, id);
+  }
+
+  routeAnswer(session: string, id: string, message: BusMessage): Promise<AnswerRoute> {
+    return this.ready().then(() => this.inbox.route(session, id, message));
   }
 
   listen(listener: (message: BusMessage) => void): () => void {
@@ -166,7 +215,8 @@ export class RedisStateStore implements StateStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled([this.client.close(), this.subscriber.close()]);
+    if (this.client.isReady) await this.inbox.leave();
+    await Promise.allSettled([this.link.close(), this.subscriber.close()]);
   }
 
   private heard(text: string): void {
@@ -179,38 +229,12 @@ export class RedisStateStore implements StateStore {
     for (const listener of this.listeners) listener(message);
   }
 
-  /** Takes every message in this instance's inbox (each is taken once: LPOP). */
-  private async drainInbox(): Promise<void> {
-    if (this.draining) {
-      this.drainAgain = true;
-      return;
-    }
-    this.draining = true;
-    try {
-      do {
-        this.drainAgain = false;
-        for (;;) {
-          const taken = await this.client.lPopCount(this.inboxKey(this.instanceId), 100);
-          for (const text of taken ?? []) this.heard(text);
-          if (!taken || taken.length < 100) break;
-        }
-      } while (this.drainAgain);
-    } catch {
-      // unreachable: the next resubscription drains again
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private inboxKey(instanceId: string): string {
-    return `${this.prefix}inbox:${instanceId}`;
-  }
-
-  /** Runs store commands; any failure is the store being unavailable. */
+  /** Runs store commands within the deadline; any failure is the store being unavailable. */
   private async run<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await withDeadline(work(), this.deadlineMs);
     } catch (error) {
+      if (error instanceof DeadlineError) this.link.suspect();
       throw new StoreUnavailableError(error);
     }
   }

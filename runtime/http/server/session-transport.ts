@@ -14,12 +14,20 @@ import type { Posted, PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
 import { DELIVERED, Exchange, type RequestId } from "./exchange.ts";
 import { messageEvent, SseStream, SSE_HEADERS } from "./sse.ts";
-import { jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
+import { emptyResponse, jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
 import type { RevisionFacts } from "../../protocol/preference.ts";
 import { sendsPrimingEvent } from "./transport-revisions.ts";
 import type { SharedHooks } from "./shared-sessions.ts";
 
 const GET_STREAM = "g";
+
+/** The answer to a POST of answers some of which were routed to other instances: the first refusal, else 202. */
+async function refusalOf(
+  routed: ReadonlyArray<Promise<HttpResponseOut | undefined> | undefined>,
+): Promise<HttpResponseOut> {
+  const refusals = await Promise.all(routed);
+  return refusals.find((refusal) => refusal !== undefined) ?? emptyResponse(202);
+}
 
 function isResponse(message: object): message is { id: RequestId } {
   return "id" in message && !("method" in message) && ("result" in message || "error" in message);
@@ -101,60 +109,58 @@ export class SessionTransport implements Transport {
     errors: readonly object[] = [],
   ): HttpResponseOut | Promise<HttpResponseOut> | undefined {
     this.lastActive = Date.now();
-    let exchange: Exchange | undefined;
-    if (requests.length === 0 && errors.length > 0) {
-      for (const message of others) this.receiveOther(message, context);
-      return jsonResponse(200, errors, this.idHeader);
+    if (requests.length === 0) {
+      const routed = others.map((message) => this.receiveOther(message, context));
+      if (errors.length > 0) return jsonResponse(200, errors, this.idHeader);
+      return routed.some(Boolean) ? refusalOf(routed) : undefined;
     }
-    if (requests.length > 0) {
-      const shared = this.options.shared;
-      // Shared state: stream ids are unique across the instances that write the session's events.
-      const streamId = shared ? shared.postStream(++this.streamCounter, batch) : String(++this.streamCounter);
-      if (shared) for (const request of requests) shared.requestIn(request);
-      exchange = new Exchange({
-        streamId,
-        mode,
-        batch,
-        headers: this.idHeader,
-        eventStore: this.options.eventStore,
-        priming: sendsPrimingEvent(this.options.served, this.protocolVersion),
-        retryMs: this.options.retryMs,
-        keepAliveMs: this.options.keepAliveMs ?? 0,
-        pollAfterMs: this.options.pollAfterMs,
-      });
-      const ex = exchange;
-      for (const request of requests) {
-        ex.outstanding.add(request.id);
-        this.exchanges.set(request.id, ex);
-      }
-      // A stream is looked up by id only to resume it, which needs an event store (or shared state).
-      if (shared) {
-        this.byStream.set(streamId, ex);
-        ex.onFinished = (done) => (this.forgetStream(done), shared.streamFinished(done.streamId));
-      } else if (this.options.eventStore) {
-        this.byStream.set(streamId, ex);
-        ex.onFinished = this.forgetStream;
-      }
-      // A client gone before its answer started leaves the exchange to finish into the event store only; it no
-      // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
-      client?.onGone(() => ex.clientGone());
-      if (errors.length > 0) ex.preset(errors);
+    const shared = this.options.shared;
+    // Shared state: stream ids are unique across the instances that write the session's events.
+    const streamId = shared ? shared.postStream(++this.streamCounter, batch) : String(++this.streamCounter);
+    if (shared) for (const request of requests) shared.requestIn(request);
+    const exchange = new Exchange({
+      streamId,
+      mode,
+      batch,
+      headers: this.idHeader,
+      eventStore: this.options.eventStore,
+      priming: sendsPrimingEvent(this.options.served, this.protocolVersion),
+      retryMs: this.options.retryMs,
+      keepAliveMs: this.options.keepAliveMs ?? 0,
+      pollAfterMs: this.options.pollAfterMs,
+    });
+    for (const request of requests) {
+      exchange.outstanding.add(request.id);
+      this.exchanges.set(request.id, exchange);
     }
-    for (const message of others) this.receiveOther(message, context);
-    if (exchange) {
-      const ex = exchange;
-      // Object.assign, not a spread followed by a key (V8's slow path, see jsonResponse).
-      const withClose: IncomingContext = Object.assign({}, context, { closeStream: streamCloser(ex) });
-      for (const request of requests) if (this.sink) deliverClassified(this.sink, request.classified, withClose);
+    // A stream is looked up by id only to resume it, which needs an event store (or shared state).
+    if (shared) {
+      this.byStream.set(streamId, exchange);
+      exchange.onFinished = (done) => (this.forgetStream(done), shared.streamFinished(done.streamId));
+    } else if (this.options.eventStore) {
+      this.byStream.set(streamId, exchange);
+      exchange.onFinished = this.forgetStream;
     }
-    return exchange?.answer;
+    // A client gone before its answer started leaves the exchange to finish into the event store only; it no
+    // longer keeps the session from expiring. (Disconnecting is not cancelling in this era.)
+    client?.onGone(() => exchange.clientGone());
+    if (errors.length > 0) exchange.preset(errors);
+    // Answers among a batch's requests that cannot be routed are dropped: the batch's answer is its requests'.
+    for (const message of others) void this.receiveOther(message, context);
+    // Object.assign, not a spread followed by a key (V8's slow path, see jsonResponse).
+    const withClose: IncomingContext = Object.assign({}, context, { closeStream: streamCloser(exchange) });
+    for (const request of requests) if (this.sink) deliverClassified(this.sink, request.classified, withClose);
+    return exchange.answer;
   }
 
-  private receiveOther(posted: Posted, context: IncomingContext): void {
+  /** Undefined once delivered here; the routing's outcome for an answer routed to another instance. */
+  private receiveOther(posted: Posted, context: IncomingContext): Promise<HttpResponseOut | undefined> | undefined {
     if (posted.method === "notifications/initialized") this.initialized = true;
     // Shared state: an answer or a cancellation for a request waiting on another instance is routed there.
-    if (this.options.shared?.otherIn(posted, (id) => this.exchanges.has(id)) === false) return;
-    if (this.sink) deliverClassified(this.sink, posted.classified, context);
+    const here = this.options.shared?.otherIn(posted, (id) => this.exchanges.has(id)) ?? true;
+    if (here instanceof Promise) return here;
+    if (here && this.sink) deliverClassified(this.sink, posted.classified, context);
+    return undefined;
   }
 
   /** GET: the stream for messages unrelated to any request, or a resumption with Last-Event-ID. */
@@ -217,12 +223,12 @@ export class SessionTransport implements Transport {
   private async sendAny(message: object, options?: OutgoingOptions): Promise<void> {
     if (this.closed) throw new Error("session closed");
     const shared = this.options.shared;
-    if (shared) message = shared.outgoing(message);
+    if (shared) message = await shared.outgoing(message);
     if (isResponse(message)) {
       const exchange = this.answered(message);
       if (!exchange) return;
-      if (shared) await shared.answered(message);
-      await exchange.deliver(message, message.id);
+      const sent = shared ? await shared.answered(message) : message;
+      await exchange.deliver(sent, message.id);
       return;
     }
     const related = options?.relatedRequestId !== undefined ? this.exchanges.get(options.relatedRequestId) : undefined;

@@ -9,18 +9,13 @@ import { rpcError, type PostedRequest } from "./answers.ts";
 import { connectOrForget, type EraCall, type EraServices } from "./eras.ts";
 import type { RequestId } from "./exchange.ts";
 import type { SessionRegistry } from "./session-registry.ts";
+import { storeUnavailable } from "./shared-answers.ts";
 import { REPLAY_PREFIX, SharedSessions, type LocalSessions, type SharedSession } from "./shared-sessions.ts";
 import type { SessionRecord, StateStore } from "./shared-state.ts";
 import type { SessionTransport } from "./session-transport.ts";
 import type { HttpResponseOut } from "./types.ts";
 
 const replayed = SharedSessions.replayed;
-
-/** 503 while the shared state store cannot be reached: never 404, which would make the client start over. */
-export function storeUnavailable(replyId: RequestId | null): HttpResponseOut {
-  const answer = rpcError(503, -32603, "Service Unavailable: state store unavailable", replyId);
-  return { ...answer, headers: { ...answer.headers, "retry-after": "1" } };
-}
 
 export class SharedAdmission implements LocalSessions {
   private readonly sessions: SharedSessions;

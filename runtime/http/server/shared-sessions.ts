@@ -5,13 +5,16 @@
  * another instance goes through the store: GET-stream messages and broadcasts are appended to the session's shared
  * event store and the instance holding the stream feeds its socket from there (one ordered write path per socket,
  * so a resume on another instance with `Last-Event-ID` loses and repeats nothing); answers to server→client
- * requests and cancellations go on the bus to the instance that waits. Server→client request ids carry the
- * instance's name, so two instances never use one id in a session.
+ * requests go through the store to the instance that waits (only to one that does: `StateStore.routeAnswer`),
+ * cancellations on the bus. Server→client request ids carry the instance's name, so two instances never use one id
+ * in a session. What `logging/setLevel` and `resources/(un)subscribe` change is written to the store before their
+ * answer goes out; a failed write turns the answer into the store-unavailable error.
  */
 import { isObject, sortMessage, type Posted, type PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
 import type { RequestId } from "./exchange.ts";
 import type { SessionHost } from "./options.ts";
+import { routeAnswer } from "./shared-answers.ts";
 import type { Broadcast, BusMessage, StateStore } from "./shared-state.ts";
 import { SseStream } from "./sse.ts";
 import { END_OF_STREAM, postStreamId, sharedEvents, streamEnd, Tailer } from "./shared-streams.ts";
@@ -22,16 +25,22 @@ export interface SharedHooks {
   readonly instanceId: string;
   /** A request arrived on this instance. */
   requestIn(request: PostedRequest): void;
-  /** A notification or response arrived; false when it was routed to another instance instead. */
-  otherIn(posted: Posted, inFlightHere: (id: RequestId) => boolean): boolean;
+  /**
+   * A notification or response arrived: true to deliver it here; false when it was sent to another instance; for an
+   * answer routed through the store, the refusal to answer its POST with (undefined once routed).
+   */
+  otherIn(posted: Posted, inFlightHere: (id: RequestId) => boolean): boolean | Promise<HttpResponseOut | undefined>;
   /** The id of a new POST stream (`batch`: it answers a JSON-RPC batch). */
   postStream(counter: number, batch: boolean): string;
   /** Every answer of the POST stream `streamId` was written (the exchange finished). */
   streamFinished(streamId: string): void;
-  /** A message the server sends: requests get an id unique across instances. */
-  outgoing(message: object): object;
-  /** A response is about to go out: what its request changed is written to the store first. */
-  answered(response: object): Promise<void>;
+  /** A message the server sends: requests get an id unique across instances, recorded in the store as awaited. */
+  outgoing(message: object): Promise<object>;
+  /**
+   * A response is about to go out: what its request changed is written to the store first; the response to send
+   * (the store-unavailable error when that write failed).
+   */
+  answered(response: object): Promise<object>;
   /** A message for the session's GET stream, wherever it is held. */
   toGetStream(message: object, getStream: string): Promise<void>;
   /** GET (a new GET stream, or a resumption of any stream of the session). */
@@ -80,23 +89,16 @@ export class SharedSession implements SharedHooks {
       this.recorded.set(request.id, { method: request.method!, params: request.params });
   }
 
-  otherIn(posted: Posted, inFlightHere: (id: RequestId) => boolean): boolean {
+  otherIn(posted: Posted, inFlightHere: (id: RequestId) => boolean): boolean | Promise<HttpResponseOut | undefined> {
     const message = posted.message;
     if (posted.kind === "response") {
-      const id = message["id"];
-      const original = typeof id === "string" ? this.sent.get(id) : undefined;
-      if (original === undefined) {
-        this.deployment.route("answer", this.sessionId, message);
-        return false;
-      }
-      this.sent.delete(id as string);
-      message["id"] = original;
-      return true;
+      if (this.claimAnswer(message)) return true;
+      return this.deployment.routeAnswer(this.sessionId, message);
     }
     if (posted.method === "notifications/cancelled") {
       const id = posted.params?.["requestId"];
       if ((typeof id === "string" || typeof id === "number") && !inFlightHere(id)) {
-        this.deployment.route("cancel", this.sessionId, message);
+        this.deployment.publishCancel(this.sessionId, message);
         return false;
       }
     }
@@ -105,12 +107,13 @@ export class SharedSession implements SharedHooks {
     return true;
   }
 
-  /** An answer routed here by another instance: is it for a request this copy sent? Restores the id if so. */
+  /** An answer (POSTed here, or routed here by another instance): is it for a request this copy sent? Restores the id if so. */
   claimAnswer(message: Record<string, unknown>): boolean {
     const id = message["id"];
     const original = typeof id === "string" ? this.sent.get(id) : undefined;
     if (original === undefined) return false;
     this.sent.delete(id as string);
+    this.deployment.store.forgetAnswer(this.sessionId, id as string);
     message["id"] = original;
     return true;
   }
@@ -124,30 +127,41 @@ export class SharedSession implements SharedHooks {
       void this.deployment.write(async () => void (await this.events.storeEvent(streamId, END_OF_STREAM)));
   }
 
-  outgoing(message: object): object {
+  async outgoing(message: object): Promise<object> {
     if (!("method" in message) || !("id" in message)) return message;
     const wire = `${this.instanceId}:${String(message.id)}`;
+    // Recorded before it goes out, so the answer may come back through any instance at once.
+    await this.deployment.store.expectAnswer(this.sessionId, wire);
     this.sent.set(wire, message.id as RequestId);
     return { ...message, id: wire };
   }
 
-  async answered(response: object): Promise<void> {
+  async answered(response: object): Promise<object> {
     const id = (response as { id: RequestId }).id;
     const request = this.recorded.get(id);
-    if (!request) return;
+    if (!request) return response;
     this.recorded.delete(id);
-    if (!("result" in response)) return;
+    if (!("result" in response)) return response;
     const sessions = this.deployment.store.sessions;
     const level = request.params?.["level"];
     const uri = request.params?.["uri"];
-    if (request.method === "logging/setLevel" && typeof level === "string") {
-      this.logLevel = level;
-      await this.deployment.write(() => sessions.update(this.sessionId, { logLevel: level }));
-    } else if (typeof uri === "string") {
-      await this.deployment.write(() =>
-        sessions.subscribe(this.sessionId, uri, request.method === "resources/subscribe"),
-      );
+    try {
+      if (request.method === "logging/setLevel" && typeof level === "string") {
+        this.logLevel = level;
+        await sessions.update(this.sessionId, { logLevel: level });
+      } else if (typeof uri === "string") {
+        await sessions.subscribe(this.sessionId, uri, request.method === "resources/subscribe");
+      }
+    } catch (error) {
+      this.deployment.report(error);
+      // Not acknowledged: what the other instances act on was not changed, so the client must not be told it was.
+      return {
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32603, message: "state store unavailable: the change was not recorded" },
+      };
     }
+    return response;
   }
 
   async toGetStream(message: object, getStream: string): Promise<void> {
@@ -251,13 +265,18 @@ export class SharedSessions {
     if (this.sessions.get(session.sessionId) === session) this.sessions.delete(session.sessionId);
   }
 
-  route(type: "answer" | "cancel", session: string, message: object): void {
-    const bus: BusMessage = { type, origin: this.store.instanceId, session, message };
-    // An answer's id names the instance that sent the request (`outgoing`): it goes to that one's inbox.
-    const id = type === "answer" ? (message as { id?: unknown }).id : undefined;
-    const to = typeof id === "string" && id.includes(":") ? id.slice(0, id.indexOf(":")) : undefined;
-    if (to !== undefined && this.store.sendTo) this.store.sendTo(to, bus);
-    else this.store.publish(bus);
+  /** A `notifications/cancelled` for a request running elsewhere: every instance hears it, the one running it acts. */
+  publishCancel(session: string, message: object): void {
+    this.store.publish({ type: "cancel", origin: this.store.instanceId, session, message });
+  }
+
+  /** An answer to a request this instance did not send: the refusal its POST gets, else undefined (202). */
+  routeAnswer(session: string, message: Record<string, unknown>): Promise<HttpResponseOut | undefined> {
+    return routeAnswer(this.store, session, message);
+  }
+
+  report(error: unknown): void {
+    this.onError(error);
   }
 
   /** A store write whose failure must not take the request down: reported, not thrown. */

@@ -35,6 +35,13 @@ export type BusMessage =
   | { readonly type: "answer" | "cancel"; readonly origin: string; readonly session: string; readonly message: object }
   | { readonly type: "closed"; readonly origin: string; readonly session: string };
 
+/**
+ * What became of an answer routed to another instance: `unknown` when no live instance waits for that id in that
+ * session (made up, repeated, late, or its instance gone): nothing is kept; `too-large` when the answer exceeds the
+ * store's entry size (the waiting request gets an error instead); `full` when the instance's inbox is full.
+ */
+export type AnswerRoute = "routed" | "unknown" | "too-large" | "full";
+
 export interface SessionStore {
   /** Record a session `initialize` opened (awaited before the session id is handed out). */
   create(id: string, record: SessionRecord): Promise<void>;
@@ -58,11 +65,19 @@ export interface StateStore {
   /** Publish on the bus (every instance's listener gets it, this one's too). Never throws. */
   publish(message: BusMessage): void;
   /**
-   * Deliver to one instance (an answer to a server→client request it sent): kept for it until it takes it, so one sent
-   * while that instance's bus subscription is down (Redis restarting) arrives when it is back. Never throws. Without
-   * it, `publish` carries the message.
+   * A server→client request with wire id `id` goes out from this instance in session `session`: an answer to it
+   * POSTed to another instance is routed here (`routeAnswer`). Awaited before the request is sent; throws
+   * `StoreUnavailableError` while the store cannot be reached.
    */
-  sendTo?(instanceId: string, message: BusMessage): void;
+  expectAnswer(session: string, id: string): Promise<void>;
+  /** The answer to `id` arrived here (or nobody waits for it any more): it is no longer routed. Never throws. */
+  forgetAnswer(session: string, id: string): void;
+  /**
+   * An answer POSTed here to a request another instance sent: delivered to that instance, at most once, only while it
+   * is alive and waits for `id` (kept for it until it takes it, so one sent while its bus subscription is down arrives
+   * when it is back). Throws `StoreUnavailableError` while the store cannot be reached.
+   */
+  routeAnswer(session: string, id: string, message: BusMessage): Promise<AnswerRoute>;
   /** Listen to the bus; the returned function stops listening. */
   listen(listener: (message: BusMessage) => void): () => void;
   /**
@@ -109,20 +124,31 @@ export interface MemoryStateStore extends StateStore {
   forInstance(instanceId?: string): MemoryStateStore;
 }
 
+interface MemoryShared {
+  readonly all: Map<string, MemorySession>;
+  readonly listeners: Set<(message: BusMessage) => void>;
+  readonly tasks: TaskStore;
+  /** Outstanding server→client requests: session and wire id → the instance waiting. */
+  readonly awaited: Map<string, string>;
+}
+
 class MemoryStore implements MemoryStateStore {
   private readonly all: Map<string, MemorySession>;
+  private readonly awaited: Map<string, string>;
   private readonly listeners: Set<(message: BusMessage) => void>;
   readonly sessions: SessionStore;
 
   constructor(
     private readonly options: MemoryStoreOptions = {},
-    shared?: { all: Map<string, MemorySession>; listeners: Set<(message: BusMessage) => void>; tasks: TaskStore },
+    shared?: MemoryShared,
   ) {
     this.all = shared?.all ?? new Map();
+    this.awaited = shared?.awaited ?? new Map();
     this.listeners = shared?.listeners ?? new Set();
     this.tasks = shared?.tasks ?? new InMemoryTaskStore();
     this.instanceId = options.instanceId ?? randomInstanceId();
     const all = this.all;
+    const awaited = this.awaited;
     const maxEvents = options.maxEvents;
     this.sessions = {
       async create(id, record) {
@@ -146,6 +172,7 @@ class MemoryStore implements MemoryStateStore {
       async delete(id) {
         all.get(id)?.events.forgetSession?.();
         all.delete(id);
+        for (const key of awaited.keys()) if (key.startsWith(`${id} `)) awaited.delete(key);
       },
     };
   }
@@ -155,7 +182,8 @@ class MemoryStore implements MemoryStateStore {
 
   forInstance(instanceId?: string): MemoryStateStore {
     const options = instanceId === undefined ? { ...this.options } : { ...this.options, instanceId };
-    return new MemoryStore(options, { all: this.all, listeners: this.listeners, tasks: this.tasks });
+    const shared = { all: this.all, listeners: this.listeners, tasks: this.tasks, awaited: this.awaited };
+    return new MemoryStore(options, shared);
   }
 
   events(sessionId: string): EventStore {
@@ -169,6 +197,20 @@ class MemoryStore implements MemoryStateStore {
     queueMicrotask(() => {
       for (const listener of [...this.listeners]) listener(copy);
     });
+  }
+
+  async expectAnswer(session: string, id: string): Promise<void> {
+    this.awaited.set(`${session} ${id}`, this.instanceId);
+  }
+
+  forgetAnswer(session: string, id: string): void {
+    this.awaited.delete(`${session} ${id}`);
+  }
+
+  async routeAnswer(session: string, id: string, message: BusMessage): Promise<AnswerRoute> {
+    if (!this.awaited.delete(`${session} ${id}`)) return "unknown";
+    this.publish(message);
+    return "routed";
   }
 
   listen(listener: (message: BusMessage) => void): () => void {
