@@ -12,7 +12,7 @@ import { runtimeImportProblem } from "../manifest/defaults.ts";
 import { formatTypeScript } from "../pipeline/format.ts";
 import { packageRuntime } from "../pipeline/protocol.ts";
 import { writeFileAtomically } from "../pipeline/write.ts";
-import { printable } from "../consumer/read-server.ts";
+import { clientNote, printable } from "../consumer/read-server.ts";
 import type { CommandIo } from "../pipeline/run-generate.ts";
 import { parseImportOptions } from "./import-options.ts";
 import { pinsOf } from "../consumer/contract.ts";
@@ -195,6 +195,8 @@ async function finish(
     await writeFileAtomically(indexFile, await formatTypeScript(index));
     io.out(`mcp-gen: wrote ${lockFile} and ${path.join(args.out, "index.ts")} (${indexed.length} servers)`);
   }
+  // Once per run, whatever the number of servers; then the notes about literal secrets, which must not be buried.
+  if (outcome.imported.length > 0) io.out(`mcp-gen: note: ${clientNote(args.capabilities ?? {})}`);
   for (const r of state.replacements) io.out(`mcp-gen: ${r.server}: note: ${r.note}`);
   const total = outcome.imported.length + outcome.failed.length;
   if (outcome.failed.length === 0) {

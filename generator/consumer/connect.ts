@@ -77,6 +77,8 @@ interface Opened {
   readonly secrets: readonly string[];
   readonly stderr: string[];
   readonly loopback?: LoopbackAuthorizer;
+  /** The server's URL (HTTP), for failure reasons. */
+  readonly url?: string;
 }
 
 async function open(entry: ServerEntry, options: ConnectOptions): Promise<Opened> {
@@ -114,12 +116,30 @@ async function open(entry: ServerEntry, options: ConnectOptions): Promise<Opened
     store: memoryStore(),
   });
   const transport = new StreamableHttpClientTransport(url, { headers: headers.values, fetch });
-  return { transport, secrets: headers.secrets, stderr: [], loopback };
+  return { transport, secrets: headers.secrets, stderr: [], loopback, url };
 }
 
 function missingError(missing: readonly string[]): ConnectError {
   const names = [...new Set(missing)].map((m) => `\${${m}}`).join(", ");
   return new ConnectError(`no value for ${names} (set the environment variable, or MCP_INPUT_<ID> for an input)`);
+}
+
+/** An error's message and those of its causes (with their codes), each once: `fetch failed: connect ECONNREFUSED …`. */
+export function reasonOf(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    const code = (current as { code?: unknown }).code;
+    const text =
+      typeof code === "string" && !current.message.includes(code) ? `${current.message} (${code})` : current.message;
+    if (text !== "" && !parts.includes(text)) parts.push(text);
+    current = current.cause;
+  }
+  return parts.join(": ");
 }
 
 /** Connects and initializes within `options.timeoutMs`; throws `ConnectError` (redacted) when it cannot. */
@@ -143,7 +163,9 @@ export async function connectServer(entry: ServerEntry, options: ConnectOptions)
     await withTimeout(client.connect(opened.transport), options.timeoutMs, "initialize");
   } catch (error) {
     await close();
-    const reason = redact(error instanceof Error ? error.message : String(error), opened.secrets);
+    // The URL and the causes below "fetch failed" (connect ECONNREFUSED …): a stopped server says which and why.
+    const where = opened.url === undefined ? "" : `${opened.url}: `;
+    const reason = redact(`${where}${reasonOf(error)}`, opened.secrets);
     const tail = stderrTail();
     throw new ConnectError(tail ? `${reason} (stderr: ${tail})` : reason);
   }

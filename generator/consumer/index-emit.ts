@@ -2,7 +2,8 @@
  * The index of an `import --config` folder: `servers` (how each server is started or reached, placeholders kept)
  * and `connect(name)`, which starts or reaches that server and returns its generated typed client. No secret is
  * written: a literal env value of the config becomes `${env:KEY}` (the variable of the same name), a literal header
- * value `${input:<server>.<Header>}` (the caller's `inputs`, else `MCP_INPUT_<SERVER>_<HEADER>`). The placeholder
+ * value `${input:<server>.<Header>}` (the caller's `inputs`, else `MCP_INPUT_<SERVER>_<HEADER>`), a literal
+ * credential in `args` or `url` `${input:<server>.<name>}` (the rule: `literal-secrets.ts`). The placeholder
  * rules are those of `placeholders.ts`, printed here because generated code imports only the runtime. An HTTP
  * server that answers 401 is authorized by the runtime's OAuth client (loopback redirect, tokens in memory only).
  */
@@ -10,6 +11,7 @@ import { createPrinter } from "../emit/printer.ts";
 import { blockCommentText, commentText, headerLine } from "../emit/generated-file.ts";
 import { relativeModule } from "../emit/runtime-symbols.ts";
 import type { ServerEntry } from "./host-config.ts";
+import { replaceArgSecrets, replaceUrlSecrets, type Literal } from "./literal-secrets.ts";
 import { hasPlaceholder } from "./placeholders.ts";
 
 export interface IndexServer {
@@ -43,7 +45,9 @@ export function writtenEntry(name: string, entry: ServerEntry, notes: Replacemen
         return [key, `\${env:${key}}`];
       }),
     );
-    return { ...entry, env };
+    const args = replaceArgSecrets(name, entry.args);
+    for (const f of args.found) notes.push(literalNote(name, f));
+    return { ...entry, env, args: args.args };
   }
   const headers = Object.fromEntries(
     Object.entries(entry.headers).map(([key, value]) => {
@@ -56,8 +60,15 @@ export function writtenEntry(name: string, entry: ServerEntry, notes: Replacemen
       return [key, `\${input:${id}}`];
     }),
   );
-  return { ...entry, headers };
+  const url = replaceUrlSecrets(name, entry.url);
+  for (const f of url.found) notes.push(literalNote(name, f));
+  return { ...entry, headers, url: url.url };
 }
+
+const literalNote = (server: string, literal: Literal): Replacement => ({
+  server,
+  note: `${literal.where} is a literal credential in the config: the index reads it from connect()'s inputs["${literal.id}"]`,
+});
 
 const CONNECT = `
 export type ServerName = keyof typeof servers;

@@ -17,8 +17,9 @@ import type { UserModel } from "../manifest/user-model.ts";
 import { formatTypeScript } from "../pipeline/format.ts";
 import { AGENT_SURFACE_FILE, emitAgentSurface, estimatedTokens } from "./agent-surface.ts";
 import { connectServer, ConnectError, redact, withTimeout } from "./connect.ts";
-import { hiddenNotes, printable, readServer } from "./read-server.ts";
+import { capabilityNotes, printable, readServer } from "./read-server.ts";
 import type { HostConfig, ServerEntry } from "./host-config.ts";
+import { replaceArgSecrets, replaceUrlSecrets, safeDecode } from "./literal-secrets.ts";
 import { expandPlaceholders, type PlaceholderContext } from "./placeholders.ts";
 
 /** How a manifest written by `import --config` starts: the mark that lets a later import replace it. */
@@ -44,12 +45,13 @@ export function contextOf(config: HostConfig, inputs: Readonly<Record<string, st
 }
 
 /**
- * Every value of `config` that must never be printed or written: literal env and header values, and what the
- * placeholders of env, headers, args, command and url fill in to.
+ * Every value of `config` that must never be printed or written: literal env and header values, literal
+ * credentials in args and urls (`literal-secrets.ts`), and what the placeholders of env, headers, args, command and
+ * url fill in to.
  */
 export function secretsOf(config: HostConfig, context: PlaceholderContext): string[] {
   const secrets: string[] = [];
-  for (const entry of config.servers.values()) {
+  for (const [name, entry] of config.servers) {
     const secretMap = entry.type === "stdio" ? entry.env : entry.headers;
     const other = entry.type === "stdio" ? [entry.command, ...entry.args, entry.cwd ?? ""] : [entry.url];
     for (const text of [...Object.values(secretMap), ...other]) {
@@ -57,6 +59,9 @@ export function secretsOf(config: HostConfig, context: PlaceholderContext): stri
       secrets.push(...expanded.secrets);
       if (Object.values(secretMap).includes(text)) secrets.push(text, expanded.value);
     }
+    const literals =
+      entry.type === "stdio" ? replaceArgSecrets(name, entry.args).found : replaceUrlSecrets(name, entry.url).found;
+    secrets.push(...literals.flatMap((l) => [l.value, safeDecode(l.value)]));
   }
   return secrets.filter((s) => s !== "");
 }
@@ -75,7 +80,8 @@ export async function readLive(entry: ServerEntry, options: ReadOptions): Promis
       options.timeoutMs,
       "the lists",
     );
-    const notes = hiddenNotes(connection.client, { capabilities: options.capabilities ?? {} });
+    // How the client read it (its capabilities) is the caller's to say, once per run (`clientNote`).
+    const notes = capabilityNotes(connection.client);
     return { manifest, revision: connection.client.revision, notes };
   } catch (error) {
     if (error instanceof ConnectError) throw error;

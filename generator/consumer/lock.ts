@@ -13,9 +13,19 @@ export const LOCK_FILE = "mcp.lock.json";
 
 const hashMap = z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/));
 
+/**
+ * The one shape of a server's manifest path that `import --config` writes: `<folder>/mcp.yaml` directly under the
+ * lock's folder, the folder lower case letters, digits, `.`, `_`, `-`, starting with neither `.` nor `-` (so no `..`,
+ * no absolute path, no separator): a lock edited in a pull request cannot make `import` or `check --live --update`
+ * write outside the lock's folder.
+ */
+export const MANIFEST_PATH = /^[a-z0-9_][a-z0-9._-]*\/mcp\.yaml$/;
+
 const lockedServer = z.strictObject({
   /** The server's manifest, relative to the lock. */
-  manifest: z.string(),
+  manifest: z
+    .string()
+    .regex(MANIFEST_PATH, "must be <folder>/mcp.yaml as import --config writes it (folder: a-z 0-9 . _ -)"),
   server: z.strictObject({ name: z.string(), version: z.string() }),
   protocolRevision: z.string(),
   instructions: z

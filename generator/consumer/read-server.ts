@@ -57,22 +57,28 @@ export function hiddenNotes(
   client: McpClient,
   options: { readonly capabilities: Readonly<Record<string, unknown>> },
 ): string[] {
+  return [...capabilityNotes(client), clientNote(options.capabilities, client.revision ?? "?")];
+}
+
+/** The kinds a server declares no capability for (a server may declare one only for some clients or revisions). */
+export function capabilityNotes(client: McpClient): string[] {
   const caps = client.serverCapabilities;
-  const notes: string[] = [];
   const missing = (["tools", "resources", "prompts"] as const).filter((k) => !caps[k]);
-  if (missing.length > 0)
-    notes.push(
-      `the server declares no ${missing.join(", ")} capabilit${missing.length > 1 ? "ies" : "y"}: ` +
-        `no ${missing.join(", ")} read (a server may declare one only for some clients or revisions)`,
-    );
-  const declared = Object.keys(options.capabilities);
-  notes.push(
-    declared.length > 0
-      ? `read as a client declaring ${declared.join(", ")} at revision ${client.revision ?? "?"}`
-      : `read as a client declaring no capabilities at revision ${client.revision ?? "?"}; a server that lists some ` +
-          `tools only to clients with sampling, elicitation or roots hid them: retry with --capabilities '{"sampling":{},"elicitation":{}}'`,
-  );
-  return notes;
+  if (missing.length === 0) return [];
+  return [
+    `the server declares no ${missing.join(", ")} capabilit${missing.length > 1 ? "ies" : "y"}: ` +
+      `no ${missing.join(", ")} read (a server may declare one only for some clients or revisions)`,
+  ];
+}
+
+/** How the servers were read (the client's capabilities), at `revision` when one server was read. */
+export function clientNote(capabilities: Readonly<Record<string, unknown>>, revision?: string): string {
+  const declared = Object.keys(capabilities);
+  const at = revision === undefined ? "" : ` at revision ${revision}`;
+  return declared.length > 0
+    ? `read as a client declaring ${declared.join(", ")}${at}`
+    : `read as a client declaring no capabilities${at}; a server that lists some ` +
+        `tools only to clients with sampling, elicitation or roots hid them: retry with --capabilities '{"sampling":{},"elicitation":{}}'`;
 }
 
 /** Text from a server, safe for one terminal line: control characters escaped, at most 300 characters. */
