@@ -18,7 +18,7 @@ import { classify } from "../consumer/classify.ts";
 import { ConnectError, redact } from "../consumer/connect.ts";
 import { pinsOf } from "../consumer/contract.ts";
 import { parseHostConfig, type HostConfig } from "../consumer/host-config.ts";
-import { contextOf, manifestText, readLive, secretsOf, writeServer } from "../consumer/live.ts";
+import { contextOf, manifestText, readLive, secretsOf, writeServer, type LiveRead } from "../consumer/live.ts";
 import { lockText, readLock, relativeToLock, type Lock } from "../consumer/lock.ts";
 import { exitCode, jsonReport, sarifReport, textReport, type ServerOutcome } from "../consumer/report.ts";
 
@@ -38,8 +38,8 @@ const shown = (file: string) => path.relative(process.cwd(), path.resolve(file))
 
 interface Checked {
   readonly outcome: ServerOutcome;
-  /** The live read, when the server answered and its pins differ. */
-  readonly changed?: { readonly manifest: Record<string, unknown>; readonly revision: string };
+  /** The live read, when the server answered and differs from its pins. */
+  readonly changed?: LiveRead;
 }
 
 async function checkOne(name: string, lock: Lock, lockFile: string, config: HostConfig, args: CheckLiveArgs) {
@@ -63,15 +63,8 @@ async function checkOne(name: string, lock: Lock, lockFile: string, config: Host
       timeoutMs: args.timeout,
       runtimeImport: String((committed["generate"] as { runtimeImport?: unknown })?.runtimeImport ?? ""),
     });
-    const changes = classify(
-      name,
-      { pins: locked, manifest: committed },
-      { pins: pinsOf(live.manifest, live.revision), manifest: live.manifest },
-    );
-    return {
-      outcome: { ...base, changes },
-      ...(changes.length > 0 ? { changed: { manifest: live.manifest, revision: live.revision } } : {}),
-    };
+    const changes = classify(name, { pins: locked, manifest: committed }, live);
+    return { outcome: { ...base, changes }, ...(changes.length > 0 ? { changed: live } : {}) };
   } catch (error) {
     if (!(error instanceof ConnectError)) throw error;
     return fail(printable(error.message));
@@ -99,7 +92,7 @@ async function update(
       ok = false;
       continue;
     }
-    lock.servers[outcome.server] = { manifest: locked.manifest, ...pinsOf(changed.manifest, changed.revision) };
+    lock.servers[outcome.server] = { manifest: locked.manifest, ...pinsOf(changed, changed.revision) };
     io.out(`mcp-gen: ${outcome.server}: accepted ${outcome.changes.length} changes; pins updated`);
   }
   await writeFileAtomically(path.resolve(lockFile), lockText(lock));

@@ -96,7 +96,7 @@ async function importOne(
       for (const p of problems) io.err(`mcp-gen: ${name}: failed: ${p}`);
       return undefined;
     }
-    state.lock.servers[name] = { manifest: relativeToLock(lockFile, file), ...pinsOf(live.manifest, live.revision) };
+    state.lock.servers[name] = { manifest: relativeToLock(lockFile, file), ...pinsOf(live, live.revision) };
     for (const note of live.notes) say.out(`note: ${note}`);
     return { name, entry: writtenEntry(name, entry, state.replacements), module: `./${folder}/generated/index.js` };
   } catch (error) {

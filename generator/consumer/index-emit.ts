@@ -199,6 +199,9 @@ type ServerSpec =
   | { readonly type: "http" | "sse"; readonly url: string; readonly headers: Readonly<Record<string, string>> };
 `;
 
+/** A server's name as an object literal key: `__proto__` computed, as a literal key would set the prototype. */
+const nameKey = (name: string) => (name === "__proto__" ? '["__proto__"]' : JSON.stringify(name));
+
 /** The index file's text (unformatted). */
 export function emitIndex(input: IndexInput): string {
   const p = createPrinter({ runtime: () => input.runtime.core, siblingExtension: "" });
@@ -221,12 +224,12 @@ export function emitIndex(input: IndexInput): string {
     `/** The servers of ${blockCommentText(input.config)}; \`\${…}\` placeholders are filled in by \`connect\`, never stored. */`,
   );
   p.print("export const servers = {");
-  for (const s of input.servers) p.print(`  ${JSON.stringify(s.name)}: ${JSON.stringify(s.entry)},`);
+  for (const s of input.servers) p.print(`  ${nameKey(s.name)}: ${JSON.stringify(s.entry)},`);
   p.print("} as const satisfies Record<string, ServerSpec>;");
   p.print("");
   p.print("const clients = {");
   input.servers.forEach((s, i) => {
-    p.print(`  ${JSON.stringify(s.name)}: `, relativeModule(`server${i}`, s.module), ".createClient,");
+    p.print(`  ${nameKey(s.name)}: `, relativeModule(`server${i}`, s.module), ".createClient,");
   });
   p.print("};");
   p.print(CONNECT);

@@ -17,7 +17,7 @@ import type { UserModel } from "../manifest/user-model.ts";
 import { formatTypeScript } from "../pipeline/format.ts";
 import { AGENT_SURFACE_FILE, emitAgentSurface, estimatedTokens } from "./agent-surface.ts";
 import { connectServer, ConnectError, redact, withTimeout } from "./connect.ts";
-import { capabilityNotes, printable, readServer } from "./read-server.ts";
+import { capabilityNotes, manifestOf, printable, readServed, type Served } from "./read-server.ts";
 import type { HostConfig, ServerEntry } from "./host-config.ts";
 import { replaceArgSecrets, replaceUrlSecrets, safeDecode } from "./literal-secrets.ts";
 import { expandPlaceholders, type PlaceholderContext } from "./placeholders.ts";
@@ -26,6 +26,9 @@ import { expandPlaceholders, type PlaceholderContext } from "./placeholders.ts";
 export const MANIFEST_MARK = "# Imported by mcp-gen from server ";
 
 export interface LiveRead {
+  /** What the server serves, every field as listed (what the pins cover). */
+  readonly served: Served;
+  /** The manifest object written from it. */
   readonly manifest: Record<string, unknown>;
   readonly revision: string;
   readonly notes: readonly string[];
@@ -75,14 +78,10 @@ export async function readLive(entry: ServerEntry, options: ReadOptions): Promis
     ...(options.showAuthorizationUrl ? { showAuthorizationUrl: options.showAuthorizationUrl } : {}),
   });
   try {
-    const manifest = await withTimeout(
-      readServer(connection.client, options.runtimeImport),
-      options.timeoutMs,
-      "the lists",
-    );
+    const served = await withTimeout(readServed(connection.client), options.timeoutMs, "the lists");
     // How the client read it (its capabilities) is the caller's to say, once per run (`clientNote`).
     const notes = capabilityNotes(connection.client);
-    return { manifest, revision: connection.client.revision, notes };
+    return { served, manifest: manifestOf(served, options.runtimeImport), revision: connection.client.revision, notes };
   } catch (error) {
     if (error instanceof ConnectError) throw error;
     const reason = redact(error instanceof Error ? error.message : String(error), connection.secrets);

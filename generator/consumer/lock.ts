@@ -7,11 +7,42 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { stableJson } from "../emit/generated-file.ts";
-import { CANONICAL_FORM, type ServerPins } from "./contract.ts";
+import { CANONICAL_FORM, KINDS, nameRecord, type NameRecord, type ServerPins } from "./contract.ts";
 
 export const LOCK_FILE = "mcp.lock.json";
 
-const hashMap = z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/));
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A record keyed by served names (or config names): checked with zod's record, which would drop a `__proto__` key,
+ * then copied from the parsed JSON into a record without a prototype, every own key kept.
+ */
+function namedRecord<T extends z.ZodType>(value: T) {
+  const checked = z.record(z.string(), value);
+  return z.custom<NameRecord<z.infer<T>>>().transform((raw, ctx) => {
+    const result = checked.safeParse(raw);
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: "custom", input: raw });
+      return z.NEVER;
+    }
+    const out = nameRecord<z.infer<T>>();
+    if (!isPlainObject(raw)) return out;
+    for (const key of Object.keys(raw)) {
+      const one = value.safeParse(raw[key]);
+      if (!one.success) {
+        ctx.addIssue({ code: "custom", message: one.error.issues[0]!.message, path: [key], input: raw[key] });
+        return z.NEVER;
+      }
+      Object.defineProperty(out, key, { value: one.data, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  });
+}
+
+const hashMap = namedRecord(z.string().regex(/^sha256:[0-9a-f]{64}$/));
+/** Served fields the manifest does not keep, per name: JSON objects, as served. */
+const unkeptMap = namedRecord(z.custom<Record<string, unknown>>(isPlainObject, "expected an object"));
 
 /**
  * The one shape of a server's manifest path that `import --config` writes: `<folder>/mcp.yaml` directly under the
@@ -36,6 +67,7 @@ const lockedServer = z.strictObject({
   resources: hashMap,
   resourceTemplates: hashMap,
   prompts: hashMap,
+  unkept: z.strictObject(Object.fromEntries(KINDS.map((k) => [k.list, unkeptMap.optional()]))).optional(),
 });
 
 const lockSchema = z.strictObject({
@@ -44,14 +76,14 @@ const lockSchema = z.strictObject({
   canonicalForm: z.string(),
   /** The host config the servers were read from, relative to the lock. */
   config: z.string(),
-  servers: z.record(z.string(), lockedServer),
+  servers: namedRecord(lockedServer),
 });
 
 export type LockedServer = ServerPins & { readonly manifest: string };
 export type Lock = Omit<z.infer<typeof lockSchema>, "servers"> & { readonly servers: Record<string, LockedServer> };
 
 export function newLock(config: string): Lock {
-  return { lockfileVersion: 1, generator: "mcp-gen", canonicalForm: CANONICAL_FORM, config, servers: {} };
+  return { lockfileVersion: 1, generator: "mcp-gen", canonicalForm: CANONICAL_FORM, config, servers: nameRecord() };
 }
 
 export function lockText(lock: Lock): string {

@@ -10,18 +10,36 @@ function pick(source: object, keys: readonly string[]): Record<string, unknown> 
   return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]));
 }
 
-/** Reads everything the server offers into a manifest object. */
-export async function readServer(client: McpClient, runtimeImport: string): Promise<Record<string, unknown>> {
+/** What a server serves, as listed: its identity and instructions, and every definition with every field. */
+export interface Served {
+  readonly server: Record<string, unknown>;
+  readonly tools: readonly Record<string, unknown>[];
+  readonly resources: readonly Record<string, unknown>[];
+  readonly resourceTemplates: readonly Record<string, unknown>[];
+  readonly prompts: readonly Record<string, unknown>[];
+}
+
+/** Reads everything the server offers, as served (the lists of the kinds it declares a capability for). */
+export async function readServed(client: McpClient): Promise<Served> {
   const caps = client.serverCapabilities;
   const info = client.serverInfo ?? { name: "imported-server", version: "0.0.0" };
   const server = {
     ...pick(info, ["name", "version", "title", "description", "websiteUrl", "icons"]),
     ...(client.instructions ? { instructions: client.instructions } : {}),
   };
-  const tools = caps["tools"] ? await client.listAllTools() : [];
-  const resources = caps["resources"] ? await client.listAllResources() : [];
-  const templates = caps["resources"] ? await client.listAllResourceTemplates() : [];
-  const prompts = caps["prompts"] ? await client.listAllPrompts() : [];
+  const entries = (list: readonly object[]) => list as readonly Record<string, unknown>[];
+  return {
+    server,
+    tools: entries(caps["tools"] ? await client.listAllTools() : []),
+    resources: entries(caps["resources"] ? await client.listAllResources() : []),
+    resourceTemplates: entries(caps["resources"] ? await client.listAllResourceTemplates() : []),
+    prompts: entries(caps["prompts"] ? await client.listAllPrompts() : []),
+  };
+}
+
+/** The manifest object of what a server serves: the fields the manifest defines (wire-only fields left out). */
+export function manifestOf(served: Served, runtimeImport: string): Record<string, unknown> {
+  const { server, tools, resources, resourceTemplates: templates, prompts } = served;
   const common = ["title", "description", "icons"];
   return {
     server,
@@ -42,14 +60,23 @@ export async function readServer(client: McpClient, runtimeImport: string): Prom
       ? {
           prompts: prompts.map((p) => ({
             ...pick(p, ["name", ...common]),
-            ...(p.arguments
-              ? { arguments: p.arguments.map((a) => pick(a, ["name", "title", "description", "required"])) }
+            ...(Array.isArray(p["arguments"])
+              ? {
+                  arguments: (p["arguments"] as object[]).map((a) =>
+                    pick(a, ["name", "title", "description", "required"]),
+                  ),
+                }
               : {}),
           })),
         }
       : {}),
     generate: { out: "generated", runtimeImport },
   };
+}
+
+/** Reads everything the server offers into a manifest object. */
+export async function readServer(client: McpClient, runtimeImport: string): Promise<Record<string, unknown>> {
+  return manifestOf(await readServed(client), runtimeImport);
 }
 
 /** What a server may have kept from this import: kinds it declares no capability for, and client-gated lists. */

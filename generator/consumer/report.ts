@@ -15,6 +15,57 @@ export interface ServerOutcome {
   readonly changes: readonly Change[];
 }
 
+/**
+ * Characters a reviewer cannot see or that reorder what they see: controls (tab and line breaks aside: JSON escapes
+ * them, and the text report's lines escape every control), format characters (zero-width, bidi
+ * embeddings, overrides and isolates, Unicode tags), line and paragraph separators, variation selectors, the
+ * combining grapheme joiner and the Hangul fillers.
+ */
+const INVISIBLE = /(?:(?![\t\n\r])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Variation_Selector}\u115f\u1160\u3164\uffa0]|\u034f)+/gu;
+/** Unicode tag characters spelling printable ASCII (U+E0020–U+E007E): text hidden from the eye, not from a model. */
+const TAG_RUN = /[\u{e0020}-\u{e007e}]+|./gsu;
+const TAG_RUN_ONLY = /^[\u{e0020}-\u{e007e}]+$/u;
+
+/**
+ * `text` with every invisible character named by its code point (`⟨U+200B⟩`; a run of tag characters also spelled
+ * out: `⟨tags "…"⟩`), so every report format shows what a model would read. `count` is how many were named.
+ */
+export function visible(text: string): { text: string; count: number } {
+  let count = 0;
+  const name = (c: string) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+  const shown = text.replace(INVISIBLE, (run) =>
+    run.replace(TAG_RUN, (part) => {
+      const chars = [...part];
+      count += chars.length;
+      if (chars.length === 1 || !TAG_RUN_ONLY.test(part)) return chars.map(name).join("");
+      return `⟨tags ${JSON.stringify(chars.map((c) => String.fromCodePoint(c.codePointAt(0)! - 0xe0000)).join(""))}⟩`;
+    }),
+  );
+  return { text: shown, count };
+}
+
+/** A message with its invisible characters named, said first (a long message may be shortened on a terminal). */
+function shownMessage(message: string): string {
+  const { text, count } = visible(message);
+  return count === 0 ? text : `(${count} invisible character${count > 1 ? "s" : ""} named ⟨…⟩) ${text}`;
+}
+
+/** The outcomes as every report shows them: server text (names, messages, failures) with invisible characters named. */
+function shown(outcomes: readonly ServerOutcome[]): ServerOutcome[] {
+  const name = (t: string) => visible(t).text;
+  return outcomes.map((o) => ({
+    server: name(o.server),
+    manifest: name(o.manifest),
+    ...(o.failure !== undefined ? { failure: shownMessage(o.failure) } : {}),
+    changes: o.changes.map((c) => ({
+      ...c,
+      server: name(c.server),
+      where: name(c.where),
+      message: shownMessage(c.message),
+    })),
+  }));
+}
+
 /** The exit code: `EXIT_BITS` of every class found, OR-ed (info changes never count). */
 export function exitCode(outcomes: readonly ServerOutcome[]): number {
   let code = 0;
@@ -33,7 +84,8 @@ function counts(outcomes: readonly ServerOutcome[]): Record<ChangeClass, number>
   return out;
 }
 
-export function textReport(outcomes: readonly ServerOutcome[]): string[] {
+export function textReport(served: readonly ServerOutcome[]): string[] {
+  const outcomes = shown(served);
   const lines: string[] = [];
   for (const o of outcomes) {
     if (o.failure !== undefined) {
@@ -56,7 +108,8 @@ export function textReport(outcomes: readonly ServerOutcome[]): string[] {
   return lines;
 }
 
-export function jsonReport(outcomes: readonly ServerOutcome[]): unknown {
+export function jsonReport(served: readonly ServerOutcome[]): unknown {
+  const outcomes = shown(served);
   return {
     version: 1,
     exitCode: exitCode(outcomes),
@@ -78,7 +131,8 @@ const LEVEL: Record<ChangeClass, "error" | "warning" | "note" | "none"> = {
 };
 
 /** A SARIF 2.1.0 log with one run (typed by the SARIF object model of `@types/sarif`). */
-export function sarifReport(outcomes: readonly ServerOutcome[]): Log {
+export function sarifReport(served: readonly ServerOutcome[]): Log {
+  const outcomes = shown(served);
   const ids = Object.keys(RULES) as RuleId[];
   const rules: ReportingDescriptor[] = ids.map((id) => ({
     id,

@@ -38,6 +38,22 @@ export const RULES = {
   "argument-removed": { class: "breaking", summary: "A prompt argument is gone" },
   "argument-optional-added": { class: "additive", summary: "A new optional prompt argument" },
   "argument-made-optional": { class: "additive", summary: "A required prompt argument became optional" },
+  "listed-twice": {
+    class: "breaking",
+    summary: "A name is listed more than once: a client may use any of the copies",
+  },
+  "execution-changed": {
+    class: "breaking",
+    summary: "How a tool's calls run changed (execution.taskSupport): a call form that worked is refused",
+  },
+  "execution-widened": {
+    class: "additive",
+    summary: "A tool's calls may now run as a task or directly (execution.taskSupport became optional)",
+  },
+  "meta-changed": {
+    class: "descriptive",
+    summary: "Metadata a host reads changed (_meta, e.g. ui.resourceUri: the app a host renders)",
+  },
   "definition-changed": { class: "breaking", summary: "A definition differs from its pin in a way not classified" },
   "server-changed": { class: "info", summary: "The server reports another name, version or protocol revision" },
 } as const satisfies Record<string, Rule>;

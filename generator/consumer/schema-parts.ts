@@ -38,17 +38,22 @@ const pointer = (at: string, key: string) => `${at}/${key.replace(/~/g, "~0").re
 function split(schema: Json, at: string, text: Record<string, Json>): Json {
   if (Array.isArray(schema) && at.endsWith("/items")) return schema.map((s, i) => split(s, `${at}/${i}`, text));
   if (!isObject(schema)) return schema;
-  const shape: Record<string, Json> = {};
+  // Built with Object.fromEntries: a key `__proto__` (a property a server named so) stays an own key.
+  const shape: [string, Json][] = [];
   for (const [key, value] of Object.entries(schema)) {
     const here = pointer(at, key);
     if (TEXT.has(key)) text[here] = value;
-    else if (ONE.has(key)) shape[key] = split(value, here, text);
-    else if (LIST.has(key) && Array.isArray(value)) shape[key] = value.map((s, i) => split(s, `${here}/${i}`, text));
+    else if (ONE.has(key)) shape.push([key, split(value, here, text)]);
+    else if (LIST.has(key) && Array.isArray(value))
+      shape.push([key, value.map((s, i) => split(s, `${here}/${i}`, text))]);
     else if (MAP.has(key) && isObject(value))
-      shape[key] = Object.fromEntries(Object.entries(value).map(([k, s]) => [k, split(s, pointer(here, k), text)]));
-    else shape[key] = value;
+      shape.push([
+        key,
+        Object.fromEntries(Object.entries(value).map(([k, s]) => [k, split(s, pointer(here, k), text)])),
+      ]);
+    else shape.push([key, value]);
   }
-  return shape;
+  return Object.fromEntries(shape);
 }
 
 export function schemaParts(schema: Json): SchemaParts {
