@@ -11,14 +11,8 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from "../protocol/builtin-types.ts";
-import { hasCapability, mergeCapabilities, type Capabilities } from "../protocol/capabilities.ts";
-import type {
-  AnyMethodType,
-  AnyNotificationType,
-  AnyRequestType,
-  MethodTable,
-  ParamsOf,
-} from "../protocol/method-type.ts";
+import { mergeCapabilities, type Capabilities } from "../protocol/capabilities.ts";
+import type { AnyMethodType, AnyNotificationType, AnyRequestType, ParamsOf } from "../protocol/method-type.ts";
 import type { RevisionProfile } from "../protocol/profiles.ts";
 import { rankProfiles } from "../protocol/preference.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -47,6 +41,7 @@ import { matchUriTemplate } from "../protocol/uri-template.ts";
 import { jsonSchemaValidator } from "../protocol/json-schema-check.ts";
 import { extensionApplies } from "../protocol/extensions.ts";
 import type { ServerFeature } from "./extension.ts";
+import { ExtensionMethods } from "./extension-methods.ts";
 
 /** A change every interested client is owed a notification of. */
 export type ServerBroadcast =
@@ -73,12 +68,8 @@ export class ServerDefinition {
     string,
     (params: unknown, session: ServerSession) => void | Promise<void>
   >();
-  /** Extension methods by method name, with the extension id a client must declare and its feature's implementation. */
-  private readonly extensionMethods = new Map<
-    string,
-    { readonly id: string; readonly token: AnyMethodType; readonly impl: MethodImpl | undefined }
-  >();
   private cachedCapabilities: Record<string, unknown> | undefined;
+  private readonly extensionMethods: ExtensionMethods;
   /** What the served extensions do here (`ServerExtension.serve`), in `options.extensions` order. */
   readonly features: readonly ServerFeature[];
 
@@ -90,25 +81,8 @@ export class ServerDefinition {
     this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.version, p]));
     this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.version, p]));
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
-    const features: ServerFeature[] = [];
-    for (const extension of options.extensions ?? []) {
-      const feature = extension.serve?.({ revisions: profiles, onDiagnostic: options.onDiagnostic });
-      if (feature) features.push(feature);
-      const tokens = Array.isArray(extension.methods)
-        ? extension.methods
-        : Object.values(extension.methods as MethodTable);
-      for (const token of tokens as readonly AnyMethodType[]) {
-        const previous = this.extensionMethods.get(token.method);
-        if (previous)
-          throw new Error(`extension method ${token.method} is declared by both ${previous.id} and ${extension.id}`);
-        const admitted = token.kind === "request" && feature?.admit ? feature.admit(token) : token;
-        const served = feature?.requests && Object.hasOwn(feature.requests, token.method) ? feature.requests : {};
-        const request = served[token.method];
-        const impl: MethodImpl | undefined = request && ((env) => request(env.params, env.context));
-        this.extensionMethods.set(token.method, { id: extension.id, token: admitted, impl });
-      }
-    }
-    this.features = features;
+    this.extensionMethods = new ExtensionMethods(options.extensions ?? [], profiles, options.onDiagnostic);
+    this.features = this.extensionMethods.features;
   }
 
   /**
@@ -142,7 +116,7 @@ export class ServerDefinition {
   implementationOf(method: string, definedBy: "revision" | "extension"): MethodImpl | undefined {
     const registered = this.requestHandlers.get(method);
     if (registered) return registered;
-    if (definedBy === "extension") return this.extensionMethods.get(method)?.impl;
+    if (definedBy === "extension") return this.extensionMethods.implementationOf(method);
     return Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined;
   }
 
@@ -152,35 +126,15 @@ export class ServerDefinition {
     return this.notificationHandlers.get(method);
   }
 
-  /**
-   * The token of an extension method, when the client's capabilities declare its extension (and, given the wire
-   * `version` of the request's revision, the extension is defined under it).
-   */
+  /** See `SessionHost`: extension methods, known when the client declares their extension. */
   extensionToken(method: string, clientCapabilities: Capabilities, version?: string): AnyMethodType | undefined {
-    const entry = this.extensionMethods.get(method);
-    if (!entry || (version !== undefined && !this.extensionDefined(entry.id, version))) return undefined;
-    return hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
+    return this.extensionMethods.token(method, clientCapabilities, version);
   }
-
-  /** The token of an extension request, when the client's capabilities declare its extension (see `extensionToken`). */
   extensionRequest(method: string, clientCapabilities: Capabilities, version?: string): AnyRequestType | undefined {
-    const token = this.extensionToken(method, clientCapabilities, version);
-    return token?.kind === "request" ? token : undefined;
+    return this.extensionMethods.request(method, clientCapabilities, version);
   }
-
-  /**
-   * The extension that defines `method` under wire version `version` when the client did not declare it: such a
-   * request gets -32021 naming it (basic/index.mdx; the capability it needs is the extension).
-   */
   undeclaredExtension(method: string, clientCapabilities: Capabilities, version: string): string | undefined {
-    const entry = this.extensionMethods.get(method);
-    if (!entry || !this.extensionDefined(entry.id, version)) return undefined;
-    return hasCapability(clientCapabilities, ["extensions", entry.id]) ? undefined : entry.id;
-  }
-
-  private extensionDefined(id: string, version: string): boolean {
-    const extension = (this.options.extensions ?? []).find((e) => e.id === id);
-    return extension !== undefined && extensionApplies(extension, version);
+    return this.extensionMethods.undeclared(method, clientCapabilities, version);
   }
 
   /** Registered tools by name (a read-only view; register with `tool`, remove with `removeTool`). */
