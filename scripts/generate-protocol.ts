@@ -9,7 +9,7 @@
  * runtime/generated/protocol and the `.ts` files of the fidelity folder.
  */
 import { readdir } from "node:fs/promises";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -65,18 +65,28 @@ const EXTENSION_IDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Extension schemas published in npm packages (their types import the base protocol's by package name, which stand
- * for the revision `base`): generated into runtime/generated/extensions/<name>/ like the spec root's. The package is
- * a devDependency, so the lockfile's integrity hash pins the input; headers name it relative to node_modules.
+ * Extension schemas published in npm packages (their types import the base protocol's by package name): generated
+ * into runtime/generated/extensions/<name>/ like the spec root's. The package names stand for the base revision the
+ * extension was written against: the newest built-in revision not newer than the protocol version the schema
+ * declares (its `LATEST_PROTOCOL_VERSION` constant). The package is a devDependency, so the lockfile's integrity
+ * hash pins the input; headers name it relative to node_modules.
  */
-const PACKAGE_EXTENSIONS: readonly { name: string; id: string; module: string; base: string }[] = [
-  {
-    name: "apps",
-    id: "io.modelcontextprotocol/ui",
-    module: "@modelcontextprotocol/ext-apps/dist/src/spec.types.d.ts",
-    base: "2025-11-25",
-  },
+const PACKAGE_EXTENSIONS: readonly { name: string; id: string; module: string }[] = [
+  { name: "apps", id: "io.modelcontextprotocol/ui", module: "@modelcontextprotocol/ext-apps/dist/src/spec.types.d.ts" },
 ];
+
+/** The base a package schema builds on: the newest revision dated no later than the version it declares. */
+function baseRevisionOf(schemaPath: string, revisions: readonly string[]): string {
+  const declared = /\bLATEST_PROTOCOL_VERSION\s*=\s*"([^"]+)"/.exec(readFileSync(schemaPath, "utf8"))?.[1];
+  if (declared === undefined)
+    throw new Error(`${schemaPath}: declares no LATEST_PROTOCOL_VERSION, so its base revision is unknown`);
+  const base = [...revisions]
+    .sort()
+    .filter((revision) => revision <= declared)
+    .pop();
+  if (base === undefined) throw new Error(`${schemaPath}: no built-in revision is as old as its version ${declared}`);
+  return base;
+}
 
 /** The node_modules folder a package is installed in (as Node resolves it from this repository). */
 function nodeModulesOf(pkg: string): string {
@@ -183,12 +193,16 @@ function builtinBases(outDir: string, builtins: readonly IrModel[]): BaseBinding
   return builtins.map((model) => ({ model, builtin: true, specifier: builtinSourceFrom(outDir, model.revision) }));
 }
 
-/** runtime/generated/extensions/<name>/ for every `PACKAGE_EXTENSIONS` entry, its package names mapped onto `base`. */
+/** runtime/generated/extensions/<name>/ for every `PACKAGE_EXTENSIONS` entry, its package names mapped onto its base. */
 function packageExtensionJobs(builtins: readonly IrModel[], warn: (w: string) => void): Promise<GeneratedFile[]>[] {
-  return PACKAGE_EXTENSIONS.map(async ({ name, id, module, base }) => {
+  return PACKAGE_EXTENSIONS.map(async ({ name, id, module }) => {
     const outDir = path.join(EXTENSIONS_OUT, name);
     const nodeModules = nodeModulesOf(module.split("/").slice(0, 2).join("/"));
     const bases = builtinBases(outDir, builtins);
+    const base = baseRevisionOf(
+      path.join(nodeModules, module),
+      builtins.map((model) => model.revision),
+    );
     const packageBase = bases.find((b) => b.model.revision === base);
     if (!packageBase) throw new Error(`extension ${name}: its base ${base} is no built-in revision`);
     const { files, warnings } = await generateProtocol({
