@@ -24,9 +24,14 @@ describe("regeneration", () => {
     expect(second.map((f) => f.path)).toEqual(first.map((f) => f.path));
     second.forEach((file, i) => expect(file.content === first[i]!.content, file.path).toBe(true));
     // Per revision: types, schemas, methods, constants, revision, index, ir.json and the fidelity file; plus
-    // revisions.ts and release-order.ts; plus the tasks extension's types, schemas, methods, constants, extension,
-    // index and ir.json.
-    expect(first.length).toBe(5 * 8 + 2 + 7);
+    // revisions.ts and release-order.ts; plus, for each of the three extensions (tasks and skills from the spec
+    // root, apps from its npm package), types, schemas, methods, constants, extension, index and ir.json.
+    expect(first.length).toBe(5 * 8 + 2 + 3 * 7);
+    for (const extension of ["apps", "skills", "tasks"])
+      expect(
+        first.filter((f) => f.path.startsWith(`runtime/generated/extensions/${extension}/`)).length,
+        extension,
+      ).toBe(7);
     const today = new Date().toISOString().slice(0, 10);
     for (const file of first) {
       expect(file.content.includes(REPO_ROOT), `${file.path} holds an absolute path`).toBe(false);
