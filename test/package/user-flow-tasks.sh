@@ -70,7 +70,7 @@ TS
  */
 import { builtinRevisions, McpClient } from "@mcp-gen/runtime";
 import { StreamableHttpClientTransport } from "@mcp-gen/runtime/http";
-import { extension } from "@mcp-gen/runtime/extensions/tasks";
+import { resumeTask, tasksClient } from "@mcp-gen/runtime/tasks";
 import { methods } from "@mcp-gen/runtime/protocol/2026-07-28";
 import { CountOutputSchema, createClient } from "./generated/index.js";
 
@@ -84,7 +84,7 @@ async function connect(url: string): Promise<McpClient> {
   const client = new McpClient({
     info: { name: "user-flow-tasks", version: "1.0.0" },
     revisions: builtinRevisions,
-    extensions: [extension],
+    extensions: [tasksClient()],
   });
   await client.connect(new StreamableHttpClientTransport(new URL(url)));
   return client;
@@ -103,7 +103,7 @@ check(taskId !== undefined, "tasks.count() created a task (the server answered a
 let fetched = "";
 if (otherUrl) {
   const other = await connect(otherUrl);
-  const resumed = await other.resumeTask(methods["tools/call"], taskId);
+  const resumed = await resumeTask(other, methods["tools/call"], taskId);
   const status = await resumed.status();
   check(status === "working" || status === "completed", `tasks/get on the other instance: ${status}`);
   const parsed = CountOutputSchema.safeParse((await resumed.result()).structuredContent);
