@@ -36,6 +36,7 @@ const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
   "method-type": "runtime/protocol/method-type.ts",
   "zod-helpers": "runtime/protocol/zod-helpers.ts",
   tasks: "runtime/tasks/index.ts",
+  apps: "runtime/apps/index.ts",
 };
 
 /**

@@ -79,6 +79,10 @@ export const runtime = {
   // The Tasks extension (`@mcp-gen/runtime/tasks`): its server feature with a server's options, the tools that may
   // run as tasks, and the task forms of typed client calls.
   tasks: runtimeValue("tasks", "tasks"),
+  // MCP Apps (`@mcp-gen/runtime/apps`): the server feature and the views served as ui:// resources.
+  apps: runtimeValue("apps", "apps"),
+  serveViews: runtimeValue("serveViews", "apps"),
+  AppView: runtimeType("AppView", "apps"),
   taskTools: runtimeValue("taskTools", "tasks"),
   TasksOptions: runtimeType("TasksOptions", "tasks"),
   callToolTask: runtimeValue("callToolTask", "tasks"),

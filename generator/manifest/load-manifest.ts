@@ -104,6 +104,7 @@ const LISTS = {
   resources: ManifestParts.Resource,
   resourceTemplates: ManifestParts.ResourceTemplate,
   prompts: ManifestParts.Prompt,
+  ui: ManifestParts.View,
 } as const;
 
 /**

@@ -8,6 +8,7 @@ import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
 import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
+import { lowerViews, type ViewReader } from "./lower-views.ts";
 import { duplicates, nameClashes, reportDuplicates, unique } from "./duplicates.ts";
 import { lowerRevisions, serverInfo, servedRevisions, type RevisionLookup } from "./lower-revisions.ts";
 import {
@@ -41,7 +42,7 @@ interface Collected {
 }
 
 /** The lists of a manifest whose entries are lowered one by one. */
-export type ManifestList = "tools" | "resources" | "resourceTemplates" | "prompts";
+export type ManifestList = "tools" | "resources" | "resourceTemplates" | "prompts" | "ui";
 
 /**
  * Thrown by `lowerManifest` with every problem it found, in manifest order (each entry is lowered on its own, so one
@@ -76,6 +77,8 @@ export interface LowerOptions extends RevisionLookup {
   readonly importExtension?: ImportExtension;
   /** Every method of the built-in revisions: the runtime serves these itself; others get typed handlers. */
   readonly builtinMethods?: ReadonlySet<string>;
+  /** Reads an MCP Apps view's file (absent: view files are not read; their text is empty). */
+  readonly readView?: ViewReader;
 }
 
 /** One lowering run: what it collects, and where each list entry and its revision-declared fields come from. */
@@ -147,13 +150,14 @@ function lowerEntries(manifest: Manifest, run: Run): Entries {
  */
 function capabilitySwitches(manifest: Manifest, entries: Entries): UserCapabilities {
   const { tools, resources, resourceTemplates, prompts } = entries;
+  const views = manifest.ui ?? [];
   const hasCompletion =
     resourceTemplates.some((t) => t.variables.some((v) => v.completion)) ||
     prompts.some((p) => p.arguments.some((a) => a.completion));
   const caps = manifest.capabilities ?? {};
   return {
     ...(tools.length > 0 || caps.tools ? { tools: { listChanged: caps.tools?.listChanged ?? false } } : {}),
-    ...(resources.length + resourceTemplates.length > 0 || caps.resources
+    ...(resources.length + resourceTemplates.length + views.length > 0 || caps.resources
       ? {
           resources: {
             listChanged: caps.resources?.listChanged ?? false,
@@ -185,7 +189,15 @@ export function lowerManifest(
   acc.problems.push(...revisionFields.problems);
   const fieldsAt = (path: ManifestPath) => revisionFields.accepted.get(formatPath(path)) ?? {};
   const at = (list: ManifestList) => (i: number) => origin[list]?.[i] ?? i;
-  const entries = lowerEntries(manifest, { acc, at, fieldsAt });
+  const lowered = lowerEntries(manifest, { acc, at, fieldsAt });
+  const { views, tools } = lowerViews(
+    manifest,
+    lowered.tools,
+    acc.problems,
+    { views: at("ui"), tools: at("tools") },
+    options.readView,
+  );
+  const entries = { ...lowered, tools };
   if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
 
   const capabilities = withCapabilityFields(capabilitySwitches(manifest, entries), fieldsAt);
@@ -195,6 +207,7 @@ export function lowerManifest(
     capabilities,
     types: acc.types,
     ...entries,
+    views,
     methods: newMethods(served, capabilities, options.builtinMethods),
     tasks: entries.tools.some((t) => t.task !== "forbidden"),
     definitionFields: revisionFields.definitionFields,

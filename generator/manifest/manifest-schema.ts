@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { IMPORT_EXTENSIONS } from "./defaults.ts";
+import { ToolUi, View } from "./view-schema.ts";
 
 /** A JSON Schema object as written by the user: any JSON object. */
 const JsonSchemaObject = z
@@ -64,6 +65,7 @@ const Tool = z.strictObject({
     .describe(
       "Tasks extension (io.modelcontextprotocol/tasks, stateless era): whether a call may run as a task. forbidden (default): always answered at once; optional: a task when the request declares the extension, else at once; required: a request that does not declare it gets -32021. The generated server then serves the extension, and the typed client gets a task form of the tool.",
     ),
+  ui: ToolUi.exactOptional(),
 });
 
 const Resource = z.strictObject({
@@ -175,6 +177,12 @@ export const ManifestSchema = z
     resources: z.array(Resource).exactOptional(),
     resourceTemplates: z.array(ResourceTemplate).exactOptional(),
     prompts: z.array(Prompt).exactOptional(),
+    ui: z
+      .array(View)
+      .exactOptional()
+      .describe(
+        "MCP Apps (io.modelcontextprotocol/ui): the views of this server, each an HTML file served as a ui:// resource that tools link to with their `ui.view`.",
+      ),
     generate: Generate.exactOptional(),
   })
   .describe("mcp-gen manifest: the tools, resources, resource templates and prompts of one MCP server.");
@@ -194,7 +202,16 @@ export const EXTENSIBLE = {
 } as const;
 
 /** The parts of a manifest, each checked on its own when the whole fails (so lowering can still run on the rest). */
-export const ManifestParts = { Server, Capabilities, Generate, Tool, Resource, ResourceTemplate, Prompt } as const;
+export const ManifestParts = {
+  Server,
+  Capabilities,
+  Generate,
+  Tool,
+  Resource,
+  ResourceTemplate,
+  Prompt,
+  View,
+} as const;
 
 export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestTool = z.infer<typeof Tool>;
@@ -202,6 +219,7 @@ export type ManifestResource = z.infer<typeof Resource>;
 export type ManifestResourceTemplate = z.infer<typeof ResourceTemplate>;
 export type ManifestPrompt = z.infer<typeof Prompt>;
 export type ManifestIcon = z.infer<typeof Icon>;
+export type { ManifestToolUi, ManifestView, ManifestVisibility } from "./view-schema.ts";
 
 /** The JSON Schema published for editors, derived from `ManifestSchema`. */
 export function manifestJsonSchema(): Record<string, unknown> {

@@ -8,7 +8,7 @@
 import type { IrSource, IrTypeDecl } from "../ir/model.ts";
 import type { ImportExtension } from "./defaults.ts";
 import type { ManifestPath } from "./errors.ts";
-import type { ManifestIcon, ManifestTaskSupport } from "./manifest-schema.ts";
+import type { ManifestIcon, ManifestTaskSupport, ManifestVisibility } from "./manifest-schema.ts";
 
 export interface UserModel {
   /** Display path of the manifest (relative, `/`-separated) and the sha256 of its bytes. */
@@ -21,6 +21,8 @@ export interface UserModel {
   readonly resources: readonly UserResource[];
   readonly resourceTemplates: readonly UserResourceTemplate[];
   readonly prompts: readonly UserPrompt[];
+  /** MCP Apps views (the manifest's `ui`): served as `ui://` resources; some: the server serves the extension. */
+  readonly views: readonly UserView[];
   /** Requests of the listed revisions the runtime does not serve itself, served by typed handlers; by method. */
   readonly methods: readonly UserMethod[];
   /** Some tool may run as a task: the server serves the Tasks extension (and the typed client has a task form). */
@@ -123,6 +125,35 @@ export interface UserTool {
   readonly task: ManifestTaskSupport;
   /** Fields of the tool definition a served revision declares beyond the manifest's own, as written. */
   readonly fields: Readonly<Record<string, unknown>>;
+  /** MCP Apps: the view the tool links to and who may call it (the manifest's `ui`). */
+  readonly ui?: UserToolUi;
+}
+
+/** A tool's MCP Apps link: written to its definition as `_meta.ui` (and the deprecated `_meta["ui/resourceUri"]`). */
+export interface UserToolUi {
+  /** The view's name and URI; absent for a tool that only states its visibility. */
+  readonly view?: string;
+  readonly resourceUri?: string;
+  /** As declared; absent: both (the spec's default). */
+  readonly visibility?: readonly ManifestVisibility[];
+}
+
+/** An MCP Apps view: an HTML document served as a `ui://` resource (`text/html;profile=mcp-app`). */
+export interface UserView {
+  readonly name: string;
+  /** PascalCase stem of generated names (`forecast-card` → `ForecastCard`). */
+  readonly identifier: string;
+  readonly uri: string;
+  /** The file as the manifest names it (relative to the manifest). */
+  readonly file: string;
+  /** The HTML served, as read at generation time. */
+  readonly text: string;
+  /** The `resources/list` entry: uri, name, title, description, mimeType and `_meta.ui` when declared. */
+  readonly descriptor: Readonly<Record<string, unknown>>;
+  /** The resource's `_meta.ui` (csp, permissions, domain, prefersBorder as declared; empty when none). */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The tools linked to it, in manifest order. */
+  readonly tools: readonly string[];
 }
 
 export interface UserResource {

@@ -19,6 +19,7 @@ import { knownRevisions, lookUpBindings } from "./known-revisions.ts";
 import { builtinMethods, recordedSurfaceOf, revisionModel } from "./manifest-surface.ts";
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
+import { viewFileReader } from "./view-files.ts";
 
 /** Where output goes without `generate.out` or `--out`: `generated/` next to the manifest. */
 const DEFAULT_OUT = "generated";
@@ -94,6 +95,7 @@ export async function lowerManifestJob(job: ManifestJob): Promise<LoweredManifes
     revisionModel: (revision) => revisionModel(revision, path.dirname(manifestPath)),
     builtinMethods: builtinMethods(),
     serverCapabilities: CAPABILITY_DECLARATIONS.server,
+    readView: viewFileReader(path.dirname(manifestPath)),
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
   return { model, outDir: outDirOf(manifest), manifestPath };

@@ -70,7 +70,7 @@ export function packageRuntime(
   runtimeImport: string = DEFAULT_RUNTIME_IMPORT,
 ): (entry: RuntimeEntry | "node" | "http" | "auth") => string {
   return (entry) =>
-    entry === "node" || entry === "http" || entry === "auth" || entry === "tasks"
+    entry === "node" || entry === "http" || entry === "auth" || entry === "tasks" || entry === "apps"
       ? `${runtimeImport}/${entry}`
       : runtimeImport;
 }

@@ -5,6 +5,7 @@
  * and the built-in methods know extensions through this interface only: an extension's requests, what it adds to a
  * core request (`tools/call`, `subscriptions/listen`) and what it holds until the server closes are its feature's.
  */
+import type { ToolDefinition } from "../protocol/builtin-types.ts";
 import type { Awaitable } from "../protocol/helper-types.ts";
 import type { ExtensionScope } from "../protocol/extensions.ts";
 import type { AnyMethodType, AnyRequestType, MethodTable } from "../protocol/method-type.ts";
@@ -47,6 +48,8 @@ export type FeatureRequest = (params: Readonly<Record<string, unknown>>, context
 /** The tool a `tools/call` names, as a feature sees it: its name and the options given for extensions. */
 export interface ToolCallTarget {
   readonly name: string;
+  /** The tool's definition as registered (what `tools/list` lists before any feature's `toolList`). */
+  readonly definition: ToolDefinition;
   /** `ToolOptions.extensions`: options by extension id (each extension reads and checks its own). */
   readonly extensions: Readonly<Record<string, unknown>> | undefined;
 }
@@ -85,6 +88,11 @@ export interface ServerFeature {
    * it run inline. May throw an `RpcError` (the request's answer, before the handler runs).
    */
   toolCall?(tool: ToolCallTarget, context: RequestContext): ToolCallRunner | undefined;
+  /**
+   * `tools/list`: the tools this request lists, given those the features before it list (all registered ones for
+   * the first), before pagination. Absent: listed as they are.
+   */
+  toolList?(tools: readonly ToolDefinition[], context: RequestContext): readonly ToolDefinition[];
   /** `subscriptions/listen`: what the feature agrees to of the request's `notifications` filter; undefined: nothing. */
   listen?(filter: Readonly<Record<string, unknown>>, context: RequestContext): Promise<ListenAddition | undefined>;
   /**

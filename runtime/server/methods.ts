@@ -3,7 +3,7 @@
  * results are era-neutral (the session adds `resultType`, caching hints and `_meta` where the revision has them).
  */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { CompleteParams, SubscriptionFilter } from "../protocol/builtin-types.ts";
+import type { CompleteParams, SubscriptionFilter, ToolDefinition } from "../protocol/builtin-types.ts";
 import { formatIssues } from "../protocol/validation.ts";
 import { ERA_RULES } from "../protocol/era.ts";
 import { isThenable } from "../protocol/helper-types.ts";
@@ -57,7 +57,7 @@ function takenOver(
   tool: RegisteredTool,
   context: MethodEnv["context"],
 ): ToolCallRunner | undefined {
-  const target = { name, extensions: tool.extensions };
+  const target = { name, definition: tool.definition, extensions: tool.extensions };
   for (const feature of features) {
     const runner = feature.toolCall?.(target, context);
     if (runner) return runner;
@@ -188,7 +188,10 @@ export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
   "tools/list": (env) =>
     listOf(
       env,
-      [...env.server.tools.values()].map((t) => t.definition),
+      env.server.features.reduce<readonly ToolDefinition[]>(
+        (tools, feature) => feature.toolList?.(tools, env.context) ?? tools,
+        [...env.server.tools.values()].map((t) => t.definition),
+      ),
       "tools",
     ),
   "tools/call": callTool,

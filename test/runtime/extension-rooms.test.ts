@@ -79,3 +79,35 @@ describe("extension identifiers stay in their own folder", () => {
     expect(TASKS_NAMES.filter((p) => p.test(text)).length).toBeGreaterThan(3);
   });
 });
+
+/** What only the MCP Apps extension's own folder may spell. */
+const APPS_NAMES: readonly RegExp[] = [
+  /io\.modelcontextprotocol\/ui/,
+  /\bAPPS_EXTENSION_ID\b/,
+  /text\/html;profile=mcp-app/,
+  /ui\/resourceUri/,
+  /\bserveViews\b/,
+  /\bdeclaresApps\b/,
+  /from "[^"]*\/apps\//,
+];
+
+describe("the MCP Apps extension stays in its own folder", () => {
+  it("is named only in runtime/apps/ (and its generated bindings)", () => {
+    const found: string[] = [];
+    for (const file of genericSources(["apps"])) {
+      readFileSync(path.join(RUNTIME, file), "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (APPS_NAMES.some((p) => p.test(line))) found.push(`runtime/${file}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("finds a name where it is spelled (the scan is not vacuous)", () => {
+    const text =
+      readFileSync(path.join(RUNTIME, "apps/server/feature.ts"), "utf8") +
+      readFileSync(path.join(RUNTIME, "apps/server/views.ts"), "utf8");
+    expect(APPS_NAMES.filter((p) => p.test(text)).length).toBeGreaterThan(3);
+  });
+});

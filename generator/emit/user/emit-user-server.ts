@@ -11,7 +11,7 @@ import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../.
 import { typeUse, type Printable, type Printer } from "../printer.ts";
 import { runtime } from "../runtime-symbols.ts";
 import { emitDescription, memberAccess, propertyKey } from "../ts-types.ts";
-import { createUserPrinter, D, S, T } from "./user-printer.ts";
+import { createUserPrinter, D, S, T, V } from "./user-printer.ts";
 
 interface Member {
   readonly doc: string;
@@ -284,10 +284,12 @@ export function emitUserServerFile(model: UserModel, header: string): string {
     typeUse(runtime.McpServer),
     " {",
   );
-  // Tasks extension: served (besides any the options list) when a tool may run as a task.
-  const extensions: Printable = model.tasks
-    ? ["extensions: [", runtime.tasks, "(options.tasks), ...(options.extensions ?? [])], "]
-    : "";
+  // Tasks extension: served (besides any the options list) when a tool may run as a task; MCP Apps when there are views.
+  const served: Printable[] = [
+    ...(model.tasks ? [[runtime.tasks, "(options.tasks), "]] : []),
+    ...(model.views.length > 0 ? [[runtime.apps, "(), "]] : []),
+  ];
+  const extensions: Printable = served.length > 0 ? ["extensions: [", served, "...(options.extensions ?? [])], "] : "";
   f.print(
     "  const server = new ",
     runtime.McpServer,
@@ -302,6 +304,7 @@ export function emitUserServerFile(model: UserModel, header: string): string {
     ".serverOptions.capabilities, options.capabilities) });",
   );
   for (const statement of registrations(model)) f.print("  ", statement);
+  if (model.views.length > 0) f.print("  ", runtime.serveViews, "(server, ", V, ".views);");
   f.print("  return server;");
   f.print("}");
   return f.render(header);

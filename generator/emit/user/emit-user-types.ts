@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import { dependencyOrder } from "../../ir/walk.ts";
-import type { UserModel, UserRevision, UserSchema } from "../../manifest/user-model.ts";
+import type { UserModel, UserRevision, UserSchema, UserToolUi } from "../../manifest/user-model.ts";
 import { typeUse, type Printable, type Printer } from "../printer.ts";
 import { builtinRevision, relativeModule, runtime, zod } from "../runtime-symbols.ts";
 import { emitDoc, emitTypeDeclaration, propertyKey } from "../ts-types.ts";
@@ -165,6 +165,18 @@ function printServerOptions(f: Printer, model: UserModel): string[] {
   return locals;
 }
 
+/**
+ * MCP Apps: a tool's `_meta.ui` (its view's URI and visibility as declared), and the deprecated flat
+ * `ui/resourceUri` beside it, which hosts written before `_meta.ui` still read.
+ */
+function toolUiMeta(ui: UserToolUi): Record<string, unknown> {
+  const inner = {
+    ...(ui.resourceUri !== undefined ? { resourceUri: ui.resourceUri } : {}),
+    ...(ui.visibility ? { visibility: ui.visibility } : {}),
+  };
+  return { ui: inner, ...(ui.resourceUri !== undefined ? { "ui/resourceUri": ui.resourceUri } : {}) };
+}
+
 /** `jsonSchemas` (every tool schema verbatim), `toolDefinitions` (`tools/list`) and `toolScopes`. */
 function printToolDefinitions(f: Printer, model: UserModel): void {
   const json = jsonLiteral;
@@ -180,6 +192,7 @@ function printToolDefinitions(f: Printer, model: UserModel): void {
       ...(t.annotations ? [`annotations: ${json(t.annotations)}`] : []),
       ...(t.icons ? [`icons: ${json(t.icons)}`] : []),
       ...Object.entries(t.fields).map(([key, value]) => `${propertyKey(key)}: ${json(value)}`),
+      ...(t.ui ? [`_meta: ${json(toolUiMeta(t.ui))}`] : []),
     ];
     return `{ ${fields.join(", ")} }`;
   });

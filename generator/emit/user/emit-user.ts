@@ -7,6 +7,7 @@ import { headerLine, type GeneratedFile } from "../generated-file.ts";
 import { emitUserClientFile } from "./emit-user-client.ts";
 import { emitUserServerFile } from "./emit-user-server.ts";
 import { emitUserDefinitionsFile, emitUserSchemasFile, emitUserTypesFile } from "./emit-user-types.ts";
+import { emitUserViewsFile } from "./emit-user-views.ts";
 import { createUserPrinter } from "./user-printer.ts";
 
 /** The header of every file generated from a manifest (the manifest path is relative to the output folder). */
@@ -17,7 +18,8 @@ function userHeader(model: UserModel): string {
 /** `index.ts`: re-exports every other file. */
 function emitUserIndexFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
-  for (const name of ["types", "schemas", "definitions", "server", "client"])
+  const views = model.views.length > 0 ? ["views"] : [];
+  for (const name of ["types", "schemas", "definitions", ...views, "server", "client"])
     f.print(`export * from ${JSON.stringify(f.sibling(name))};`);
   return f.render(header);
 }
@@ -31,6 +33,7 @@ export function emitUserFiles(model: UserModel): GeneratedFile[] {
     { path: "server.ts", content: emitUserServerFile(model, header) },
     { path: "client.ts", content: emitUserClientFile(model, header) },
     { path: "index.ts", content: emitUserIndexFile(model, header) },
+    ...(model.views.length > 0 ? [{ path: "views.ts", content: emitUserViewsFile(model, header) }] : []),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

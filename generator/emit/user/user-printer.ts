@@ -5,9 +5,10 @@ import { sibling } from "../runtime-symbols.ts";
 
 export function createUserPrinter(model: UserModel): Printer {
   // The runtime's core entry re-exports every symbol a manifest's files use (the zod helpers too), but the Tasks
-  // extension's, which are on its own entry.
+  // extensions' (Tasks, MCP Apps), each on its own entry.
   return createPrinter({
-    runtime: (entry) => (entry === "tasks" ? `${model.runtimeImport}/tasks` : model.runtimeImport),
+    runtime: (entry) =>
+      entry === "tasks" || entry === "apps" ? `${model.runtimeImport}/${entry}` : model.runtimeImport,
     siblingExtension: model.importExtension,
   });
 }
@@ -16,6 +17,7 @@ export function createUserPrinter(model: UserModel): Printer {
 export const T = sibling("T", "types");
 export const S = sibling("S", "schemas");
 export const D = sibling("D", "definitions");
+export const V = sibling("V", "views");
 
 /**
  * The runtime's entry of a built-in revision: `<runtimeImport>/protocol/<name>` (`@mcp-gen/runtime/protocol/2025-11-25`),

@@ -7,6 +7,7 @@ import * as core from "../../../runtime/index.ts";
 import * as methodType from "../../../runtime/protocol/method-type.ts";
 import * as zodHelpers from "../../../runtime/protocol/zod-helpers.ts";
 import * as tasks from "../../../runtime/tasks/index.ts";
+import * as apps from "../../../runtime/apps/index.ts";
 import { createPrinter, typeUse, type RuntimeEntry } from "../../../generator/emit/printer.ts";
 import { runtime, sibling, zod } from "../../../generator/emit/runtime-symbols.ts";
 
@@ -15,6 +16,7 @@ const split = {
   "method-type": "rt/method-type",
   "zod-helpers": "rt/zod-helpers",
   tasks: "rt/tasks",
+  apps: "rt/apps",
 } as const;
 const printer = (entries: Readonly<Record<RuntimeEntry, string>> = split) =>
   createPrinter({ runtime: (entry) => entries[entry], siblingExtension: ".js" });
@@ -53,7 +55,7 @@ describe("printer", () => {
   });
 
   it("merges symbols of entries that resolve to one specifier (a manifest's files import the core entry only)", () => {
-    const f = printer({ core: "rt", "method-type": "rt", "zod-helpers": "rt", tasks: "rt/tasks" });
+    const f = printer({ core: "rt", "method-type": "rt", "zod-helpers": "rt", tasks: "rt/tasks", apps: "rt/apps" });
     f.print(runtime.ownKeys, typeUse(runtime.ObjectSchema), runtime.jsonSchemaCheck, typeUse(runtime.Completer));
     expect(f.render("")).toBe(
       'import { jsonSchemaCheck, ownKeys, type Completer, type ObjectSchema } from "rt";\n\nownKeysObjectSchemajsonSchemaCheckCompleter\n',
@@ -82,6 +84,7 @@ describe("runtime symbol table", () => {
     "method-type": methodType,
     "zod-helpers": zodHelpers,
     tasks: tasks,
+    apps: apps,
   };
   const values = Object.values(runtime).filter((s) => s.typeOnly !== true);
 
