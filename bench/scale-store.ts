@@ -16,7 +16,7 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
 import { caller, LEGACY, MODERN, stats } from "./lib/http-client.ts";
-import { freePort, RedisProcess } from "../test/scale/cluster.ts";
+import { RedisProcess } from "../test/scale/cluster.ts";
 
 const SMOKE = process.argv.includes("--smoke");
 const QUICK = process.argv.includes("--quick");
@@ -117,7 +117,7 @@ interface Deployment {
 }
 
 async function main(): Promise<void> {
-  const redis = new RedisProcess(await freePort());
+  const redis = new RedisProcess();
   await redis.start();
   const relay = await countingRelay(redis.port);
   const admin = createClient({ url: redis.url });

@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Platform } from "./bundle.ts";
+import { onFreePorts } from "../free-port.ts";
 import { EDGE_BIN } from "./runtimes.ts";
 
 const BIN = EDGE_BIN;
@@ -24,17 +24,6 @@ export type Running = {
   readonly output: () => string;
   readonly stop: () => Promise<void>;
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? done(address.port) : fail(new Error("no port"))));
-    });
-  });
-}
 
 /**
  * workerd's config: one service per port, each its own isolate running the same module, each on its own socket, all
@@ -100,14 +89,23 @@ async function waitUntilListening(url: string, child: ChildProcess, output: () =
  * the same module), each on its own port (`keys`: a request-state key per isolate instead of the shared one); Deno
  * and Bun serve one process.
  */
-export async function start(
+export function start(
   platform: Platform,
   bundleFile: string,
   isolates = 1,
   keys: readonly string[] = [],
 ): Promise<Running> {
+  // Free ports; new ones when one was taken before the platform bound it (the process exits saying so).
+  return onFreePorts(platform === "workerd" ? isolates : 1, (ports) => startOn(ports, platform, bundleFile, keys));
+}
+
+async function startOn(
+  ports: readonly number[],
+  platform: Platform,
+  bundleFile: string,
+  keys: readonly string[],
+): Promise<Running> {
   const folder = mkdtempSync(join(tmpdir(), `mcp-edge-${platform}-`));
-  const ports = await Promise.all(Array.from({ length: platform === "workerd" ? isolates : 1 }, freePort));
   if (platform === "workerd") {
     copyFileSync(bundleFile, join(folder, "worker.js"));
     writeFileSync(join(folder, "config.capnp"), workerdConfig(ports, keys));

@@ -6,11 +6,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodeArgs } from "../fixture-run.ts";
+import { onFreePort } from "../free-port.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -30,30 +31,35 @@ export function redisServerPath(): string {
   return file;
 }
 
-export async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 export class RedisProcess {
   private child: ChildProcess | undefined;
   private readonly dir = mkdtempSync(path.join(tmpdir(), "mcp-scale-redis-"));
-  constructor(readonly port: number) {}
+  /** The port it listens on: picked by the first `start()` unless given; a restart binds the same one again. */
+  port: number;
+  constructor(port?: number) {
+    this.port = port ?? 0;
+  }
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** Starts redis-server; the first start without a given port takes a free one (another if it is taken meanwhile). */
   async start(): Promise<void> {
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+    if (this.port !== 0) return this.startOn(this.port);
+    await onFreePort(async (port) => {
+      this.port = port;
+      await this.startOn(port);
+    });
+  }
+
+  private async startOn(port: number): Promise<void> {
+    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
     const child = spawn(redisServerPath(), [...args, "--dir", this.dir], { stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let out = "";
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 30_000);
       child.stdout!.setEncoding("utf8");
       child.stdout!.on("data", (chunk: string) => {
         out += chunk;
@@ -195,7 +201,7 @@ export interface Cluster {
 
 /** Redis, `count` instances and the proxy; `env` goes to every instance. */
 export async function startCluster(count = 3, env: Record<string, string> = {}): Promise<Cluster> {
-  const redis = new RedisProcess(await freePort());
+  const redis = new RedisProcess();
   await redis.start();
   const instances = Array.from(
     { length: count },

@@ -9,9 +9,9 @@ import { createClient } from "redis";
 import { redisStore, type RedisStateStore } from "../../runtime/redis.ts";
 import { TaskStoreFullError, type TaskState } from "../../runtime/tasks/server/store.ts";
 import { describeTaskStore, sampleTask } from "../runtime/server/tasks/store-contract.ts";
-import { freePort, RedisProcess } from "./cluster.ts";
+import { RedisProcess } from "./cluster.ts";
 
-const redis = new RedisProcess(await freePort());
+const redis = new RedisProcess();
 const opened: RedisStateStore[] = [];
 
 function open(

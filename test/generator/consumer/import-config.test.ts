@@ -6,14 +6,13 @@
  * `tsc`; no planted secret of the config's env or headers appears in any written file or in the CLI's output.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, REPO, type CliRun } from "../cli-run.ts";
+import { onFreePort } from "../../free-port.ts";
 
 const require = createRequire(import.meta.url);
 const TSC = require.resolve("typescript/bin/tsc");
@@ -31,15 +30,6 @@ const SECRETS = {
   headerFromEnvironment: "httptok-PLANTED-j1k2l3",
   brokenEcho: "broken-PLANTED-m4n5o6",
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  await once(server, "close");
-  return port;
-}
 
 /** Every file under `dir`, recursively. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -150,16 +140,21 @@ beforeAll(async () => {
   await mkdir(path.join(SCRATCH, "files"), { recursive: true });
   await writeFile(path.join(SCRATCH, "files", "a.txt"), "hello from a file\n");
   await writeFile(path.join(SCRATCH, "package.json"), JSON.stringify({ type: "module", private: true }));
-  const port = await freePort();
-  http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    http.stderr!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("listening")) resolve();
+  // On a free port; on another one when that was taken before the server bound it.
+  const port = await onFreePort(async (free) => {
+    http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+      env: { ...process.env, PORT: String(free) },
+      stdio: ["ignore", "ignore", "pipe"],
     });
-    http.once("exit", (code) => reject(new Error(`server-everything (HTTP) exited with ${code}`)));
+    await new Promise<void>((resolve, reject) => {
+      let said = "";
+      http.stderr!.on("data", (chunk: Buffer) => {
+        said += chunk.toString();
+        if (said.includes("listening")) resolve();
+      });
+      http.once("exit", (code) => reject(new Error(`server-everything (HTTP) exited with ${code}: ${said}`)));
+    });
+    return free;
   });
   const config = {
     mcpServers: {

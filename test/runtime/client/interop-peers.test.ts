@@ -4,7 +4,6 @@
  * client picks the revision itself every time.
  */
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { builtinRevisions, McpClient, type Transport } from "../../../runtime/in
 import { StdioClientTransport } from "../../../runtime/node.ts";
 import { StreamableHttpClientTransport } from "../../../runtime/http/index.ts";
 import { killPeers, startFixture, startPeer } from "./peers.ts";
+import { onFreePort } from "../../free-port.ts";
 
 const require = createRequire(import.meta.url);
 const everythingPkg = require.resolve("@modelcontextprotocol/server-everything/package.json");
@@ -23,18 +23,12 @@ const V2_SERVER = fileURLToPath(new URL("./fixtures/sdk-v2-http-server.ts", impo
 
 afterEach(killPeers);
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function everythingOverHttp(mode: "streamableHttp" | "sse"): Promise<string> {
-  const port = await freePort();
-  await startPeer([EVERYTHING, mode], /(listening|running) on port/i, { PORT: String(port) });
-  return mode === "sse" ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`;
+/** server-everything over HTTP on a free port (another one when it was taken before the server bound it). */
+function everythingOverHttp(mode: "streamableHttp" | "sse"): Promise<string> {
+  return onFreePort(async (port) => {
+    await startPeer([EVERYTHING, mode], /(listening|running) on port/i, { PORT: String(port) });
+    return mode === "sse" ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`;
+  });
 }
 
 async function exercise(

@@ -5,7 +5,7 @@
  * tasks, 3 unfinished per caller (TASKS_MAX, TASKS_PER_OWNER).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, RedisProcess } from "../../../scale/cluster.ts";
+import { RedisProcess } from "../../../scale/cluster.ts";
 import { httpPeer, pollUntil, type Peer } from "./wire-peer.ts";
 
 const FLOODER = { bearer: "as.test~flooder" };
@@ -18,7 +18,7 @@ for (const where of ["memory", "redis"] as const) {
     beforeAll(async () => {
       const env: Record<string, string> = { TASKS_AUTH: "1", TASKS_MAX: "20", TASKS_PER_OWNER: "3" };
       if (where === "redis") {
-        redis = new RedisProcess(await freePort());
+        redis = new RedisProcess();
         await redis.start();
         env["TASKS_REDIS_URL"] = redis.url;
       }
