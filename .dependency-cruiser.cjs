@@ -48,6 +48,15 @@ module.exports = {
       "runtime/generated/protocol",
       "runtime/generated/extensions",
     ]),
+    layer("skills", [
+      "runtime/jsonrpc",
+      "runtime/transport",
+      "runtime/protocol",
+      "runtime/server",
+      "runtime/client",
+      "runtime/generated/protocol",
+      "runtime/generated/extensions",
+    ]),
     layer("apps", [
       "runtime/jsonrpc",
       "runtime/transport",

@@ -261,7 +261,8 @@ export class ServerDefinition {
     const extensions = this.options.extensions ?? [];
     if (extensions.length > 0)
       derived["extensions"] = Object.fromEntries(extensions.map((e) => [e.id, e.settings ?? {}]));
-    return mergeCapabilities(derived, this.options.capabilities);
+    const needed = this.features.map((feature) => feature.capabilities);
+    return mergeCapabilities(...needed, derived, this.options.capabilities);
   }
 
   /** Starts serving one connection. The session ends when the transport closes. */

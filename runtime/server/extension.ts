@@ -81,6 +81,16 @@ export interface ServerFeature {
    * A method of the extension with neither is unknown (-32601).
    */
   readonly requests?: Readonly<Record<string, FeatureRequest>>;
+  /**
+   * Core capabilities the feature's work needs declared (merged under what is registered and `options.capabilities`),
+   * e.g. `{ resources: {} }` for a feature that serves resources.
+   */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * `resources/read` of a URI no registered resource has (tried before the templates): the read's result, or
+   * undefined when the URI is not the feature's. May throw an `RpcError` (the request's answer).
+   */
+  readResource?(uri: string, context: RequestContext): Awaitable<Result | undefined>;
   /** The token a request of the extension's method is admitted with (default: the method's token). */
   admit?(token: AnyRequestType): AnyRequestType;
   /**

@@ -100,6 +100,10 @@ async function readResource(env: MethodEnv): Promise<Result> {
   try {
     const exact = env.server.resources.get(uri);
     if (exact) return (await exact.handler(uri, env.context)) as Result;
+    for (const feature of env.server.features) {
+      const served = await feature.readResource?.(uri, env.context);
+      if (served) return served;
+    }
     for (const template of env.server.templates.values()) {
       const variables = template.match(uri);
       if (variables)

@@ -78,6 +78,27 @@ describe("extension identifiers stay in their own folder", () => {
     const text = readFileSync(path.join(RUNTIME, "tasks/server/feature.ts"), "utf8");
     expect(TASKS_NAMES.filter((p) => p.test(text)).length).toBeGreaterThan(3);
   });
+
+  it("the Skills extension is named only in runtime/skills/ (and its generated bindings)", () => {
+    const SKILLS_NAMES = [
+      /io\.modelcontextprotocol\/skills/,
+      /"skills\/(list|get)"/,
+      /resources\/directory\/read/,
+      /\bSkillCatalog\b/,
+      /\bskill:\/\//,
+      /from "[^"]*\/skills\//,
+    ];
+    const own = readFileSync(path.join(RUNTIME, "skills/server/feature.ts"), "utf8");
+    expect(SKILLS_NAMES.filter((p) => p.test(own)).length).toBeGreaterThan(3);
+    const found: string[] = [];
+    for (const file of genericSources(["skills"]))
+      readFileSync(path.join(RUNTIME, file), "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (SKILLS_NAMES.some((p) => p.test(line))) found.push(`runtime/${file}:${i + 1}: ${line.trim()}`);
+        });
+    expect(found).toEqual([]);
+  });
 });
 
 /** What only the MCP Apps extension's own folder may spell. */
