@@ -102,7 +102,7 @@ describe.each(["stdio", "http"] as const)("tasks over %s", (kind) => {
     const cancelled = expect(handle.result()).rejects.toBeInstanceOf(TaskCancelledError);
     await handle.cancel();
     await cancelled;
-    await expect.poll(() => handle.status(), { timeout: 5000 }).toBe("cancelled");
+    await expect.poll(() => handle.status(), { timeout: 30_000 }).toBe("cancelled");
     await raw.close();
   });
 

@@ -56,8 +56,8 @@ describe("RedisTaskStore shared by instances", () => {
     expect(final.usedKeys).toHaveLength(40);
     // Pub/sub delivers on its own connection, after the writes' answers: wait for it (100 ms was not always enough
     // on a loaded machine, where the timer could fire before the subscriber's socket was read).
-    await expect.poll(() => [...heard[0]!].sort(), { timeout: 5_000 }).toEqual([...keys].sort());
-    await expect.poll(() => [...heard[1]!].sort(), { timeout: 5_000 }).toEqual([...keys].sort());
+    await expect.poll(() => [...heard[0]!].sort(), { timeout: 30_000 }).toEqual([...keys].sort());
+    await expect.poll(() => [...heard[1]!].sort(), { timeout: 30_000 }).toEqual([...keys].sort());
   });
 
   it("a cancel on one instance and a completion on another: exactly one outcome, seen the same everywhere", async () => {
@@ -132,7 +132,7 @@ describe("RedisTaskStore shared by instances", () => {
     await one.tasks.create(task);
     const ask = { method: "elicitation/create", params: { message: "?" } };
     await one.tasks.update(task.taskId, { type: "ask", requests: { k: ask } });
-    await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => heard.length, { timeout: 30_000 }).toBe(1);
     // A subscriber that becomes ready catches up at once and again 500 ms later (redis-store.ts). Its first ready was
     // before the change above was heard, so a 600 ms pause ends after that second catch-up: otherwise, on a loaded
     // machine, it could run after the answer below and read it back, before the resubscription this test is about.
@@ -143,9 +143,9 @@ describe("RedisTaskStore shared by instances", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(heard).toHaveLength(1); // published while one had no subscription: pub/sub kept nothing for it
     await admin.sendCommand(["ACL", "SETUSER", "instance-one", "on"]);
-    await expect.poll(() => heard[1]?.inputResponses, { timeout: 8_000 }).toEqual({ k: { action: "accept" } });
+    await expect.poll(() => heard[1]?.inputResponses, { timeout: 30_000 }).toEqual({ k: { action: "accept" } });
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(heard).toHaveLength(2); // once, not again at the second catch-up
     await admin.close();
-  }, 20_000);
+  }, 90_000);
 });

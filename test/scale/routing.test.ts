@@ -43,13 +43,13 @@ describe("an answer POSTed while the waiting instance resubscribes", () => {
     });
     await client.connect(new StreamableHTTPClientTransport(new URL(cluster.proxy.url)));
     const before = cluster.proxy.landed.length;
-    const answer = await client.callTool({ name: "ask", arguments: {} }, undefined, { timeout: 10_000 });
+    const answer = await client.callTool({ name: "ask", arguments: {} }, undefined, { timeout: 60_000 });
     expect(textOf(answer)).toMatch(/^i\d heard \{"name":"Ada"\}$/);
     expect(await outage).toBeGreaterThan(0);
     const posts = cluster.proxy.landed.slice(before).filter((l) => l.method === "POST");
     expect(posts[1]!.backend).not.toBe(posts[0]!.backend); // the answer landed elsewhere than the call
     await client.close();
-  }, 30_000);
+  }, 90_000);
 });
 
 /** A JSON-RPC message POSTed (or GET with `lastEventId`) to the proxy; SSE read to its end or until `stop` says. */

@@ -58,7 +58,7 @@ describe("requests typed by token", () => {
     const list = await client.request(m25["tools/list"]);
     expectTypeOf(list).toEqualTypeOf<T25.ListToolsResult>();
     expect(list.tools.map((t) => t.name)).toEqual(["echo", "roots"]);
-    const pong = await client.request(m25["ping"], undefined, { timeoutMs: 5000 });
+    const pong = await client.request(m25["ping"], undefined, { timeoutMs: 30_000 });
     expect(pong).toEqual({});
     await client.close();
   });

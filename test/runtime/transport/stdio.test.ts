@@ -60,12 +60,13 @@ describe.each(SUPPORTED_REVISIONS)("stdio, revision %s", (revision) => {
     await expect(client.callTool("slow", { steps: 100, stepMs: 10 }, { timeoutMs: 60 })).rejects.toBeInstanceOf(
       RequestTimeoutError,
     );
-    // The whole call (3 × 300 ms) outlasts the 800 ms timeout, so only the resets keep it alive; each gap between
-    // progress updates leaves 500 ms to spare for a loaded machine (30 ms steps against 80 ms left too little).
+    // The whole call (3 × 1,200 ms) outlasts the 3,200 ms timeout, so only the resets keep it alive; each gap between
+    // progress updates leaves 2 s to spare for an event-loop stall on a loaded machine (500 ms, at 300 ms steps
+    // against 800 ms, is less than a vitest worker at load 20+ can stall).
     const reset = await client.callTool(
       "slow",
-      { steps: 3, stepMs: 300 },
-      { timeoutMs: 800, resetTimeoutOnProgress: true, onProgress: () => undefined },
+      { steps: 3, stepMs: 1200 },
+      { timeoutMs: 3200, resetTimeoutOnProgress: true, onProgress: () => undefined },
     );
     expect(reset.content[0]).toMatchObject({ text: "done 3" });
 

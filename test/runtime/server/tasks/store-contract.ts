@@ -65,7 +65,7 @@ export function describeTaskStore(name: string, make: (limits?: StoreLimits) => 
       expect(await store.update("contract-unknown", { type: "cancel" })).toBeUndefined();
       // A shared store may report asynchronously: wait for the four reports (a fixed 50 ms could end before a loaded
       // machine read them), then 50 ms more for any report that should not come.
-      await expect.poll(() => seen.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(4);
+      await expect.poll(() => seen.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
       await new Promise((resolve) => setTimeout(resolve, 50));
       stop();
       expect(seen.map((t) => t.status)).toEqual(["input_required", "input_required", "input_required", "cancelled"]);
