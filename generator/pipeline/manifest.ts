@@ -5,6 +5,7 @@
  * (`output-folder.ts`).
  */
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/generated-file.ts";
 import { emitUserFiles } from "../emit/user/emit-user.ts";
@@ -20,6 +21,10 @@ import { builtinMethods, recordedSurfaceOf, revisionModel } from "./manifest-sur
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
 import { viewFileReader } from "./view-files.ts";
+
+/** The view side of MCP Apps, copied into an output folder with views (a file of the mcp-gen package). */
+const APP_VIEW_TEMPLATE = () =>
+  path.join(path.dirname(createRequire(import.meta.url).resolve("mcp-gen/package.json")), "templates/apps/app-view.ts");
 
 /** Where output goes without `generate.out` or `--out`: `generated/` next to the manifest. */
 const DEFAULT_OUT = "generated";
@@ -71,7 +76,8 @@ export interface LoweredManifest {
 
 export async function generateFromManifest(job: ManifestJob): Promise<ManifestOutput> {
   const { model, outDir, manifestPath } = await lowerManifestJob(job);
-  const files = await formatFiles(emitUserFiles(model));
+  const appViewSource = model.views.length > 0 ? await readFile(APP_VIEW_TEMPLATE(), "utf8") : "";
+  const files = await formatFiles(emitUserFiles(model, { appViewSource }));
   const surface = recordedSurfaceOf(model, path.dirname(manifestPath));
   files.push(outputRecord(model.source.path, model.source.sha256, files, surface));
   const warnings = model.warnings.map((w) => `${job.manifestPath}: ${formatPath(w.path)}: ${w.message}`);

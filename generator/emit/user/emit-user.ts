@@ -8,6 +8,7 @@ import { emitUserClientFile } from "./emit-user-client.ts";
 import { emitUserServerFile } from "./emit-user-server.ts";
 import { emitUserDefinitionsFile, emitUserSchemasFile, emitUserTypesFile } from "./emit-user-types.ts";
 import { emitUserViewsFile } from "./emit-user-views.ts";
+import { emitViewModules } from "./emit-user-view-modules.ts";
 import { createUserPrinter } from "./user-printer.ts";
 
 /** The header of every file generated from a manifest (the manifest path is relative to the output folder). */
@@ -24,7 +25,12 @@ function emitUserIndexFile(model: UserModel, header: string): string {
   return f.render(header);
 }
 
-export function emitUserFiles(model: UserModel): GeneratedFile[] {
+/** What the emitters copy rather than print: the view side of MCP Apps (templates/apps/app-view.ts), read by the pipeline. */
+export interface UserAssets {
+  readonly appViewSource: string;
+}
+
+export function emitUserFiles(model: UserModel, assets?: UserAssets): GeneratedFile[] {
   const header = userHeader(model);
   const files: GeneratedFile[] = [
     { path: "types.ts", content: emitUserTypesFile(model, header) },
@@ -34,6 +40,7 @@ export function emitUserFiles(model: UserModel): GeneratedFile[] {
     { path: "client.ts", content: emitUserClientFile(model, header) },
     { path: "index.ts", content: emitUserIndexFile(model, header) },
     ...(model.views.length > 0 ? [{ path: "views.ts", content: emitUserViewsFile(model, header) }] : []),
+    ...emitViewModules(model, header, assets?.appViewSource),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -45,7 +45,8 @@ export const jsonSchemas: Readonly<
     },
     "required": [
       "city"
-    ]
+    ],
+    "additionalProperties": false
   },
   "GetForecastOutput": {
     "type": "object",
@@ -60,7 +61,8 @@ export const jsonSchemas: Readonly<
     "required": [
       "city",
       "celsius"
-    ]
+    ],
+    "additionalProperties": false
   },
   "RefreshForecastInput": {
     "type": "object",

@@ -2,17 +2,17 @@
 // Regenerate with: mcp-gen generate
 
 import * as z from "zod/mini";
-import { exactly, indexedObject, type TypedToolValidators } from "@mcp-gen/runtime";
+import { closedObject, exactly, indexedObject, type TypedToolValidators } from "@mcp-gen/runtime";
 import type * as T from "./types.js";
 
 /** Validates {@link T.GetForecastInput}. */
 export const GetForecastInputSchema: z.ZodMiniType<T.GetForecastInput> = exactly<T.GetForecastInput>()(
-  indexedObject({ city: z.string() }, z.unknown()),
+  closedObject({ city: z.string() }),
 );
 
 /** Validates {@link T.GetForecastOutput}. */
 export const GetForecastOutputSchema: z.ZodMiniType<T.GetForecastOutput> = exactly<T.GetForecastOutput>()(
-  indexedObject({ city: z.string(), celsius: z.number() }, z.unknown()),
+  closedObject({ city: z.string(), celsius: z.number() }),
 );
 
 /** Validates {@link T.RefreshForecastInput}. */
