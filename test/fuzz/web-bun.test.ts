@@ -134,7 +134,7 @@ describe("serve() and stdio refuse a byte-order mark too", () => {
     const server = await startServer({ mode: "stdio", launcher: "hostile.ts" });
     try {
       const line = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("no answer on stdout")), 20_000);
+        const timer = setTimeout(() => reject(new Error("no answer on stdout")), 30_000);
         let out = "";
         server.child.stdout!.setEncoding("utf8");
         server.child.stdout!.on("data", (chunk: string) => {

@@ -94,7 +94,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     heapAfterGc: () =>
       new Promise<number>((resolve, reject) => {
         if (exited) return reject(new Error("server process has exited"));
-        const timer = setTimeout(() => reject(new Error("no heap report within 10 s")), 10_000);
+        const timer = setTimeout(() => reject(new Error("no heap report within 30 s")), 30_000);
         heapWaiters.push((n) => (clearTimeout(timer), resolve(n)));
         child.kill("SIGUSR2");
       }),

@@ -144,7 +144,7 @@ describe("the child's stderr", () => {
       });
     });
     // The child writes 1 MiB to stderr before it is ready; an unread pipe would block it there for good.
-    const stuck = new Promise<"stuck">((resolve) => setTimeout(() => resolve("stuck"), 15_000).unref());
+    const stuck = new Promise<"stuck">((resolve) => setTimeout(() => resolve("stuck"), 45_000).unref());
     expect(await Promise.race([ready, stuck])).toBe("ready");
     await transport.close();
     expect(transport.exitStatus).toEqual({ code: 0, signal: null });
