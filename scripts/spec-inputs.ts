@@ -29,7 +29,9 @@ import {
   specBaseUrl,
   specFileFrom,
   specFileUrl,
+  SPEC_BASE_URL_ENV,
   SPEC_REPOSITORY,
+  SpecDownloadError,
   SpecInputError,
   verifyPinned,
 } from "../generator/pipeline/spec-source.ts";
@@ -47,6 +49,16 @@ export const SPEC_INSTRUCTION =
   `(also run by npm test and npm run generate). It copies them from $${SPEC_DIR_ENV} or ../shared/spec when present, ` +
   "else downloads them from github.com/modelcontextprotocol at the pinned commits (MCP_SPEC_BASE_URL replaces " +
   "https://raw.githubusercontent.com), and checks each file's sha256 against generator/spec/pins.ts";
+
+/** Appended to a failed download: how to give the files without network access (also in docs/contributing.md). */
+export function offlineInstruction(sharedDir: string): string {
+  return (
+    "The specification's files could not be downloaded. Without network access, give them locally: set " +
+    `${SPEC_DIR_ENV} to a folder laid out as the specification's schema/ folder (plus extensions/<name>/), or put ` +
+    `that folder at ${sharedDir} (../shared/spec beside the clone); or set ${SPEC_BASE_URL_ENV} to a mirror of ` +
+    'https://raw.githubusercontent.com. Then run `npm run spec` again (docs/contributing.md, "Spec inputs").'
+  );
+}
 
 /** Identifies the pinned set: the commits and every file's hash. */
 function pinsDigest(): string {
@@ -102,7 +114,8 @@ export interface EnsureResult {
 /** Fills `root` with every pinned file, verified; throws `SpecInputError` naming the first file refused. */
 export async function ensureSpecInputs(options: EnsureOptions = {}): Promise<EnsureResult> {
   const root = options.root ?? SPEC_ROOT;
-  const source = specSource(options.env, options.sharedDir);
+  const sharedDir = options.sharedDir ?? SHARED_SPEC;
+  const source = specSource(options.env, sharedDir);
   const missing: string[] = [];
   for (const file of pinnedFiles()) {
     const target = path.join(root, file);
@@ -120,6 +133,8 @@ export async function ensureSpecInputs(options: EnsureOptions = {}): Promise<Ens
         await fetchInto(root, source, file);
       } catch (error) {
         queue.length = 0;
+        if (error instanceof SpecDownloadError)
+          throw new SpecInputError(`${error.message}\n${offlineInstruction(sharedDir)}`);
         throw error;
       }
     }

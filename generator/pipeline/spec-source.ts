@@ -60,6 +60,17 @@ export class SpecInputError extends Error {
   }
 }
 
+/** A spec file that could not be fetched at all (offline, refused, not found, too large): `url` is the one asked. */
+export class SpecDownloadError extends SpecInputError {
+  constructor(
+    readonly url: string,
+    cause: string,
+  ) {
+    super(`cannot download ${url}: ${cause}`);
+    this.name = "SpecDownloadError";
+  }
+}
+
 export function sha256Hex(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
@@ -117,16 +128,16 @@ export function specBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
 
 /** GETs `url` (http or https only), bounded in time and size; throws `SpecInputError` naming the URL and the cause. */
 export async function download(url: string, limits: DownloadLimits = DEFAULT_DOWNLOAD_LIMITS): Promise<Buffer> {
-  if (!/^https?:\/\//.test(url)) throw new SpecInputError(`cannot download ${url}: only http(s) URLs are supported`);
+  if (!/^https?:\/\//.test(url)) throw new SpecDownloadError(url, "only http(s) URLs are supported");
   let response: Response;
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(limits.timeoutMs), redirect: "follow" });
   } catch (error) {
-    throw new SpecInputError(`cannot download ${url}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SpecDownloadError(url, fetchFailure(error));
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    throw new SpecInputError(`cannot download ${url}: HTTP ${response.status}`);
+    throw new SpecDownloadError(url, `HTTP ${response.status}`);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -134,16 +145,22 @@ export async function download(url: string, limits: DownloadLimits = DEFAULT_DOW
   try {
     for (let next = await reader?.read(); next !== undefined && !next.done; next = await reader?.read()) {
       size += next.value.byteLength;
-      if (size > limits.maxBytes)
-        throw new SpecInputError(`cannot download ${url}: larger than ${limits.maxBytes} bytes`);
+      if (size > limits.maxBytes) throw new SpecDownloadError(url, `larger than ${limits.maxBytes} bytes`);
       chunks.push(next.value);
     }
   } catch (error) {
     await reader?.cancel().catch(() => undefined);
     if (error instanceof SpecInputError) throw error;
-    throw new SpecInputError(`cannot download ${url}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SpecDownloadError(url, error instanceof Error ? error.message : String(error));
   }
   return Buffer.concat(chunks);
+}
+
+/** Why a fetch failed: undici's "fetch failed" hides the reason (refused, no such host, timeout) in its cause. */
+function fetchFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause !== undefined && cause !== "" && cause !== error.message ? `${error.message} (${cause})` : error.message;
 }
 
 /**

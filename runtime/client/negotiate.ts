@@ -2,8 +2,9 @@
  * Picking the revision with a server (basic/versioning.mdx, basic/transports/stdio.mdx#backward-compatibility):
  * when a stateless revision is acceptable, probe with `server/discover`; a `DiscoverResult` or a recognized stateless-era
  * error (-32022 with `data.supported`) means a stateless server; a refused credential (HTTP 401/403) is reported as
- * it is; any other error or silence means a handshake-era server, which gets `initialize` with the most preferred acceptable handshake revision (the profiles arrive in
- * preference order, protocol/registry.ts; nothing here compares versions as dates).
+ * it is; any other error or silence means a handshake-era server, which gets `initialize` with the most preferred acceptable
+ * handshake revision (the profiles arrive in preference order, `rankProfiles` in protocol/preference.ts; nothing
+ * here compares versions as dates).
  */
 import type { JsonRpcEngine } from "../protocol/engine.ts";
 import { ConnectionClosedError, ErrorCode, RpcError, TransportRefusalError } from "../jsonrpc/errors.ts";
