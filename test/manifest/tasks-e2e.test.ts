@@ -96,6 +96,20 @@ describe.each(["stdio", "http"] as const)("tasks over %s", (kind) => {
     await raw.close();
   });
 
+  it("the direct call that runs as a task reports the task's status messages to onProgress", async () => {
+    // The server has no notifications/progress for a task: its handler's progress becomes the status message.
+    const { raw, client } = await connect(kind);
+    const updates: { progress: number; message?: string }[] = [];
+    const result = await client.tools.buildReport({ days: 4, stepMs: 150 }, { onProgress: (u) => updates.push(u) });
+    expect(result.structuredContent).toEqual({ days: 4, rows: 96 });
+    // Polled every 50 ms against 150 ms steps: on a loaded machine some steps may fall between polls, none repeats.
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.map((u) => u.progress)).toEqual(updates.map((_, i) => i + 1));
+    const days = updates.map((u) => Number(/^day (\d) of 4$/.exec(u.message ?? "")?.[1]));
+    expect(days.every((day, i) => day >= 1 && day <= 4 && (i === 0 || day > days[i - 1]!))).toBe(true);
+    await raw.close();
+  });
+
   it("a second task is cancelled", async () => {
     const { raw, client } = await connect(kind);
     const handle = await client.tasks.runBatch({ items: 1000, stepMs: 20 });

@@ -7,8 +7,9 @@
 import type * as z from "zod/mini";
 import type { CallToolResult } from "../../protocol/builtin-types.ts";
 import type { AnyRequestType, CompleteResultOf } from "../../protocol/method-type.ts";
+import type { ProgressUpdate } from "../../protocol/engine-contract.ts";
 import type { CallOptions, McpClient } from "../../client/client.ts";
-import type { ClientExtension, FeatureClient } from "../../client/extensions.ts";
+import type { ClientExtension, ClientFeature, FeatureClient } from "../../client/extensions.ts";
 import type { RequestArgs } from "../../client/tokens.ts";
 import { structured, succeeded, type StructuredToolCall } from "../../client/typed-tools.ts";
 import { extension } from "../../generated/extensions/tasks/extension.ts";
@@ -36,9 +37,36 @@ export function tasksClient(options: TaskOptions = {}): ClientExtension<TasksApi
         resume: (method, taskId, signal) => tasks.resume(taskId, client.requestFacts(method), signal),
       };
       // A created task is followed to its end: a direct call resolves to its result (the signal cancels the task).
-      return { api, settle: (raw, facts, call) => tasks.created(raw, facts, call.signal)?.result() };
+      const settle: ClientFeature["settle"] = (raw, facts, call) => {
+        const handle = tasks.created<unknown>(raw, facts, call.signal);
+        if (handle && call.onProgress) reportStatus(handle, call.onProgress);
+        return handle?.result();
+      };
+      return { api, settle };
     },
   };
+}
+
+/**
+ * A task sends no `notifications/progress` (tasks.md §Task Status Notifications): the server turns a handler's
+ * progress into the task's `statusMessage`. A direct call that became a task reports each new status message to the
+ * call's `onProgress` instead, `progress` counting the messages seen (the total is not known).
+ */
+function reportStatus(handle: TaskHandle<unknown>, onProgress: (update: ProgressUpdate) => void): void {
+  let seen = 0;
+  let last: string | undefined;
+  const report = (message: string | undefined) => {
+    if (message === undefined || message === last) return;
+    last = message;
+    try {
+      onProgress({ progress: ++seen, message });
+    } catch {
+      // the caller's callback failing does not stop the task (as with notifications/progress, engine.ts)
+    }
+  };
+  report(handle.state?.statusMessage);
+  const off = handle.onChange((state) => report(state.statusMessage));
+  void handle.result().then(off, off);
 }
 
 /** Looked up by id: whichever `tasksClient(options)` the client lists. */
