@@ -19,8 +19,10 @@ export function emitRevisionsFile(revisions: readonly string[]): string {
   f.print("");
   f.print("export type ProtocolRevision = keyof typeof revisions;");
   f.print("");
+  // A literal, not `Object.keys(revisions)`: a bundler cannot drop a call, which would keep every revision's whole
+  // namespace (all its schemas and constants) in a bundle that only serves the descriptors.
   f.print("/** Revision names, oldest first. */");
-  f.print("export const revisionNames = Object.keys(revisions) as ProtocolRevision[];");
+  f.print(`export const revisionNames: ProtocolRevision[] = ${JSON.stringify(sorted)};`);
   f.print("");
   f.print(
     "/** The revision descriptors (each folder's `revision`), oldest first: what the runtime serves by default. */",

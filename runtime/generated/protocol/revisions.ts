@@ -18,7 +18,7 @@ export const revisions = {
 export type ProtocolRevision = keyof typeof revisions;
 
 /** Revision names, oldest first. */
-export const revisionNames = Object.keys(revisions) as ProtocolRevision[];
+export const revisionNames: ProtocolRevision[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 /** The revision descriptors (each folder's `revision`), oldest first: what the runtime serves by default. */
 export const revisionDescriptors = [
