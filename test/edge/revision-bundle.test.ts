@@ -66,6 +66,22 @@ export const connect = (url: string) => client.connect(new StreamableHttpClientT
     expect(await bundledRevisions("all", worker(imports, "McpServer", ", revisions: builtinRevisions"))).toEqual(ALL);
   }, 60_000);
 
+  it("keeps no revision's module namespace for builtinRevisions, only what its descriptors reach", async () => {
+    // A namespace object (`import * as r from "./<rev>/index.ts"` kept alive by code that runs at module scope)
+    // holds every export of that revision, and esbuild emits it as code in the revision's index.ts.
+    const imports = 'import { builtinRevisions } from "./runtime/index.ts";';
+    const source = worker(imports, "McpServer", ", revisions: builtinRevisions");
+    const { metafile } = await bundle({ contents: source, resolveDir: ROOT }, "workerd", join(work, "all-ns.js"));
+    const namespaces = Object.values(metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(
+          ([input, { bytesInOutput }]) => /generated\/protocol\/[^/]+\/index\.ts$/.test(input) && bytesInOutput > 0,
+        )
+        .map(([input]) => input),
+    );
+    expect(namespaces).toEqual([]);
+  }, 60_000);
+
   it("imports only @mcp-gen/runtime with one descriptor: the bundle holds that revision and registers nothing", async () => {
     const source = `
 import { McpServer } from "@mcp-gen/runtime";
