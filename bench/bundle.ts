@@ -4,7 +4,8 @@
  * once generated from its manifest with `server.revisions: [2025-11-25, 2026-07-28]` (the generated server passes
  * those two descriptors to `McpServer`, so only their bindings are bundled), next to the same server written
  * with the official SDK v2 and served by its `createMcpHandler` (@modelcontextprotocol/server). Prints minified and
- * gzipped sizes.
+ * gzipped sizes; what each runtime entry's main export costs alone; and, from esbuild's metafile, what the workerd
+ * bundles hold per package and runtime folder (each revision's bindings apart), beside the target.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -79,26 +80,57 @@ function generateTwoRevisionWeather(folder: string): string {
   return join(folder, "generated/index.ts");
 }
 
+/** Issue 39's goal for the weather worker, printed beside the figures (never asserted: a benchmark figure). */
+const TARGET_BYTES = 150 * 1024;
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
-/** Where the two-revision worker's bytes come from: minified bytes per package or repository folder. */
-function printContributors(metafile: Metafile) {
+/** The part of the bundle an input belongs to: its package (`zod`, `@cfworker/json-schema`) or repository folder. */
+function groupOf(input: string): string {
+  const parts = input.replace(/^(\.\.\/)+/, "").split("/");
+  const at = parts.lastIndexOf("node_modules");
+  if (at >= 0) return parts.slice(at + 1, parts[at + 1]?.startsWith("@") ? at + 3 : at + 2).join("/");
+  if (parts[0] === "runtime" && parts[1] === "generated") return parts.slice(0, 4).join("/");
+  if (parts[0] === "runtime") return parts.slice(0, parts[1] === "http" && parts.length > 3 ? 3 : 2).join("/");
+  if (parts.some((part) => part.startsWith("bench-"))) return "weather (generated + handlers)";
+  if (parts[0] === "examples") return parts[1] === "weather" ? "weather (generated + handlers)" : parts.join("/");
+  return parts.slice(0, 2).join("/");
+}
+
+/** Minified bytes per group (esbuild's metafile: bytes each input contributes to the output). */
+function groupsOf(metafile: Metafile): Map<string, number> {
   const totals = new Map<string, number>();
   for (const output of Object.values(metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const parts = input.replace(/^(\.\.\/)+/, "").split("/");
-      const at = parts.lastIndexOf("node_modules");
-      const group =
-        at >= 0
-          ? parts.slice(at + 1, parts[at + 1]?.startsWith("@") ? at + 3 : at + 2).join("/")
-          : parts.slice(0, parts[0] === "generated" ? 3 : 2).join("/");
-      totals.set(group, (totals.get(group) ?? 0) + bytesInOutput);
+      if (bytesInOutput > 0) totals.set(groupOf(input), (totals.get(groupOf(input)) ?? 0) + bytesInOutput);
     }
   }
-  const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, 8);
-  console.log("\nlargest parts of the 2-revision worker (minified bytes before gzip):");
-  for (const [group, bytes] of top) console.log(`  ${group.padEnd(36)} ${kb(bytes).padStart(7)}`);
+  return totals;
 }
+
+/** What each bundle holds, by package and runtime folder, one column per bundle (largest first by the first). */
+function printHoldings(columns: ReadonlyArray<readonly [string, Metafile]>): void {
+  const groups = columns.map(([, metafile]) => groupsOf(metafile));
+  const names = [...new Set(groups.flatMap((g) => [...g.keys()]))].sort(
+    (a, b) =>
+      (groups[0]!.get(b) ?? 0) - (groups[0]!.get(a) ?? 0) || (groups[1]?.get(b) ?? 0) - (groups[1]?.get(a) ?? 0),
+  );
+  const cell = (bytes: number | undefined) => (bytes ? kb(bytes) : "–").padStart(12);
+  console.log("\nwhat each workerd bundle holds (minified bytes before gzip, from esbuild's metafile):");
+  console.log(`  ${"part".padEnd(46)}${columns.map(([title]) => title.padStart(12)).join("")}`);
+  for (const name of names) console.log(`  ${name.padEnd(46)}${groups.map((g) => cell(g.get(name))).join("")}`);
+}
+
+/** Each runtime entry's main export alone in a worker bundle: what importing it costs before any server code. */
+const ENTRY_EXPORTS: ReadonlyArray<readonly [string, string]> = [
+  ["McpServer (@mcp-gen/runtime)", `import { McpServer } from "@mcp-gen/runtime"; export const s = McpServer;`],
+  [
+    "McpHttpHandler (@mcp-gen/runtime/http/web)",
+    `import { McpHttpHandler } from "@mcp-gen/runtime/http/web"; export const h = McpHttpHandler;`,
+  ],
+  ["one revision (protocol/2025-11-25)", `export { revision } from "@mcp-gen/runtime/protocol/2025-11-25";`],
+  ["builtinRevisions (@mcp-gen/runtime)", `export { builtinRevisions } from "@mcp-gen/runtime";`],
+];
 
 // Inside the repository (test/edge/.build is ignored by git) so that generated code resolves zod.
 mkdirSync(join(ROOT, "test/edge/.build"), { recursive: true });
@@ -107,7 +139,7 @@ try {
   mkdirSync(join(work, "out"));
   const twoRevisions = generateTwoRevisionWeather(work);
   const rows: [string, string, number, number][] = [];
-  let heaviest: Metafile | undefined;
+  const workers: { all?: Metafile; two?: Metafile } = {};
   for (const platform of ["workerd", "deno", "bun"] as const) {
     const entry = join(ROOT, ENTRIES[platform]);
     const all = await bundle(entry, platform, join(work, "out", `${platform}-all.js`));
@@ -129,7 +161,7 @@ try {
       throw new Error(`the two-revision bundle holds revisions ${[...bundled].sort().join(", ")}`);
     }
     rows.push([`mcp-gen weather, 2 revisions`, platform, two.bytes, two.gzipBytes]);
-    if (platform === "workerd") heaviest = two.metafile;
+    if (platform === "workerd") Object.assign(workers, { all: all.metafile, two: two.metafile });
   }
   const sdk = await bundle({ contents: SDK_V2_WORKER, resolveDir: ROOT }, "workerd", join(work, "out", "sdk-v2.js"));
   rows.push(["SDK v2 createMcpHandler, same server", "workerd", sdk.bytes, sdk.gzipBytes]);
@@ -139,7 +171,19 @@ try {
   for (const [name, platform, bytes, gzip] of rows) {
     console.log(`${name.padEnd(38)} ${platform.padEnd(9)} ${kb(bytes).padStart(9)} ${kb(gzip).padStart(7)}`);
   }
-  if (heaviest) printContributors(heaviest);
+  const alone: [string, number][] = [];
+  for (const [name, contents] of ENTRY_EXPORTS) {
+    const { bytes } = await bundle({ contents, resolveDir: ROOT }, "workerd", join(work, "out", "entry.js"));
+    alone.push([name, bytes]);
+  }
+  console.log("\neach runtime entry's export alone in a workerd bundle (minified, with what it imports):");
+  for (const [name, bytes] of alone) console.log(`  ${name.padEnd(44)} ${kb(bytes).padStart(7)}`);
+  printHoldings([
+    ["all revs", workers.all!],
+    ["2 revisions", workers.two!],
+    ["SDK v2", sdk.metafile],
+  ]);
+  console.log(`\ntarget for the weather worker with the revisions it serves: ≤ ${kb(TARGET_BYTES)} minified`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
