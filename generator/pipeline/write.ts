@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { GeneratedFile } from "../emit/generated-file.ts";
 
@@ -18,9 +18,18 @@ function tempSibling(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
 }
 
+/** The file at `target` holds exactly `content` (a regular file; a symlink or folder never does). */
+async function holds(target: string, content: string): Promise<boolean> {
+  const stat = await lstat(target).catch(() => undefined);
+  if (!stat?.isFile() || stat.size !== Buffer.byteLength(content)) return false;
+  return (await readFile(target, "utf8")) === content;
+}
+
 /**
  * Writes `files` (paths relative to `root`, `/`-separated) and then removes `obsolete` (relative paths the caller
- * owns and no longer produces). Nothing is renamed into place until every file is written.
+ * owns and no longer produces). Nothing is renamed into place until every file is written. A file that already holds
+ * its content is not written at all, so a run that changes nothing leaves every modification time as it was (what
+ * watchers, `tsc --incremental` and `make` go by).
  */
 export async function writeFiles(
   root: string,
@@ -31,6 +40,7 @@ export async function writeFiles(
   try {
     for (const file of files) {
       const target = path.join(root, file.path);
+      if (await holds(target, file.content)) continue;
       const temp = tempSibling(target);
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(temp, file.content, { flag: "wx" });
