@@ -88,6 +88,11 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
   "npm run test:user-flow": ci("npm run test:user-flow"),
   "npm run conformance": ci("npm run conformance"),
   "npm run conformance:client": ci("npm run conformance:client"),
+  // docs/apps.md: the browser test runs it as a process (on a free port) and drives the page it serves.
+  "npm run example:apps": {
+    file: "test/apps/browser.test.ts",
+    shows: ['startUrlProcess("npm", ["run", "example:apps", "--", "0"])'],
+  },
   "npx mcp-gen import --config .mcp.json": {
     file: "test/generator/consumer/import-config.test.ts",
     shows: ['cli(SCRATCH, "import", "--config", ".mcp.json")'],
