@@ -4,8 +4,14 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
+import { statSync } from "node:fs";
 import { LineWriter, readLines } from "./streams.ts";
 import type { ReopenableTransport, TransportSink } from "./transport.ts";
+import { spawnPlan } from "./windows-command.ts";
+
+function isFile(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+}
 
 /** Environment variables passed to the server when `env` is not given (others could leak secrets). */
 export const DEFAULT_INHERITED_ENV: readonly string[] =
@@ -79,9 +85,14 @@ export class StdioClientTransport implements ReopenableTransport {
   async start(sink: TransportSink): Promise<void> {
     if (this.child) throw new Error("StdioClientTransport already started");
     const o = this.options;
-    const child = spawn(o.command, [...(o.args ?? [])], {
-      env: { ...(o.env ?? inheritedEnv()), ...o.extraEnv },
-      ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+    const env = { ...(o.env ?? inheritedEnv()), ...o.extraEnv };
+    const cwd = o.cwd ?? process.cwd();
+    // On Windows `npx` is `npx.cmd`: found through PATH/PATHEXT and run by cmd.exe (windows-command.ts).
+    const plan = spawnPlan(o.command, o.args ?? [], process.platform, { env, cwd, isFile });
+    const child = spawn(plan.file, [...plan.args], {
+      env,
+      cwd,
+      windowsVerbatimArguments: plan.verbatim,
       stdio: ["pipe", "pipe", o.stderr === "pipe" ? "pipe" : (o.stderr ?? "inherit")],
       windowsHide: true,
     }) as ChildProcessWithoutNullStreams;
