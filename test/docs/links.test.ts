@@ -2,7 +2,7 @@
  * Every relative link of README.md and docs/*.md points at a file that exists, and a `#fragment` at a heading of the
  * file it names (by GitHub's anchor rule), so the docs stay navigable when a page or a heading moves.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../generator/cli-run.ts";
@@ -50,5 +50,33 @@ describe("relative links in README.md and docs/", () => {
         broken.push(`${link.file}:${link.line}: ${link.target} (no heading #${fragment} in ${file})`);
     }
     expect(broken).toEqual([]);
+  });
+
+  it("every page of docs/ is reached from the README by following links", () => {
+    const reached = new Set(["README.md"]);
+    for (let queue = ["README.md"]; queue.length > 0;) {
+      for (const link of relativeLinks(queue.shift()!)) {
+        const target = link.target.split("#", 1)[0] ?? "";
+        const file = path.posix.normalize(path.posix.join(path.posix.dirname(link.file), target));
+        if (target === "" || !file.endsWith(".md") || reached.has(file) || !existsSync(path.join(REPO, file))) continue;
+        reached.add(file);
+        queue.push(file);
+      }
+    }
+    expect(userDocs().filter((file) => !reached.has(file))).toEqual([]);
+  });
+
+  it("every page of docs/ opens with the same navigation bar, the Tasks and Apps pages in it", () => {
+    const bars = new Map<string, string>();
+    for (const file of userDocs().filter((f) => f.startsWith("docs/"))) {
+      const lines = readFileSync(path.join(REPO, file), "utf8").split("\n");
+      const end = lines.indexOf("", 2);
+      bars.set(file, lines.slice(2, end).join(" "));
+    }
+    const first = bars.get("docs/auth.md") ?? "";
+    expect(first.startsWith("[README](../README.md)")).toBe(true);
+    expect([...bars].filter(([, bar]) => bar !== first).map(([file]) => file)).toEqual([]);
+    // The extension pages are linked from the bar (docs/tasks.md was linked from nowhere but runtime.md).
+    for (const page of ["tasks.md", "apps.md", "deploying.md", "consumers.md"]) expect(first).toContain(`](${page})`);
   });
 });
