@@ -50,7 +50,7 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
   },
   // user-flow.sh bundles init's src/server.ts this way (also --target=node20, not minified) and runs the bundle with
   // node from a folder without node_modules, called by the SDK v1 client.
-  "npx esbuild server.ts --bundle --platform=node --format=esm --minify --outfile=dist/server.mjs": {
+  "npx esbuild src/server.ts --bundle --platform=node --format=esm --minify --outfile=dist/server.mjs": {
     file: "test/package/user-flow.sh",
     shows: [
       '"src/$entry_point.ts" --bundle --platform=node --format=esm',
