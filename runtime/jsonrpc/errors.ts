@@ -31,6 +31,11 @@ export const RuntimeErrorCode = {
    * store); `data.limit` says how many. Retry when one of them ends.
    */
   TaskQuotaExceeded: -31430,
+  /**
+   * The session already holds `maxSubscriptionsPerSession` resource subscriptions (`resources/subscribe`);
+   * `data.limit` says how many. Unsubscribe from one first.
+   */
+  TooManySubscriptions: -31431,
 } as const;
 
 /** An error received from, or to be sent to, the peer as a JSON-RPC error object. */

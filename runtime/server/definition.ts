@@ -37,6 +37,7 @@ import { SERVER_METHODS } from "./methods.ts";
 import { RequestStateSealer } from "./request-state.ts";
 import type { ServerSession } from "./context.ts";
 import { Session } from "./session.ts";
+import { subscriptionLimit } from "./subscriptions.ts";
 import { matchUriTemplate } from "../protocol/uri-template.ts";
 import { jsonSchemaValidator } from "../protocol/json-schema-check.ts";
 import { extensionApplies } from "../protocol/extensions.ts";
@@ -80,6 +81,7 @@ export class ServerDefinition {
     this.handshakeProfiles = profiles.filter((p) => p.era === "handshake");
     this.handshakeByRevision = new Map(this.handshakeProfiles.map((p) => [p.version, p]));
     this.statelessByRevision = new Map(profiles.filter((p) => p.era === "stateless").map((p) => [p.version, p]));
+    subscriptionLimit(options); // a bad cap is refused here, not at the first subscription
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
     this.extensionMethods = new ExtensionMethods(options.extensions ?? [], profiles, options.onDiagnostic);
     this.features = this.extensionMethods.features;

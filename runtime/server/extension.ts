@@ -91,6 +91,11 @@ export interface ServerFeature {
    * undefined when the URI is not the feature's. May throw an `RpcError` (the request's answer).
    */
   readResource?(uri: string, context: RequestContext): Awaitable<Result | undefined>;
+  /**
+   * Whether `uri` (no registered resource's) is one the feature serves through `readResource`, so
+   * `resources/subscribe` accepts it. Absent: no URI is (the subscription is answered resource-not-found).
+   */
+  servesResource?(uri: string): boolean;
   /** The token a request of the extension's method is admitted with (default: the method's token). */
   admit?(token: AnyRequestType): AnyRequestType;
   /**

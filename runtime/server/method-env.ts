@@ -29,14 +29,15 @@ export interface MethodServer {
   readonly versions: readonly string[];
   /** The server's capabilities (under the revision of wire version `version`, when given). */
   capabilities(version?: string): Capabilities;
-  readonly options: Pick<ServerOptions, "pageSize" | "instructions">;
+  readonly options: Pick<ServerOptions, "pageSize" | "instructions" | "maxSubscriptionsPerSession">;
   /** What the served extensions add to the built-in methods. */
   readonly features: readonly ServerFeature[];
 }
 
 /** What the built-in methods ask of the session serving the request. */
 export interface MethodSession {
-  subscribe(uri: string): void;
+  /** Records the subscription; false (nothing changed) when the session already holds `limit` others. */
+  subscribe(uri: string, limit: number): boolean;
   unsubscribe(uri: string): void;
   setLogLevel(level: unknown): void;
   listen(

@@ -8,6 +8,7 @@ import { formatIssues } from "../protocol/validation.ts";
 import { ERA_RULES } from "../protocol/era.ts";
 import { isThenable } from "../protocol/helper-types.ts";
 import { ResourceNotFoundError } from "./errors.ts";
+import { subscriptionLimit, tooManySubscriptions } from "./subscriptions.ts";
 import { paginate } from "./pagination.ts";
 import { checkToolOutput, toolError, toolFailure } from "./tool-result.ts";
 import type { ListenAddition, ToolCallRunner } from "./extension.ts";
@@ -116,6 +117,23 @@ async function readResource(env: MethodEnv): Promise<Result> {
   throw notFound(env, uri, `Resource not found: ${uri}`);
 }
 
+/**
+ * `resources/subscribe`: only a URI the server serves (a registered resource, a feature's, a template's match) is
+ * subscribed, resource-not-found otherwise; one more than the session's cap is refused (-31431).
+ */
+function subscribe(env: MethodEnv): Result {
+  const uri = env.params["uri"] as string;
+  const { resources, features, templates } = env.server;
+  const served =
+    resources.has(uri) ||
+    features.some((feature) => feature.servesResource?.(uri) === true) ||
+    [...templates.values()].some((template) => template.match(uri) !== undefined);
+  if (!served) throw notFound(env, uri, `Resource not found: ${uri}`);
+  const limit = subscriptionLimit(env.server.options);
+  if (!env.session.subscribe(uri, limit)) throw tooManySubscriptions(limit);
+  return {};
+}
+
 /** The variables matched from a URI, through the template's validator when it has one (-32602 naming the variable). */
 function templateVariables(template: RegisteredTemplate, variables: Record<string, string>): unknown {
   if (!template.validator) return variables;
@@ -212,7 +230,7 @@ export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
       "resourceTemplates",
     ),
   "resources/read": readResource,
-  "resources/subscribe": (env) => (env.session.subscribe(env.params["uri"] as string), {}),
+  "resources/subscribe": subscribe,
   "resources/unsubscribe": (env) => (env.session.unsubscribe(env.params["uri"] as string), {}),
   "prompts/list": (env) =>
     listOf(

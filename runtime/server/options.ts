@@ -119,6 +119,12 @@ export interface ServerOptions {
    * client hung up counts until its handler settles. Over HTTP without sessions every request is its own session.
    */
   readonly maxRequestsInFlight?: number;
+  /**
+   * Resource subscriptions one session may hold (default 1,000; with a shared `store`, counted there across
+   * instances). One more `resources/subscribe` is answered -31431 (`RuntimeErrorCode.TooManySubscriptions`,
+   * `data.limit`); a URI that names no resource and matches no template is answered resource-not-found (-32002).
+   */
+  readonly maxSubscriptionsPerSession?: number;
   /** Page size for list results (default 100; 0 = no pagination). */
   readonly pageSize?: number;
   /** HMAC key for multi round-trip `requestState` (default: random per process; set it when several processes serve). */

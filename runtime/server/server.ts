@@ -15,6 +15,7 @@ import type { AnyNotificationType, AnyRequestType, RevisionDescriptor } from "..
 import type { Transport } from "../transport/transport.ts";
 import type { ServerSession } from "./context.ts";
 import { ServerDefinition, type ServerBroadcast } from "./definition.ts";
+import { subscriptionLimit } from "./subscriptions.ts";
 import type {
   PromptHandler,
   PromptOptions,
@@ -126,6 +127,11 @@ export class McpServer {
   /** Live sessions (for broadcasting; HTTP transports may also use it for bookkeeping). */
   get sessions(): ReadonlySet<ServerSession> {
     return this.#definition.sessions;
+  }
+
+  /** The most resource subscriptions one session may hold (`ServerOptions.maxSubscriptionsPerSession`, default 1,000). */
+  get maxSubscriptionsPerSession(): number {
+    return subscriptionLimit(this.#definition.options);
   }
 
   /** Tells every interested client that a resource changed (`notifications/resources/updated`). */

@@ -167,8 +167,12 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
 
   // ---- called by method implementations ------------------------------------------------------------------
 
-  subscribe(uri: string): void {
-    if (this.handshake) (this.handshake.subscriptions ??= new Set()).add(uri);
+  subscribe(uri: string, limit: number): boolean {
+    if (!this.handshake) return true;
+    const subscriptions = (this.handshake.subscriptions ??= new Set());
+    if (!subscriptions.has(uri) && subscriptions.size >= limit) return false;
+    subscriptions.add(uri);
+    return true;
   }
 
   unsubscribe(uri: string): void {

@@ -3,7 +3,8 @@
  * served over HTTP with its state on Redis (`REDIS_URL`), named `INSTANCE_ID`. Prints its URL on stdout.
  * Tools: echo, whoami (the instance), ask (elicitation round trip), slow (progress until cancelled), add_tool (a
  * list change raised here), touch (resources/updated of `test://doc`), log (a log message at info), pause (progress,
- * then the answer after `ms`). It serves the
+ * then the answer after `ms`). Resources: `test://doc`, the template `test://items/{id}`; `MAX_SUBSCRIPTIONS` sets
+ * `maxSubscriptionsPerSession`. It serves the
  * Tasks extension with its tasks on the same Redis; task tools: task_work (answers after `ms` naming the instance it
  * ran on), task_wait (reports progress, then runs until cancelled, printing `scale-task-cancelled <instance>`),
  * task_ask (an elicitation inside the task).
@@ -23,6 +24,7 @@ const server = new McpServer({
   revisions: builtinRevisions,
   requestStateKey: "a secret every instance shares",
   extensions: [tasks({ store: store.tasks, pollIntervalMs: 100 })],
+  ...(process.env["MAX_SUBSCRIPTIONS"] ? { maxSubscriptionsPerSession: Number(process.env["MAX_SUBSCRIPTIONS"]) } : {}),
 });
 const asTask = { extensions: taskTool({ support: "optional" }) };
 server
@@ -92,7 +94,10 @@ server
     await ctx.log.info("hello from " + instanceId);
     return text("logged");
   })
-  .resource({ uri: "test://doc", name: "doc" }, () => ({ contents: [{ uri: "test://doc", text: "doc" }] }));
+  .resource({ uri: "test://doc", name: "doc" }, () => ({ contents: [{ uri: "test://doc", text: "doc" }] }))
+  .resourceTemplate({ uriTemplate: "test://items/{id}", name: "item" }, (uri) => ({
+    contents: [{ uri, text: "item" }],
+  }));
 
 const running = await serve(server, {
   store,

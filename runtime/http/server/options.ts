@@ -36,6 +36,11 @@ export interface SessionHost {
   /** A broadcast raised on another instance, for this process's sessions. */
   deliverBroadcast?(broadcast: Broadcast): void;
   /**
+   * The most resource subscriptions one session may hold (`McpServer.maxSubscriptionsPerSession`): with a shared
+   * `store`, each session's subscriptions there are bounded by it. Default 1,000.
+   */
+  readonly maxSubscriptionsPerSession?: number;
+  /**
    * The endpoint shares `store` with other instances (`McpServer.shareState`): throws when the server keeps state
    * only this process sees, refusing the configuration at start-up.
    */

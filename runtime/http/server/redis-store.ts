@@ -74,6 +74,23 @@ export interface RedisStoreOptions {
 const UPDATE_IF_EXISTS = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV)) return 1`;
 
+/**
+ * `resources/subscribe`: the URI joins the session's set (KEYS[1]) and the session the URI's (KEYS[2]), unless the
+ * session already holds ARGV[4] other URIs (0, nothing changed). ARGV: uri, session id, TTL in ms, the cap.
+ */
+const SUBSCRIBE = `if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 and redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[4])
+then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1]) redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[3]) return 1`;
+
+/**
+ * A session is deleted: its record, its set of URIs and its index entry go, and it leaves the set of each URI it
+ * held (ARGV[1]: the prefix of those keys, ARGV[2]: the session id), so no per-URI set outlives it.
+ */
+const DELETE_SESSION = `for _, uri in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+redis.call('SREM', ARGV[1] .. uri, ARGV[2]) end
+redis.call('DEL', KEYS[1], KEYS[2]) redis.call('ZREM', KEYS[3], ARGV[2]) return 1`;
+
 type Client = ReturnType<typeof createClient>;
 
 const INSTANCE_ID = /^[A-Za-z0-9_]{1,64}$/;
@@ -245,6 +262,10 @@ export class RedisStateStore implements StateStore {
   private subsKey(id: string): string {
     return `${this.prefix}{${id}}:subs`;
   }
+  /** The sessions subscribed to `uri`. */
+  private subscribersKey(uri: string): string {
+    return `${this.prefix}sub:${uri}`;
+  }
   private streamKey(sessionId: string, streamId: string): string {
     return `${this.prefix}{${sessionId}}:ev:${streamId}`;
   }
@@ -286,22 +307,16 @@ export class RedisStateStore implements StateStore {
           if (patch.logLevel !== undefined) args.push("level", patch.logLevel);
           if (args.length > 0) await c().eval(UPDATE_IF_EXISTS, { keys: [this.sessionKey(id)], arguments: args });
         }),
-      subscribe: (id, uri, on) =>
+      subscribe: (id, uri, on, limit) =>
         this.run(async () => {
-          const byUri = `${this.prefix}sub:${uri}`;
-          if (on)
-            await c()
-              .multi()
-              .sAdd(this.subsKey(id), uri)
-              .pExpire(this.subsKey(id), ttl)
-              .sAdd(byUri, id)
-              .pExpire(byUri, ttl)
-              .exec();
-          else await c().multi().sRem(this.subsKey(id), uri).sRem(byUri, id).exec();
+          const keys = [this.subsKey(id), this.subscribersKey(uri)];
+          if (on) return (await c().eval(SUBSCRIBE, { keys, arguments: [uri, id, String(ttl), String(limit)] })) === 1;
+          await c().multi().sRem(keys[0]!, uri).sRem(keys[1]!, id).exec();
+          return true;
         }),
       audience: (uri) =>
         this.run(async () => {
-          if (uri !== undefined) return c().sMembers(`${this.prefix}sub:${uri}`);
+          if (uri !== undefined) return c().sMembers(this.subscribersKey(uri));
           const [, live] = (await c()
             .multi()
             .zRemRangeByScore(this.indexKey, "-inf", Date.now())
@@ -311,11 +326,8 @@ export class RedisStateStore implements StateStore {
         }),
       delete: (id) =>
         this.run(async () => {
-          await c()
-            .multi()
-            .del([this.sessionKey(id), this.subsKey(id)])
-            .zRem(this.indexKey, id)
-            .exec();
+          const keys = [this.sessionKey(id), this.subsKey(id), this.indexKey];
+          await c().eval(DELETE_SESSION, { keys, arguments: [this.subscribersKey(""), id] });
         }),
     };
   }

@@ -227,7 +227,7 @@ export class SessionTransport implements Transport {
     if (isResponse(message)) {
       const exchange = this.answered(message);
       if (!exchange) return;
-      const sent = shared ? await shared.answered(message) : message;
+      const sent = shared ? await shared.answered(message, this.replayHere) : message;
       await exchange.deliver(sent, message.id);
       return;
     }
@@ -249,6 +249,8 @@ export class SessionTransport implements Transport {
   }
 
   /** Shared state: a message routed from another instance (an answer this copy waits for, a cancellation). */
+  private readonly replayHere = (posted: Posted): void => this.deliverRouted(posted);
+
   deliverRouted(posted: Posted): void {
     if (this.sink && !this.closed) deliverClassified(this.sink, posted.classified, {});
   }

@@ -14,6 +14,7 @@ import { isObject, sortMessage, type Posted, type PostedRequest } from "./answer
 import type { EventStore } from "./event-store.ts";
 import type { RequestId } from "./exchange.ts";
 import type { SessionHost } from "./options.ts";
+import { subscriptionLimit, tooManySubscriptions } from "../../server/subscriptions.ts";
 import { routeAnswer } from "./shared-answers.ts";
 import type { Broadcast, BusMessage, StateStore } from "./shared-state.ts";
 import { SseStream } from "./sse.ts";
@@ -38,9 +39,10 @@ export interface SharedHooks {
   outgoing(message: object): Promise<object>;
   /**
    * A response is about to go out: what its request changed is written to the store first; the response to send
-   * (the store-unavailable error when that write failed).
+   * (the store-unavailable error when that write failed). `replay` delivers a request into this instance's copy of
+   * the session (its answer goes nowhere), to undo there what the store refused.
    */
-  answered(response: object): Promise<object>;
+  answered(response: object, replay: (request: Posted) => void): Promise<object>;
   /** A message for the session's GET stream, wherever it is held. */
   toGetStream(message: object, getStream: string): Promise<void>;
   /** GET (a new GET stream, or a resumption of any stream of the session). */
@@ -136,7 +138,7 @@ export class SharedSession implements SharedHooks {
     return { ...message, id: wire };
   }
 
-  async answered(response: object): Promise<object> {
+  async answered(response: object, replay: (request: Posted) => void): Promise<object> {
     const id = (response as { id: RequestId }).id;
     const request = this.recorded.get(id);
     if (!request) return response;
@@ -150,7 +152,14 @@ export class SharedSession implements SharedHooks {
         this.logLevel = level;
         await sessions.update(this.sessionId, { logLevel: level });
       } else if (typeof uri === "string") {
-        await sessions.subscribe(this.sessionId, uri, request.method === "resources/subscribe");
+        const limit = subscriptionLimit(this.deployment.host);
+        // Counted across the deployment (this copy of the session holds only what was asked here): when the session
+        // already holds its cap there, this copy unsubscribes again, so it holds no more than was acknowledged.
+        if (!(await sessions.subscribe(this.sessionId, uri, request.method === "resources/subscribe", limit))) {
+          const undo = { jsonrpc: "2.0", id: `${REPLAY_PREFIX}undo:${String(id)}`, method: "resources/unsubscribe" };
+          replay(SharedSessions.replayed({ ...undo, params: { uri } }));
+          return { jsonrpc: "2.0", id, error: tooManySubscriptions(limit).toJSON() };
+        }
       }
     } catch (error) {
       this.deployment.report(error);
@@ -227,7 +236,7 @@ export class SharedSessions {
 
   constructor(
     readonly store: StateStore,
-    private readonly host: SessionHost,
+    readonly host: SessionHost,
     private readonly local: LocalSessions,
     private readonly onError: (error: unknown) => void,
     private readonly pollMs = 1_000,

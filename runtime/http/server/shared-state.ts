@@ -49,8 +49,11 @@ export interface SessionStore {
   get(id: string): Promise<SessionRecord | undefined>;
   /** Change fields of an existing session (never recreates a deleted one). */
   update(id: string, patch: Pick<SessionRecord, "initialized" | "logLevel">): Promise<void>;
-  /** `resources/subscribe` (`on`) or `resources/unsubscribe` of `uri` by the session. */
-  subscribe(id: string, uri: string, on: boolean): Promise<void>;
+  /**
+   * `resources/subscribe` (`on`) or `resources/unsubscribe` of `uri` by the session. Subscribing, false (nothing
+   * changed) when the session already holds `limit` other subscriptions; unsubscribing, always true.
+   */
+  subscribe(id: string, uri: string, on: boolean, limit: number): Promise<boolean>;
   /** The sessions a broadcast goes to: all of them, or those subscribed to `uri`. */
   audience(uri?: string): Promise<readonly string[]>;
   delete(id: string): Promise<void>;
@@ -161,10 +164,14 @@ class MemoryStore implements MemoryStateStore {
         const entry = all.get(id);
         if (entry) entry.record = { ...entry.record, ...patch };
       },
-      async subscribe(id, uri, on) {
-        const entry = all.get(id);
-        if (on) entry?.subscriptions.add(uri);
-        else entry?.subscriptions.delete(uri);
+      async subscribe(id, uri, on, limit) {
+        const subscriptions = all.get(id)?.subscriptions;
+        if (!on) subscriptions?.delete(uri);
+        else if (subscriptions && !subscriptions.has(uri)) {
+          if (subscriptions.size >= limit) return false;
+          subscriptions.add(uri);
+        }
+        return true;
       },
       async audience(uri) {
         return [...all].filter(([, s]) => uri === undefined || s.subscriptions.has(uri)).map(([id]) => id);

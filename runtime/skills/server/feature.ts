@@ -96,6 +96,7 @@ function skillsFeature(
   return {
     requests,
     capabilities: { resources: {} },
+    servesResource: (uri) => uri.startsWith("skill://") && catalog.file(uri) !== undefined,
     async readResource(uri, context) {
       const file = uri.startsWith("skill://") ? catalog.file(uri) : undefined;
       if (!file) return undefined;
