@@ -8,3 +8,4 @@
  */
 export { apps, declaresApps, toolVisibility, APPS_EXTENSION_ID, LEGACY_RESOURCE_URI_KEY } from "./server/feature.ts";
 export { serveViews, VIEW_MIME_TYPE, type AppView } from "./server/views.ts";
+export { viewAllowAttribute, viewCsp, type ViewCsp } from "./host/csp.ts";
