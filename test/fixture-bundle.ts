@@ -35,6 +35,7 @@ export const PROGRAMS = [
   "test/fuzz/harness/hostile.ts",
   "test/fuzz/harness/launch.ts",
   "test/manifest/fixtures/listing-server.ts",
+  "test/runtime/apps/fixtures/forecast-server.ts",
   "test/runtime/client/fixtures/odd-stdio-server.ts",
   "test/runtime/client/fixtures/sdk-v1-http-server.ts",
   "test/runtime/client/fixtures/sdk-v2-http-server.ts",
