@@ -47,6 +47,7 @@ export const PROGRAMS = [
   "test/runtime/fixtures/strict-legacy-server.ts",
   "test/runtime/fixtures/v2-server.ts",
   "test/runtime/server/tasks/fixtures/tasks-server.ts",
+  "test/runtime/skills/fixtures/skills-server.ts",
   "test/scale/instance.ts",
 ];
 

@@ -296,6 +296,12 @@ function featureClient(connection: ClientConnection): FeatureClient {
     get era() {
       return connection.era;
     },
+    get serverCapabilities() {
+      return connection.serverCapabilities;
+    },
+    get serverInfo() {
+      return connection.serverInfo;
+    },
     request: (method, params, options) =>
       connection.request(method, params, options) as Promise<Record<string, unknown>>,
     exchange: (method, params, options) => connection.exchange(method, params, options),

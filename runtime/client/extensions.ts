@@ -34,6 +34,10 @@ export type InputRequests = NonNullable<InputRequired["inputRequests"]>;
 export interface FeatureClient {
   /** The negotiated era. */
   readonly era: Era;
+  /** The server's capabilities as negotiated (its extensions' settings included). */
+  readonly serverCapabilities: Readonly<Record<string, unknown>>;
+  /** The server's `serverInfo`, when it sent one. */
+  readonly serverInfo: Readonly<{ name: string; version: string }> | undefined;
   /** Sends a request (of the revision or a negotiated extension) and resolves to its validated complete result. */
   request(method: string, params: unknown, options?: CallOptions): Promise<Record<string, unknown>>;
   /** Sends a request, answering multi round-trip rounds; resolves to the server's last answer as it came. */

@@ -4,6 +4,10 @@
  *
  * Server: `new McpServer({ …, extensions: [skills({ skills: skillCatalog, load: embeddedSkillFiles(skillFiles) })] })`
  * (a generated server does this from the manifest's `skills:`); dynamic skills (`resources: "dynamic"`) from code.
+ *
+ * Client: `new McpClient({ …, extensions: [skillsClient()] })`, then `skillsOf(client)`: `list()`, `get(uri)`,
+ * `read(uri)` (verified against the held entry: size, digest, frontmatter; `SkillVerificationError` otherwise) and
+ * `readDirectory(uri)`. Nothing is read before `read` asks for it.
  */
 export { skills, skillEntry, SKILLS_EXTENSION_ID, type SkillsOptions } from "./server/feature.ts";
 export { embeddedSkillFiles, type EmbeddedSkillFile } from "./server/embedded.ts";
@@ -16,3 +20,8 @@ export {
   type SkillFrontmatter,
   type StaticSkill,
 } from "./server/catalog.ts";
+
+export { skillsClient, skillsOf, type DirectoryEntry, type SkillListing, type SkillsApi } from "./client/feature.ts";
+export type { SkillFile } from "./client/verify.ts";
+export { SkillEntryError, SkillVerificationError, type SkillVerificationReason } from "./client/errors.ts";
+export type { Skill, SkillResource } from "../generated/extensions/skills/types.ts";
