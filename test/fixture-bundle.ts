@@ -48,6 +48,7 @@ export const PROGRAMS = [
   "test/runtime/fixtures/v2-server.ts",
   "test/runtime/server/tasks/fixtures/tasks-server.ts",
   "test/runtime/skills/fixtures/skills-server.ts",
+  "test/runtime/skills/fixtures/v2-skills-server.ts",
   "test/scale/instance.ts",
 ];
 

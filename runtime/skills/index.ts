@@ -21,7 +21,14 @@ export {
   type StaticSkill,
 } from "./server/catalog.ts";
 
-export { skillsClient, skillsOf, type DirectoryEntry, type SkillListing, type SkillsApi } from "./client/feature.ts";
+export {
+  skillsClient,
+  skillsOf,
+  type DirectoryEntry,
+  type SkillListing,
+  type SkillsApi,
+  type SkillsClientOptions,
+} from "./client/feature.ts";
 export type { SkillFile } from "./client/verify.ts";
 export { SkillEntryError, SkillVerificationError, type SkillVerificationReason } from "./client/errors.ts";
 export type { Skill, SkillResource } from "../generated/extensions/skills/types.ts";

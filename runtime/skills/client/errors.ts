@@ -24,18 +24,29 @@ export class SkillVerificationError extends Error {
   readonly uri: string;
   /** The SKILL.md URI of the held entry the file was checked against (undefined for an unlisted file). */
   readonly skill: string | undefined;
-  /** The server it came from (its `serverInfo.name`, when it sent one). */
+  /** The host's label of the server it came from (`skillsClient({ server })`), when given. */
   readonly server: string | undefined;
   /** For `frontmatter`: one line per differing field (its name and how it differs, never its value). */
   readonly differences: readonly string[];
 
   constructor(
     reason: SkillVerificationReason,
-    file: { readonly uri: string; readonly skill?: string | undefined; readonly server?: string | undefined },
+    file: {
+      readonly uri: string;
+      readonly skill?: string | undefined;
+      readonly server?: string | undefined;
+      /** The server's self-reported `serverInfo.name`, named only when the host gave no label. */
+      readonly selfNamed?: string | undefined;
+    },
     detail: string,
     differences: readonly string[] = [],
   ) {
-    const from = file.server === undefined ? "" : ` from server ${shownText(file.server)}`;
+    const from =
+      file.server !== undefined
+        ? ` from server ${shownText(file.server)}`
+        : file.selfNamed !== undefined
+          ? ` from the server that names itself ${shownText(file.selfNamed)}`
+          : "";
     super(`skill file ${shownText(file.uri)}${from} failed verification (${reason}): ${detail}`);
     this.reason = reason;
     this.uri = file.uri;

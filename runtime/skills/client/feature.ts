@@ -4,7 +4,8 @@
  * `client.extension(…)` (or `skillsOf(client)`) its typed API. `list()` and `get()` hold the entries they receive and
  * read nothing else (no prefetching); `read(uri)` reads one file and verifies it against the held entries
  * (`SkillVerificationError` when it fails, the content unused); `readDirectory(uri)` reads a folder's children. The
- * entries are held per client, so per server: a skill's identity is (server, uri).
+ * entries are held per client, so per server: a skill's identity is (server, uri), the server named by the host's
+ * label (`skillsClient({ server })`).
  */
 import { ProtocolUsageError } from "../../jsonrpc/errors.ts";
 import type { CallOptions, McpClient } from "../../client/client.ts";
@@ -46,9 +47,17 @@ export type DirectoryEntry = ReadResourceDirectoryResult["resources"][number];
 /** Pages walked at most by one `list()` or `readDirectory()` (a server that never stops paging is refused). */
 const MAX_PAGES = 1000;
 
+export interface SkillsClientOptions {
+  /**
+   * The host's own label for the server (e.g. `docs-server`): half of every skill's identity (server, uri), named by
+   * each file read and each error. The page requires a host-assigned label, not the server's self-reported name.
+   */
+  readonly server?: string;
+}
+
 /** The Skills extension for `ClientOptions.extensions`, with its typed API. */
-export function skillsClient(): ClientExtension<SkillsApi> {
-  return { ...extension, attach: (client) => ({ api: skillsApi(client) }) };
+export function skillsClient(options: SkillsClientOptions = {}): ClientExtension<SkillsApi> {
+  return { ...extension, attach: (client) => ({ api: skillsApi(client, options.server) }) };
 }
 
 /** Looked up by id: whichever `skillsClient()` the client lists. */
@@ -66,7 +75,7 @@ function settings(client: FeatureClient): Readonly<Record<string, unknown>> | un
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
-function skillsApi(client: FeatureClient): SkillsApi {
+function skillsApi(client: FeatureClient, server: string | undefined): SkillsApi {
   const held = new HeldSkills();
   const connected = () => {
     try {
@@ -118,7 +127,7 @@ function skillsApi(client: FeatureClient): SkillsApi {
       hold("skills/get", [skill]);
       return skill;
     },
-    read: (uri, options = {}) => readVerified(client, held, uri, options),
+    read: (uri, options = {}) => readVerified(client, held, { uri, server }, options),
     async readDirectory(uri, options = {}) {
       if (!supported() || settings(client)?.["directoryRead"] !== true)
         throw new ProtocolUsageError(

@@ -15,6 +15,8 @@ import { uriKey, type HeldSkill, type HeldSkills } from "./held.ts";
 export interface SkillFile {
   /** The URI read. */
   readonly uri: string;
+  /** The host's label of the server it came from (`skillsClient({ server })`). */
+  readonly server: string | undefined;
   /** The SKILL.md URI of the held entry it was checked against. */
   readonly skill: string;
   readonly mimeType: string | undefined;
@@ -32,14 +34,15 @@ export interface SkillFile {
 export async function readVerified(
   client: FeatureClient,
   held: HeldSkills,
-  uri: string,
+  target: { readonly uri: string; readonly server: string | undefined },
   options: CallOptions,
 ): Promise<SkillFile> {
-  const server = client.serverInfo?.name;
+  const { uri, server } = target;
+  const selfNamed = client.serverInfo?.name;
   const listing = held.listing(uri);
   const governing: HeldSkill | undefined = listing.skillOf ?? listing.listedBy[0]?.skill ?? listing.dynamic;
   const fail = (reason: SkillVerificationReason, detail: string, differences?: readonly string[]) =>
-    new SkillVerificationError(reason, { uri, skill: governing?.entry.uri, server }, detail, differences);
+    new SkillVerificationError(reason, { uri, skill: governing?.entry.uri, server, selfNamed }, detail, differences);
   if (!governing) throw fail("unlisted", "no skill entry held from this server lists it (list or get it first)");
   const result = await client.request("resources/read", { uri }, options);
   const bytes = contentBytes(result, uri);
@@ -53,6 +56,7 @@ export async function readVerified(
   const mimeType = mimeOf(result, uri);
   const file = {
     uri,
+    server,
     skill: governing.entry.uri,
     mimeType,
     bytes,

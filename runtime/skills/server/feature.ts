@@ -92,7 +92,13 @@ function skillsFeature(
     },
   };
   if (options.directoryRead)
-    requests["resources/directory/read"] = (params, context) => readDirectory(catalog, params, context, pageSize);
+    requests["resources/directory/read"] = async (params, context) => ({
+      ...(await readDirectory(catalog, params, context, pageSize)),
+      // The page's result has no cache hints, but the SDK v2 client (2.4.0) refuses one without them; they are a
+      // freshness hint only (0 ms, the scope an authenticated request gets, unless `cache` says otherwise).
+      ttlMs: options.cache?.ttlMs ?? 0,
+      cacheScope: options.cache?.scope ?? (context.authInfo ? "private" : "public"),
+    });
   return {
     requests,
     capabilities: { resources: {} },

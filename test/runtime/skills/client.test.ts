@@ -3,10 +3,9 @@
  * (fixtures/skills-server.ts), over stdio and Streamable HTTP: entries listed and got, nothing read before `read`
  * asks, every read verified (size, digest, frontmatter), directory reads; and a server whose entries no longer
  * describe what it serves (one byte changed, a longer file, an unlisted file, a changed frontmatter field) refused
- * with `SkillVerificationError`, whose message names the file and never its content. Expected entries are computed
- * here with node:crypto, independently of the runtime.
+ * with `SkillVerificationError`, whose message names the file and the host's label of the server, never the content.
+ * Expected entries are computed with node:crypto (fixtures/skill-files.ts), independently of the runtime.
  */
-import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinRevisions, McpClient, type Transport } from "../../../runtime/index.ts";
@@ -15,22 +14,9 @@ import { StreamableHttpClientTransport } from "../../../runtime/http/index.ts";
 import { SkillVerificationError, skillsClient, skillsOf } from "../../../runtime/skills/index.ts";
 import { nodeArgs } from "../../fixture-run.ts";
 import { killPeers, startFixture } from "../client/peers.ts";
-import { EMAIL, GIT_FLOW_MD, REFUNDS_MD } from "./fixtures/skill-files.ts";
+import { EMAIL, GIT_FLOW, REFUNDS, REFUNDS_MD } from "./fixtures/skill-files.ts";
 
 const SERVER = fileURLToPath(new URL("./fixtures/skills-server.ts", import.meta.url));
-const digest = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
-const file = (uri: string, text: string) => ({ uri, digest: digest(text), size: Buffer.byteLength(text) });
-
-const REFUNDS = {
-  uri: "skill://acme/refunds/SKILL.md",
-  frontmatter: { name: "refunds", description: "Process refunds", license: "MIT" },
-  resources: [file("skill://acme/refunds/SKILL.md", REFUNDS_MD), file("skill://acme/refunds/examples/email.md", EMAIL)],
-};
-const GIT_FLOW = {
-  uri: "skill://git-flow/SKILL.md",
-  frontmatter: { name: "git-flow", description: "Branching" },
-  resources: [file("skill://git-flow/SKILL.md", GIT_FLOW_MD)],
-};
 
 afterEach(killPeers);
 
@@ -51,12 +37,12 @@ const stdio = (...args: string[]) =>
 const http = async (...args: string[]) =>
   new StreamableHttpClientTransport(await startFixture(SERVER, "--http", ...args));
 
-async function connected(transport: Transport) {
+async function connected(transport: Transport, server = "docs-server") {
   const sent = recorded(transport);
   const client = new McpClient({
     revisions: builtinRevisions,
     info: { name: "skills-host", version: "1" },
-    extensions: [skillsClient()],
+    extensions: [skillsClient({ server })],
   });
   await client.connect(transport);
   return { client, skills: skillsOf(client), sent };
@@ -89,7 +75,8 @@ describe.each([
       // No prefetching: listing and getting read no file.
       expect(sent).not.toContain("resources/read");
       const manifest = await skills.read(REFUNDS.uri);
-      expect(manifest).toMatchObject({ uri: REFUNDS.uri, skill: REFUNDS.uri, verified: true, text: REFUNDS_MD });
+      expect(manifest).toMatchObject({ uri: REFUNDS.uri, server: "docs-server", skill: REFUNDS.uri, verified: true });
+      expect(manifest.text).toBe(REFUNDS_MD);
       expect(Buffer.from(manifest.bytes).toString("utf8")).toBe(REFUNDS_MD);
       expect(manifest.frontmatter).toEqual(REFUNDS.frontmatter);
       expect(manifest.body).toBe("\n# Refunds\n");
@@ -123,8 +110,9 @@ describe("skills client refuses what its held entry does not describe", () => {
       const error = await refusal(skills.read(c.uri));
       expect(error.reason).toBe(c.reason);
       expect(error.uri).toBe(c.uri);
-      expect(error.server).toBe("mcp-gen-skills");
-      expect(error.message).toContain(`skill file ${c.uri} from server mcp-gen-skills failed verification`);
+      expect(error.server).toBe("docs-server");
+      expect(error.skill).toBe(c.tamper === "unlisted" ? undefined : REFUNDS.uri);
+      expect(error.message).toContain(`skill file ${c.uri} from server docs-server failed verification`);
       expect(error.message).not.toContain(c.content);
       // An unlisted file is refused before any request; the others were read, then refused.
       expect(sent.filter((m) => m === "resources/read")).toHaveLength(c.tamper === "unlisted" ? 0 : 1);
@@ -137,13 +125,14 @@ describe("skills client refuses what its held entry does not describe", () => {
   });
 
   it("holds entries per server: a file another server's client listed is unlisted here", async () => {
-    const first = await connected(stdio());
-    const second = await connected(stdio());
+    const first = await connected(stdio(), "first");
+    const second = await connected(stdio(), "second");
     try {
       await first.skills.list();
       expect((await first.skills.read(REFUNDS.uri)).verified).toBe(true);
       const error = await refusal(second.skills.read(REFUNDS.uri));
       expect(error.reason).toBe("unlisted");
+      expect(error.server).toBe("second");
       expect(second.sent).not.toContain("resources/read");
     } finally {
       await Promise.all([first.client.close(), second.client.close()]);
