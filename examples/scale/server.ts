@@ -1,5 +1,5 @@
 /**
- * One instance of a server run as several behind a load balancer (docs/deploying.md, "Several instances"): its
+ * One instance of a server run as several behind a load balancer (docs/scaling.md): its
  * sessions, resumable streams and notifications live on Redis, so any instance serves any request.
  * Environment: REDIS_URL, INSTANCE_ID (unique per instance), PORT, REQUEST_STATE_KEY (the same on every instance).
  */
@@ -32,6 +32,9 @@ const running = await serve(server, {
   // Every client reaches us from the load balancer's address: limit per client there instead.
   maxSessionsPerClient: 100_000,
   maxConnectionsPerAddress: 0,
+  health: true, // GET /health, GET /ready for the balancer's checks
 });
 console.log(`${instanceId} serving ${running.url}`);
-process.on("SIGTERM", () => void running.close().then(() => store.close()));
+// A rolling restart keeps every call (docs/scaling.md): readiness 503 first, calls in flight get 10 s, then the
+// store closes.
+process.once("SIGTERM", () => void running.close({ unreadyMs: 2_000, drainMs: 10_000 }).then(() => process.exit(0)));

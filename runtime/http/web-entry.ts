@@ -4,7 +4,15 @@
  * reachable from here uses web APIs only; test/runtime/http/server/web-only.test.ts bundles this module for a neutral platform and
  * fails on any `node:` import or use of `Buffer`, `process` or `setImmediate`.
  */
-export { McpHttpHandler, mintSessionId, type McpHttpOptions, type SessionHost } from "./server/handler.ts";
+export {
+  McpHttpHandler,
+  mintSessionId,
+  type DrainOptions,
+  type EndpointState,
+  type HealthOptions,
+  type McpHttpOptions,
+  type SessionHost,
+} from "./server/handler.ts";
 export { toFetchHandler, fromWebRequest, toWebResponse } from "./server/web.ts";
 export type { HostTool, LegacyPaths } from "./server/options.ts";
 export { InMemoryEventStore, type EventStore } from "./server/event-store.ts";

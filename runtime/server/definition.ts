@@ -300,6 +300,11 @@ export class ServerDefinition {
     for (const feature of this.features) feature.shareState?.(store);
   }
 
+  /** Ends every session's `subscriptions/listen` streams gracefully (a shutdown: clients listen elsewhere). */
+  endListenStreams(): void {
+    for (const session of this.live) session.endListens();
+  }
+
   /** Ends every session's `subscriptions/listen` streams gracefully and closes the sessions. */
   async close(): Promise<void> {
     await Promise.all([...this.live].map((session) => session.close()));

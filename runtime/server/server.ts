@@ -160,6 +160,14 @@ export class McpServer {
     this.#definition.shareState(store);
   }
 
+  /**
+   * Ends every session's `subscriptions/listen` streams gracefully and leaves the sessions open: an HTTP endpoint
+   * shutting down calls it, so listening clients reconnect to another instance.
+   */
+  endListenStreams(): void {
+    this.#definition.endListenStreams();
+  }
+
   /** Ends every session's `subscriptions/listen` streams gracefully and closes the sessions. */
   close(): Promise<void> {
     return this.#definition.close();

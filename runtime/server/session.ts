@@ -111,6 +111,11 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
     return this.server.capabilities();
   }
 
+  /** Ends `subscriptions/listen` streams with their graceful result; the session goes on. */
+  endListens(): void {
+    this.listens?.endAll();
+  }
+
   /** Ends `subscriptions/listen` streams with their graceful result, then closes the transport. */
   async close(): Promise<void> {
     if (this.engine.closed) return;

@@ -8,7 +8,7 @@
  * and over HTTP (`@mcp-gen/runtime/http`, as the README shows). `mcp-gen init` (default runtime import) scaffolds a
  * project in the same way, and its server runs as a real process.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -173,4 +173,32 @@ it("mcp-gen init with the default runtime import: the scaffold builds with its o
   } finally {
     await client.close();
   }
+
+  // The HTTP entry (`npm run start:http`): its probes answer, and SIGTERM is the graceful shutdown (readiness 503,
+  // then the listener closes and the process exits 0).
+  const http = spawn(process.execPath, ["dist/http.js"], {
+    cwd: dir,
+    env: { ...process.env, PORT: "0", UNREADY_MS: "300" },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    http.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(out.split("\n")[0]!.trim());
+    });
+    http.once("exit", (code) => reject(new Error(`dist/http.js exited (${code})`)));
+  });
+  const exited = new Promise<number | null>((resolve) => http.once("exit", resolve));
+  expect((await fetch(new URL("/health", url))).status).toBe(200);
+  expect(await (await fetch(new URL("/ready", url))).json()).toEqual({ status: "ready" });
+  http.kill("SIGTERM");
+  // Until the signal is handled readiness may still say 200; the first other answer must be the draining one.
+  let draining: Response;
+  for (;;) {
+    draining = await fetch(new URL("/ready", url));
+    if (draining.status !== 200) break;
+    await draining.arrayBuffer();
+  }
+  expect([draining.status, await draining.json()]).toEqual([503, { status: "draining" }]);
+  expect(await exited).toBe(0);
 }, 120_000);

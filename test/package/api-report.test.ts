@@ -68,6 +68,7 @@ describe("runtime public API report", () => {
       "close",
       "connect",
       "deliverBroadcast",
+      "endListenStreams",
       "maxSubscriptionsPerSession",
       "notifyResourceUpdated",
       "onBroadcast",

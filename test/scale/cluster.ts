@@ -134,6 +134,11 @@ export class InstanceProcess {
     return this.child?.pid;
   }
 
+  /** The exit code once the process ended by itself (null while it runs or when a signal ended it). */
+  get exitCode(): number | null {
+    return this.child?.exitCode ?? null;
+  }
+
   get alive(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }

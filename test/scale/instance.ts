@@ -86,6 +86,7 @@ server
     return text("touched");
   })
   .tool({ name: "pause", inputSchema: object }, async (args, ctx) => {
+    process.stderr.write(`scale-pause-start ${instanceId} ${Number((args as { ms?: unknown }).ms ?? 300)}\n`);
     await ctx.reportProgress(1);
     await new Promise((resolve) => setTimeout(resolve, Number((args as { ms?: unknown }).ms ?? 300)));
     return text(`paused on ${instanceId}`);
@@ -101,14 +102,21 @@ server
 
 const running = await serve(server, {
   store,
+  health: true,
   maxConnectionsPerAddress: 0,
   maxSessionsPerClient: 10_000,
   ...(process.env["POLL_AFTER_MS"] ? { pollAfterMs: Number(process.env["POLL_AFTER_MS"]) } : {}),
 });
 process.stdout.write(`${running.url}\n`);
-process.on("SIGTERM", () => {
-  void running
-    .close()
-    .then(() => store.close())
-    .then(() => process.exit(0));
+// The graceful shutdown of docs/scaling.md: readiness 503 first, then drain, then the store closes.
+const drainMs = Number(process.env["DRAIN_MS"] ?? 10_000);
+const unreadyMs = Number(process.env["UNREADY_MS"] ?? 0);
+process.once("SIGTERM", () => {
+  running.close({ drainMs, unreadyMs }).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 });

@@ -32,6 +32,24 @@ export interface ExchangeOptions {
   readonly statusOf?: ((response: object) => number) | undefined;
 }
 
+/**
+ * What ending a POST unanswered means: "session-gone" (the session ended: 404) or "retry" (the request may be sent
+ * again: its session lives on in a shared store, or it has none; 503 with `Retry-After`).
+ */
+export type AbortOutcome = "session-gone" | "retry";
+
+/** The JSON-RPC error of a request this instance stopped serving before answering it (shutting down). */
+export const SHUTTING_DOWN = {
+  code: -32603,
+  message: "Service Unavailable: this server instance is shutting down; send the request again",
+} as const;
+
+/** 503 with `Retry-After`: the request was not served here, and may be sent again (to another instance). */
+export function retryElsewhere(id: RequestId | null, headers?: Readonly<Record<string, string>>): HttpResponseOut {
+  const retry = Object.assign({ "retry-after": "1", connection: "close" }, headers);
+  return jsonResponse(503, { jsonrpc: "2.0", id, error: SHUTTING_DOWN }, retry);
+}
+
 export class Exchange {
   readonly outstanding = new Set<RequestId>();
   /** The HTTP answer, once decided (a plain-JSON answer, a stream's head, or 404). */
@@ -142,16 +160,39 @@ export class Exchange {
     if (!this.finished) this.detached = true;
   }
 
-  /** End without a response: the session or transport is closing. An undecided POST gets 404 (session gone). */
-  abort(): void {
+  /**
+   * End without a response: the session or transport is closing. An undecided POST gets 404 (session gone), or 503
+   * with `Retry-After` where the request may be sent again ("retry").
+   */
+  abort(outcome: AbortOutcome = "session-gone"): void {
     if (!this.decided) {
       this.decided = true;
       // The id of the one request this POST carried; null for a batch (no single request to name).
       const id = !this.options.batch && this.outstanding.size === 1 ? [...this.outstanding][0]! : null;
-      this.resolve(jsonResponse(404, { jsonrpc: "2.0", id, error: { code: -32000, message: "Session terminated" } }));
+      this.resolve(
+        outcome === "retry"
+          ? retryElsewhere(id, this.options.headers)
+          : jsonResponse(404, { jsonrpc: "2.0", id, error: { code: -32000, message: "Session terminated" } }),
+      );
     }
     this.stream?.end();
     this.finishListeners();
+  }
+
+  /**
+   * Shutting down, the deadline passed: an undecided POST gets 503 with `Retry-After`; a stream already open gets a
+   * JSON-RPC error per unanswered request (stored for a resumption elsewhere), then ends.
+   */
+  async giveUp(): Promise<void> {
+    if (this.finished && this.decided) return;
+    if (!this.decided) {
+      this.abort("retry");
+      return;
+    }
+    const ids = [...this.outstanding];
+    this.outstanding.clear();
+    for (const id of ids) await this.write({ jsonrpc: "2.0", id, error: SHUTTING_DOWN }).catch(() => undefined);
+    this.finish();
   }
 
   private answerWithJson(): void {

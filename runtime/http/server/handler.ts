@@ -25,17 +25,22 @@ import {
   type Posted,
   type ReadMessage,
 } from "./answers.ts";
+import { DEFAULT_DRAIN_MS, InFlight, type EndpointState } from "./drain.ts";
 import { eraOfBatch, eraOfPost, connectOrForget, type EraCall, type EraServices, type HttpEra } from "./eras.ts";
+import { retryElsewhere } from "./exchange.ts";
 import { acceptsJsonAndSse, accepts, checkHostAndOrigin } from "./guards.ts";
 import { HandshakeEra } from "./handshake-era.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import type { LegacyPaths, McpHttpOptions, SessionHost } from "./options.ts";
+import { Probes } from "./probes.ts";
 import { SessionRegistry } from "./session-registry.ts";
 import { StatelessEra } from "./stateless-era.ts";
 import { emptyResponse, jsonResponse, type HttpRequestIn, type HttpResponseOut } from "./types.ts";
 
 export { mintSessionId, rpcError } from "./answers.ts";
 export type { LegacyPaths, McpHttpOptions, SessionHost } from "./options.ts";
+export type { DrainOptions, EndpointState } from "./drain.ts";
+export type { HealthOptions } from "./probes.ts";
 
 const DEFAULT_LEGACY_PATHS: LegacyPaths = { ssePath: "/sse", messagesPath: "/messages" };
 const DEFAULT_FORWARD = ["user-agent", "x-request-id", "traceparent", "tracestate"];
@@ -45,6 +50,9 @@ export class McpHttpHandler {
   private readonly handshake: HandshakeEra;
   private readonly stateless: StatelessEra;
   private readonly forward: readonly string[];
+  private readonly probes: Probes | undefined;
+  private readonly inFlight = new InFlight();
+  private stateNow: EndpointState = "serving";
 
   constructor(
     private readonly host: SessionHost,
@@ -67,6 +75,42 @@ export class McpHttpHandler {
     };
     this.handshake = new HandshakeEra(services, this.registry);
     this.stateless = new StatelessEra(services);
+    if (options.health)
+      this.probes = new Probes(
+        options.health,
+        options.store,
+        () => this.stateNow,
+        (e) => this.reportError(e),
+      );
+  }
+
+  /** Serving; "unready" (readiness 503, still serving); "draining" (new requests refused with a retryable 503). */
+  get state(): EndpointState {
+    return this.stateNow;
+  }
+
+  /** Requests being answered now (an SSE answer counts until its stream ends). */
+  get requestsInFlight(): number {
+    return this.inFlight.size;
+  }
+
+  /** Readiness answers 503 from now on (balancers stop sending here); requests are still served. */
+  unready(): void {
+    if (this.stateNow === "serving") this.stateNow = "unready";
+  }
+
+  /**
+   * The graceful part of a shutdown: new requests get 503 with `Retry-After`; GET, resumed and `subscriptions/listen`
+   * streams end (their clients reconnect elsewhere: with a shared store their events are there); requests in flight
+   * get `drainMs` to finish, and what is still unanswered then gets its retryable error. Then `close()`.
+   */
+  async drain(drainMs: number = DEFAULT_DRAIN_MS): Promise<void> {
+    this.stateNow = "draining";
+    this.handshake.endStreams();
+    for (const legacy of this.registry.legacy.values()) void legacy.close();
+    this.host.endListenStreams?.();
+    if (await this.inFlight.idle(drainMs)) return;
+    await Promise.all([this.handshake.giveUp(), this.stateless.giveUp()]);
   }
 
   get sessionCount(): number {
@@ -85,17 +129,24 @@ export class McpHttpHandler {
 
   /** Not `async` (per request): a route that answers at once costs no extra promise, a pending one no extra hop. */
   handle(request: HttpRequestIn): Promise<HttpResponseOut> {
+    const probe = this.probes?.answer(request);
+    if (probe) return Promise.resolve(probe);
+    if (this.stateNow === "draining") return Promise.resolve(retryElsewhere(null));
+    this.inFlight.begin();
     let answer: HttpResponseOut | Promise<HttpResponseOut>;
     try {
       answer = this.route(request);
     } catch (error) {
-      return Promise.resolve(this.internalError(error));
+      return Promise.resolve(this.failed(error));
     }
-    return answer instanceof Promise ? answer.catch(this.internalError) : Promise.resolve(answer);
+    return answer instanceof Promise
+      ? answer.then(this.inFlight.settle, this.failed)
+      : Promise.resolve(this.inFlight.settle(answer));
   }
 
   /** The 500 answer to a request whose handling threw; the error goes to `onError`. */
-  private readonly internalError = (error: unknown): HttpResponseOut => {
+  private readonly failed = (error: unknown): HttpResponseOut => {
+    this.inFlight.end();
     this.reportError(error);
     return rpcError(500, -32603, "Internal error", null);
   };

@@ -38,6 +38,8 @@ export class HandshakeEra implements HttpEra {
   readonly era = "handshake";
   /** Set with the `store` option: sessions shared with other instances. */
   private readonly shared: SharedAdmission | undefined;
+  /** `sessions: false`: the server sessions serving a request now. */
+  private readonly sessionless = new Set<RequestTransport>();
 
   constructor(
     private readonly services: EraServices,
@@ -179,9 +181,22 @@ export class HandshakeEra implements HttpEra {
     return emptyResponse(200);
   }
 
+  /** Shutting down: GET and resumed streams end, so their clients reconnect (elsewhere, with a shared store). */
+  endStreams(): void {
+    for (const session of this.registry.sessions.values()) session.endStreams();
+  }
+
+  /** Shutting down, the deadline passed: requests still unanswered get their retryable error (or 404 unshared). */
+  async giveUp(): Promise<void> {
+    await Promise.all([
+      ...[...this.registry.sessions.values()].map((s) => (this.shared ? s.giveUp() : s.leave())),
+      ...[...this.sessionless].map((t) => t.giveUp()),
+    ]);
+  }
+
   async close(): Promise<void> {
     this.shared?.close();
-    await Promise.all([...this.registry.sessions.values()].map((s) => s.close()));
+    await Promise.all([...this.registry.sessions.values()].map((s) => s.leave()));
   }
 
   /**
@@ -273,7 +288,7 @@ export class HandshakeEra implements HttpEra {
       handshakeRevision: revision,
     };
     const context = this.services.context(call);
-    const transport = new RequestTransport();
+    const transport = new RequestTransport(undefined, this.sessionless);
     return connectOrForget(this.services.host, transport).then(() =>
       transport.run(posted, serve, context, call.request),
     );

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { DEFAULT_DRAIN_MS, pause, type DrainOptions } from "./drain.ts";
 import { McpHttpHandler, type McpHttpOptions, type SessionHost } from "./handler.ts";
 import { headerParamsFromTools } from "./stateless-checks.ts";
 import { SseStream } from "./sse.ts";
@@ -128,7 +129,8 @@ export function toNodeListener(handler: McpHttpHandler): NodeListener {
     answer.then(
       (out) => {
         try {
-          if (request.tooLarge) res.setHeader("connection", "close");
+          // Shutting down: the client's next request opens a connection to another instance.
+          if (request.tooLarge || handler.state === "draining") res.setHeader("connection", "close");
           writeNodeResponse(out, res);
         } catch (error) {
           // A stream that never reached the wire must not go on buffering for a peer that will never read it.
@@ -207,7 +209,14 @@ export interface RunningServer {
   readonly port: number;
   readonly handler: McpHttpHandler;
   readonly httpServer: Server;
-  close(): Promise<void>;
+  /**
+   * `close()`: at once; requests in flight get 404 where their session ends with this process, 503 with
+   * `Retry-After` where it lives on in the shared store; the store stays open. `close({ drainMs, unreadyMs })`, the
+   * graceful shutdown (SIGTERM): readiness turns 503, after `unreadyMs` the listener closes and new requests get a
+   * retryable 503, streams without an answer end, requests in flight get `drainMs` to finish (then their retryable
+   * error), and the shared store is closed last.
+   */
+  close(options?: DrainOptions): Promise<void>;
 }
 
 /** Tool header annotations read from the server's registered tools, per request (tools may change). */
@@ -308,10 +317,23 @@ export async function serve(server: SessionHost, options: ServeOptions = {}): Pr
     port,
     handler,
     httpServer,
-    close: async () => {
+    close: async (drain?: DrainOptions) => {
+      if (drain === undefined) {
+        await handler.close();
+        httpServer.closeAllConnections();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        return;
+      }
+      handler.unready();
+      await pause(drain.unreadyMs ?? 0);
+      const drained = handler.drain(drain.drainMs ?? DEFAULT_DRAIN_MS);
+      const listenerClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      await drained;
       await handler.close();
       httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await listenerClosed;
+      await options.store?.close?.();
     },
   };
 }

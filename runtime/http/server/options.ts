@@ -7,6 +7,7 @@ import type { EventStore } from "./event-store.ts";
 import type { ResponseMode } from "./exchange.ts";
 import type { HostGuardOptions } from "./guards.ts";
 import type { HeaderParamsLookup } from "./stateless-checks.ts";
+import type { HealthOptions } from "./probes.ts";
 import type { Broadcast, StateStore } from "./shared-state.ts";
 
 /**
@@ -26,6 +27,8 @@ export interface SessionHost {
    * names their versions when a client asks for another. A version outside them is unknown here.
    */
   readonly revisions: readonly RevisionFacts[];
+  /** Shutting down: end `subscriptions/listen` streams gracefully, so their clients listen elsewhere (`McpServer`). */
+  endListenStreams?(): void;
   /** The server's tools by name (`McpServer.tools`); without them only `auth.toolScopes` and `headerParams` apply. */
   readonly tools?: ReadonlyMap<string, HostTool>;
   /**
@@ -96,6 +99,11 @@ export interface McpHttpOptions extends HostGuardOptions {
   readonly headerParams?: HeaderParamsLookup;
   /** Stateless-era versions this server speaks; others get -32022. Default: left to the server. */
   readonly modernVersions?: readonly string[];
+  /**
+   * Opt-in probe endpoints: `true` serves liveness at `/health` and readiness at `/ready` (GET/HEAD, JSON, 200 or
+   * 503; readiness checks the shared `store` and turns 503 once a graceful close begins). Default: none.
+   */
+  readonly health?: boolean | HealthOptions;
   readonly onError?: (error: unknown) => void;
 }
 

@@ -43,8 +43,14 @@ export class RequestTransport implements Transport {
   private cancel: AbortController | undefined;
   private readonly onExchangeFinished = () => this.idle();
 
-  /** `onIdle`: called when a request finished normally and the transport may serve another; else it closes. */
-  constructor(private readonly onIdle?: (transport: RequestTransport) => void) {}
+  /**
+   * `onIdle`: called when a request finished normally and the transport may serve another; else it closes.
+   * `running`: holds this transport while it serves a request (what a shutdown waits for).
+   */
+  constructor(
+    private readonly onIdle?: (transport: RequestTransport) => void,
+    private readonly running?: Set<RequestTransport>,
+  ) {}
 
   async start(sink: TransportSink): Promise<void> {
     this.sink = sink;
@@ -98,6 +104,7 @@ export class RequestTransport implements Transport {
     this.requestId = requestId;
     exchange.outstanding.add(requestId);
     exchange.onFinished = this.onExchangeFinished;
+    this.running?.add(this);
     client?.onGone(gone);
     deliverClassified(sink, classified, cancel ? Object.assign({}, context, { signal: cancel.signal }) : context);
     return exchange.answer;
@@ -118,7 +125,18 @@ export class RequestTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.exchange?.abort();
+    this.running?.delete(this);
+    // No session to lose: a request this transport drops may simply be sent again.
+    this.exchange?.abort("retry");
+    this.sink?.closed();
+  }
+
+  /** Shutting down, the deadline passed: the request still running gets its retryable error, and the transport closes. */
+  async giveUp(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true; // serves nothing more, and is not parked for another request
+    this.running?.delete(this);
+    await this.exchange?.giveUp();
     this.sink?.closed();
   }
 
@@ -132,6 +150,7 @@ export class RequestTransport implements Transport {
   }
 
   private idle(): void {
+    this.running?.delete(this);
     this.exchange = undefined;
     this.requestId = undefined;
     if (this.onIdle && !this.closed) this.onIdle(this);

@@ -12,7 +12,7 @@ import {
 } from "../../transport/transport.ts";
 import type { Posted, PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
-import { DELIVERED, Exchange, type RequestId } from "./exchange.ts";
+import { DELIVERED, Exchange, type AbortOutcome, type RequestId } from "./exchange.ts";
 import { messageEvent, SseStream, SSE_HEADERS } from "./sse.ts";
 import { emptyResponse, jsonResponse, type GoneSource, type HttpResponseOut } from "./types.ts";
 import type { RevisionFacts } from "../../protocol/preference.ts";
@@ -57,6 +57,7 @@ export class SessionTransport implements Transport {
   private getStream: SseStream | undefined;
   private streamCounter = 0;
   private closed = false;
+  private abortOutcome: AbortOutcome = "session-gone";
   /** The negotiated protocol version, learnt from the InitializeResult this transport carried. */
   protocolVersion: string | undefined;
   lastActive = Date.now();
@@ -255,11 +256,38 @@ export class SessionTransport implements Transport {
     if (this.sink && !this.closed) deliverClassified(this.sink, posted.classified, {});
   }
 
+  /** Shutting down: end the streams that carry no answer (GET, resumptions), so their clients reconnect elsewhere. */
+  endStreams(): void {
+    this.getStream?.end();
+    this.options.shared?.endStreams();
+  }
+
+  /** Requests still unanswered here. */
+  get inFlight(): number {
+    return this.exchanges.size;
+  }
+
+  /** Shutting down, the deadline passed: every POST still waiting gets its retryable error (Exchange.giveUp). */
+  async giveUp(): Promise<void> {
+    const waiting = new Set(this.exchanges.values());
+    this.exchanges.clear();
+    await Promise.all([...waiting].map((exchange) => exchange.giveUp()));
+  }
+
+  /**
+   * The endpoint closes: with a shared store the session lives on there, so POSTs this copy drops get a retryable
+   * 503 (sent again, another instance serves them); alone, the session ends with the process (404).
+   */
+  leave(): Promise<void> {
+    if (this.options.shared) this.abortOutcome = "retry";
+    return this.close();
+  }
+
   /** The session ends: DELETE, idle expiry, or the server closing it. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const exchange of new Set(this.exchanges.values())) exchange.abort();
+    for (const exchange of new Set(this.exchanges.values())) exchange.abort(this.abortOutcome);
     this.exchanges.clear();
     this.byStream.clear();
     this.getStream?.end();

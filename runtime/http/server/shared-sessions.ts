@@ -1,14 +1,12 @@
 /**
- * Handshake-era sessions served by several instances that share a `StateStore` (the `store` option, issue 24).
- * Any instance serves any request: one that meets a session it did not open reopens it locally from the session
- * record (replaying `initialize`, `notifications/initialized` and the log level, never to the client). What must reach
- * another instance goes through the store: GET-stream messages and broadcasts are appended to the session's shared
- * event store and the instance holding the stream feeds its socket from there (one ordered write path per socket,
- * so a resume on another instance with `Last-Event-ID` loses and repeats nothing); answers to server→client
- * requests go through the store to the instance that waits (only to one that does: `StateStore.routeAnswer`),
- * cancellations on the bus. Server→client request ids carry the instance's name, so two instances never use one id
- * in a session. What `logging/setLevel` and `resources/(un)subscribe` change is written to the store before their
- * answer goes out; a failed write turns the answer into the store-unavailable error.
+ * Handshake-era sessions served by several instances sharing a `StateStore` (the `store` option). Any instance serves
+ * any request: one that meets a session it did not open reopens it locally from the session record (replaying
+ * `initialize`, `notifications/initialized` and the log level, never to the client). What must reach another instance
+ * goes through the store: GET-stream messages and broadcasts are appended to the session's shared event store, whose
+ * holder feeds its socket from there (one ordered write path per socket: a resume elsewhere with `Last-Event-ID` loses
+ * and repeats nothing); answers to server→client requests go to the instance that waits (`StateStore.routeAnswer`),
+ * cancellations on the bus. Server→client request ids carry the instance's name. What `logging/setLevel` and
+ * `resources/(un)subscribe` change is stored before their answer goes out; a failed write answers store-unavailable.
  */
 import { isObject, sortMessage, type Posted, type PostedRequest } from "./answers.ts";
 import type { EventStore } from "./event-store.ts";
@@ -20,6 +18,8 @@ import type { Broadcast, BusMessage, StateStore } from "./shared-state.ts";
 import { SseStream } from "./sse.ts";
 import { END_OF_STREAM, postStreamId, sharedEvents, streamEnd, Tailer } from "./shared-streams.ts";
 import type { HttpResponseOut } from "./types.ts";
+
+const UNRECORDED = { code: -32603, message: "state store unavailable: the change was not recorded" };
 
 /** What a `SessionTransport` asks of the shared state (session-transport.ts). */
 export interface SharedHooks {
@@ -48,6 +48,8 @@ export interface SharedHooks {
   /** GET (a new GET stream, or a resumption of any stream of the session). */
   listen(lastEventId: string | undefined, headers: Record<string, string>, getStream: string): Promise<HttpResponseOut>;
   holdsStream(): boolean;
+  /** Shutting down: end the streams this instance feeds from the store; their clients resume elsewhere. */
+  endStreams(): void;
   /** The local copy of the session closed. */
   closed(): void;
 }
@@ -164,11 +166,7 @@ export class SharedSession implements SharedHooks {
     } catch (error) {
       this.deployment.report(error);
       // Not acknowledged: what the other instances act on was not changed, so the client must not be told it was.
-      return {
-        jsonrpc: "2.0",
-        id,
-        error: { code: -32603, message: "state store unavailable: the change was not recorded" },
-      };
+      return { jsonrpc: "2.0", id, error: UNRECORDED };
     }
     return response;
   }
@@ -213,9 +211,13 @@ export class SharedSession implements SharedHooks {
     return this.tailers.size > 0;
   }
 
-  closed(): void {
+  endStreams(): void {
     for (const tailer of [...this.tailers]) tailer.stream.end();
     this.tailers.clear();
+  }
+
+  closed(): void {
+    this.endStreams();
     this.deployment.forget(this);
   }
 }

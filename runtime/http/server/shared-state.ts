@@ -88,6 +88,11 @@ export interface StateStore {
    * (`@mcp-gen/runtime/tasks`). An endpoint given a shared store refuses a server that keeps its tasks in its own memory.
    */
   readonly tasks?: TaskStore;
+  /**
+   * Readiness (the `health` option): resolves when the store serves this instance now; throws, with the cause, while
+   * it cannot be reached or refuses the commands it needs (a full Redis, a denied command).
+   */
+  check?(): Promise<void>;
   /** Connect (a distributed store); the HTTP endpoint awaits it before serving a session request. */
   ready?(): Promise<void>;
   close?(): Promise<void>;

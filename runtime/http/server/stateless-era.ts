@@ -18,6 +18,8 @@ export class StatelessEra implements HttpEra {
   readonly era = "stateless";
   /** Server sessions idle and ready for the next request. */
   private readonly idle: RequestTransport[] = [];
+  /** Server sessions serving a request now. */
+  readonly running = new Set<RequestTransport>();
   private closed = false;
   private readonly park = (transport: RequestTransport): void => {
     if (this.idle.length < MAX_IDLE && !this.closed) this.idle.push(transport);
@@ -48,7 +50,7 @@ export class StatelessEra implements HttpEra {
     const context = this.services.context(call);
     const idle = this.idle.pop();
     if (idle) return idle.run(posted, serve, context, call.request);
-    const transport = new RequestTransport(this.park);
+    const transport = new RequestTransport(this.park, this.running);
     return connectOrForget(this.services.host, transport).then(() =>
       transport.run(posted, serve, context, call.request),
     );
@@ -67,8 +69,13 @@ export class StatelessEra implements HttpEra {
     );
   }
 
+  /** Shutting down, the deadline passed: requests still running get their retryable error. */
+  async giveUp(): Promise<void> {
+    await Promise.all([...this.running].map((t) => t.giveUp()));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.idle.splice(0).map((t) => t.close()));
+    await Promise.all([...this.idle.splice(0), ...this.running].map((t) => t.close()));
   }
 }
