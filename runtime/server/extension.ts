@@ -5,7 +5,7 @@
  * and the built-in methods know extensions through this interface only: an extension's requests, what it adds to a
  * core request (`tools/call`, `subscriptions/listen`) and what it holds until the server closes are its feature's.
  */
-import type { ToolDefinition } from "../protocol/builtin-types.ts";
+import type { ResourceDefinition, ToolDefinition } from "../protocol/builtin-types.ts";
 import type { Awaitable } from "../protocol/helper-types.ts";
 import type { ExtensionScope } from "../protocol/extensions.ts";
 import type { AnyMethodType, AnyRequestType, MethodTable } from "../protocol/method-type.ts";
@@ -108,6 +108,11 @@ export interface ServerFeature {
    * the first), before pagination. Absent: listed as they are.
    */
   toolList?(tools: readonly ToolDefinition[], context: RequestContext): readonly ToolDefinition[];
+  /**
+   * `resources/list`: the resources this request lists, given those the features before it list (all registered
+   * ones for the first), before pagination. Absent: listed as they are.
+   */
+  resourceList?(resources: readonly ResourceDefinition[], context: RequestContext): readonly ResourceDefinition[];
   /** `subscriptions/listen`: what the feature agrees to of the request's `notifications` filter; undefined: nothing. */
   listen?(filter: Readonly<Record<string, unknown>>, context: RequestContext): Promise<ListenAddition | undefined>;
   /**

@@ -3,7 +3,12 @@
  * results are era-neutral (the session adds `resultType`, caching hints and `_meta` where the revision has them).
  */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
-import type { CompleteParams, SubscriptionFilter, ToolDefinition } from "../protocol/builtin-types.ts";
+import type {
+  CompleteParams,
+  ResourceDefinition,
+  SubscriptionFilter,
+  ToolDefinition,
+} from "../protocol/builtin-types.ts";
 import { formatIssues } from "../protocol/validation.ts";
 import { ERA_RULES } from "../protocol/era.ts";
 import { isThenable } from "../protocol/helper-types.ts";
@@ -220,7 +225,10 @@ export const SERVER_METHODS: Readonly<Record<string, MethodImpl>> = {
   "resources/list": (env) =>
     listOf(
       env,
-      [...env.server.resources.values()].map((r) => r.definition),
+      env.server.features.reduce<readonly ResourceDefinition[]>(
+        (resources, feature) => feature.resourceList?.(resources, env.context) ?? resources,
+        [...env.server.resources.values()].map((r) => r.definition),
+      ),
       "resources",
     ),
   "resources/templates/list": (env) =>

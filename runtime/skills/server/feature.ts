@@ -1,12 +1,14 @@
 /**
  * The Skills extension as a server feature (`ServerExtension.serve`; extensions/skills, SEP-2640): `skills/list`
  * (paginated, with cache hints), `skills/get` (-32602 for a URI that is no served skill's SKILL.md), every file as a
- * `skill://` resource through `resources/read`, and `resources/directory/read` when `directoryRead` is on. It
+ * `skill://` resource through `resources/read` (each SKILL.md also in `resources/list`, named and described by its
+ * frontmatter), and `resources/directory/read` when `directoryRead` is on. It
  * declares the `resources` capability the page requires. A static skill's file is served only when its bytes still
  * have the size and digest recorded for it (the generated catalog's), so a server never serves content its entry
  * does not describe.
  */
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
+import type { ResourceDefinition } from "../../protocol/builtin-types.ts";
 import type { AnyMethodType } from "../../protocol/method-type.ts";
 import type { RequestContext } from "../../server/context.ts";
 import type { ServerExtension, ServerFeature } from "../../server/extension.ts";
@@ -99,10 +101,22 @@ function skillsFeature(
       ttlMs: options.cache?.ttlMs ?? 0,
       cacheScope: options.cache?.scope ?? (context.authInfo ? "private" : "public"),
     });
+  // Each SKILL.md in resources/list with the metadata the page's "Resource Metadata" asks for (SHOULD).
+  const listed = catalog.skills.map((skill): ResourceDefinition => {
+    const size = isDynamic(skill) ? undefined : skill.files.find((f) => f.path === "SKILL.md")?.size;
+    return {
+      uri: skillUri(skill.path, "SKILL.md"),
+      name: skill.frontmatter.name,
+      description: skill.frontmatter.description,
+      mimeType: "text/markdown",
+      ...(size !== undefined ? { size } : {}),
+    };
+  });
   return {
     requests,
     capabilities: { resources: {} },
     servesResource: (uri) => uri.startsWith("skill://") && catalog.file(uri) !== undefined,
+    resourceList: (resources) => [...resources, ...listed],
     async readResource(uri, context) {
       const file = uri.startsWith("skill://") ? catalog.file(uri) : undefined;
       if (!file) return undefined;

@@ -125,6 +125,31 @@ describe("skills server", () => {
     await client.close();
   });
 
+  it("lists each SKILL.md in resources/list, named and described by its frontmatter, after registered resources", async () => {
+    const server = new McpServer({
+      revisions: builtinRevisions,
+      info: { name: "skills-server", version: "1" },
+      extensions: [skills({ skills: [REFUNDS], load: embeddedSkillFiles(textFiles(FILES)) })],
+    });
+    server.resource({ uri: "test://plain", name: "plain" }, () => ({ contents: [] }));
+    const [a, b] = createMemoryTransportPair();
+    await server.connect(b);
+    const client = new McpClient({ info: { name: "c", version: "1" }, revisions: builtinRevisions });
+    await client.connect(a);
+    const list = await call(client, "resources/list", {});
+    expect(list["resources"]).toEqual([
+      { uri: "test://plain", name: "plain" },
+      {
+        uri: "skill://acme/refunds/SKILL.md",
+        name: "refunds",
+        description: "Process refunds",
+        mimeType: "text/markdown",
+        size: Buffer.byteLength(SKILL_MD),
+      },
+    ]);
+    await client.close();
+  });
+
   it("refuses to serve a file whose bytes no longer match its recorded digest (-32603)", async () => {
     const stale = { ...FILES, "acme/refunds/examples/email.md": "Dear customer!\n" };
     const client = await connect({ load: embeddedSkillFiles(textFiles(stale)) });
