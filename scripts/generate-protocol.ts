@@ -37,6 +37,7 @@ const RUNTIME_SOURCES: Readonly<Record<RuntimeEntry, string>> = {
   "zod-helpers": "runtime/protocol/zod-helpers.ts",
   tasks: "runtime/tasks/index.ts",
   apps: "runtime/apps/index.ts",
+  skills: "runtime/skills/index.ts",
 };
 
 /**

@@ -11,7 +11,7 @@
  * The runtime module a symbol of `runtime-symbols.ts` is defined in. Outside the runtime package all of them are
  * imported from its core entry (`packageRuntime`); the runtime's own bindings import the leaf modules relatively.
  */
-export type RuntimeEntry = "core" | "method-type" | "zod-helpers" | "tasks" | "apps";
+export type RuntimeEntry = "core" | "method-type" | "zod-helpers" | "tasks" | "apps" | "skills";
 
 /** Where a symbol comes from; the printer's options turn it into a module specifier. */
 export type ModuleRef =

@@ -83,6 +83,12 @@ export const runtime = {
   apps: runtimeValue("apps", "apps"),
   serveViews: runtimeValue("serveViews", "apps"),
   AppView: runtimeType("AppView", "apps"),
+  // Skills (`@mcp-gen/runtime/skills`): the server feature, its options, the catalog and the embedded files.
+  skills: runtimeValue("skills", "skills"),
+  embeddedSkillFiles: runtimeValue("embeddedSkillFiles", "skills"),
+  SkillsOptions: runtimeType("SkillsOptions", "skills"),
+  StaticSkill: runtimeType("StaticSkill", "skills"),
+  EmbeddedSkillFile: runtimeType("EmbeddedSkillFile", "skills"),
   taskTools: runtimeValue("taskTools", "tasks"),
   TasksOptions: runtimeType("TasksOptions", "tasks"),
   callToolTask: runtimeValue("callToolTask", "tasks"),

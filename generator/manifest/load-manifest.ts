@@ -120,6 +120,7 @@ function soundParts(raw: unknown): Sound | undefined {
   for (const [key, schema] of [
     ["capabilities", ManifestParts.Capabilities],
     ["generate", ManifestParts.Generate],
+    ["skills", ManifestParts.Skills],
   ] as const) {
     const part = schema.strip().safeParse(value[key]);
     if (value[key] !== undefined && part.success) partial[key] = part.data;

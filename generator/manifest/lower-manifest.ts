@@ -8,6 +8,7 @@ import type { IrProp, IrSource, IrType, IrTypeDecl } from "../ir/model.ts";
 import { DEFAULT_IMPORT_EXTENSION, DEFAULT_RUNTIME_IMPORT, type ImportExtension } from "./defaults.ts";
 import { SchemaProblem, formatPath, type ManifestPath } from "./errors.ts";
 import { lowerJsonSchema } from "./lower-json-schema.ts";
+import { lowerSkills, type SkillReader } from "./lower-skills.ts";
 import { lowerViews, type ViewReader } from "./lower-views.ts";
 import { duplicates, nameClashes, reportDuplicates, unique } from "./duplicates.ts";
 import { lowerRevisions, serverInfo, servedRevisions, type RevisionLookup } from "./lower-revisions.ts";
@@ -79,6 +80,8 @@ export interface LowerOptions extends RevisionLookup {
   readonly builtinMethods?: ReadonlySet<string>;
   /** Reads an MCP Apps view's file (absent: view files are not read; their text is empty). */
   readonly readView?: ViewReader;
+  /** Reads and checks a skill folder (absent: skill folders are not read; no skills are served). */
+  readonly readSkills?: SkillReader;
 }
 
 /** One lowering run: what it collects, and where each list entry and its revision-declared fields come from. */
@@ -150,14 +153,14 @@ function lowerEntries(manifest: Manifest, run: Run): Entries {
  */
 function capabilitySwitches(manifest: Manifest, entries: Entries): UserCapabilities {
   const { tools, resources, resourceTemplates, prompts } = entries;
-  const views = manifest.ui ?? [];
+  const files = (manifest.ui?.length ?? 0) + (manifest.skills ? 1 : 0); // views and skills are served as resources
   const hasCompletion =
     resourceTemplates.some((t) => t.variables.some((v) => v.completion)) ||
     prompts.some((p) => p.arguments.some((a) => a.completion));
   const caps = manifest.capabilities ?? {};
   return {
     ...(tools.length > 0 || caps.tools ? { tools: { listChanged: caps.tools?.listChanged ?? false } } : {}),
-    ...(resources.length + resourceTemplates.length + views.length > 0 || caps.resources
+    ...(resources.length + resourceTemplates.length + files > 0 || caps.resources
       ? {
           resources: {
             listChanged: caps.resources?.listChanged ?? false,
@@ -198,6 +201,7 @@ export function lowerManifest(
     options.readView,
   );
   const entries = { ...lowered, tools };
+  const skills = lowerSkills(manifest, acc.problems, options.readSkills);
   if (acc.problems.length > 0) throw new SchemaProblems(acc.problems);
 
   const capabilities = withCapabilityFields(capabilitySwitches(manifest, entries), fieldsAt);
@@ -208,6 +212,7 @@ export function lowerManifest(
     types: acc.types,
     ...entries,
     views,
+    ...(skills ? { skills } : {}),
     methods: newMethods(served, capabilities, options.builtinMethods),
     tasks: entries.tools.some((t) => t.task !== "forbidden"),
     definitionFields: revisionFields.definitionFields,

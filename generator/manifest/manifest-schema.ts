@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { IMPORT_EXTENSIONS } from "./defaults.ts";
+import { Skills } from "./skill-schema.ts";
 import { ToolUi, View } from "./view-schema.ts";
 
 /** A JSON Schema object as written by the user: any JSON object. */
@@ -183,6 +184,9 @@ export const ManifestSchema = z
       .describe(
         "MCP Apps (io.modelcontextprotocol/ui): the views of this server, each an HTML file served as a ui:// resource that tools link to with their `ui.view`.",
       ),
+    skills: Skills.exactOptional().describe(
+      "Skills (io.modelcontextprotocol/skills): folders of Agent Skills the server serves, read and checked when generating; every file is embedded with its SHA-256 and size.",
+    ),
     generate: Generate.exactOptional(),
   })
   .describe("mcp-gen manifest: the tools, resources, resource templates and prompts of one MCP server.");
@@ -211,6 +215,7 @@ export const ManifestParts = {
   ResourceTemplate,
   Prompt,
   View,
+  Skills,
 } as const;
 
 export type Manifest = z.infer<typeof ManifestSchema>;
@@ -220,6 +225,7 @@ export type ManifestResourceTemplate = z.infer<typeof ResourceTemplate>;
 export type ManifestPrompt = z.infer<typeof Prompt>;
 export type ManifestIcon = z.infer<typeof Icon>;
 export type { ManifestToolUi, ManifestView, ManifestVisibility } from "./view-schema.ts";
+export type { ManifestSkillFolder, ManifestSkills } from "./skill-schema.ts";
 
 /** The JSON Schema published for editors, derived from `ManifestSchema`. */
 export function manifestJsonSchema(): Record<string, unknown> {

@@ -23,6 +23,8 @@ export interface UserModel {
   readonly prompts: readonly UserPrompt[];
   /** MCP Apps views (the manifest's `ui`): served as `ui://` resources; some: the server serves the extension. */
   readonly views: readonly UserView[];
+  /** Skills (the manifest's `skills`): served through the Skills extension; absent: the manifest declares none. */
+  readonly skills?: UserSkills;
   /** Requests of the listed revisions the runtime does not serve itself, served by typed handlers; by method. */
   readonly methods: readonly UserMethod[];
   /** Some tool may run as a task: the server serves the Tasks extension (and the typed client has a task form). */
@@ -155,6 +157,27 @@ export interface UserView {
   /** The tools linked to it, in manifest order. */
   readonly tools: readonly string[];
 }
+
+/** The skills a server serves, as read at generation time, and whether it serves `resources/directory/read`. */
+export interface UserSkills {
+  readonly directoryRead: boolean;
+  /** In folder order, each folder's nested skills after it. */
+  readonly skills: readonly UserSkill[];
+  /** Every file's content once, by `<skill path>/<file path>`, sorted by key. */
+  readonly contents: readonly UserSkillContent[];
+}
+
+/** One skill: its path in the server's namespace (`acme/billing/refunds`), frontmatter, and every file's record. */
+export interface UserSkill {
+  readonly path: string;
+  /** The skill's folder relative to the manifest (as the manifest names it; a nested skill's below that). */
+  readonly folder: string;
+  readonly frontmatter: { readonly name: string; readonly description: string; readonly [field: string]: unknown };
+  readonly files: readonly { readonly path: string; readonly sha256: string; readonly size: number }[];
+}
+
+/** A skill file's bytes as embedded in the generated code: text when UTF-8, else Base64. */
+export type UserSkillContent = { readonly key: string } & ({ readonly text: string } | { readonly base64: string });
 
 export interface UserResource {
   readonly uri: string;

@@ -20,6 +20,7 @@ import { knownRevisions, lookUpBindings } from "./known-revisions.ts";
 import { builtinMethods, recordedSurfaceOf, revisionModel } from "./manifest-surface.ts";
 import { outputRecord } from "./output-folder.ts";
 import { posixRelative } from "./paths.ts";
+import { skillFolderReader } from "./skill-folders.ts";
 import { viewFileReader } from "./view-files.ts";
 
 /** The view side of MCP Apps, copied into an output folder with views (a file of the mcp-gen package). */
@@ -79,9 +80,15 @@ export async function generateFromManifest(job: ManifestJob): Promise<ManifestOu
   const appViewSource = model.views.length > 0 ? await readFile(APP_VIEW_TEMPLATE(), "utf8") : "";
   const files = await formatFiles(emitUserFiles(model, { appViewSource }));
   const surface = recordedSurfaceOf(model, path.dirname(manifestPath));
-  files.push(outputRecord(model.source.path, model.source.sha256, files, surface));
+  files.push(outputRecord(model.source.path, model.source.sha256, files, surface, embeddedInputs(model)));
   const warnings = model.warnings.map((w) => `${job.manifestPath}: ${formatPath(w.path)}: ${w.message}`);
   return { model, outDir, files, warnings };
+}
+
+/** The skill files the output embeds, by path relative to the manifest, with their SHA-256 (sorted). */
+function embeddedInputs(model: UserModel): Record<string, string> {
+  const files = (model.skills?.skills ?? []).flatMap((s) => s.files.map((f) => [`${s.folder}/${f.path}`, f.sha256]));
+  return Object.fromEntries(files.sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)));
 }
 
 /** Read and lower; throws `ManifestError` for a missing or invalid manifest. */
@@ -102,6 +109,7 @@ export async function lowerManifestJob(job: ManifestJob): Promise<LoweredManifes
     builtinMethods: builtinMethods(),
     serverCapabilities: CAPABILITY_DECLARATIONS.server,
     readView: viewFileReader(path.dirname(manifestPath)),
+    readSkills: skillFolderReader(path.dirname(manifestPath)),
     ...(job.importExtension !== undefined ? { importExtension: job.importExtension } : {}),
   });
   return { model, outDir: outDirOf(manifest), manifestPath };

@@ -33,6 +33,11 @@ export interface OutputRecord {
    * absent in records of earlier versions).
    */
   readonly surface?: unknown;
+  /**
+   * The files read besides the manifest whose bytes the output embeds (skill files), by path relative to the
+   * manifest, with their SHA-256: `generate --check` names the ones changed since (absent: none, or an older record).
+   */
+  readonly inputs?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -44,6 +49,7 @@ export function outputRecord(
   sha256: string,
   files: readonly GeneratedFile[],
   surface?: RecordedSurface,
+  inputs?: Readonly<Record<string, string>>,
 ): GeneratedFile {
   const record: OutputRecord = {
     generator: "mcp-gen",
@@ -51,6 +57,7 @@ export function outputRecord(
     sha256,
     files: files.map((f) => f.path).sort(),
     ...(surface !== undefined ? { surface } : {}),
+    ...(inputs !== undefined && Object.keys(inputs).length > 0 ? { inputs } : {}),
   };
   return { path: RECORD_FILE, content: stableJson(record) };
 }

@@ -2,11 +2,12 @@
  * One generation (or \`--check\`) of a manifest's output, printing as the CLI does: \`mcp-gen generate\` and
  * \`init\` call it, and so does \`import --config\` for each server's client.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ManifestError } from "../manifest/errors.ts";
 import type { ImportExtension } from "../manifest/defaults.ts";
 import { generateFromManifest, type ManifestOutput } from "./manifest.ts";
-import { checkOutputFolder, RECORD_FILE, RefusedOutputError, writeOutputFolder } from "./output-folder.ts";
+import { checkOutputFolder, parseRecord, RECORD_FILE, RefusedOutputError, writeOutputFolder } from "./output-folder.ts";
 
 /** What a generation reads: the manifest, and where and how to write (\`GenerateArgs\` of \`mcp-gen generate\`). */
 export interface RunGenerateArgs {
@@ -61,11 +62,34 @@ async function check(
   const problems = await checkOutputFolder(output.outDir, output.files);
   for (const problem of problems) io.err(`mcp-gen: ${problem.replace(": ", `: ${shown}/`)}`);
   if (problems.length > 0) {
+    for (const line of await changedInputs(args.manifest, output)) io.err(`mcp-gen: ${line}`);
     io.err(`mcp-gen: ${shown} is out of date with ${args.manifest}; run mcp-gen generate`);
     return 1;
   }
   io.out(`mcp-gen: ${shown} is up to date`);
   return 0;
+}
+
+/** The embedded files (skill files) whose bytes differ from those the folder's record says it was generated from. */
+async function changedInputs(manifest: string, output: ManifestOutput): Promise<string[]> {
+  const now = output.files.find((f) => f.path === RECORD_FILE);
+  const text = await readFile(path.join(output.outDir, RECORD_FILE), "utf8").catch(() => undefined);
+  const before = text === undefined ? undefined : parseRecord(text)?.inputs;
+  const after = now ? parseRecord(now.content)?.inputs : undefined;
+  if (!before || !after) return [];
+  const shown = (file: string) => path.relative(process.cwd(), path.join(path.dirname(manifest), file));
+  return [
+    ...Object.keys(after)
+      .filter((file) => before[file] !== after[file])
+      .map((file) =>
+        before[file] === undefined
+          ? `skill file ${shown(file)} was added after generation`
+          : `skill file ${shown(file)} changed after generation`,
+      ),
+    ...Object.keys(before)
+      .filter((file) => after[file] === undefined)
+      .map((file) => `skill file ${shown(file)} was removed after generation`),
+  ];
 }
 
 async function write(output: ManifestOutput, shown: string, io: CommandIo): Promise<number> {

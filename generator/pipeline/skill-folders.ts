@@ -10,24 +10,13 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { LineCounter, parseDocument } from "yaml";
+import type { ReadSkill, SkillReader } from "../manifest/lower-skills.ts";
 
 /** The page's per-skill limits. */
 export const SKILL_LIMITS = { files: 512, bytes: 16 * 1024 * 1024 } as const;
 
-export interface SkillFile {
-  /** Relative to the skill's folder, `/`-separated. */
-  readonly path: string;
-  readonly sha256: string;
-  readonly size: number;
-}
-
-export interface SkillEntry {
-  /** The skill's path relative to the folder the manifest named, `/`-separated (the named folder itself: its name). */
-  readonly path: string;
-  /** SKILL.md's frontmatter, every field as written. */
-  readonly frontmatter: Readonly<Record<string, unknown>>;
-  readonly files: readonly SkillFile[];
-}
+/** The Agent Skills naming rule of a skill's name: 1-64 lowercase letters and digits, single hyphens between. */
+const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Every problem of the named folders, `file:line: reason` each (line 1 where no line applies). */
 export class SkillFolderError extends Error {
@@ -92,6 +81,10 @@ function frontmatterOf(file: string, text: string, folderName: string, problems:
   }
   if (typeof fields.name === "string" && fields.name !== "" && fields.name !== folderName)
     problems.push(`${file}:${lineOf("name")}: name "${fields.name}" is not the folder's name "${folderName}"`);
+  else if (typeof fields.name === "string" && (!NAME_PATTERN.test(fields.name) || fields.name.length > 64))
+    problems.push(
+      `${file}:${lineOf("name")}: name "${fields.name}" must be 1-64 lowercase letters, digits and single hyphens`,
+    );
   return fields;
 }
 
@@ -99,9 +92,9 @@ function frontmatterOf(file: string, text: string, folderName: string, problems:
  * The skills of the folders a manifest names (`shown`: each as the manifest writes it, for messages), nested
  * skills included, in folder order; throws `SkillFolderError` listing every problem.
  */
-export function readSkillFolders(folders: readonly { dir: string; shown: string }[]): SkillEntry[] {
+export function readSkillFolders(folders: readonly { dir: string; shown: string }[]): ReadSkill[] {
   const problems: string[] = [];
-  const entries: SkillEntry[] = [];
+  const entries: ReadSkill[] = [];
   for (const { dir, shown } of folders) {
     let stat;
     try {
@@ -143,10 +136,23 @@ export function readSkillFolders(folders: readonly { dir: string; shown: string 
           path: f.rel.slice(prefix.length),
           sha256: createHash("sha256").update(f.data).digest("hex"),
           size: f.data.length,
+          bytes: f.data,
         })),
       });
     }
   }
   if (problems.length > 0) throw new SkillFolderError(problems);
   return entries;
+}
+
+/** The read stage of `skills.folders`: each folder named relative to the manifest, read and checked. */
+export function skillFolderReader(manifestDir: string): SkillReader {
+  return (folder) => {
+    try {
+      return { skills: readSkillFolders([{ dir: path.resolve(manifestDir, folder), shown: folder }]) };
+    } catch (error) {
+      if (error instanceof SkillFolderError) return { problems: error.problems };
+      throw error;
+    }
+  };
 }

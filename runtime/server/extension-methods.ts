@@ -11,6 +11,8 @@ import type { MethodImpl } from "./method-env.ts";
 
 interface ExtensionMethod {
   readonly id: string;
+  /** A client must declare the extension to call the method (`ServerExtension.clientDeclares`). */
+  readonly declared: boolean;
   readonly token: AnyMethodType;
   readonly impl: MethodImpl | undefined;
 }
@@ -40,7 +42,8 @@ export class ExtensionMethods {
         const served = feature?.requests && Object.hasOwn(feature.requests, token.method) ? feature.requests : {};
         const request = served[token.method];
         const impl: MethodImpl | undefined = request && ((env) => request(env.params, env.context));
-        this.byMethod.set(token.method, { id: extension.id, token: admitted, impl });
+        const declared = extension.clientDeclares !== false;
+        this.byMethod.set(token.method, { id: extension.id, declared, token: admitted, impl });
       }
     }
     this.features = features;
@@ -55,7 +58,7 @@ export class ExtensionMethods {
   token(method: string, clientCapabilities: Capabilities, version?: string): AnyMethodType | undefined {
     const entry = this.byMethod.get(method);
     if (!entry || (version !== undefined && !this.defined(entry.id, version))) return undefined;
-    return hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
+    return !entry.declared || hasCapability(clientCapabilities, ["extensions", entry.id]) ? entry.token : undefined;
   }
 
   request(method: string, clientCapabilities: Capabilities, version?: string): AnyRequestType | undefined {
@@ -66,7 +69,7 @@ export class ExtensionMethods {
   /** See `SessionHost.undeclaredExtension`. */
   undeclared(method: string, clientCapabilities: Capabilities, version: string): string | undefined {
     const entry = this.byMethod.get(method);
-    if (!entry || !this.defined(entry.id, version)) return undefined;
+    if (!entry || !entry.declared || !this.defined(entry.id, version)) return undefined;
     return hasCapability(clientCapabilities, ["extensions", entry.id]) ? undefined : entry.id;
   }
 

@@ -17,8 +17,9 @@ type Result = Record<string, unknown>;
 /**
  * An extension the server supports: advertised under `capabilities.extensions[id]` (in `initialize` and
  * `server/discover` results of the revisions it extends, all when `versions` is absent); its methods are served to
- * clients that declare the same id. A client that does not declare it gets -32021 naming it
- * (`data.requiredCapabilities.extensions`); under a revision it does not extend, its methods are unknown (-32601).
+ * clients that declare the same id (to every client with `clientDeclares: false`). A client that does not declare it
+ * gets -32021 naming it (`data.requiredCapabilities.extensions`); under a revision it does not extend, its methods
+ * are unknown (-32601).
  */
 export interface ServerExtension extends ExtensionScope {
   /** The extension identifier, `{vendor-prefix}/{name}`, e.g. `com.example/notes`. */
@@ -27,6 +28,12 @@ export interface ServerExtension extends ExtensionScope {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** The extension's methods: a generated method table, or tokens. */
   readonly methods: MethodTable | readonly AnyMethodType[];
+  /**
+   * Whether a client must declare the extension to call its methods (default true: an undeclared client gets
+   * -32021). False for an extension whose page asks only the server to declare it: its methods are then served to
+   * every client of a revision it extends.
+   */
+  readonly clientDeclares?: boolean;
   /**
    * What the extension does on a server, beyond methods served by `setRequestHandler`: called once, when the server
    * is built. Absent: the extension is its methods only.

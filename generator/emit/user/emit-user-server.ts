@@ -11,7 +11,7 @@ import type { UserModel, UserPrompt, UserResourceTemplate, UserTool } from "../.
 import { typeUse, type Printable, type Printer } from "../printer.ts";
 import { runtime } from "../runtime-symbols.ts";
 import { emitDescription, memberAccess, propertyKey } from "../ts-types.ts";
-import { createUserPrinter, D, S, T, V } from "./user-printer.ts";
+import { createUserPrinter, D, K, S, T, V } from "./user-printer.ts";
 
 interface Member {
   readonly doc: string;
@@ -224,6 +224,22 @@ function registrations(model: UserModel): Printable[] {
   ];
 }
 
+/** `skills({ … })`: the generated catalog and its embedded files, with the options' additions and overrides. */
+function skillsExtension(): Printable {
+  return [
+    runtime.skills,
+    "({ directoryRead: ",
+    K,
+    ".skillsDirectoryRead, ...options.skills, skills: [...",
+    K,
+    ".skillCatalog, ...(options.skills?.skills ?? [])], load: options.skills?.load ?? ",
+    runtime.embeddedSkillFiles,
+    "(",
+    K,
+    ".skillFiles) }), ",
+  ];
+}
+
 /** A request a listed revision adds: typed by its method token (params in, complete result out). */
 function methodMember(m: UserModel["methods"][number]): Member {
   return {
@@ -269,6 +285,15 @@ export function emitUserServerFile(model: UserModel, header: string): string {
     f.print("  /** The Tasks extension's options: the task store, TTL and poll interval. */");
     f.print("  readonly tasks?: ", typeUse(runtime.TasksOptions), ";");
   }
+  if (model.skills) {
+    f.print("  /**");
+    f.print(
+      "   * The Skills extension's options: skills from code (served besides the manifest's), another loader of the",
+    );
+    f.print("   * files' bytes (default: the embedded `skillFiles`), page size, cache hints.");
+    f.print("   */");
+    f.print("  readonly skills?: Partial<", typeUse(runtime.SkillsOptions), ">;");
+  }
   f.print("};");
   f.print("");
   f.print("/**");
@@ -280,14 +305,17 @@ export function emitUserServerFile(model: UserModel, header: string): string {
   );
   f.print(" */");
   f.print(
-    "export function createServer(handlers: ServerHandlers, options: CreateServerOptions = {}): ",
+    // A manifest with nothing to handle (skills only, say) leaves the handlers unread: `_` keeps noUnusedParameters quiet.
+    `export function createServer(${registrations(model).length > 0 ? "handlers" : "_handlers"}: ServerHandlers, options: CreateServerOptions = {}): `,
     typeUse(runtime.McpServer),
     " {",
   );
-  // Tasks extension: served (besides any the options list) when a tool may run as a task; MCP Apps when there are views.
+  // Tasks extension: served (besides any the options list) when a tool may run as a task; MCP Apps when there are
+  // views; Skills when the manifest names skill folders.
   const served: Printable[] = [
     ...(model.tasks ? [[runtime.tasks, "(options.tasks), "]] : []),
     ...(model.views.length > 0 ? [[runtime.apps, "(), "]] : []),
+    ...(model.skills ? [skillsExtension()] : []),
   ];
   const extensions: Printable = served.length > 0 ? ["extensions: [", served, "...(options.extensions ?? [])], "] : "";
   f.print(

@@ -7,6 +7,7 @@ import { headerLine, type GeneratedFile } from "../generated-file.ts";
 import { emitUserClientFile } from "./emit-user-client.ts";
 import { emitUserServerFile } from "./emit-user-server.ts";
 import { emitUserDefinitionsFile, emitUserSchemasFile, emitUserTypesFile } from "./emit-user-types.ts";
+import { emitUserSkillsFile } from "./emit-user-skills.ts";
 import { emitUserViewsFile } from "./emit-user-views.ts";
 import { emitViewModules } from "./emit-user-view-modules.ts";
 import { createUserPrinter } from "./user-printer.ts";
@@ -20,7 +21,8 @@ function userHeader(model: UserModel): string {
 function emitUserIndexFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
   const views = model.views.length > 0 ? ["views"] : [];
-  for (const name of ["types", "schemas", "definitions", ...views, "server", "client"])
+  const skills = model.skills ? ["skills"] : [];
+  for (const name of ["types", "schemas", "definitions", ...views, ...skills, "server", "client"])
     f.print(`export * from ${JSON.stringify(f.sibling(name))};`);
   return f.render(header);
 }
@@ -40,6 +42,7 @@ export function emitUserFiles(model: UserModel, assets?: UserAssets): GeneratedF
     { path: "client.ts", content: emitUserClientFile(model, header) },
     { path: "index.ts", content: emitUserIndexFile(model, header) },
     ...(model.views.length > 0 ? [{ path: "views.ts", content: emitUserViewsFile(model, header) }] : []),
+    ...(model.skills ? [{ path: "skills.ts", content: emitUserSkillsFile(model, header) }] : []),
     ...emitViewModules(model, header, assets?.appViewSource),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

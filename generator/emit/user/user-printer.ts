@@ -4,11 +4,13 @@ import { createPrinter, type Printer } from "../printer.ts";
 import { sibling } from "../runtime-symbols.ts";
 
 export function createUserPrinter(model: UserModel): Printer {
-  // The runtime's core entry re-exports every symbol a manifest's files use (the zod helpers too), but the Tasks
-  // extensions' (Tasks, MCP Apps), each on its own entry.
+  // The runtime's core entry re-exports every symbol a manifest's files use (the zod helpers too), but the
+  // extensions' (Tasks, MCP Apps, Skills), each on its own entry.
   return createPrinter({
     runtime: (entry) =>
-      entry === "tasks" || entry === "apps" ? `${model.runtimeImport}/${entry}` : model.runtimeImport,
+      entry === "tasks" || entry === "apps" || entry === "skills"
+        ? `${model.runtimeImport}/${entry}`
+        : model.runtimeImport,
     siblingExtension: model.importExtension,
   });
 }
@@ -18,6 +20,7 @@ export const T = sibling("T", "types");
 export const S = sibling("S", "schemas");
 export const D = sibling("D", "definitions");
 export const V = sibling("V", "views");
+export const K = sibling("K", "skills");
 
 /**
  * The runtime's entry of a built-in revision: `<runtimeImport>/protocol/<name>` (`@mcp-gen/runtime/protocol/2025-11-25`),

@@ -8,6 +8,7 @@ import * as methodType from "../../../runtime/protocol/method-type.ts";
 import * as zodHelpers from "../../../runtime/protocol/zod-helpers.ts";
 import * as tasks from "../../../runtime/tasks/index.ts";
 import * as apps from "../../../runtime/apps/index.ts";
+import * as skills from "../../../runtime/skills/index.ts";
 import { createPrinter, typeUse, type RuntimeEntry } from "../../../generator/emit/printer.ts";
 import { runtime, sibling, zod } from "../../../generator/emit/runtime-symbols.ts";
 
@@ -17,6 +18,7 @@ const split = {
   "zod-helpers": "rt/zod-helpers",
   tasks: "rt/tasks",
   apps: "rt/apps",
+  skills: "rt/skills",
 } as const;
 const printer = (entries: Readonly<Record<RuntimeEntry, string>> = split) =>
   createPrinter({ runtime: (entry) => entries[entry], siblingExtension: ".js" });
@@ -55,7 +57,14 @@ describe("printer", () => {
   });
 
   it("merges symbols of entries that resolve to one specifier (a manifest's files import the core entry only)", () => {
-    const f = printer({ core: "rt", "method-type": "rt", "zod-helpers": "rt", tasks: "rt/tasks", apps: "rt/apps" });
+    const f = printer({
+      core: "rt",
+      "method-type": "rt",
+      "zod-helpers": "rt",
+      tasks: "rt/tasks",
+      apps: "rt/apps",
+      skills: "rt/skills",
+    });
     f.print(runtime.ownKeys, typeUse(runtime.ObjectSchema), runtime.jsonSchemaCheck, typeUse(runtime.Completer));
     expect(f.render("")).toBe(
       'import { jsonSchemaCheck, ownKeys, type Completer, type ObjectSchema } from "rt";\n\nownKeysObjectSchemajsonSchemaCheckCompleter\n',
@@ -85,6 +94,7 @@ describe("runtime symbol table", () => {
     "zod-helpers": zodHelpers,
     tasks: tasks,
     apps: apps,
+    skills: skills,
   };
   const values = Object.values(runtime).filter((s) => s.typeOnly !== true);
 

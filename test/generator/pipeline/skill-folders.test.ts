@@ -45,15 +45,15 @@ describe("skill folders read at generation time", () => {
         path: "refunds",
         frontmatter: { name: "refunds", description: "Process refunds", license: "Apache-2.0" },
         files: [
-          { path: "SKILL.md", sha256: sha(skill), size: Buffer.byteLength(skill) },
-          { path: "eu/SKILL.md", sha256: sha(nested), size: Buffer.byteLength(nested) },
-          { path: "examples/email.md", sha256: sha("Dear customer"), size: 13 },
+          { path: "SKILL.md", sha256: sha(skill), size: Buffer.byteLength(skill), bytes: Buffer.from(skill) },
+          { path: "eu/SKILL.md", sha256: sha(nested), size: Buffer.byteLength(nested), bytes: Buffer.from(nested) },
+          { path: "examples/email.md", sha256: sha("Dear customer"), size: 13, bytes: Buffer.from("Dear customer") },
         ],
       },
       {
         path: "refunds/eu",
         frontmatter: { name: "eu", description: "EU rules" },
-        files: [{ path: "SKILL.md", sha256: sha(nested), size: Buffer.byteLength(nested) }],
+        files: [{ path: "SKILL.md", sha256: sha(nested), size: Buffer.byteLength(nested), bytes: Buffer.from(nested) }],
       },
     ]);
   });
@@ -63,6 +63,7 @@ describe("skill folders read at generation time", () => {
     const noDescription = tree("two/notes", { "SKILL.md": "---\nname: notes\n---\n" });
     const noFrontmatter = tree("two/plain", { "SKILL.md": "# just text\n" });
     const noSkillMd = tree("two/empty", { "README.md": "x" });
+    const badName = tree("two/Bad_Name", { "SKILL.md": "---\nname: Bad_Name\ndescription: d\n---\n" });
     const linked = tree("two/linked", { "SKILL.md": "---\nname: linked\ndescription: d\n---\n" });
     symlinkSync("/etc/hostname", path.join(linked, "outside.txt"));
     const many = tree(
@@ -83,6 +84,7 @@ describe("skill folders read at generation time", () => {
         { dir: noDescription, shown: "skills/notes" },
         { dir: noFrontmatter, shown: "skills/plain" },
         { dir: noSkillMd, shown: "skills/empty" },
+        { dir: badName, shown: "skills/Bad_Name" },
         { dir: linked, shown: "skills/linked" },
         { dir: many, shown: "skills/many" },
         { dir: big, shown: "skills/big" },
@@ -93,6 +95,7 @@ describe("skill folders read at generation time", () => {
       "skills/notes/SKILL.md:2: frontmatter needs a string description",
       "skills/plain/SKILL.md:1: SKILL.md must begin with YAML frontmatter between --- lines",
       "skills/empty:1: no SKILL.md (every skill has one at its root)",
+      'skills/Bad_Name/SKILL.md:2: name "Bad_Name" must be 1-64 lowercase letters, digits and single hyphens',
       "skills/linked/outside.txt:1: a symlink; a skill holds files only (no links)",
       "skills/many/SKILL.md:1: 513 files, more than the 512 a skill may hold",
       `skills/big/SKILL.md:1: ${16 * 1024 * 1024 + Buffer.byteLength(bigSkill)} bytes, more than the 16777216 (16 MiB) a skill may hold`,
