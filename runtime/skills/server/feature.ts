@@ -9,7 +9,7 @@
  */
 import { ErrorCode, RpcError } from "../../jsonrpc/errors.ts";
 import type { ResourceDefinition } from "../../protocol/builtin-types.ts";
-import { ProtocolRequestType, type AnyMethodType, type AnyRequestType } from "../../protocol/method-type.ts";
+import type { AnyMethodType } from "../../protocol/method-type.ts";
 import type { RequestContext } from "../../server/context.ts";
 import type { ServerExtension, ServerFeature } from "../../server/extension.ts";
 import { paginate } from "../../server/pagination.ts";
@@ -119,7 +119,6 @@ function skillsFeature(
     capabilities: { resources: {} },
     servesResource: (uri) => uri.startsWith("skill://") && catalog.file(uri) !== undefined,
     resourceList: (resources) => [...resources, ...listed],
-    admit: cacheableDirectoryRead,
     async readResource(uri, context) {
       const file = uri.startsWith("skill://") ? catalog.file(uri) : undefined;
       if (!file) return undefined;
@@ -147,26 +146,6 @@ async function fileBytes(
       `skill file ${skillUri(skill.path, file.path)} is not the content its entry describes (changed after generation)`,
     );
   return bytes;
-}
-
-/**
- * `resources/directory/read` answers with the cache hints of the `resources/list` contract it mirrors (the page's
- * result type leaves them out, but a 2026-07-28 host such as the SDK v2 Skills client requires them): the runtime
- * fills `ttlMs` and `cacheScope` as for every cacheable result.
- */
-function cacheableDirectoryRead(token: AnyRequestType): AnyRequestType {
-  if (token.method !== "resources/directory/read" || token.cacheable) return token;
-  return new ProtocolRequestType({
-    method: token.method,
-    direction: token.direction,
-    params: token.params,
-    result: token.result,
-    paramsOptional: token.paramsOptional,
-    delivery: token.delivery,
-    resultType: token.resultType,
-    cacheable: true,
-    inputRequired: token.inputRequired,
-  });
 }
 
 /** A URI as an error message may show it: at most 200 characters, control characters escaped. */
