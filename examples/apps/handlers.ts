@@ -1,6 +1,6 @@
 /**
  * The apps example's handlers: the weather example's made-up, deterministic forecast (so the example runs offline and
- * tests can check what the view shows) and the hourly detail only the forecast view calls.
+ * tests can check what the view shows), the hourly detail only the forecast view calls, and a summary for the model.
  */
 import type { ServerHandlers } from "./generated/index.ts";
 
@@ -42,6 +42,10 @@ export const handlers: ServerHandlers = {
         temperature: inUnits(units, low + Math.round(8 * Math.sin((Math.PI * Math.max(0, hour - 5)) / 20))),
       }));
       return { structuredContent: { city, date, hours } };
+    },
+    summarize_week({ city }) {
+      const highs = Array.from({ length: 7 }, (_, i) => baseTemperature(city, i) + 5);
+      return { content: [{ type: "text", text: `${city}: highs ${Math.min(...highs)} to ${Math.max(...highs)}°C` }] };
     },
   },
 };

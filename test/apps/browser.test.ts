@@ -5,7 +5,8 @@
  * for a get_forecast call; the view (the generated typed view module, bundled into the view's HTML) shows the input
  * and the result, calls the app-only get_hourly through the host when a day is clicked, and updates its DOM. The
  * oracle is the example's handlers' formula, recomputed here, and the DOM the view writes; a screenshot goes to
- * .tmp/screenshots/. The harness (browser, processes, page server) is browser-harness.ts, for more cases.
+ * .tmp/screenshots/. A raw tools/call posted in the iframe reaches the server for get_hourly and is refused by the
+ * host for the model-only summarize_week. The harness (browser, processes, page server) is browser-harness.ts, for more cases.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,6 +93,46 @@ describe("the apps example in Chromium, hosted by ext-apps' AppBridge", () => {
       await expect.poll(() => page.locator("#host-status").textContent()).toBe("get_forecast(Oslo) shown");
       await screenshot(page, "apps-forecast");
       expect(errors).toEqual([]);
+      await page.close();
+    },
+    4 * BROWSER_WAIT_MS,
+  );
+
+  it(
+    "the host answers a view's tools/call for a tool apps may see, and refuses a model-only one",
+    async () => {
+      const { page } = await browser.newPage();
+      await page.goto(example.url);
+      await page.locator("#host-status").filter({ hasText: "connected" }).waitFor();
+      await page.click("button[type=submit]");
+      await expect.poll(() => page.locator("#host-status").textContent()).toBe("get_forecast(Paris) shown");
+      const frame = await (await page.locator("iframe[title='get_forecast view']").elementHandle())!.contentFrame();
+      /** A raw tools/call from inside the view's iframe, as any script there may post it; the host's answer. */
+      const call = (name: string, args: Record<string, unknown>, id: string) =>
+        frame!.evaluate(
+          ([name, args, id]) =>
+            new Promise<{ result?: { structuredContent?: { hours?: unknown[] } }; error?: { message: string } }>(
+              (resolve) => {
+                const onMessage = (event: MessageEvent) => {
+                  if ((event.data as { id?: unknown } | null)?.id !== id) return;
+                  removeEventListener("message", onMessage);
+                  resolve(event.data as never);
+                };
+                addEventListener("message", onMessage);
+                parent.postMessage(
+                  { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } },
+                  "*",
+                );
+              },
+            ),
+          [name, args, id] as const,
+        );
+      const allowed = await call("get_hourly", { city: "Paris", date: "2026-01-01" }, "probe-app");
+      expect(allowed.error).toBeUndefined();
+      expect(allowed.result?.structuredContent?.hours).toHaveLength(8);
+      const refused = await call("summarize_week", { city: "Paris" }, "probe-model");
+      expect(refused.result).toBeUndefined();
+      expect(refused.error?.message).toContain("Tool summarize_week is not available to views");
       await page.close();
     },
     4 * BROWSER_WAIT_MS,

@@ -32,7 +32,10 @@ export const serverOptions: ServerOptions = {
  * has no object literal to check.
  */
 export const jsonSchemas: Readonly<
-  Record<"GetForecastInput" | "GetForecastOutput" | "GetHourlyInput" | "GetHourlyOutput", ToolInputSchema>
+  Record<
+    "GetForecastInput" | "GetForecastOutput" | "GetHourlyInput" | "GetHourlyOutput" | "SummarizeWeekInput",
+    ToolInputSchema
+  >
 > = JSON.parse(`{
   "GetForecastInput": {
     "type": "object",
@@ -186,6 +189,19 @@ export const jsonSchemas: Readonly<
       "hours"
     ],
     "additionalProperties": false
+  },
+  "SummarizeWeekInput": {
+    "type": "object",
+    "properties": {
+      "city": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "required": [
+      "city"
+    ],
+    "additionalProperties": false
   }
 }`);
 
@@ -223,6 +239,20 @@ export const toolDefinitions: readonly ToolDefinition[] = [
         visibility: ["app"],
       },
       "ui/resourceUri": "ui://weather-apps/forecast",
+    },
+  },
+  {
+    name: "summarize_week",
+    description: "A one-line summary of a city's week for the model; views may not call it.",
+    inputSchema: jsonSchemas.SummarizeWeekInput,
+    annotations: {
+      readOnlyHint: true,
+      openWorldHint: false,
+    },
+    _meta: {
+      ui: {
+        visibility: ["model"],
+      },
     },
   },
 ];

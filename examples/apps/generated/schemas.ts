@@ -44,6 +44,11 @@ export const GetHourlyOutputShape: z.ZodMiniType<T.GetHourlyOutput> = exactly<T.
   }),
 );
 
+/** Validates {@link T.SummarizeWeekInput}. */
+export const SummarizeWeekInputShape: z.ZodMiniType<T.SummarizeWeekInput> = exactly<T.SummarizeWeekInput>()(
+  closedObject({ city: z.string() }),
+);
+
 /** Validates {@link T.GetForecastInput} completely: the zod shape plus the original JSON Schema for `minLength`. */
 export const GetForecastInputSchema: z.ZodMiniType<T.GetForecastInput> = GetForecastInputShape.check(
   z.superRefine(jsonSchemaCheck(D.jsonSchemas.GetForecastInput)),
@@ -64,8 +69,14 @@ export const GetHourlyOutputSchema: z.ZodMiniType<T.GetHourlyOutput> = GetHourly
   z.superRefine(jsonSchemaCheck(D.jsonSchemas.GetHourlyOutput)),
 );
 
+/** Validates {@link T.SummarizeWeekInput} completely: the zod shape plus the original JSON Schema for `minLength`. */
+export const SummarizeWeekInputSchema: z.ZodMiniType<T.SummarizeWeekInput> = SummarizeWeekInputShape.check(
+  z.superRefine(jsonSchemaCheck(D.jsonSchemas.SummarizeWeekInput)),
+);
+
 /** Each tool's validators by tool name (`createServer` registers them with the handlers). */
 export const toolValidators: Readonly<Record<string, TypedToolValidators>> = {
   get_forecast: { input: GetForecastInputSchema, output: GetForecastOutputSchema },
   get_hourly: { input: GetHourlyInputSchema, output: GetHourlyOutputSchema },
+  summarize_week: { input: SummarizeWeekInputSchema },
 };

@@ -6,6 +6,7 @@ import {
   layerCapabilities,
   registerTypedTools,
   type Awaitable,
+  type ContentToolResult,
   type RequestContext,
   type RevisionDescriptor,
   type ServerOptions,
@@ -27,6 +28,8 @@ export interface ServerHandlers {
     ): Awaitable<StructuredToolResult<T.GetForecastOutput>>;
     /** Temperatures of one forecast day every three hours; called by the forecast card, never by the model. */
     get_hourly(input: T.GetHourlyInput, context: RequestContext): Awaitable<StructuredToolResult<T.GetHourlyOutput>>;
+    /** A one-line summary of a city's week for the model; views may not call it. */
+    summarize_week(input: T.SummarizeWeekInput, context: RequestContext): Awaitable<ContentToolResult>;
   };
 }
 

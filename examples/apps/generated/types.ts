@@ -35,3 +35,7 @@ export type GetHourlyOutput = {
     temperature: number;
   }[];
 };
+
+export type SummarizeWeekInput = {
+  city: string;
+};

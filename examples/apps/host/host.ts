@@ -11,7 +11,6 @@ import {
   PostMessageTransport,
   RESOURCE_MIME_TYPE,
   getToolUiResourceUri,
-  isToolVisibilityModelOnly,
 } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 const HOST_INFO = { name: "mcp-gen apps example host", version: "1.0.0" };
@@ -30,10 +29,17 @@ const { tools } = await client.listTools();
 
 let shown: { readonly bridge: AppBridge; readonly frame: HTMLIFrameElement } | undefined;
 
+/** Whether apps may call `tool`: its `_meta.ui.visibility` holds "app" (absent: model and app, the default). */
+function visibleToApps(tool: Tool): boolean {
+  const ui = tool._meta?.["ui"];
+  const visibility = typeof ui === "object" && ui !== null ? (ui as { visibility?: unknown }).visibility : undefined;
+  return !Array.isArray(visibility) || visibility.includes("app");
+}
+
 /** A view's tools/call: only for a tool the server lists and apps may see. */
 async function callForView(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
-  if (!tool || isToolVisibilityModelOnly(tool)) throw new Error(`Tool ${name} is not available to views`);
+  if (!tool || !visibleToApps(tool)) throw new Error(`Tool ${name} is not available to views`);
   return (await client.callTool({ name, arguments: args ?? {} })) as CallToolResult;
 }
 
