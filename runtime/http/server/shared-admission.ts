@@ -60,11 +60,12 @@ export class SharedAdmission implements LocalSessions {
       return rpcError(404, -32001, "Session not found", replyId);
     }
     try {
-      if (local && !local.isClosed) {
+      // A copy being reopened is registered before its replayed handshake ends: wait for it rather than use it.
+      let reopening = this.reopening.get(id);
+      if (!reopening && local && !local.isClosed) {
         await this.syncLevel(local, record, call);
         return local;
       }
-      let reopening = this.reopening.get(id);
       if (!reopening) {
         reopening = this.reopen(id, record, call).finally(() => this.reopening.delete(id));
         this.reopening.set(id, reopening);
