@@ -1,7 +1,7 @@
 /**
  * The harness of the MCP Apps browser tests: headless Debian Chromium through playwright-core (a fresh profile per
  * launch), a process that prints its URL (a server over Streamable HTTP), a loopback page server that can put an MCP
- * endpoint of another process on the page's own origin, and a browser bundle of a TypeScript entry. Every wait is
+ * endpoint of another process on the page's own origin (browser bundles: examples/apps/build.ts). Every wait is
  * on an event, bounded generously for a loaded 2-core machine. Add a case: launch, serve or start, `page.goto`,
  * assert on the DOM (`frameLocator` for what a view renders), `screenshot(page, name)`.
  */
@@ -11,7 +11,6 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { build } from "esbuild";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
 export const REPO = path.resolve(import.meta.dirname, "../..");
@@ -189,19 +188,4 @@ function proxy(req: IncomingMessage, res: ServerResponse, target: URL): void {
   });
   res.on("close", () => forwarded.destroy());
   req.pipe(forwarded);
-}
-
-/** A TypeScript entry bundled for the browser (ESM, minified), as text. */
-export async function bundleForBrowser(entry: string): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
 }
