@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { benchSections, staleFigures } from "./figures.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -25,23 +26,21 @@ interface LongCommand {
   readonly before?: () => void;
 }
 
-/** `npm run bench -- --smoke`: a `== <file>` section for every bench/*.ts but run.ts, none failed, each with a figure. */
+/**
+ * `npm run bench -- --smoke`: a `== <file>` section for every bench/*.ts but run.ts, none failed, each with a figure;
+ * and every size the docs quote (`<!--figure …-->`, test/docs/figures.ts) is the one printed.
+ */
 function benchCheck(stdout: string): string | undefined {
   const files = readdirSync(path.join(REPO, "bench")).filter((f) => f.endsWith(".ts") && f !== "run.ts");
-  const sections = new Map<string, string[]>();
-  let current: string[] | undefined;
-  for (const line of stdout.split("\n")) {
-    const header = /^== (\S+\.ts)/.exec(line)?.[1];
-    if (header !== undefined) sections.set(header, (current = []));
-    else current?.push(line);
-  }
+  const sections = benchSections(stdout);
   for (const file of files) {
     const lines = sections.get(file);
     if (lines === undefined) return `no section for bench/${file}`;
     if (lines.some((l) => l.startsWith("!! "))) return `bench/${file} failed`;
     if (!lines.some((l) => /\d/.test(l))) return `bench/${file} printed no figure`;
   }
-  return undefined;
+  const stale = staleFigures(REPO, sections);
+  return stale.length === 0 ? undefined : `figures in the docs differ from the bench's:\n  ${stale.join("\n  ")}`;
 }
 
 /** `npm run fuzz -- 1 1`: the count and seed as given, every property held (an `ok` line each, none failed). */
