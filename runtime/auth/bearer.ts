@@ -107,7 +107,18 @@ export async function authenticate(request: TokenRequest, options: BearerAuthOpt
       status: 403,
       challenge: { error: "insufficient_scope", scope: required, description: "insufficient scope" },
     };
-  return { ok: true, authInfo };
+  return { ok: true, authInfo: withIssuer(authInfo, options.resourceMetadata.authorization_servers) };
+}
+
+/**
+ * The identity with its issuer named (`AuthInfo.issuer`), so principals of two authorization servers never meet:
+ * the verifier's word or the `iss` claim, else the one authorization server this resource names. With several and
+ * neither, the verifier must say which issued the token; the principal is unqualified otherwise (docs/auth.md).
+ */
+function withIssuer(authInfo: AuthInfo, servers: readonly string[]): AuthInfo {
+  if (authInfo.issuer !== undefined || typeof authInfo.claims?.["iss"] === "string") return authInfo;
+  const only = servers.length === 1 ? servers[0] : undefined;
+  return only === undefined ? authInfo : { ...authInfo, issuer: only };
 }
 
 export function missingScopes(

@@ -96,6 +96,8 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
       token,
       scopes: scopesOf(payload),
       claims: payload,
+      // jose checked it is one of the configured issuers.
+      ...(typeof payload.iss === "string" ? { issuer: payload.iss } : {}),
       ...(clientId !== undefined ? { clientId } : {}),
       ...(payload.exp !== undefined ? { expiresAt: payload.exp } : {}),
     };

@@ -13,6 +13,11 @@ export type ClassifiedMessage = Exclude<Classified, { readonly kind: "invalid" }
 export interface AuthInfo {
   readonly token: string;
   readonly clientId?: string;
+  /**
+   * The authorization server that issued the token (its `iss`): the caller's subject or client id is unique only
+   * within it (`principalOf`). Absent: the `iss` claim, else none.
+   */
+  readonly issuer?: string;
   readonly scopes: readonly string[];
   /** Seconds since the epoch. */
   readonly expiresAt?: number;

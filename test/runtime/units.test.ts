@@ -92,7 +92,7 @@ describe("RequestStateSealer", () => {
 
   it("derives principals from auth info", () => {
     expect(principalOf(undefined)).toBe("");
-    expect(principalOf({ clientId: "c1", token: "t" })).toBe("client:c1"); // the one rule (transport/principal.ts)
+    expect(principalOf({ clientId: "c1", token: "t" })).toBe('client:[null,"c1"]'); // the one rule (transport/principal.ts)
     expect(principalOf({ token: "t" })).not.toBe(principalOf({ token: "u" }));
   });
 });

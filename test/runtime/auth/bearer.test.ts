@@ -99,7 +99,7 @@ describe("authenticate", () => {
 
   it("passes the token and the request to the verifier and returns its identity", async () => {
     const seen: Array<[string, string | undefined]> = [];
-    const identity = info({ expiresAt: Math.floor(Date.now() / 1000) + 60 });
+    const identity = info({ expiresAt: Math.floor(Date.now() / 1000) + 60, issuer: "https://as.test" });
     const outcome = await authenticate(
       request("Bearer tok"),
       options((token, req) => (seen.push([token, req.header("x-extra")]), identity)),
@@ -107,6 +107,30 @@ describe("authenticate", () => {
     expect(outcome).toEqual({ ok: true, authInfo: identity });
     expect(outcome.ok && outcome.authInfo).toBe(identity);
     expect(seen).toEqual([["tok", "extra"]]);
+  });
+
+  it("names the issuer of an identity that names none when the resource has one authorization server", async () => {
+    const bare = info({ clientId: "app" });
+    const filled = await authenticate(
+      request("Bearer t"),
+      options(() => bare),
+    );
+    expect(filled).toEqual({ ok: true, authInfo: { ...bare, issuer: "https://as.test" } });
+    // The verifier's issuer or the token's iss claim stays as it is.
+    const claimed = info({ clientId: "app", claims: { iss: "https://other.test" } });
+    expect(
+      await authenticate(
+        request("Bearer t"),
+        options(() => claimed),
+      ),
+    ).toEqual({ ok: true, authInfo: claimed });
+    // Several authorization servers and no word of which one issued it: none is guessed.
+    const two = { ...resourceMetadata, authorization_servers: ["https://as.test", "https://as2.test"] };
+    const unguessed = await authenticate(
+      request("Bearer t"),
+      options(() => bare, { resourceMetadata: two }),
+    );
+    expect(unguessed).toEqual({ ok: true, authInfo: bare });
   });
 
   it("answers a verifier that throws with invalid_token and its message (header-safe)", async () => {

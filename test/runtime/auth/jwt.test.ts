@@ -69,6 +69,7 @@ describe("jwtVerifier: key sources", () => {
       token,
       scopes: ["a", "b"],
       clientId: "app",
+      issuer: ISSUER,
       expiresAt: exp,
       claims: { scope: "a b", client_id: "app", sub: "u1", iss: ISSUER, aud: AUDIENCE, exp },
     });

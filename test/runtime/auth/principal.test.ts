@@ -35,10 +35,26 @@ describe("principalOf", () => {
   });
 
   it("falls back to the client id when there is no subject (a non-string sub does not count)", () => {
-    expect(principalOf(info({ clientId: "app" }))).toBe("client:app");
-    expect(principalOf(info({ clientId: "app", claims: { sub: 42 } }))).toBe("client:app");
+    expect(principalOf(info({ clientId: "app" }))).toBe('client:[null,"app"]');
+    expect(principalOf(info({ clientId: "app", claims: { sub: 42 } }))).toBe('client:[null,"app"]');
     // Across tokens: the same client is the same caller.
     expect(principalOf(info({ clientId: "app" }, "t1"))).toBe(principalOf(info({ clientId: "app" }, "t2")));
+  });
+
+  it("qualifies the client id by its issuer: the same client id at two issuers is two callers", () => {
+    const appOfA = principalOf(info({ clientId: "app", claims: { iss: "https://a.test" } }));
+    expect(appOfA).toBe('client:["https://a.test","app"]');
+    expect(principalOf(info({ clientId: "app", claims: { iss: "https://b.test" } }))).not.toBe(appOfA);
+    expect(principalOf(info({ clientId: "app" }))).not.toBe(appOfA);
+    // The verifier's issuer (AuthInfo.issuer) counts first, for a token whose claims name none (e.g. introspection).
+    expect(principalOf({ ...info({ clientId: "app" }), issuer: "https://a.test" })).toBe(appOfA);
+    expect(principalOf({ ...info({ claims: { sub: "alice" } }), issuer: "https://a.test" })).toBe(
+      'sub:["https://a.test","alice"]',
+    );
+    // Client id and issuer text cannot spell another pair.
+    expect(principalOf(info({ clientId: 'y","z', claims: { iss: "x" } }))).not.toBe(
+      principalOf(info({ clientId: "z", claims: { iss: 'x","y' } })),
+    );
   });
 
   it("falls back to a SHA-256 digest of the token, never the token itself", () => {
