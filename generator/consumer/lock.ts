@@ -92,9 +92,22 @@ export function lockText(lock: Lock): string {
 
 /** Reads and checks a lock; throws an Error naming the file and the first problem. */
 export async function readLock(file: string): Promise<Lock> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return parseLock(text, file);
+}
+
+/** Checks the text of a lock (`file` names it in errors); throws an Error naming the first problem. */
+export function parseLock(text: string, file: string): Lock {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file, "utf8"));
+    json = JSON.parse(text);
   } catch (error) {
     throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,

@@ -1,6 +1,6 @@
 /**
  * An MCP server on the official SDK (v1) that serves whatever lists it is given, every field as given (duplicates,
- * `_meta`, `execution`, any name): `{ tools, resources, resourceTemplates, prompts }`.
+ * `_meta`, `execution`, any name): `{ tools, resources, resourceTemplates, prompts }`, and `instructions` when given.
  * - `lists-server.mjs <file>`: stdio; the lists are read from the JSON file when it starts.
  * - `lists-server.mjs --http`: Streamable HTTP (stateless, JSON answers) on a free loopback port, printed on stdout
  *   as `{"port":N}`; `POST /lists` with the lists as its body replaces them (answered 204), `/mcp` is the endpoint.
@@ -26,7 +26,10 @@ let lists = {};
 function mcpServer() {
   const server = new Server(
     { name: "lists-server", version: "1.0.0" },
-    { capabilities: { tools: {}, resources: {}, prompts: {} } },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      ...(typeof lists.instructions === "string" ? { instructions: lists.instructions } : {}),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: lists.tools ?? [] }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: lists.resources ?? [] }));
