@@ -3,11 +3,15 @@
  * MCP_CONFORMANCE_CONTEXT): the runtime's `McpClient` with **default options** over `StreamableHttpClientTransport`,
  * doing what a generic host does — connect (negotiating the revision itself), list tools, call them (with the
  * arguments the context names, else with the required arguments each tool's schema asks for), and answer
- * elicitation/sampling/roots. Exits non-zero on any error.
+ * elicitation/sampling/roots. With the Skills extension (`skillsClient()`) it lists the server's skills as a host
+ * presenting its catalog does, reading no skill file (sep-2640-client-no-prefetch); only when a scenario stands for
+ * the model asking for a skill (sep-2640-client-verify-*) does it load one: SKILL.md first, its other files only once
+ * that read verified. Exits non-zero on any error; a skill refused by verification is reported, not an error.
  */
 import { enterpriseAssertion, oauthFetch, type OAuthClientProvider } from "../runtime/auth/index.ts";
 import { builtinRevisions, McpClient, type ElicitResult } from "../runtime/index.ts";
 import { StreamableHttpClientTransport } from "../runtime/http/index.ts";
+import { SkillVerificationError, skillsClient, skillsOf, type SkillsApi } from "../runtime/skills/index.ts";
 
 interface ToolCall {
   readonly name: string;
@@ -115,10 +119,28 @@ function argumentsFor(tool: ListedTool): Record<string, unknown> {
   return args;
 }
 
+/**
+ * Loads the first listed skill as a host does once the model asks for it: SKILL.md, then (verified) the rest. A file
+ * that fails verification stops the load: its content and the skill's other files are never used.
+ */
+async function loadFirstSkill(skills: SkillsApi): Promise<void> {
+  const [entry] = (await skills.list()).skills;
+  if (!entry) return;
+  const files = Array.isArray(entry.resources) ? entry.resources.map((r) => r.uri) : [];
+  try {
+    await skills.read(entry.uri);
+    for (const uri of files.filter((f) => f !== entry.uri)) await skills.read(uri);
+  } catch (error) {
+    if (!(error instanceof SkillVerificationError)) throw error;
+    console.error(`conformance client (${scenario}): skill refused: ${error.message}`);
+  }
+}
+
 async function main(): Promise<void> {
   const client = new McpClient({
     revisions: builtinRevisions,
     info: { name: "mcp-gen-conformance-client", version: "1.0.0" },
+    extensions: [skillsClient({ server: "conformance-server" })],
     handlers: {
       // Accept with nothing filled in: the runtime's SEP-1034 defaults complete the form.
       elicitation: (): ElicitResult => ({ action: "accept", content: {} }),
@@ -145,6 +167,11 @@ async function main(): Promise<void> {
       );
     }
     for (const call of calls) await client.callTool(call.name, call.arguments ?? {});
+    const skills = skillsOf(client);
+    if (skills.supported) {
+      if (scenario.startsWith("sep-2640-client-verify-")) await loadFirstSkill(skills);
+      else await skills.list(); // the catalog a host shows; no file is read until the model asks for a skill
+    }
   } finally {
     await client.close();
   }

@@ -3,12 +3,15 @@
  * `McpClient` with default options (scripts/conformance-client-command.ts, bundled once with esbuild so that the
  * suite's parallel scenarios do not each pay for a TypeScript loader):
  *   - 0.1.16          `client --suite all`
- *   - 0.2.0-alpha.12  `client --requirements 2025-11-25`, `--requirements 2026-07-28`, and `--suite all`.
+ *   - 0.2.0-alpha.12  `client --requirements 2025-11-25`, `--requirements 2026-07-28`, and `--suite all`;
+ *   - 0.2.0-alpha.12  `client --scenario sep-2640-…`: the Skills extension's host scenarios (no prefetch, and refusing
+ *     a file whose digest, size or frontmatter differs from its entry), each run on its own and required to pass.
  * A scenario passes only when it emitted at least one check and none failed or warned (the suite's own summary
  * counts zero-check scenarios as passes); one that does not pass in the parallel run is run once more alone, and that
  * run counts (both are printed). Scored: the scenarios a `--requirements` run lists as required; in
  * `--suite all` runs, every scenario that is not an extension. Extensions are reported, not scored.
- * Exit 1 when a scored scenario does not pass. Options: `--only <id>` (repeatable), `--keep-results`.
+ * Exit 1 when a scored scenario does not pass. Options: `--only <id>` (repeatable; `skills` for the Skills
+ * scenarios), `--keep-results`.
  */
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -23,7 +26,7 @@ import {
   runMain,
   type ScenarioResult,
 } from "./conformance-lib.ts";
-import { listScenarios, outcomeOf, passesStrictly, score } from "./conformance-scoring.ts";
+import { allPassStrictly, listScenarios, outcomeOf, passesStrictly, score } from "./conformance-scoring.ts";
 
 const SUITES = [
   { id: "0.1.16-all", version: "0.1.16", args: ["--suite", "all"] },
@@ -31,6 +34,30 @@ const SUITES = [
   { id: "2026-07-28", version: "0.2.0-alpha.12", args: ["--requirements", "2026-07-28"] },
   { id: "alpha-all", version: "0.2.0-alpha.12", args: ["--suite", "all"] },
 ] as const;
+
+/** The Skills extension's client scenarios (0.2.0-alpha.12); in no requirements set, so each is run by name. */
+const SKILL_SCENARIOS = [
+  "sep-2640-client-no-prefetch",
+  "sep-2640-client-verify-digest",
+  "sep-2640-client-verify-size",
+  "sep-2640-client-verify-frontmatter",
+];
+const SKILLS_SUITE = "0.2.0-alpha.12";
+
+/** Each Skills scenario on its own, counted strictly (a skipped check fails: the client never listed the skills). */
+function skillScenariosPass(node: string, command: string): boolean {
+  const outDir = join(CACHE, "results", "client-skills");
+  rmSync(outDir, { recursive: true, force: true });
+  console.log(`\nconformance: ${SKILLS_SUITE} client --scenario ${SKILL_SCENARIOS.join(", ")}`);
+  for (const scenario of SKILL_SCENARIOS)
+    spawnSync(
+      node,
+      [harness(SKILLS_SUITE), "client", "--command", command, "--scenario", scenario, "-o", join(outDir, scenario)],
+      { stdio: "ignore", cwd: CACHE, timeout: 120_000 },
+    );
+  const results = SKILL_SCENARIOS.flatMap((scenario) => readResults(join(outDir, scenario)));
+  return allPassStrictly("sep-2640-client-* (client)", SKILL_SCENARIOS, results);
+}
 
 /** One scenario on its own, at the wire the suite arguments imply; returns its result (or the parallel one if none). */
 function runAlone(
@@ -102,6 +129,7 @@ async function main(): Promise<number> {
     const { passing, total } = score(`client ${suite.id}`, results, listed);
     if (passing !== total) exitCode = 1;
   }
+  if ((only.length === 0 || only.includes("skills")) && !skillScenariosPass(node, command)) exitCode = 1;
   if (!process.argv.includes("--keep-results")) rmSync(join(CACHE, "results"), { recursive: true, force: true });
   return exitCode;
 }

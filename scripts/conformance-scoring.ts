@@ -75,3 +75,24 @@ export function score(label: string, results: readonly ScenarioResult[], listed:
   );
   return { passing, total, unscored };
 }
+
+/**
+ * Scenarios run one at a time (`--scenario`), each required: present, at least one check, no failure, warning or
+ * skipped check (an extension's scenario skips every check of its own when the peer does not negotiate the
+ * extension, and would otherwise pass on its wire-schema check alone). Prints each and the count; true when all pass.
+ */
+export function allPassStrictly(label: string, names: readonly string[], results: readonly ScenarioResult[]): boolean {
+  let passing = 0;
+  for (const name of names) {
+    const r = results.find((result) => result.scenario === name);
+    const outcome = !r
+      ? "no results"
+      : r.skipped.length > 0
+        ? `${r.skipped.length} check(s) skipped by the suite, first ${r.skipped[0]}`
+        : outcomeOf(r);
+    if (outcome === "passed") passing++;
+    else console.log(`  FAIL ${name}: ${outcome}`);
+  }
+  console.log(`conformance: ${label}: ${passing}/${names.length} scenarios pass strictly`);
+  return passing === names.length;
+}

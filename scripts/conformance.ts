@@ -7,11 +7,13 @@
  * .tmp/conformance/ (a cache; nothing becomes a dependency of the package):
  *   - 0.1.16          `server --suite all`               every scenario must pass (no expected-failures file);
  *   - 0.2.0-alpha.12  `server --requirements 2025-11-25` every scored scenario must pass;
- *   - 0.2.0-alpha.12  `server --requirements 2026-07-28` every scored scenario must pass.
+ *   - 0.2.0-alpha.12  `server --requirements 2026-07-28` every scored scenario must pass;
+ *   - 0.2.0-alpha.12  `server --scenario sep-2640-…`     the Skills extension's three server scenarios, each run on
+ *                                                       its own (no requirements set holds them), each must pass.
  * Passing is strict (conformance-scoring.ts, shared with the client runner): at least one check, no failure and no
  * warning; a scored scenario the suite lists but did not run fails.
  *
- * Options: `--only <0.1.16|2025-11-25|2026-07-28>` (repeatable), `--server <module>` (default
+ * Options: `--only <0.1.16|2025-11-25|2026-07-28|skills>` (repeatable), `--server <module>` (default
  * scripts/conformance-server.ts), `--keep-results` (results stay in .tmp/conformance/results).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -27,7 +29,7 @@ import {
   runMain,
   type ScenarioResult,
 } from "./conformance-lib.ts";
-import { listScenarios, passesStrictly, score } from "./conformance-scoring.ts";
+import { allPassStrictly, listScenarios, passesStrictly, score } from "./conformance-scoring.ts";
 
 const SUITES = [
   { id: "0.1.16", version: "0.1.16", args: ["--suite", "all"] },
@@ -48,6 +50,10 @@ const TASK_SCENARIOS = [
   "tasks-required-task-error",
   "tasks-mrtr-composition",
 ];
+
+/** The Skills extension's server scenarios (0.2.0-alpha.12): examples/everything serves a skill with directoryRead. */
+const SKILL_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
+const SKILLS_SUITE = "0.2.0-alpha.12";
 
 /** Start the server; resolves with its URL once it printed `MCP_URL=…`. */
 function startServer(module: string): Promise<{ child: ChildProcess; url: string }> {
@@ -113,6 +119,28 @@ function tasksPassStrictly(results: readonly ScenarioResult[]): boolean {
   return failing.length === 0;
 }
 
+/** Each Skills scenario on its own (the suite's default wire for extension scenarios, 2026-07-28), counted strictly. */
+function skillScenariosPass(node: string, url: string): boolean {
+  const outDir = join(CACHE, "results", "skills");
+  rmSync(outDir, { recursive: true, force: true });
+  let exitedCleanly = true;
+  for (const scenario of SKILL_SCENARIOS) {
+    console.log(`\nconformance: ${SKILLS_SUITE} server --scenario ${scenario}`);
+    const run = spawnSync(
+      node,
+      [harness(SKILLS_SUITE), "server", "--url", url, "--scenario", scenario, "-o", join(outDir, scenario)],
+      { stdio: ["ignore", "pipe", "inherit"], cwd: CACHE, timeout: 5 * 60_000, encoding: "utf8" },
+    );
+    process.stdout.write(run.stdout ?? "");
+    if (run.status !== 0) {
+      console.log(`conformance: ${scenario}: suite exit ${run.status}`);
+      exitedCleanly = false;
+    }
+  }
+  const results = SKILL_SCENARIOS.flatMap((scenario) => readResults(join(outDir, scenario)));
+  return allPassStrictly("sep-2640-* (server)", SKILL_SCENARIOS, results) && exitedCleanly;
+}
+
 async function main(): Promise<number> {
   const only = argValues("--only");
   const suites = SUITES.filter((s) => only.length === 0 || only.includes(s.id));
@@ -146,6 +174,7 @@ async function main(): Promise<number> {
       if (run.status !== 0 || passing !== total) exitCode = 1;
       if (suite.id === "2026-07-28" && !tasksPassStrictly(readResults(outDir))) exitCode = 1;
     }
+    if ((only.length === 0 || only.includes("skills")) && !skillScenariosPass(node, url)) exitCode = 1;
   } finally {
     await stopServer(child);
   }

@@ -4,5 +4,6 @@
 export * from "./types.js";
 export * from "./schemas.js";
 export * from "./definitions.js";
+export * from "./skills.js";
 export * from "./server.js";
 export * from "./client.js";

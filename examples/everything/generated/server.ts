@@ -14,8 +14,10 @@ import {
   type RevisionDescriptor,
   type ServerOptions,
 } from "@mcp-gen/runtime";
+import { embeddedSkillFiles, skills, type SkillsOptions } from "@mcp-gen/runtime/skills";
 import * as D from "./definitions.js";
 import * as S from "./schemas.js";
+import * as K from "./skills.js";
 import type * as T from "./types.js";
 
 /** The handlers this server needs: one per tool, resource, resource template and prompt of the manifest. */
@@ -159,6 +161,11 @@ export interface ServerHandlers {
 export type CreateServerOptions = Partial<Omit<ServerOptions, "revisions">> & {
   /** Revisions served instead of the manifest's, as descriptors (`revision` of `<runtime>/protocol/<name>`). */
   readonly revisions?: readonly RevisionDescriptor[];
+  /**
+   * The Skills extension's options: skills from code (served besides the manifest's), another loader of the
+   * files' bytes (default: the embedded `skillFiles`), page size, cache hints.
+   */
+  readonly skills?: Partial<SkillsOptions>;
 };
 
 /**
@@ -169,6 +176,15 @@ export function createServer(handlers: ServerHandlers, options: CreateServerOpti
   const server = new McpServer({
     ...D.serverOptions,
     ...options,
+    extensions: [
+      skills({
+        directoryRead: K.skillsDirectoryRead,
+        ...options.skills,
+        skills: [...K.skillCatalog, ...(options.skills?.skills ?? [])],
+        load: options.skills?.load ?? embeddedSkillFiles(K.skillFiles),
+      }),
+      ...(options.extensions ?? []),
+    ],
     capabilities: layerCapabilities(D.serverOptions.capabilities, options.capabilities),
   });
   registerTypedTools(server, handlers.tools, {
