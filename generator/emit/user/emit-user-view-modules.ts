@@ -2,7 +2,8 @@
  * `UserModel` → the browser modules of MCP Apps views: `app-view.ts` (the view side of the protocol, the same text
  * for every output folder, read by the pipeline from templates/apps/) and per view `view-<name>.ts`, which types it
  * by the view's tools: those the host renders it for (linked, visible to the model) give `onToolInput` and
- * `onToolResult` their input and output types, those it may call (linked, visible to apps) type `callTool`. Both
+ * `onToolResult` their input and output types, those it may call (linked, visible to apps) type `callTool`; its
+ * `typed<View>App(app)` types ext-apps' `App` class the same way (`ontoolinput`, `ontoolresult`, `callServerTool`). Both
  * import nothing but each other and `types.ts` (type-only): no Node module, no runtime, no validator library.
  */
 import type { UserModel, UserTool, UserView } from "../../manifest/user-model.ts";
@@ -60,6 +61,21 @@ function emitViewModule(model: UserModel, view: UserView, header: string): strin
     siblingExport("createAppView", "app-view"),
     `<${id}RenderedTools, ${id}CallableTools>({ name: ${JSON.stringify(view.name)}, version: "1", ...options });`,
   );
+  f.print("}");
+  f.print("");
+  const AppLike = siblingExport("AppLike", "app-view");
+  const TypedApp = siblingExport("TypedApp", "app-view");
+  f.print(
+    `/** Types an ext-apps \`App\` (\`new App(…)\`) for view ${view.name}: the same object, its tool handlers and \`callServerTool\` typed by the view's tools. */`,
+  );
+  f.print(
+    `export function typed${id}App<A extends `,
+    typeUse(AppLike),
+    `>(app: A): `,
+    typeUse(TypedApp),
+    `<A, ${id}RenderedTools, ${id}CallableTools> {`,
+  );
+  f.print("  return ", siblingExport("typedApp", "app-view"), `<${id}RenderedTools, ${id}CallableTools, A>(app);`);
   f.print("}");
   return f.render(header);
 }

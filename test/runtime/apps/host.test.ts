@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { builtinRevisions, McpClient } from "../../../runtime/index.ts";
 import { StdioClientTransport } from "../../../runtime/node.ts";
 import { AppHost, AppViewError, appsClient, type AppHostOptions } from "../../../runtime/apps/index.ts";
-import { createForecastView } from "../../manifest/golden/apps/expected/view-forecast.ts";
+import { createForecastView, typedForecastApp } from "../../manifest/golden/apps/expected/view-forecast.ts";
 import { ViewRequestError } from "../../manifest/golden/apps/expected/app-view.ts";
 import { nodeArgs } from "../../fixture-run.ts";
 import { appViewChannel, generatedViewChannel } from "./view-channel.ts";
@@ -119,14 +119,16 @@ describe("AppHost", () => {
     view.close();
   });
 
-  it("hosts a view built with the official App class", async () => {
+  it("hosts a view built with the official App class, typed by typedForecastApp", async () => {
     const host = new AppHost(client, hostOptions());
     const tool = (await host.tools()).find((t) => t.name === "get_forecast")!;
     const channel = appViewChannel();
     closers.push(() => channel.close());
     const session = host.open(channel.port, tool, { toolCallId: 7 });
 
-    const app = new App({ name: "official-forecast", version: "2.0.0" }, {}, { autoResize: false });
+    const official = new App({ name: "official-forecast", version: "2.0.0" }, {}, { autoResize: false });
+    const app = typedForecastApp(official);
+    expect(app).toBe(official);
     const input = event<unknown>();
     const result = event<unknown>();
     app.ontoolinput = (params) => input.fire(params.arguments);
@@ -144,7 +146,8 @@ describe("AppHost", () => {
 
     const refreshed = await app.callServerTool({ name: "refresh_forecast", arguments: { city: "Tromsø" } });
     expect(refreshed.content).toEqual([{ type: "text", text: "refreshed Tromsø" }]);
-    await expect(app.callServerTool({ name: "summarize", arguments: {} })).rejects.toThrow('no "app"');
+    // A model-only tool: a compile error for the typed App, refused by the host for any script that sends it anyway.
+    await expect(official.callServerTool({ name: "summarize", arguments: {} })).rejects.toThrow('no "app"');
     const read = await app.readServerResource({ uri: "ui://apps-golden/plain.html" });
     expect(read.contents[0]).toMatchObject({ text: readFileSync(path.join(GOLDEN, "views/plain.html"), "utf8") });
 

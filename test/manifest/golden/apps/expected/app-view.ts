@@ -7,7 +7,8 @@
  * The view side of MCP Apps (ext-apps 2026-01-26) for a view in the host's sandboxed iframe: JSON-RPC over
  * `postMessage` with the host (`ui/initialize`, then `ui/notifications/initialized`), the tool's input and result,
  * host context changes, display modes, size changes and teardown, and `tools/call` through the host. A browser module:
- * no Node import, no validator library; typed per view by the `view-<name>.ts` modules beside it.
+ * no Node import, no validator library; typed per view by the `view-<name>.ts` modules beside it. A view written on
+ * ext-apps' `App` class instead gets the same types through `typedApp` (the class stays the user's import).
  */
 
 /** The MCP Apps protocol version this module speaks. */
@@ -107,6 +108,42 @@ export interface AppView<Rendered extends ViewTools, Callable extends ViewTools>
   requestTeardown(): void;
   /** Stops listening and reporting sizes; pending requests reject. */
   close(): void;
+}
+
+/**
+ * What `typedApp` needs of ext-apps' `App` class (`new App(…)` of `@modelcontextprotocol/ext-apps`): structural, so
+ * this module imports nothing of ext-apps and a view that does not use the class never loads it.
+ */
+export interface AppLike {
+  ontoolinput: ((params: never) => void) | undefined;
+  ontoolinputpartial: ((params: never) => void) | undefined;
+  ontoolresult: ((params: never) => void) | undefined;
+  callServerTool(params: { name: string; arguments?: Record<string, unknown> }, options?: never): Promise<object>;
+}
+
+/**
+ * An ext-apps `App` typed by a view's tools: `ontoolinput` gets the input type of the tools the host renders the view
+ * for, `ontoolresult` their result (`structuredContent` the output type unless `isError`), `callServerTool` takes
+ * only the tools the view may call, each with its arguments. Everything else is the `App`'s own.
+ */
+export type TypedApp<A extends AppLike, Rendered extends ViewTools, Callable extends ViewTools> = Omit<
+  A,
+  "ontoolinput" | "ontoolinputpartial" | "ontoolresult" | "callServerTool"
+> & {
+  ontoolinput: ((params: { readonly arguments: InputOf<Rendered> }) => void) | undefined;
+  ontoolinputpartial: ((params: { readonly arguments?: Partial<InputOf<Rendered>> }) => void) | undefined;
+  ontoolresult: ((result: ResultOf<Rendered>) => void) | undefined;
+  callServerTool<Name extends keyof Callable & string>(
+    params: { readonly name: Name; readonly arguments: Callable[Name]["input"] },
+    options?: Parameters<A["callServerTool"]>[1],
+  ): Promise<ViewToolResult<Callable[Name]["output"]>>;
+};
+
+/** The same `App` object, typed (no wrapper at run time: the class does the protocol). */
+export function typedApp<Rendered extends ViewTools, Callable extends ViewTools, A extends AppLike>(
+  app: A,
+): TypedApp<A, Rendered, Callable> {
+  return app as unknown as TypedApp<A, Rendered, Callable>;
 }
 
 type Json = Readonly<Record<string, unknown>>;
