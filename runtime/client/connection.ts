@@ -4,9 +4,9 @@
  * method table or a negotiated extension (direction, server capability), shaped by the era's strategy (era.ts), and
  * its result validated. Methods are named by string here; the public class maps method tokens to names and types.
  */
-import { CANCELLED_NOTIFICATION, JsonRpcEngine, PROGRESS_NOTIFICATION } from "../protocol/engine.ts";
+import { JsonRpcEngine } from "../protocol/engine.ts";
+import { routeUtilityNotification } from "../protocol/utility-notifications.ts";
 import { ProtocolUsageError } from "../jsonrpc/errors.ts";
-import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { capabilityFor, describeGate, hasCapability, mergeCapabilities } from "../protocol/capabilities.ts";
 import { MetaKey, withMeta } from "../protocol/meta.ts";
 import type { AnyRequestType } from "../protocol/method-type.ts";
@@ -287,28 +287,21 @@ export class ClientConnection {
   }
 
   private receiveNotification(method: string, params: unknown): void {
-    const p = (params ?? {}) as Record<string, unknown>;
-    if (method === PROGRESS_NOTIFICATION) {
-      this.engine?.deliverProgress(p["progressToken"], p as unknown as { progress: number });
-      return;
-    }
-    if (method === CANCELLED_NOTIFICATION) this.cancelledByServer(p);
     const core = this.negotiated?.profile.methods[method];
     const token = core ?? this.extensions.notification(method, "server");
     if (token?.kind === "notification" && !token.params.safeParse(params ?? {}).success) {
       this.options.onDiagnostic?.(`ignored an invalid ${method} notification`);
       return;
     }
+    const cancels = this.negotiated?.strategy.serverCancels === "our-request" ? "ours" : "peer";
+    // Progress is the waiting request's alone; a cancellation also reaches the application's listeners.
+    if (
+      this.engine &&
+      routeUtilityNotification(this.engine, method, (params ?? {}) as Record<string, unknown>, cancels) === "progress"
+    )
+      return;
     this.options.onNotification?.(method, params);
     // Listeners get the params that were validated: an absent params object is the empty one.
     for (const listener of this.listeners.get(method) ?? []) listener(params ?? {});
-  }
-
-  private cancelledByServer(params: Record<string, unknown>): void {
-    const id = params["requestId"] as JsonRpcId | undefined;
-    if (id === undefined) return;
-    const reason = params["reason"] as string | undefined;
-    if (this.negotiated?.strategy.serverCancels === "our-request") this.engine?.cancelOutgoing(id, reason);
-    else this.engine?.cancelIncoming(id, reason);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The server definition behind `McpServer` (server.ts, the public class, holds one and forwards to it): what the
  * server offers (tools, resources, resource templates, prompts, completions), how it is configured, and what a
- * session asks of it (`SessionHost`: method implementations, extension tokens, the revisions' dispatch indexes, the
+ * session asks of it (`SessionDefinition`: method implementations, extension tokens, the revisions' dispatch indexes, the
  * request-state sealer). It holds no connection state; `connect` starts a `ServerSession` per connection (stdio
  * process, HTTP session, or a single stateless HTTP request), all sharing this definition.
  */
@@ -114,7 +114,7 @@ export class ServerDefinition {
     return this;
   }
 
-  /** The implementation of a client→server request (`SessionHost.implementationOf`). */
+  /** The implementation of a client→server request (`SessionDefinition.implementationOf`). */
   implementationOf(method: string, definedBy: "revision" | "extension"): MethodImpl | undefined {
     const registered = this.requestHandlers.get(method);
     if (registered) return registered;
@@ -128,7 +128,7 @@ export class ServerDefinition {
     return this.notificationHandlers.get(method);
   }
 
-  /** See `SessionHost`: extension methods, known when the client declares their extension. */
+  /** See `SessionDefinition`: extension methods, known when the client declares their extension. */
   extensionToken(method: string, clientCapabilities: Capabilities, version?: string): AnyMethodType | undefined {
     return this.extensionMethods.token(method, clientCapabilities, version);
   }

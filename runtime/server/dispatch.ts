@@ -1,6 +1,6 @@
 /**
  * How a session finds what serves a message: a request's revision and era (`routeRequest`), then its method, the
- * implementation and valid params (`admitRequest`); a notification's token (`methodToken`). `SessionHost` is what
+ * implementation and valid params (`admitRequest`); a notification's token (`methodToken`). `SessionDefinition` is what
  * that reads of the server definition.
  */
 import { ErrorCode, RpcError } from "../jsonrpc/errors.ts";
@@ -25,7 +25,7 @@ export interface Route {
 }
 
 /** What a session needs from the server definition it serves (`ServerDefinition`, which `McpServer` holds). */
-export interface SessionHost extends HandshakeOffer, MethodServer {
+export interface SessionDefinition extends HandshakeOffer, MethodServer {
   readonly options: ServerOptions;
   readonly sealer: RequestStateSealer;
   readonly statelessByRevision: ReadonlyMap<string, RevisionProfile>;
@@ -51,7 +51,7 @@ export interface SessionHost extends HandshakeOffer, MethodServer {
  * method table lacks it), so it gets -32601 there instead of starting a handshake.
  */
 export function routeRequest(
-  server: SessionHost,
+  server: SessionDefinition,
   handshake: HandshakeState | undefined,
   request: IncomingRequest,
 ): Route | "initialize" | "ping" {
@@ -84,7 +84,7 @@ export function routeRequest(
  * server capability gate and validates params as the era requires.
  */
 export function admitRequest(
-  server: SessionHost,
+  server: SessionDefinition,
   handshake: HandshakeState | undefined,
   era: ServerEra,
   profile: RevisionProfile,
@@ -115,7 +115,7 @@ export function admitRequest(
 
 /** A method's token in `profile`, else in an extension the client declared. */
 export function methodToken(
-  server: SessionHost,
+  server: SessionDefinition,
   profile: RevisionProfile,
   method: string,
   declared: Capabilities,

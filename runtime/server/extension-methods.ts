@@ -54,7 +54,7 @@ export class ExtensionMethods {
     return this.byMethod.get(method)?.impl;
   }
 
-  /** See `SessionHost.extensionToken`. */
+  /** See `SessionDefinition.extensionToken`. */
   token(method: string, clientCapabilities: Capabilities, version?: string): AnyMethodType | undefined {
     const entry = this.byMethod.get(method);
     if (!entry || (version !== undefined && !this.defined(entry.id, version))) return undefined;
@@ -66,7 +66,7 @@ export class ExtensionMethods {
     return token?.kind === "request" ? token : undefined;
   }
 
-  /** See `SessionHost.undeclaredExtension`. */
+  /** See `SessionDefinition.undeclaredExtension`. */
   undeclared(method: string, clientCapabilities: Capabilities, version: string): string | undefined {
     const entry = this.byMethod.get(method);
     if (!entry || !entry.declared || !this.defined(entry.id, version)) return undefined;

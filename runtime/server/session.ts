@@ -4,12 +4,8 @@
  * request whose `_meta` names a stateless revision is served on its own, from its own `_meta`, in either case.
  * The session routes each request to its revision and era once, then follows the era's strategy (`eras.ts`).
  */
-import {
-  JsonRpcEngine,
-  type IncomingRequest,
-  CANCELLED_NOTIFICATION,
-  PROGRESS_NOTIFICATION,
-} from "../protocol/engine.ts";
+import { JsonRpcEngine, type IncomingRequest, PROGRESS_NOTIFICATION } from "../protocol/engine.ts";
+import { routeUtilityNotification } from "../protocol/utility-notifications.ts";
 import { ErrorCode, ProtocolUsageError, RpcError } from "../jsonrpc/errors.ts";
 import type { JsonRpcId } from "../jsonrpc/messages.ts";
 import { describeGate, elicitationModeAllowed, hasCapability, type Capabilities } from "../protocol/capabilities.ts";
@@ -20,7 +16,7 @@ import type { Era, RevisionProfile } from "../protocol/profiles.ts";
 import type { Transport } from "../transport/transport.ts";
 import { HandlerContext, type ContextHost, type ServerSession } from "./context.ts";
 import type { ListenAddition } from "./extension.ts";
-import { admitRequest, methodToken, routeRequest, type SessionHost } from "./dispatch.ts";
+import { admitRequest, methodToken, routeRequest, type SessionDefinition } from "./dispatch.ts";
 import { openHandshake, serverEra, type ServerEra, type ServingPort } from "./eras.ts";
 import { InFlight } from "./in-flight.ts";
 import { ListenStreams } from "./listen-streams.ts";
@@ -40,7 +36,7 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
   private readonly inFlight: InFlight;
 
   constructor(
-    readonly server: SessionHost,
+    readonly server: SessionDefinition,
     transport: Transport,
     private readonly onEnd: () => void,
   ) {
@@ -323,14 +319,8 @@ export class Session implements ServerSession, ContextHost, ServingPort, MethodS
         return;
       }
     }
-    const p = (params ?? {}) as Result;
-    if (method === CANCELLED_NOTIFICATION) {
-      const id = p["requestId"];
-      if (typeof id === "string" || typeof id === "number")
-        this.engine.cancelIncoming(id, p["reason"] as string | undefined);
-    } else if (method === PROGRESS_NOTIFICATION) {
-      this.engine.deliverProgress(p["progressToken"], p as unknown as { progress: number });
-    } else if (method === "notifications/initialized") {
+    if (routeUtilityNotification(this.engine, method, (params ?? {}) as Result, "peer")) return;
+    if (method === "notifications/initialized") {
       if (this.handshake) this.handshake.initialized = true;
     } else if (token?.kind === "notification" && this.server.notificationHandlerOf(method)) {
       void Promise.resolve()

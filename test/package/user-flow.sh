@@ -249,6 +249,22 @@ for entry in "${TS_VERSIONS[@]}"; do
     done
     sdk_client stdio node "$WORK/bundle/server.mjs"
     call_http node "$WORK/bundle/http.mjs"
+    step "docs/deploying.md's Deno and Bun entries, saved in src/ as it says: npm run check, an esbuild bundle each"
+    for platform in deno bun; do
+      node -e '
+        const [doc, name] = process.argv.slice(1);
+        const block = [...require("fs").readFileSync(doc, "utf8").matchAll(/```ts\n(\/\/ src\/(\w+)\.ts\n[\s\S]*?)```/g)]
+          .find((m) => m[2] === name);
+        if (!block) { console.error(doc + " has no ```ts block opening // src/" + name + ".ts"); process.exit(1); }
+        process.stdout.write(block[1]);
+      ' "$REPO/docs/deploying.md" "$platform" >"src/$platform.ts"
+    done
+    npm run --silent check
+    for platform in deno bun; do
+      "$TOOLS/node_modules/.bin/esbuild" "src/$platform.ts" --bundle --format=esm --platform=neutral \
+        --main-fields=module,main --log-level=warning --outfile="$WORK/bundle/$platform.js"
+    done
+    rm src/deno.ts src/bun.ts
     # shellcheck source=user-flow-tasks.sh
     source "$REPO/test/package/user-flow-tasks.sh"
     tasks_and_redis
