@@ -6,3 +6,4 @@
  *     serve(server, { store: redisStore({ url: "redis://127.0.0.1:6379" }) })
  */
 export { redisStore, RedisStateStore, type RedisStoreOptions } from "./http/server/redis-store.ts";
+export { RedisRefusedError, RedisTopologyError } from "./http/server/redis-check.ts";

@@ -36,7 +36,11 @@ export class RedisProcess {
   private readonly dir = mkdtempSync(path.join(tmpdir(), "mcp-scale-redis-"));
   /** The port it listens on: picked by the first `start()` unless given; a restart binds the same one again. */
   port: number;
-  constructor(port?: number) {
+  /** `args`: more redis-server options (`--cluster-enabled yes`, `--maxmemory-policy noeviction`, ...). */
+  constructor(
+    port?: number,
+    private readonly args: readonly string[] = [],
+  ) {
     this.port = port ?? 0;
   }
 
@@ -54,7 +58,7 @@ export class RedisProcess {
   }
 
   private async startOn(port: number): Promise<void> {
-    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...this.args];
     const child = spawn(redisServerPath(), [...args, "--dir", this.dir], { stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     await new Promise<void>((resolve, reject) => {

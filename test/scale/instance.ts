@@ -18,7 +18,16 @@ const instanceId = process.env["INSTANCE_ID"] ?? "solo";
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 const object = { type: "object" } as const;
 
-const store = redisStore({ url: process.env["REDIS_URL"]!, instanceId });
+/** An error and its causes on one stderr line: what `onError` was told (test/scale/store-errors.test.ts reads it). */
+const described = (error: unknown): string => {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && parts.length < 5; e = (e as { cause?: unknown }).cause)
+    parts.push(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+  return parts.join(" <- ").replaceAll("\n", " ");
+};
+const reporter = (kind: string) => (error: unknown) => process.stderr.write(`${kind} ${described(error)}\n`);
+
+const store = redisStore({ url: process.env["REDIS_URL"]!, instanceId, onError: reporter("scale-store-error") });
 const server = new McpServer({
   info: { name: "scale-fixture", version: "1.0.0" },
   revisions: builtinRevisions,
@@ -105,6 +114,7 @@ const running = await serve(server, {
   health: true,
   maxConnectionsPerAddress: 0,
   maxSessionsPerClient: 10_000,
+  onError: reporter("scale-onerror"),
   ...(process.env["POLL_AFTER_MS"] ? { pollAfterMs: Number(process.env["POLL_AFTER_MS"]) } : {}),
 });
 process.stdout.write(`${running.url}\n`);

@@ -36,6 +36,8 @@ export interface EraServices {
   context(call: EraCall): IncomingContext;
   /** 403 when a `tools/call` lacks its tool's scopes. Every era checks it before routing, so no path skips it. */
   scopeFailure(posted: readonly Posted[], authInfo: AuthInfo | undefined): HttpResponseOut | undefined;
+  /** Hands an error to `onError` (a store failure a request was answered 503 for, with its cause). */
+  report(error: unknown): void;
 }
 
 export interface HttpEra {

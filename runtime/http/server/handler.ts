@@ -72,6 +72,7 @@ export class McpHttpHandler {
       serves: this.supportedVersions,
       context: (call) => this.context(call),
       scopeFailure: (posted, authInfo) => this.toolScopeFailure(posted, authInfo),
+      report: (error) => this.reportError(error),
     };
     this.handshake = new HandshakeEra(services, this.registry);
     this.stateless = new StatelessEra(services);

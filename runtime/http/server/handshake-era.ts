@@ -172,7 +172,8 @@ export class HandshakeEra implements HttpEra {
       const store = this.shared.store;
       try {
         await store.sessions.delete(session.sessionId);
-      } catch {
+      } catch (error) {
+        this.services.report(error);
         return storeUnavailable(null);
       }
       store.publish({ type: "closed", origin: store.instanceId, session: session.sessionId });
@@ -218,7 +219,8 @@ export class HandshakeEra implements HttpEra {
       const record: SessionRecord = { initialize: posted.params ?? {}, principal: session.principal };
       try {
         await this.shared.store.sessions.create(session.sessionId, record);
-      } catch {
+      } catch (error) {
+        this.services.report(error);
         await session.close();
         return storeUnavailable(posted.id);
       }

@@ -33,6 +33,8 @@ export interface InboxOptions {
   readonly maxInboxLength: number;
   readonly maxInboxEntryBytes: number;
   readonly deadlineMs: number;
+  /** Failures of work nobody awaits (the store's `onError`). */
+  readonly report: (error: unknown) => void;
 }
 
 export class RedisInbox {
@@ -72,7 +74,7 @@ export class RedisInbox {
 
   forget(session: string, id: string): void {
     if (!this.client().isReady) return;
-    withDeadline(this.client().del(this.pendingKey(session, id)), this.options.deadlineMs).catch(() => undefined);
+    withDeadline(this.client().del(this.pendingKey(session, id)), this.options.deadlineMs).catch(this.options.report);
   }
 
   async route(session: string, id: string, message: BusMessage): Promise<AnswerRoute> {
@@ -113,8 +115,8 @@ export class RedisInbox {
           if (!taken || taken.length < 100) break;
         }
       } while (this.drainAgain);
-    } catch {
-      // unreachable: the next resubscription drains again
+    } catch (error) {
+      this.options.report(error); // the next resubscription drains again
     } finally {
       this.draining = false;
     }
@@ -122,7 +124,7 @@ export class RedisInbox {
 
   /** Shutting down: no more answers are routed here. */
   async leave(): Promise<void> {
-    await this.run(() => this.client().del(this.liveKey(this.options.instanceId))).catch(() => undefined);
+    await this.run(() => this.client().del(this.liveKey(this.options.instanceId))).catch(this.options.report);
   }
 
   private inboxOf(instanceId: string): string {

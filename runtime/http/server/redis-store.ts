@@ -13,7 +13,9 @@
 import { createClient } from "redis";
 import type { EventStore } from "./event-store.ts";
 import type { TaskStore } from "../../tasks/server/store.ts";
+import { checkCommands, RedisRefusedError, RedisTopologyError, topologyRefusal } from "./redis-check.ts";
 import { redisEvents } from "./redis-events.ts";
+import { redisSessions } from "./redis-sessions.ts";
 import { RedisInbox } from "./redis-inbox.ts";
 import { DeadlineError, RedisLink, withDeadline } from "./redis-link.ts";
 import { RedisTaskStore } from "./redis-tasks.ts";
@@ -22,7 +24,6 @@ import {
   StoreUnavailableError,
   type AnswerRoute,
   type BusMessage,
-  type SessionRecord,
   type SessionStore,
   type StateStore,
 } from "./shared-state.ts";
@@ -66,30 +67,13 @@ export interface RedisStoreOptions {
   readonly maxInboxLength?: number;
   /** Largest answer routed to another instance, in bytes (beyond: 413, and the waiting request fails). Default 1 MiB. */
   readonly maxInboxEntryBytes?: number;
-  /** Connection errors (each reconnect attempt reports one). Default: ignored. */
+  /**
+   * What goes wrong with no request to answer for it: connection errors (each reconnect attempt reports one), Redis
+   * refusing the store's commands on a new connection (`RedisRefusedError`, `RedisTopologyError`), a failed publish or
+   * inbox read. A request that fails is reported by the endpoint's `onError`. Default: ignored.
+   */
   readonly onError?: (error: unknown) => void;
 }
-
-/** Only update fields of a session that still exists (HSET alone would bring a deleted one back without a TTL). */
-const UPDATE_IF_EXISTS = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV)) return 1`;
-
-/**
- * `resources/subscribe`: the URI joins the session's set (KEYS[1]) and the session the URI's (KEYS[2]), unless the
- * session already holds ARGV[4] other URIs (0, nothing changed). ARGV: uri, session id, TTL in ms, the cap.
- */
-const SUBSCRIBE = `if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 and redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[4])
-then return 0 end
-redis.call('SADD', KEYS[1], ARGV[1]) redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('SADD', KEYS[2], ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[3]) return 1`;
-
-/**
- * A session is deleted: its record, its set of URIs and its index entry go, and it leaves the set of each URI it
- * held (ARGV[1]: the prefix of those keys, ARGV[2]: the session id), so no per-URI set outlives it.
- */
-const DELETE_SESSION = `for _, uri in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-redis.call('SREM', ARGV[1] .. uri, ARGV[2]) end
-redis.call('DEL', KEYS[1], KEYS[2]) redis.call('ZREM', KEYS[3], ARGV[2]) return 1`;
 
 type Client = ReturnType<typeof createClient>;
 
@@ -110,6 +94,9 @@ export class RedisStateStore implements StateStore {
   private readonly prefix: string;
   private readonly channel: string;
   private readonly deadlineMs: number;
+  private readonly report: (error: unknown) => void;
+  /** Set while the server is one the store cannot work with (a Cluster node): every call fails with it. */
+  private refused: RedisTopologyError | undefined;
   private closed = false;
 
   constructor(private readonly options: RedisStoreOptions) {
@@ -119,14 +106,8 @@ export class RedisStateStore implements StateStore {
     this.prefix = options.keyPrefix ?? "mcp:";
     this.channel = `${this.prefix}bus`;
     const deadlineMs = (this.deadlineMs = options.commandTimeoutMs ?? 1_000);
-    const report = (error: unknown) => options.onError?.(error);
-    const make = (): Client =>
-      createClient({
-        url: options.url,
-        disableOfflineQueue: true,
-        commandOptions: { timeout: deadlineMs },
-        socket: { connectTimeout: 1_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
-      });
+    const report = (this.report = (error: unknown) => options.onError?.(error));
+    const make = (): Client => newClient(options, deadlineMs);
     const run = <T>(work: () => Promise<T>) => this.ready().then(() => this.run(work));
     this.tasks = this.taskStore = new RedisTaskStore(
       () => this.client,
@@ -146,22 +127,28 @@ export class RedisStateStore implements StateStore {
         maxInboxLength: options.maxInboxLength ?? 100,
         maxInboxEntryBytes: options.maxInboxEntryBytes ?? 1024 * 1024,
         deadlineMs,
+        report,
       },
       (text) => this.heard(text),
     );
+    // (Re)connected: take what was sent here meanwhile; again a moment later, in case the subscription came after.
+    const catchUp = () => {
+      if (!this.client.isReady) return; // the commands' connection catches up when it is up
+      void this.inbox.drain();
+      this.taskStore.resync().catch(report); // Redis gone again: the next "ready" catches up
+    };
     const keepAliveMs = options.keepAliveMs ?? 1_000;
     this.link = new RedisLink(make, {
       deadlineMs,
       keepAliveMs,
-      setUp: (client) => this.inbox.heartbeat(client),
+      // Each new connection: is this a Redis that runs the store's commands (reported if not), then the heartbeat.
+      setUp: (client) =>
+        this.checkOn(client)
+          .finally(() => this.inbox.heartbeat(client))
+          .finally(catchUp),
       probe: (client) => this.inbox.heartbeat(client),
       onError: report,
     });
-    // (Re)subscribed: take what was sent here meanwhile; again a moment later, in case the subscription came after.
-    const catchUp = () => {
-      void this.inbox.drain();
-      this.taskStore.resync().catch(() => undefined); // Redis gone again: the next "ready" catches up
-    };
     const subscriber = (): Client => {
       const client = make();
       client.on("ready", () => {
@@ -182,7 +169,14 @@ export class RedisStateStore implements StateStore {
       probe: (client) => client.ping(),
       onError: report,
     });
-    this.sessions = this.sessionStore();
+    this.sessions = redisSessions(
+      () => this.client,
+      (work) => this.run(work),
+      {
+        prefix: this.prefix,
+        ttlMs: options.sessionTtlMs ?? 3_600_000,
+      },
+    );
   }
 
   private get client(): Client {
@@ -190,10 +184,43 @@ export class RedisStateStore implements StateStore {
   }
 
   /** Resolves once connected; throws `StoreUnavailableError` while Redis cannot be reached. */
+  /**
+   * Resolves once connected; throws `StoreUnavailableError` while Redis cannot be reached, `RedisTopologyError` when
+   * it is a server the store cannot work with (a Redis Cluster node).
+   */
   async ready(): Promise<void> {
-    if (this.client.isReady) return;
+    if (this.client.isReady && !this.refused) return;
     await withDeadline(this.link.connected, this.deadlineMs).catch(() => undefined);
-    if (!this.client.isReady) throw new StoreUnavailableError();
+    if (this.refused) throw this.refused;
+    if (!this.client.isReady) throw new StoreUnavailableError(new Error("not connected to Redis (reconnecting)"));
+  }
+
+  /**
+   * Readiness: connected on both connections, and Redis would run each command the store sends now (asked without
+   * running any: redis-check.ts). Throws `StoreUnavailableError` (cause: why) while it cannot be reached,
+   * `RedisRefusedError` while it refuses one (a full Redis: OOM; an ACL denial: NOPERM), `RedisTopologyError`.
+   */
+  async check(): Promise<void> {
+    await this.ready();
+    if (!this.subscriber.client.isReady)
+      throw new StoreUnavailableError(new Error("the Redis pub/sub connection is down (reconnecting)"));
+    try {
+      await withDeadline(this.checkOn(this.client), this.deadlineMs);
+    } catch (error) {
+      if (error instanceof RedisRefusedError || error instanceof RedisTopologyError) throw error;
+      throw new StoreUnavailableError(error);
+    }
+  }
+
+  private async checkOn(client: Client): Promise<void> {
+    const channels = [this.channel, this.taskStore.channel, this.inbox.key];
+    try {
+      await checkCommands(client, { prefix: this.prefix, instanceId: this.instanceId, channels });
+      this.refused = undefined;
+    } catch (error) {
+      if (error instanceof RedisTopologyError) this.refused = error;
+      throw error;
+    }
   }
 
   events(sessionId: string): EventStore {
@@ -209,7 +236,7 @@ export class RedisStateStore implements StateStore {
 
   publish(message: BusMessage): void {
     if (!this.client.isReady) return;
-    withDeadline(this.client.publish(this.channel, JSON.stringify(message)), this.deadlineMs).catch(() => undefined);
+    withDeadline(this.client.publish(this.channel, JSON.stringify(message)), this.deadlineMs).catch(this.report);
   }
 
   expectAnswer(session: string, id: string): Promise<void> {
@@ -248,99 +275,31 @@ export class RedisStateStore implements StateStore {
 
   /** Runs store commands within the deadline; any failure is the store being unavailable. */
   private async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.refused) throw new StoreUnavailableError(this.refused);
     try {
       return await withDeadline(work(), this.deadlineMs);
     } catch (error) {
       if (error instanceof DeadlineError) this.link.suspect();
-      throw new StoreUnavailableError(error);
+      // Before the connection's check said so (or after the server changed): a Cluster's reply refuses the store.
+      const topology = topologyRefusal(error);
+      if (topology) this.refused = topology;
+      throw new StoreUnavailableError(topology ?? error);
     }
   }
 
-  private sessionKey(id: string): string {
-    return `${this.prefix}{${id}}:s`;
-  }
-  private subsKey(id: string): string {
-    return `${this.prefix}{${id}}:subs`;
-  }
-  /** The sessions subscribed to `uri`. */
-  private subscribersKey(uri: string): string {
-    return `${this.prefix}sub:${uri}`;
-  }
   private streamKey(sessionId: string, streamId: string): string {
     return `${this.prefix}{${sessionId}}:ev:${streamId}`;
   }
-  private get indexKey(): string {
-    return `${this.prefix}sessions`;
-  }
-
-  private sessionStore(): SessionStore {
-    const ttl = this.options.sessionTtlMs ?? 3_600_000;
-    const c = () => this.client;
-    return {
-      create: (id, record) =>
-        this.run(async () => {
-          const fields: Record<string, string> = { init: JSON.stringify(record.initialize) };
-          if (record.principal !== undefined) fields["principal"] = record.principal;
-          await c()
-            .multi()
-            .hSet(this.sessionKey(id), fields)
-            .pExpire(this.sessionKey(id), ttl)
-            .zAdd(this.indexKey, { score: Date.now() + ttl, value: id })
-            .exec();
-        }),
-      get: (id) =>
-        this.run(async () => {
-          const key = this.sessionKey(id);
-          const [fields] = (await c()
-            .multi()
-            .hGetAll(key)
-            .pExpire(key, ttl)
-            .pExpire(this.subsKey(id), ttl)
-            .zAdd(this.indexKey, { score: Date.now() + ttl, value: id }, { XX: true })
-            .exec()) as unknown as [Record<string, string>];
-          return recordOf(fields);
-        }),
-      update: (id, patch) =>
-        this.run(async () => {
-          const args: string[] = [];
-          if (patch.initialized !== undefined) args.push("initialized", patch.initialized ? "1" : "");
-          if (patch.logLevel !== undefined) args.push("level", patch.logLevel);
-          if (args.length > 0) await c().eval(UPDATE_IF_EXISTS, { keys: [this.sessionKey(id)], arguments: args });
-        }),
-      subscribe: (id, uri, on, limit) =>
-        this.run(async () => {
-          const keys = [this.subsKey(id), this.subscribersKey(uri)];
-          if (on) return (await c().eval(SUBSCRIBE, { keys, arguments: [uri, id, String(ttl), String(limit)] })) === 1;
-          await c().multi().sRem(keys[0]!, uri).sRem(keys[1]!, id).exec();
-          return true;
-        }),
-      audience: (uri) =>
-        this.run(async () => {
-          if (uri !== undefined) return c().sMembers(this.subscribersKey(uri));
-          const [, live] = (await c()
-            .multi()
-            .zRemRangeByScore(this.indexKey, "-inf", Date.now())
-            .zRange(this.indexKey, 0, -1)
-            .exec()) as unknown as [number, string[]];
-          return live;
-        }),
-      delete: (id) =>
-        this.run(async () => {
-          const keys = [this.sessionKey(id), this.subsKey(id), this.indexKey];
-          await c().eval(DELETE_SESSION, { keys, arguments: [this.subscribersKey(""), id] });
-        }),
-    };
-  }
 }
 
-function recordOf(fields: Record<string, string> | undefined): SessionRecord | undefined {
-  if (!fields || fields["init"] === undefined) return undefined;
-  return {
-    initialize: JSON.parse(fields["init"]) as Record<string, unknown>,
-    principal: fields["principal"],
-    initialized: fields["initialized"] === "1",
-    logLevel: fields["level"],
-  };
+/** One connection: no offline queue (a command fails at once while disconnected), reconnecting by itself. */
+function newClient(options: RedisStoreOptions, deadlineMs: number): Client {
+  return createClient({
+    url: options.url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: deadlineMs },
+    socket: { connectTimeout: 1_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
+  });
 }
 
 /** Shared state on Redis for `serve(server, { store: redisStore({ url }) })`; `await store.close()` at shutdown. */

@@ -27,7 +27,7 @@ export class SharedAdmission implements LocalSessions {
     private readonly registry: SessionRegistry,
     private readonly newTransport: (id: string) => SessionTransport,
   ) {
-    this.sessions = new SharedSessions(store, services.host, this, (e) => services.options.onError?.(e));
+    this.sessions = new SharedSessions(store, services.host, this, (e) => services.report(e));
   }
 
   /** The shared side of a new local copy of session `id`. */
@@ -51,7 +51,8 @@ export class SharedAdmission implements LocalSessions {
     try {
       await shared.store.ready?.();
       record = await shared.store.sessions.get(id);
-    } catch {
+    } catch (error) {
+      this.services.report(error);
       return storeUnavailable(replyId);
     }
     const local = this.registry.sessions.get(id);
@@ -71,7 +72,8 @@ export class SharedAdmission implements LocalSessions {
         this.reopening.set(id, reopening);
       }
       return await reopening;
-    } catch {
+    } catch (error) {
+      this.services.report(error);
       return storeUnavailable(replyId);
     }
   }

@@ -47,6 +47,7 @@ export async function routeAnswer(
   store: StateStore,
   session: string,
   message: Record<string, unknown>,
+  report: (error: unknown) => void,
 ): Promise<HttpResponseOut | undefined> {
   const id = message["id"];
   if (typeof id !== "string") return answerRefusal("unknown");
@@ -54,7 +55,8 @@ export async function routeAnswer(
     return answerRefusal(
       await store.routeAnswer(session, id, { type: "answer", origin: store.instanceId, session, message }),
     );
-  } catch {
+  } catch (error) {
+    report(error);
     return storeUnavailable(null);
   }
 }

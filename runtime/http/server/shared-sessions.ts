@@ -194,7 +194,8 @@ export class SharedSession implements SharedHooks {
       if (this.primes())
         stream.send({ id: cursor, data: "", ...(this.retryMs !== undefined ? { retryMs: this.retryMs } : {}) });
     }
-    const tailer = new Tailer(streamId, cursor, stream, this.events, streamEnd(streamId, getStream));
+    const end = streamEnd(streamId, getStream);
+    const tailer = new Tailer(streamId, cursor, stream, this.events, end, this.deployment.report);
     this.tailers.add(tailer);
     stream.startKeepAlive(this.keepAliveMs);
     stream.onClose(() => this.tailers.delete(tailer));
@@ -283,12 +284,10 @@ export class SharedSessions {
 
   /** An answer to a request this instance did not send: the refusal its POST gets, else undefined (202). */
   routeAnswer(session: string, message: Record<string, unknown>): Promise<HttpResponseOut | undefined> {
-    return routeAnswer(this.store, session, message);
+    return routeAnswer(this.store, session, message, this.onError);
   }
 
-  report(error: unknown): void {
-    this.onError(error);
-  }
+  readonly report = (error: unknown): void => this.onError(error);
 
   /** A store write whose failure must not take the request down: reported, not thrown. */
   async write(run: () => Promise<void>): Promise<void> {

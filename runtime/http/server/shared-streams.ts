@@ -40,7 +40,10 @@ export class Tailer {
     readonly stream: SseStream,
     private readonly events: EventStore,
     private readonly end: "never" | "answer" | "marker",
+    /** Told of a failed read, once per run of failures (the poll retries every second). */
+    private readonly report: (error: unknown) => void,
   ) {}
+  private failing = false;
 
   async pump(): Promise<void> {
     if (this.reading) {
@@ -63,8 +66,11 @@ export class Tailer {
           if (this.end === "answer" && isAnswer(message)) ended = true;
         });
       } while (this.again && this.stream.open && !ended);
-    } catch {
+      this.failing = false;
+    } catch (error) {
       // the store is unreachable: the next wake or poll tries again from the same cursor
+      if (!this.failing) this.report(error);
+      this.failing = true;
     } finally {
       this.reading = false;
     }
