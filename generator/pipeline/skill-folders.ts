@@ -60,7 +60,8 @@ function frontmatterOf(file: string, text: string, folderName: string, problems:
   if (doc.errors.length > 0) {
     const error = doc.errors[0]!;
     problems.push(
-      `${file}:${lines.linePos(error.pos[0]).line + 1}: frontmatter is not YAML: ${error.message.split("\n")[0]}`,
+      // yaml's own "at line N, column M" counts from the frontmatter's first line, not the file's: left out
+      `${file}:${lines.linePos(error.pos[0]).line + 1}: frontmatter is not YAML: ${error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
     );
     return {};
   }
@@ -79,9 +80,10 @@ function frontmatterOf(file: string, text: string, folderName: string, problems:
     if (typeof fields[key] !== "string" || fields[key] === "")
       problems.push(`${file}:${fields[key] === undefined ? 2 : lineOf(key)}: frontmatter needs a string ${key}`);
   }
-  if (typeof fields.name === "string" && fields.name !== "" && fields.name !== folderName)
+  if (typeof fields.name !== "string" || fields.name === "") return fields; // reported above, once
+  if (fields.name !== folderName)
     problems.push(`${file}:${lineOf("name")}: name "${fields.name}" is not the folder's name "${folderName}"`);
-  else if (typeof fields.name === "string" && (!NAME_PATTERN.test(fields.name) || fields.name.length > 64))
+  else if (!NAME_PATTERN.test(fields.name) || fields.name.length > 64)
     problems.push(
       `${file}:${lineOf("name")}: name "${fields.name}" must be 1-64 lowercase letters, digits and single hyphens`,
     );

@@ -4,6 +4,7 @@
  * of the bytes written here (computed by the test with node:crypto on its own copy).
  */
 import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -100,6 +101,68 @@ describe("skill folders read at generation time", () => {
       "skills/many/SKILL.md:1: 513 files, more than the 512 a skill may hold",
       `skills/big/SKILL.md:1: ${16 * 1024 * 1024 + Buffer.byteLength(bigSkill)} bytes, more than the 16777216 (16 MiB) a skill may hold`,
       "skills/nowhere:1: no such folder",
+    ]);
+  });
+
+  it("checks each nested skill on its own: frontmatter, name = its folder, and its files counted for the skill enclosing it", () => {
+    const outer = tree("three/outer", {
+      "SKILL.md": "---\nname: outer\ndescription: d\n---\n",
+      "inner/SKILL.md": "---\ndescription: d\nname: other\n---\n",
+      "deep/er/SKILL.md": "---\nname: er\n---\n",
+      ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`inner/f${i}.txt`, "x"])),
+      ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`g${i}.txt`, "x"])),
+    });
+    // outer holds all 603 files; inner its own 301 (under the limit); er its one
+    expect(problemsOf([{ dir: outer, shown: "skills/outer" }])).toEqual([
+      "skills/outer/SKILL.md:1: 603 files, more than the 512 a skill may hold",
+      "skills/outer/deep/er/SKILL.md:2: frontmatter needs a string description",
+      'skills/outer/inner/SKILL.md:3: name "other" is not the folder\'s name "inner"',
+    ]);
+  });
+
+  it("refuses every way out of the folder: a linked folder, a linked skill folder, a special file", () => {
+    const outside = tree("four/outside", { "secret.txt": "not part of the skill" });
+    const escaping = tree("four/escaping", { "SKILL.md": "---\nname: escaping\ndescription: d\n---\n" });
+    symlinkSync(outside, path.join(escaping, "docs"));
+    symlinkSync("..", path.join(escaping, "up"));
+    const real = tree("four/real", { "SKILL.md": "---\nname: linked-skill\ndescription: d\n---\n" });
+    const linkedSkill = path.join(tmp, "four/linked-skill");
+    symlinkSync(real, linkedSkill);
+    const special = tree("four/special", { "SKILL.md": "---\nname: special\ndescription: d\n---\n" });
+    execFileSync("mkfifo", [path.join(special, "pipe")]);
+    const file = tree("four/file-not-folder", { "x.md": "x" });
+    expect(
+      problemsOf([
+        { dir: escaping, shown: "skills/escaping" },
+        { dir: linkedSkill, shown: "skills/linked-skill" },
+        { dir: special, shown: "skills/special" },
+        { dir: path.join(file, "x.md"), shown: "skills/x.md" },
+      ]),
+    ).toEqual([
+      "skills/escaping/docs:1: a symlink; a skill holds files only (no links)",
+      "skills/escaping/up:1: a symlink; a skill holds files only (no links)",
+      "skills/linked-skill:1: not a folder (a skill is a folder holding SKILL.md)",
+      "skills/special/pipe:1: neither a file nor a folder",
+      "skills/x.md:1: not a folder (a skill is a folder holding SKILL.md)",
+    ]);
+  });
+
+  it("gives a frontmatter problem the line of SKILL.md it is on", () => {
+    const broken = tree("five/broken", { "SKILL.md": "---\nname: broken\ndescription: d\nlicense: [open\n---\n" });
+    const list = tree("five/list", { "SKILL.md": "---\n- name\n- description\n---\n" });
+    const empty = tree("five/empty-name", { "SKILL.md": "---\ndescription: d\nlicense: x\nname: ''\n---\n" });
+    const typed = tree("five/typed", { "SKILL.md": "---\nname: typed\n\ndescription: 42\n---\n" });
+    const problems = problemsOf([
+      { dir: broken, shown: "skills/broken" },
+      { dir: list, shown: "skills/list" },
+      { dir: empty, shown: "skills/empty-name" },
+      { dir: typed, shown: "skills/typed" },
+    ]);
+    expect(problems).toEqual([
+      "skills/broken/SKILL.md:4: frontmatter is not YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
+      "skills/list/SKILL.md:2: frontmatter must be a mapping with name and description",
+      "skills/empty-name/SKILL.md:4: frontmatter needs a string name",
+      "skills/typed/SKILL.md:4: frontmatter needs a string description",
     ]);
   });
 });
