@@ -130,6 +130,13 @@ const RUN_BY: Readonly<Record<string, RunBy>> = {
         '"--schema", wrapper, "--revision", "tasks", "--out", out, "--extension-id", "io.modelcontextprotocol/tasks",',
       ],
     },
+  "npx mcp-gen protocol --schema spec/schema.ts --revision clock --extension-id com.example/clock --out src/clock": {
+    file: "test/docs/extensions-doc.test.ts",
+    shows: [
+      '"protocol", "--schema", "spec/schema.ts", "--revision", "clock", "--extension-id", "com.example/clock", ];',
+      'cli(dir, ...args, "--out", "src/clock")',
+    ],
+  },
 };
 
 const flat = (text: string): string => text.replace(/\s+/g, " ");
