@@ -14,7 +14,8 @@
  *
  * The generated project is checked as a user's would be, `schemas.ts` included: each validator goes through the
  * runtime's `exactly<T>()`, so tsc infers zod's generics and proves them against the declared types; that inference
- * is most of the generated code's cost, as it is the SDK projects'.
+ * is most of the generated code's cost, as it is the SDK projects'. The "unproved" row is the same manifest with
+ * `generate.proveValidators: false`, whose schemas.ts tsc does not check (the declared types are all it reads).
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
@@ -92,7 +93,7 @@ async function packageDir(dir: string): Promise<void> {
   await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), type: "module" }));
 }
 
-async function mcpGenProject(dir: string, names: readonly string[]): Promise<void> {
+async function mcpGenProject(dir: string, names: readonly string[], proveValidators: boolean): Promise<void> {
   const manifest = {
     server: { name: "bench", version: "1.0.0" },
     tools: names.map((name, i) => ({
@@ -101,7 +102,7 @@ async function mcpGenProject(dir: string, names: readonly string[]): Promise<voi
       inputSchema: toolSchemas(i).input,
       outputSchema: toolSchemas(i).output,
     })),
-    generate: { out: "generated" },
+    generate: { out: "generated", proveValidators },
   };
   await writeFile(path.join(dir, "mcp.yaml"), stringify(manifest));
   const output = await generateFromManifest({ manifestPath: path.join(dir, "mcp.yaml") });
@@ -227,7 +228,14 @@ function measure(tsc: string, dir: string): Measure {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const projects = { "mcp-gen": "mcpgen", runtime: "runtime", "SDK v1": "sdk1", "SDK v2": "sdk2" } as const;
+/** "unproved": the same manifest with `generate.proveValidators: false` (schemas.ts marked `// @ts-nocheck`). */
+const projects = {
+  "mcp-gen": "mcpgen",
+  unproved: "mcpgen-unproved",
+  runtime: "runtime",
+  "SDK v1": "sdk1",
+  "SDK v2": "sdk2",
+} as const;
 const ROUNDS = Number(
   process.argv.find((a) => a.startsWith("--rounds="))?.slice("--rounds=".length) ?? (SMOKE ? 1 : 5),
 );
@@ -236,10 +244,10 @@ async function writeProjects(root: string, names: readonly string[]): Promise<vo
   for (const [label, name] of Object.entries(projects)) {
     const dir = path.join(root, name);
     await packageDir(dir);
-    if (label === "mcp-gen") await mcpGenProject(dir, names);
+    if (label === "mcp-gen" || label === "unproved") await mcpGenProject(dir, names, label === "mcp-gen");
     else if (label === "runtime") await runtimeOnlyProject(dir);
     else await sdkProject(dir, label === "SDK v1" ? "v1" : "v2", names);
-    const include = label === "mcp-gen" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
+    const include = label === "mcp-gen" || label === "unproved" ? ["app.ts", "generated/*.ts"] : ["app.ts"];
     // The repository's tsconfig resolves @mcp-gen/runtime to its TypeScript sources (the `@mcp-gen/source` condition);
     // a user's project resolves it to dist/*.d.ts, so the condition is switched off here.
     const tsconfig = {
@@ -256,15 +264,17 @@ const fixed = (n: number, digits: number, width: number) => (Number.isNaN(n) ? "
 function report(count: number, compiler: string, results: Record<string, Measure>): void {
   const base = results["mcp-gen"]!;
   const runtime = results["runtime"]!;
+  const unproved = results["unproved"]!;
   console.log(
     `manifest-tsc: ${count}-tool server + client, ${compiler}, --noEmit --extendedDiagnostics (median of ${ROUNDS})`,
   );
   for (const [label, r] of Object.entries(results)) {
     const ratio = label.startsWith("SDK")
-      ? `  check ${(r.check / base.check).toFixed(2)}x, memory ${(r.peakMb / base.peakMb).toFixed(2)}x (SDK / mcp-gen)`
+      ? `  check ${(r.check / base.check).toFixed(2)}x, memory ${(r.peakMb / base.peakMb).toFixed(2)}x (SDK / mcp-gen)` +
+        `, ${(r.check / unproved.check).toFixed(2)}x, ${(r.peakMb / unproved.peakMb).toFixed(2)}x (SDK / unproved)`
       : "";
     console.log(
-      `  ${label.padEnd(8)} check ${fixed(r.check, 2, 6)}s  total ${fixed(r.total, 2, 6)}s  peak ${fixed(r.peakMb, 0, 5)} MB  ` +
+      `  ${label.padEnd(9)} check ${fixed(r.check, 2, 6)}s  total ${fixed(r.total, 2, 6)}s  peak ${fixed(r.peakMb, 0, 5)} MB  ` +
         `types ${fixed(r.types, 0, 7)}  instantiations ${fixed(r.instantiations, 0, 8)}${ratio}`,
     );
   }
@@ -272,7 +282,8 @@ function report(count: number, compiler: string, results: Record<string, Measure
   if (!Number.isNaN(base.types))
     console.log(
       `  generated code alone (mcp-gen minus runtime): types ${base.types - runtime.types}, ` +
-        `instantiations ${base.instantiations - runtime.instantiations}`,
+        `instantiations ${base.instantiations - runtime.instantiations}; unproved: types ` +
+        `${unproved.types - runtime.types}, instantiations ${unproved.instantiations - runtime.instantiations}`,
     );
 }
 

@@ -218,6 +218,7 @@ export function lowerManifest(
     definitionFields: revisionFields.definitionFields,
     warnings: acc.warnings,
     runtimeImport: manifest.generate?.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+    proveValidators: manifest.generate?.proveValidators ?? true,
     importExtension: options.importExtension ?? manifest.generate?.importExtension ?? DEFAULT_IMPORT_EXTENSION,
   };
 }

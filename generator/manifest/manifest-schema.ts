@@ -167,6 +167,12 @@ const Generate = z.strictObject({
     .describe(
       'Extension of the relative imports between generated files: ".js" (default; module nodenext, bundlers, tsx), ".ts" (allowImportingTsExtensions, Deno) or "" (bundler resolution without extensions).',
     ),
+  proveValidators: z
+    .boolean()
+    .exactOptional()
+    .describe(
+      "Whether your tsc proves each validator in schemas.ts against its declared type (default: true). false marks schemas.ts // @ts-nocheck: importers still see the declared types, tsc skips zod's inference (for manifests of hundreds of tools; mcp-gen's tests hold the proof).",
+    ),
 });
 
 export const ManifestSchema = z

@@ -34,6 +34,8 @@ export interface UserModel {
   readonly warnings: readonly UserWarning[];
   /** Module specifier the generated files import the runtime from. */
   readonly runtimeImport: string;
+  /** Whether schemas.ts is type-checked in the user's project (`generate.proveValidators`), or marked `// @ts-nocheck`. */
+  readonly proveValidators: boolean;
   /** Extension of the relative imports between generated files (`.js`, `.ts` or none). */
   readonly importExtension: ImportExtension;
 }

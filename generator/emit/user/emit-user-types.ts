@@ -45,7 +45,8 @@ export function emitUserTypesFile(model: UserModel, header: string): string {
 /**
  * `schemas.ts`: every validator is typed as its declared type (`z.ZodMiniType<T.X>`), through the runtime's
  * `exactly<T.X>()`, which compiles only if the type zod infers for the validator and `T.X` are mutually assignable:
- * the user's tsc proves each validator against its type, and importers see the compact declared types.
+ * the user's tsc proves each validator against its type, and importers see the compact declared types. With
+ * `generate.proveValidators: false` the file is marked `// @ts-nocheck` instead (see {@link UNPROVED}).
  */
 export function emitUserSchemasFile(model: UserModel, header: string): string {
   const f = createUserPrinter(model);
@@ -75,8 +76,16 @@ export function emitUserSchemasFile(model: UserModel, header: string): string {
     );
   }
   printToolValidators(f, model);
-  return f.render(header);
+  return f.render(model.proveValidators ? header : `${header.slice(0, -1)}${UNPROVED}\n`);
 }
+
+/**
+ * The pragma of an unproved schemas.ts (`generate.proveValidators: false`). Only this file goes unchecked: every
+ * validator keeps its declared type, which is all other files (and the user's code) see, so tsc has no zod generics
+ * to infer — most of a large manifest's compile time and memory (bench/manifest-tsc.ts measures both forms).
+ */
+const UNPROVED =
+  "// Validators not re-proved by tsc here (generate.proveValidators: false); each keeps its declared type.\n// @ts-nocheck\n";
 
 /** `text` as a template literal whose value is exactly `text` (kept readable: newlines stay newlines). */
 function templateLiteral(text: string): string {
