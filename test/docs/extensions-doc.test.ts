@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { requireSpecRoot } from "../../scripts/spec-inputs.ts";
 import { nodeArgs } from "../fixture-run.ts";
 import { REPO, cli, runNode } from "../generator/cli-run.ts";
+import { userCompilerOptions } from "./user-tsconfig.ts";
 
 const page = readFileSync(path.join(REPO, "docs/extensions.md"), "utf8");
 /** The page's ```<lang> blocks, in order. */
@@ -55,17 +56,7 @@ describe("docs/extensions.md", () => {
     expect(generated.stderr).toBe("");
     expect(generated.code).toBe(0);
 
-    const compilerOptions = {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      target: "es2022",
-      noEmit: true,
-      skipLibCheck: true,
-      types: ["node"],
-      typeRoots: [path.join(REPO, "node_modules/@types")],
-    };
+    const compilerOptions = userCompilerOptions({ importTsExtensions: false });
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src/**/*.ts"] }));
     const checked = await runNode(path.join(REPO, "node_modules/typescript/bin/tsc"), ["-p", "."], { cwd: dir });
     expect(checked.stdout + checked.stderr).toBe("");

@@ -13,6 +13,7 @@ import { StdioClientTransport } from "../../runtime/node.ts";
 import { skillsClient, skillsOf } from "../../runtime/skills/index.ts";
 import { nodeArgs } from "../fixture-run.ts";
 import { REPO, cli, runNode } from "../generator/cli-run.ts";
+import { userCompilerOptions } from "./user-tsconfig.ts";
 
 const page = readFileSync(path.join(REPO, "docs/manifest.md"), "utf8");
 const section = page.slice(page.indexOf("\n## Skills\n"));
@@ -66,18 +67,7 @@ describe("docs/manifest.md#skills", () => {
       "package.json": JSON.stringify({ type: "module" }),
       "server.ts": blocks("ts")[0]!.replace("./generated/index.js", "./generated/index.ts"),
       "tsconfig.json": JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          module: "nodenext",
-          moduleResolution: "nodenext",
-          target: "es2022",
-          noEmit: true,
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          types: ["node"],
-          typeRoots: [path.join(REPO, "node_modules/@types")],
-        },
+        compilerOptions: userCompilerOptions({ importTsExtensions: true }),
         files: ["server.ts"],
       }),
     });

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO, cli, runNode } from "../generator/cli-run.ts";
+import { userCompilerOptions } from "./user-tsconfig.ts";
 
 const SECTION = "## A server in two files";
 
@@ -37,18 +38,7 @@ describe("the README's server in two files", () => {
     const manifest = `${block(readme, "yaml")}generate:\n  importExtension: ".ts"\n`;
     writeFileSync(path.join(project, "mcp.yaml"), manifest);
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "module" }));
-    const compilerOptions = {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      target: "es2022",
-      noEmit: true,
-      allowImportingTsExtensions: true,
-      skipLibCheck: true,
-      types: ["node"],
-      typeRoots: [path.join(REPO, "node_modules/@types")],
-    };
+    const compilerOptions = userCompilerOptions({ importTsExtensions: true });
     const files = ["server.ts", "wrong.ts"];
     writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
     const generated = await cli(project, "generate", "--manifest", "mcp.yaml", "--out", "generated");
