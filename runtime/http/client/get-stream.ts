@@ -24,8 +24,29 @@ export function retryDelay(context: GetContext, cursor: SseCursor, attempt: numb
   return Math.min(initial * 1.5 ** attempt, context.reconnect?.maxDelayMs ?? 30_000);
 }
 
-async function get(context: GetContext, lastEventId: string | undefined): Promise<HttpAnswer> {
-  const headers = await context.headers();
+/**
+ * Waits out the reconnect delay, counted from `since` (when the stream ended or the attempt failed) rather than from
+ * this call, and builds the next request's headers meanwhile (a token refresh among them), so that neither makes the
+ * reconnect later than the server's `retry` asks; only the timer's own lateness on a loaded event loop remains.
+ * Resolves with the headers, or undefined when building them failed (the request then builds them again).
+ */
+export async function waitToReconnect(
+  context: GetContext,
+  cursor: SseCursor,
+  attempt: number,
+  since: number,
+): Promise<Record<string, string> | undefined> {
+  const headers = context.headers().catch(() => undefined);
+  await delay(Math.max(0, retryDelay(context, cursor, attempt) - (performance.now() - since)), context.signal);
+  return headers;
+}
+
+async function get(
+  context: GetContext,
+  lastEventId: string | undefined,
+  prepared?: Record<string, string>,
+): Promise<HttpAnswer> {
+  const headers = prepared ?? (await context.headers());
   headers["accept"] = "text/event-stream";
   if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
   return context.request(context.url, { method: "GET", headers, signal: context.signal });
@@ -35,9 +56,10 @@ async function get(context: GetContext, lastEventId: string | undefined): Promis
 export async function resumeStream(
   context: GetContext,
   lastEventId: string | undefined,
+  prepared?: Record<string, string>,
 ): Promise<HttpAnswer | undefined> {
   try {
-    const response = await get(context, lastEventId);
+    const response = await get(context, lastEventId, prepared);
     if (isOk(response) && (response.header("content-type") ?? "").includes("text/event-stream")) return response;
     await response.cancel();
   } catch {
@@ -49,13 +71,14 @@ export async function resumeStream(
 /** Keeps the standalone GET stream open until the transport closes, the server refuses it, or reconnects run out. */
 export async function runGetStream(context: GetContext, onMessage: (data: string) => void): Promise<void> {
   const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
+  let prepared: Record<string, string> | undefined;
   for (let attempt = 0; !context.signal.aborted;) {
     let response: HttpAnswer;
     try {
-      response = await get(context, cursor.lastEventId);
+      response = await get(context, cursor.lastEventId, prepared);
     } catch {
       if (++attempt > (context.reconnect?.maxAttempts ?? 5)) return;
-      await delay(retryDelay(context, cursor, attempt), context.signal);
+      prepared = await waitToReconnect(context, cursor, attempt, performance.now());
       continue;
     }
     if (!isOk(response)) {
@@ -64,7 +87,7 @@ export async function runGetStream(context: GetContext, onMessage: (data: string
     }
     attempt = 0;
     await readSse(response, cursor, { onMessage }).catch(() => undefined);
-    await delay(retryDelay(context, cursor, attempt), context.signal);
+    prepared = await waitToReconnect(context, cursor, attempt, performance.now());
   }
 }
 

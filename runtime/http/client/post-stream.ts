@@ -3,9 +3,9 @@
  * client resumes it with GET + `Last-Event-ID` where the era does, or fails the request.
  */
 import type { HttpClientEra } from "./era.ts";
-import { resumeStream, retryDelay, type GetContext } from "./get-stream.ts";
+import { resumeStream, waitToReconnect, type GetContext } from "./get-stream.ts";
 import { excerpt, parse, type Id, type Message } from "./options.ts";
-import { delay, readSse, type SseCursor } from "./sse.ts";
+import { readSse, type SseCursor } from "./sse.ts";
 import type { HttpAnswer, RequestAbort } from "./requester.ts";
 
 /** Where the stream's messages and problems go (the transport's session). */
@@ -50,6 +50,7 @@ export async function readPostStream(
     } catch {
       // network error: fall through to resumption
     }
+    const endedAt = performance.now();
     if (answered || id === undefined || controller.aborted || context.signal.aborted) return;
     const max = context.reconnect?.maxAttempts ?? 5;
     if (!era.resumesStreams || cursor.lastEventId === undefined || attempt >= max) {
@@ -60,7 +61,7 @@ export async function readPostStream(
       });
       return;
     }
-    await delay(retryDelay(context, cursor, attempt), context.signal);
-    stream = await resumeStream(context, cursor.lastEventId);
+    const headers = await waitToReconnect(context, cursor, attempt, endedAt);
+    stream = await resumeStream(context, cursor.lastEventId, headers);
   }
 }
